@@ -1,0 +1,44 @@
+# Deckwright: `make run` sets everything up and serves http://127.0.0.1:8000; `make test` runs the suite.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: install migrate data run test lint format check-pg clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		(echo "Deckwright needs Python 3.11 or newer as $(PYTHON)"; exit 1)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+data: migrate
+	$(BIN)/python manage.py load_game_data
+
+run: data
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+test: lint
+	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null || \
+		(echo "Models changed without a migration: run manage.py makemigrations"; exit 1)
+	$(BIN)/pytest
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .hypothesis

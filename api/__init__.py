@@ -1,0 +1,1 @@
+"""The REST surface: serializers, thin views, routers, filters, errors and OpenAPI."""

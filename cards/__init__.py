@@ -1,0 +1,1 @@
+"""What a card is: games, sets, types, branches, rarities, cards and rulings."""

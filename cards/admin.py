@@ -1,0 +1,81 @@
+from django.contrib import admin
+
+from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Ruling, Subtype
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "min_players", "max_players", "deck_summary")
+    search_fields = ("name", "slug")
+    prepopulated_fields = {"slug": ("name",)}
+
+
+class _VocabularyAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "game", "sort_order")
+    list_filter = ("game",)
+    search_fields = ("name", "slug")
+
+
+admin.site.register(CardType, _VocabularyAdmin)
+admin.site.register(Rarity, _VocabularyAdmin)
+admin.site.register(Subtype, _VocabularyAdmin)
+
+
+@admin.register(Branch)
+class BranchAdmin(_VocabularyAdmin):
+    list_display = ("name", "slug", "game", "color", "sort_order")
+
+
+@admin.register(CardSet)
+class CardSetAdmin(admin.ModelAdmin):
+    list_display = ("name", "code", "game", "release_date")
+    list_filter = ("game",)
+    search_fields = ("name", "code")
+    date_hierarchy = "release_date"
+
+
+class RulingInline(admin.TabularInline):
+    model = Ruling
+    extra = 0
+
+
+@admin.register(Card)
+class CardAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "card_type", "branch", "rarity", "cost", "card_set")
+    list_filter = ("game", "card_type", "branch", "rarity", "card_set")
+    search_fields = ("name", "rules_text", "slug")
+    list_select_related = ("game", "card_type", "branch", "rarity", "card_set")
+    readonly_fields = ("name_key", "created_at", "updated_at")
+    filter_horizontal = ("subtypes",)
+    inlines = (RulingInline,)
+    fieldsets = (
+        (None, {"fields": ("game", "card_set", "collector_number", "name", "slug", "name_key")}),
+        ("Classification", {"fields": ("card_type", "subtypes", "branch", "rarity")}),
+        (
+            "Printed numbers",
+            {
+                "fields": (
+                    "cost",
+                    "attack",
+                    "defense",
+                    "drain",
+                    "generation",
+                    "strength",
+                    "copies_in_set",
+                )
+            },
+        ),
+        (
+            "Behaviour and text",
+            {"fields": ("effects", "stats", "rules_text", "flavor_text", "attribution")},
+        ),
+        ("History", {"fields": ("created_at", "updated_at")}),
+    )
+
+
+@admin.register(Ruling)
+class RulingAdmin(admin.ModelAdmin):
+    list_display = ("card", "published_on", "source")
+    list_filter = ("card__game", "source")
+    search_fields = ("card__name", "text")
+    autocomplete_fields = ("card",)

@@ -1,0 +1,112 @@
+"""Reading a game's data files from ``fixtures/<game>/``.
+
+Layout of one game's folder:
+
+    game.yaml        game metadata, card types, branches, rarities, subtypes, sets, card schema
+    cards/*.yaml     lists of cards (read in file-name order)
+
+A card in a card file names its vocabulary by slug (``type: attack``, ``branch: eagle``) and its
+printed numbers by the game's own names (``ip_cost``, ``attack_damage``) or by the column names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+GAME_FILE = "game.yaml"
+CARDS_DIR = "cards"
+
+
+class GameDataError(Exception):
+    """Game data that cannot be loaded; ``problems`` lists every problem found, with its place."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+@dataclass
+class GameData:
+    """One game's data as read from disk, not yet validated against the database."""
+
+    slug: str
+    folder: Path
+    game: dict[str, Any]
+    card_types: list[dict[str, Any]]
+    branches: list[dict[str, Any]]
+    rarities: list[dict[str, Any]]
+    subtypes: list[dict[str, Any]]
+    sets: list[dict[str, Any]]
+    card_schema: dict[str, Any]
+    cards: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """(where, card) pairs; ``where`` is ``file.yaml#index`` for error messages."""
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return yaml.safe_load(handle)
+    except yaml.YAMLError as exc:
+        raise GameDataError([f"{path}: not valid YAML: {exc}"]) from exc
+    except OSError as exc:
+        raise GameDataError([f"{path}: cannot be read: {exc.strerror}"]) from exc
+
+
+def available_games(fixtures_dir: Path) -> list[str]:
+    """Return the slugs of every game folder under ``fixtures_dir``, sorted."""
+    return sorted(p.parent.name for p in fixtures_dir.glob(f"*/{GAME_FILE}"))
+
+
+def read_game(fixtures_dir: Path, slug: str) -> GameData:
+    """Read and shape-check one game's folder; raise GameDataError listing every problem."""
+    folder = fixtures_dir / slug
+    game_file = folder / GAME_FILE
+    if not game_file.is_file():
+        known = ", ".join(available_games(fixtures_dir)) or "none"
+        raise GameDataError([f"no game data for {slug!r} (looked for {game_file}; known: {known})"])
+    raw = _read_yaml(game_file)
+    problems: list[str] = []
+    if not isinstance(raw, dict):
+        raise GameDataError([f"{game_file}: the top level must be a mapping"])
+    game = raw.get("game")
+    if not isinstance(game, dict) or game.get("slug") != slug:
+        problems.append(f"{game_file}: 'game' must be a mapping whose slug is {slug!r}")
+    lists = {}
+    for key in ("card_types", "branches", "rarities", "subtypes", "sets"):
+        value = raw.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+            problems.append(f"{game_file}: {key!r} must be a list of mappings")
+            value = []
+        lists[key] = value
+    schema = raw.get("card_schema", {})
+    if not isinstance(schema, dict):
+        problems.append(f"{game_file}: 'card_schema' must be a mapping (a JSON Schema)")
+        schema = {}
+    cards: list[tuple[str, dict[str, Any]]] = []
+    for path in sorted((folder / CARDS_DIR).glob("*.yaml")):
+        entries = _read_yaml(path)
+        if entries is None:
+            continue
+        if not isinstance(entries, list):
+            problems.append(f"{path.name}: a card file must hold a list of cards")
+            continue
+        for index, entry in enumerate(entries):
+            where = f"{path.name}#{index}"
+            if not isinstance(entry, dict):
+                problems.append(f"{where}: a card must be a mapping, got {type(entry).__name__}")
+                continue
+            cards.append((f"{where} ({entry.get('name', '?')})", entry))
+    if problems:
+        raise GameDataError(problems)
+    return GameData(
+        slug=slug,
+        folder=folder,
+        game=game,
+        card_schema=schema,
+        cards=cards,
+        **lists,
+    )

@@ -1,0 +1,48 @@
+"""``manage.py load_game_data [--game SLUG] [--prune]``: load every game's cards idempotently."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from cards.gamedata import GameDataError, available_games
+from cards.services import game_data_load
+
+
+class Command(BaseCommand):
+    help = "Validate and load game data from fixtures/<game>/ (safe to run again: idempotent)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--game", action="append", help="Game slug (repeatable); default all.")
+        parser.add_argument(
+            "--fixtures", type=Path, default=None, help="Fixtures folder (default: fixtures/)."
+        )
+        parser.add_argument(
+            "--prune",
+            action="store_true",
+            help="Delete cards no longer in the files (cards used by decks are kept).",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        fixtures_dir = options["fixtures"] or Path(settings.FIXTURES_DIR)
+        slugs = options["game"] or available_games(fixtures_dir)
+        if not slugs:
+            raise CommandError(f"no game data found under {fixtures_dir}")
+        failed = False
+        for slug in slugs:
+            try:
+                report = game_data_load(
+                    slug=slug, fixtures_dir=fixtures_dir, prune=options["prune"]
+                )
+            except GameDataError as exc:
+                failed = True
+                self.stderr.write(f"{slug}: {len(exc.problems)} problem(s), nothing loaded:")
+                for problem in exc.problems:
+                    self.stderr.write(f"  - {problem}")
+                continue
+            self.stdout.write(report.summary())
+        if failed:
+            raise CommandError("some game data is invalid (see above); the rest was loaded")

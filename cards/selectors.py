@@ -1,0 +1,55 @@
+"""Reads from the card database."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, QuerySet
+
+from cards.models import Card, Game
+
+
+def game_list_with_counts() -> QuerySet[Game]:
+    """Every game with ``card_count`` annotated, in display order."""
+    return Game.objects.annotate(card_count=Count("cards")).order_by("sort_order", "name")
+
+
+def game_get(slug: str) -> Game:
+    return Game.objects.get(slug=slug)
+
+
+def card_list_for_game(game: Game) -> QuerySet[Card]:
+    return Card.objects.filter(game=game).with_related().order_by("name")
+
+
+def card_export(game: Game) -> list[dict[str, Any]]:
+    """The game's cards as plain JSON-ready objects, sorted by name (the export contract)."""
+    labels = game.number_labels or {}
+    cards = []
+    for card in card_list_for_game(game):
+        numbers = {}
+        for column, meta in labels.items():
+            value = getattr(card, column, None)
+            if value is not None:
+                numbers[meta.get("name", column)] = value
+        cards.append(
+            {
+                "name": card.name,
+                "slug": card.slug,
+                "set": card.card_set.code,
+                "collector_number": card.collector_number,
+                "type": card.card_type.slug,
+                "subtypes": sorted(s.slug for s in card.subtypes.all()),
+                "branch": card.branch.slug if card.branch else None,
+                "rarity": card.rarity.slug if card.rarity else None,
+                "cost": card.cost,
+                "numbers": numbers,
+                "copies_in_set": card.copies_in_set,
+                "stats": card.stats,
+                "effects": card.effects,
+                "rules_text": card.rules_text,
+                "flavor_text": card.flavor_text,
+                "attribution": card.attribution,
+            }
+        )
+    return cards

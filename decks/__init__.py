@@ -1,0 +1,1 @@
+"""What a deck is and whether it is legal: decks, formats, validation, decklists, events."""

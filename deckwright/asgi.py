@@ -1,0 +1,8 @@
+"""ASGI entry point."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deckwright.settings")
+application = get_asgi_application()

@@ -1,0 +1,8 @@
+"""WSGI entry point."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deckwright.settings")
+application = get_wsgi_application()

@@ -1,0 +1,1 @@
+"""How a game is played: engines (pure Python), agents, simulation and test hands."""

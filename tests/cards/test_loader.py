@@ -1,0 +1,193 @@
+"""The game-data loader: validation with clear messages, atomic writes, idempotence."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from cards.gamedata import GameDataError
+from cards.models import Card, Game
+from cards.services import game_data_load
+
+GAME_YAML = """
+game:
+  slug: mini
+  name: Mini Game
+  number_labels:
+    cost: {name: mana, label: Mana}
+    attack: {name: power, label: Power}
+card_types:
+  - {slug: unit, name: Unit}
+  - {slug: spell, name: Spell}
+branches:
+  - {slug: red, name: Red, color: "#aa0000"}
+rarities:
+  - {slug: common, name: Common}
+subtypes:
+  - {slug: hero, name: Hero}
+sets:
+  - {code: M1, name: Mini One, release_date: 2026-01-01}
+card_schema:
+  type: object
+  required: [type]
+  properties:
+    stats:
+      type: object
+      properties:
+        speed: {type: integer, minimum: 0}
+      additionalProperties: false
+    effects:
+      type: array
+      items:
+        type: object
+        required: [op]
+        properties:
+          op: {enum: [draw, damage]}
+          amount: {type: integer, minimum: 1}
+        additionalProperties: false
+  allOf:
+    - if: {properties: {type: {const: unit}}}
+      then: {properties: {attack: {type: integer}}, required: [attack]}
+"""
+
+CARDS_YAML = """
+- name: Red Knight
+  set: M1
+  type: unit
+  branch: red
+  rarity: common
+  subtypes: [hero]
+  mana: 2
+  power: 3
+  stats: {speed: 1}
+  rulings:
+    - {date: 2026-02-02, text: The knight may attack the turn it arrives.}
+- name: Quick Study
+  set: M1
+  type: spell
+  mana: 1
+  effects: [{op: draw, amount: 2}]
+"""
+
+
+def write_game(root: Path, cards: str = CARDS_YAML, game: str = GAME_YAML) -> Path:
+    folder = root / "mini"
+    (folder / "cards").mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(textwrap.dedent(game))
+    (folder / "cards" / "main.yaml").write_text(textwrap.dedent(cards))
+    return root
+
+
+@pytest.mark.django_db
+def test_load_creates_game_vocabulary_and_cards(tmp_path: Path) -> None:
+    report = game_data_load(slug="mini", fixtures_dir=write_game(tmp_path))
+
+    assert report.count("cards").created == 2
+    knight = Card.objects.get(game__slug="mini", name="Red Knight")
+    assert (knight.cost, knight.attack) == (2, 3)  # game-specific names map to columns
+    assert knight.branch.slug == "red"
+    assert [s.slug for s in knight.subtypes.all()] == ["hero"]
+    assert knight.rulings.get().text.startswith("The knight")
+    assert Card.objects.get(name="Quick Study").effects == [{"op": "draw", "amount": 2}]
+
+
+@pytest.mark.django_db
+def test_loading_twice_changes_nothing(tmp_path: Path) -> None:
+    root = write_game(tmp_path)
+    game_data_load(slug="mini", fixtures_dir=root)
+    before = list(Card.objects.filter(game__slug="mini").values().order_by("pk"))
+
+    second = game_data_load(slug="mini", fixtures_dir=root)
+
+    assert not second.changed, second.summary()
+    assert second.count("cards").unchanged == 2
+    assert list(Card.objects.filter(game__slug="mini").values().order_by("pk")) == before
+
+
+@pytest.mark.django_db
+def test_changed_card_is_updated_in_place(tmp_path: Path) -> None:
+    root = write_game(tmp_path)
+    game_data_load(slug="mini", fixtures_dir=root)
+    pk = Card.objects.get(name="Red Knight").pk
+
+    write_game(tmp_path, CARDS_YAML.replace("power: 3", "power: 4"))
+    report = game_data_load(slug="mini", fixtures_dir=root)
+
+    assert report.count("cards").updated == 1
+    assert Card.objects.get(pk=pk).attack == 4
+
+
+@pytest.mark.django_db
+def test_schema_violation_names_file_card_and_field_and_writes_nothing(tmp_path: Path) -> None:
+    bad = CARDS_YAML.replace("effects: [{op: draw, amount: 2}]", "effects: [{op: explode}]")
+    with pytest.raises(GameDataError) as info:
+        game_data_load(slug="mini", fixtures_dir=write_game(tmp_path, bad))
+
+    message = str(info.value)
+    assert "main.yaml#1 (Quick Study)" in message
+    assert "effects.0.op" in message and "explode" in message
+    assert not Game.objects.filter(slug="mini").exists()  # atomic: nothing was written
+
+
+@pytest.mark.django_db
+def test_every_problem_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    bad = (
+        CARDS_YAML.replace("power: 3", "power: many")
+        .replace("branch: red", "branch: blue")
+        .replace("{speed: 1}", "{speed: -1}")
+    )
+    bad += "\n- name: Red Knight\n  set: M1\n  type: spell\n"
+    with pytest.raises(GameDataError) as info:
+        game_data_load(slug="mini", fixtures_dir=write_game(tmp_path, bad))
+
+    problems = info.value.problems
+    assert any("power must be a whole number" in p for p in problems)
+    assert any("unknown branch 'blue' (known: red)" in p for p in problems)
+    assert any("same name as" in p for p in problems)
+
+
+@pytest.mark.django_db
+def test_conditional_schema_rules_apply_per_type(tmp_path: Path) -> None:
+    bad = CARDS_YAML.replace("  power: 3\n", "")
+    with pytest.raises(GameDataError) as info:
+        game_data_load(slug="mini", fixtures_dir=write_game(tmp_path, bad))
+    assert any("'attack' is a required property" in p for p in info.value.problems)
+
+
+@pytest.mark.django_db
+def test_stale_cards_are_reported_and_pruned_only_on_request(tmp_path: Path) -> None:
+    root = write_game(tmp_path)
+    game_data_load(slug="mini", fixtures_dir=root)
+    write_game(tmp_path, CARDS_YAML.split("- name: Quick Study")[0])
+
+    kept = game_data_load(slug="mini", fixtures_dir=root)
+    assert kept.stale_cards == ["Quick Study"]
+    assert Card.objects.filter(name="Quick Study").exists()
+
+    pruned = game_data_load(slug="mini", fixtures_dir=root, prune=True)
+    assert pruned.pruned == 1
+    assert not Card.objects.filter(name="Quick Study").exists()
+
+
+@pytest.mark.django_db
+def test_unknown_game_lists_the_known_ones(tmp_path: Path) -> None:
+    with pytest.raises(GameDataError, match=r"no game data for 'nope'.*known: mini"):
+        game_data_load(slug="nope", fixtures_dir=write_game(tmp_path))
+
+
+@pytest.mark.django_db
+def test_command_reports_problems_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    bad = CARDS_YAML.replace("type: spell", "type: wizardry")
+    with pytest.raises(CommandError):
+        call_command("load_game_data", game=["mini"], fixtures=write_game(tmp_path, bad))
+    assert "unknown type 'wizardry' (known: spell, unit)" in capsys.readouterr().err
+
+
+@pytest.mark.django_db
+def test_invalid_yaml_is_reported_with_its_file(tmp_path: Path) -> None:
+    root = write_game(tmp_path, "- name: [unclosed\n")
+    with pytest.raises(GameDataError, match=r"main\.yaml: not valid YAML"):
+        game_data_load(slug="mini", fixtures_dir=root)

@@ -1,0 +1,67 @@
+"""Shared fixtures: the real game data loaded once per test session, factories, service probes."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+
+from cards.gamedata import available_games
+from tests import factories
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """Load every game's fixtures into the test database once; tests roll back on top of it."""
+    if not available_games(Path(settings.FIXTURES_DIR)):
+        return
+    with django_db_blocker.unblock():
+        call_command("load_game_data", verbosity=0, stdout=io.StringIO())
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def game_factory() -> type[factories.GameFactory]:
+    return factories.GameFactory
+
+
+@pytest.fixture
+def card_factory() -> type[factories.CardFactory]:
+    return factories.CardFactory
+
+
+@pytest.fixture
+def card_set_factory() -> type[factories.CardSetFactory]:
+    return factories.CardSetFactory
+
+
+@pytest.fixture
+def card_type_factory() -> type[factories.CardTypeFactory]:
+    return factories.CardTypeFactory
+
+
+@pytest.fixture
+def branch_factory() -> type[factories.BranchFactory]:
+    return factories.BranchFactory
+
+
+@pytest.fixture
+def rarity_factory() -> type[factories.RarityFactory]:
+    return factories.RarityFactory
+
+
+@pytest.fixture
+def subtype_factory() -> type[factories.SubtypeFactory]:
+    return factories.SubtypeFactory
+
+
+@pytest.fixture
+def ruling_factory() -> type[factories.RulingFactory]:
+    return factories.RulingFactory
