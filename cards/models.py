@@ -224,6 +224,10 @@ class Card(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("card-detail", kwargs={"game": self.game.slug, "slug": self.slug})
 
+    # Subtype slugs of an unsaved card, so record() and clean() see them before the
+    # many-to-many exists (the loader sets this before full_clean()).
+    pending_subtypes: list[str] | None = None
+
     def record(self, subtypes: list[str] | None = None) -> dict[str, Any]:
         """Return the card as plain data, the shape a game's card schema describes.
 
@@ -231,6 +235,8 @@ class Card(models.Model):
 
         ``subtypes`` may be passed in for an unsaved card (whose many-to-many is not usable yet).
         """
+        if subtypes is None:
+            subtypes = self.pending_subtypes
         if subtypes is None:
             subtypes = sorted(s.slug for s in self.subtypes.all()) if self.pk else []
         data: dict[str, Any] = {
@@ -268,9 +274,7 @@ class Card(models.Model):
         if game_id and not errors:
             problems = record_errors(self.game.card_schema, self.record(subtypes))
             if problems:
-                errors.setdefault("__all__", []).extend(
-                    f"{self.name or 'card'}: {problem}" for problem in problems
-                )
+                errors.setdefault("__all__", []).extend(problems)
         if errors:
             raise ValidationError(errors)
 

@@ -171,10 +171,10 @@ def _validate_card(
 ) -> tuple[Card, list[str]]:
     card = Card(game=game, **values)
     card.name_key = name_key(card.name)
+    card.pending_subtypes = subtypes
     problems = []
     try:
         card.full_clean(exclude=["name_key"], validate_unique=False, validate_constraints=False)
-        card.clean(subtypes=subtypes)
     except ValidationError as exc:
         for field_name, messages in exc.message_dict.items():
             label = "" if field_name == "__all__" else f"{field_name}: "

@@ -191,3 +191,21 @@ def test_invalid_yaml_is_reported_with_its_file(tmp_path: Path) -> None:
     root = write_game(tmp_path, "- name: [unclosed\n")
     with pytest.raises(GameDataError, match=r"main\.yaml: not valid YAML"):
         game_data_load(slug="mini", fixtures_dir=root)
+
+
+UNITS_NEED_A_SUBTYPE = GAME_YAML.replace(
+    "      then: {properties: {attack: {type: integer}}, required: [attack]}",
+    "      then: {properties: {subtypes: {minItems: 1}}, required: [attack]}",
+)
+
+
+@pytest.mark.django_db
+def test_schema_sees_subtypes_of_cards_not_yet_saved(tmp_path: Path) -> None:
+    root = write_game(tmp_path, game=UNITS_NEED_A_SUBTYPE)
+    assert game_data_load(slug="mini", fixtures_dir=root).count("cards").created == 2
+
+    write_game(
+        tmp_path, CARDS_YAML.replace("subtypes: [hero]", "subtypes: []"), UNITS_NEED_A_SUBTYPE
+    )
+    with pytest.raises(GameDataError, match=r"Red Knight\): subtypes: \[\] should be non-empty"):
+        game_data_load(slug="mini", fixtures_dir=root)

@@ -149,3 +149,22 @@ def test_card_save_fills_slug_and_key(card_factory, game) -> None:
     card = card_factory(game=game, name="Liberty's Bell Tower")
     assert card.slug == "liberty-s-bell-tower"
     assert Card.objects.get(pk=card.pk).name_key == "liberty s bell tower"
+
+
+@pytest.mark.parametrize(
+    "factory_name",
+    [
+        "game_factory",
+        "card_set_factory",
+        "card_type_factory",
+        "branch_factory",
+        "rarity_factory",
+        "subtype_factory",
+        "card_factory",
+        "ruling_factory",
+    ],
+)
+def test_every_factory_builds_a_valid_saved_object(request, factory_name: str) -> None:
+    obj = request.getfixturevalue(factory_name)()
+    obj.full_clean()
+    assert type(obj).objects.filter(pk=obj.pk).exists()
