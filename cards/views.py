@@ -6,6 +6,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from cards.images.links import card_image_links
 from cards.models import Card, Game
 from cards.selectors import card_list_for_game, game_list_with_counts
 
@@ -40,4 +41,8 @@ def card_detail(request: HttpRequest, game: str, slug: str) -> HttpResponse:
         for column, meta in (card.game.number_labels or {}).items()
         if getattr(card, column, None) is not None
     ]
-    return render(request, "cards/card_detail.html", {"card": card, "numbers": numbers})
+    return render(
+        request,
+        "cards/card_detail.html",
+        {"card": card, "numbers": numbers, "image": card_image_links(card)},
+    )
