@@ -3,3 +3,8 @@ from django.apps import AppConfig
 
 class DecksConfig(AppConfig):
     name = "decks"
+
+    def ready(self) -> None:
+        from decks import signals
+
+        signals.connect()

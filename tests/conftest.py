@@ -27,6 +27,20 @@ def _fast_passwords(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_validation_caches():
+    """Deck validation caches cards and formats per process; a rolled-back test write fires no
+    signal, so every test starts and ends with empty caches."""
+    from decks.validation.formats import format_rules_forget_local
+    from decks.validation.index import card_index_forget_local
+
+    card_index_forget_local()
+    format_rules_forget_local()
+    yield
+    card_index_forget_local()
+    format_rules_forget_local()
+
+
 @pytest.fixture
 def game_factory() -> type[factories.GameFactory]:
     return factories.GameFactory

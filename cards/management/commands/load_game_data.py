@@ -44,5 +44,21 @@ class Command(BaseCommand):
                     self.stderr.write(f"  - {problem}")
                 continue
             self.stdout.write(report.summary())
+            failed = self._load_formats(slug, fixtures_dir) or failed
         if failed:
             raise CommandError("some game data is invalid (see above); the rest was loaded")
+
+    def _load_formats(self, slug: str, fixtures_dir: Path) -> bool:
+        """Load the game's formats.yaml through the decks app; return True when it failed."""
+        from decks.services import DeckError, format_data_load
+
+        try:
+            formats = format_data_load(slug=slug, fixtures_dir=fixtures_dir)
+        except DeckError as exc:
+            self.stderr.write(f"{slug}: formats not loaded, {len(exc.problems)} problem(s):")
+            for problem in exc.problems:
+                self.stderr.write(f"  - {problem}")
+            return True
+        if formats is not None:
+            self.stdout.write(formats.summary())
+        return False

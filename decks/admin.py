@@ -1,0 +1,80 @@
+from django.contrib import admin
+
+from decks.models import (
+    Deck,
+    DeckCard,
+    DeckVersion,
+    Event,
+    Format,
+    FormatCardEntry,
+    FormatSet,
+    Registration,
+)
+
+
+class FormatSetInline(admin.TabularInline):
+    model = FormatSet
+    extra = 0
+    autocomplete_fields = ()
+
+
+class FormatCardEntryInline(admin.TabularInline):
+    """The ban and restricted lists, edited in place with their effective dates."""
+
+    model = FormatCardEntry
+    extra = 1
+    raw_id_fields = ("card",)
+    fields = ("card", "status", "limit", "effective_from", "effective_until", "reason")
+
+
+@admin.register(Format)
+class FormatAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "game", "is_default", "effective_from", "effective_until")
+    list_filter = ("game", "is_default")
+    search_fields = ("name", "slug")
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = (FormatSetInline, FormatCardEntryInline)
+
+
+@admin.register(FormatCardEntry)
+class FormatCardEntryAdmin(admin.ModelAdmin):
+    list_display = ("card", "format", "status", "limit", "effective_from", "effective_until")
+    list_filter = ("format__game", "format", "status")
+    search_fields = ("card__name", "reason")
+    raw_id_fields = ("card",)
+    date_hierarchy = "effective_from"
+
+
+class DeckCardInline(admin.TabularInline):
+    model = DeckCard
+    extra = 0
+    raw_id_fields = ("card",)
+
+
+@admin.register(Deck)
+class DeckAdmin(admin.ModelAdmin):
+    list_display = ("name", "owner", "game", "format", "visibility", "version", "updated_at")
+    list_filter = ("game", "visibility")
+    search_fields = ("name", "owner__username")
+    raw_id_fields = ("owner",)
+    inlines = (DeckCardInline,)
+    readonly_fields = ("version",)
+
+
+@admin.register(DeckVersion)
+class DeckVersionAdmin(admin.ModelAdmin):
+    list_display = ("deck", "number", "note", "created_at")
+    readonly_fields = ("deck", "number", "note", "entries", "created_at")
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "format", "date", "decklist_deadline")
+    list_filter = ("game",)
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ("player", "event", "legal", "deck_hash", "submitted_at")
+    list_filter = ("event", "legal")
+    readonly_fields = ("decklist", "entries", "deck_hash", "submitted_at", "legal", "verdict")

@@ -1,0 +1,168 @@
+"""Decklists in and out: plain text (the main format), JSON and CSV.
+
+``decklist_read`` turns any of the three into a ``Decklist``; ``decklist_entries`` matches it to a
+game (sections become zones where the game has zones, names become canonical card names);
+``decklist_export`` writes a canonical, sorted, sectioned list that reads back to the same deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
+
+from decks.decklist.csvio import format_csv, parse_csv
+from decks.decklist.jsonio import format_json, parse_json
+from decks.decklist.model import (
+    METADATA_KEYS,
+    Decklist,
+    DecklistEntry,
+    DecklistParseError,
+    ParseProblem,
+)
+from decks.decklist.text import format_text, parse_text
+from decks.validation import card_index, rules_for
+
+DecklistFormat = Literal["text", "json", "csv"]
+
+__all__ = [
+    "Decklist",
+    "DecklistEntry",
+    "DecklistParseError",
+    "ParseProblem",
+    "deck_counts",
+    "decklist_entries",
+    "decklist_export",
+    "decklist_read",
+]
+
+
+def decklist_read(text: str | bytes, kind: DecklistFormat = "text") -> Decklist:
+    """Parse a decklist in one of the three formats; raises ``DecklistParseError`` only."""
+    if kind == "json":
+        return parse_json(text)
+    if kind == "csv":
+        return parse_csv(text)
+    return parse_text(text)
+
+
+def guess_kind(filename: str, text: str) -> DecklistFormat:
+    """The format a file most likely holds, from its name and first character."""
+    lowered = filename.lower()
+    if lowered.endswith(".json") or text.lstrip().startswith("{"):
+        return "json"
+    if lowered.endswith(".csv"):
+        return "csv"
+    return "text"
+
+
+def decklist_entries(game_slug: str, decklist: Decklist) -> list[DecklistEntry]:
+    """The decklist's entries for a game: canonical names, zones from section headers.
+
+    A line such as ``1776 Declaration`` reads as 1776 copies of "Declaration"; when no card has
+    that name but one is called "1776 Declaration", the line means one copy of it.
+    """
+    index = card_index(game_slug)
+    rules = rules_for(game_slug)
+    default_zone = rules.zones[0] if rules.zones else ""
+    resolved: list[DecklistEntry] = []
+    zone_by_section: dict[str, str] = {}
+    for entry in decklist.entries:
+        zone = entry.zone
+        if rules.zones and not zone:
+            section = entry.section
+            if section not in zone_by_section:
+                zone_by_section[section] = rules.zone_for_section(section) or ""
+            zone = zone_by_section[section] or default_zone
+        elif not rules.zones:
+            zone = ""
+        name, quantity = entry.name, entry.quantity
+        card = index.lookup(name)
+        if card is None:
+            whole = index.lookup(f"{quantity} {name}")
+            if whole is not None:
+                card, quantity = whole, 1
+        resolved.append(
+            DecklistEntry(card.name if card else name, quantity, entry.section, entry.line, zone)
+        )
+    return resolved
+
+
+def deck_counts(
+    entries: Iterable[Any] | Mapping[str, int],
+) -> dict[tuple[str, str], int]:
+    """``{(name, zone): quantity}`` of entries, repeated lines summed (the deck's identity)."""
+    counts: dict[tuple[str, str], int] = {}
+    if isinstance(entries, Mapping):
+        items = [(name, quantity, "") for name, quantity in entries.items()]
+    else:
+        items = []
+        for entry in entries:
+            if isinstance(entry, tuple | list):
+                name, quantity, *rest = entry
+                items.append((name, quantity, rest[0] if rest else ""))
+            else:
+                items.append((entry.name, entry.quantity, entry.zone or ""))
+    for name, quantity, zone in items:
+        counts[(name, zone or "")] = counts.get((name, zone or ""), 0) + quantity
+    return counts
+
+
+def _sorted_entries(game_slug: str, counts: dict[tuple[str, str], int]) -> list[Any]:
+    """(zone position, section position, section, name, quantity, zone) rows, canonical order."""
+    index = card_index(game_slug)
+    rules = rules_for(game_slug)
+    zone_order = {zone: position for position, zone in enumerate(rules.zones)}
+    rows = []
+    for (name, zone), quantity in counts.items():
+        if quantity <= 0:
+            continue
+        card = index.lookup(name)
+        if card is not None:
+            section = rules.section(card)
+            section_order = index.type_order.get(card.type, len(index.type_order))
+            name = card.name
+        else:
+            section, section_order = "Unknown cards", len(index.type_order) + 1
+        rows.append(
+            (
+                zone_order.get(zone, len(zone_order)),
+                section_order,
+                section,
+                name.casefold(),
+                name,
+                quantity,
+                zone,
+            )
+        )
+    rows.sort()
+    return rows
+
+
+def decklist_export(
+    game_slug: str,
+    entries: Iterable[Any] | Mapping[str, int],
+    metadata: Mapping[str, str] | None = None,
+    kind: DecklistFormat = "text",
+) -> str:
+    """Write a deck canonically: sorted by zone, card type and name, with section headers.
+
+    In games with zones the text sections are the zones (cards within a zone sorted by type and
+    name); otherwise they are the card types.
+    """
+    meta = {"game": game_slug}
+    for key, value in (metadata or {}).items():
+        if key in METADATA_KEYS and value not in (None, ""):
+            meta[key] = str(value)
+    rows = _sorted_entries(game_slug, deck_counts(entries))
+    if kind == "json":
+        return format_json(meta, [(row[5], row[4], row[6]) for row in rows])
+    if kind == "csv":
+        return format_csv([(row[5], row[4], row[6]) for row in rows])
+    rules = rules_for(game_slug)
+    sections: list[tuple[str, list[tuple[int, str]]]] = []
+    for row in rows:
+        title = rules.zone_labels.get(row[6], row[6]) if rules.zones else row[2]
+        if not sections or sections[-1][0] != title:
+            sections.append((title, []))
+        sections[-1][1].append((row[5], row[4]))
+    return format_text(sections, meta)

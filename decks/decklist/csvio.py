@@ -1,0 +1,92 @@
+"""CSV decklists: a header row with ``quantity`` and ``name`` (``zone`` optional), one card a row."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from decks.decklist.model import (
+    MAX_NAME_LENGTH,
+    MAX_QUANTITY,
+    Decklist,
+    DecklistEntry,
+    DecklistParseError,
+    ParseProblem,
+)
+
+COLUMNS = ("quantity", "name", "zone")
+
+
+def parse_csv(text: str | bytes) -> Decklist:
+    """Read a CSV decklist. Raises ``DecklistParseError`` naming every bad row by line number."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise DecklistParseError([ParseProblem(0, "the CSV file is not UTF-8 text")]) from None
+    if not isinstance(text, str):
+        raise DecklistParseError([ParseProblem(0, "a decklist must be text")])
+    text = text.removeprefix("\ufeff")
+    if "\x00" in text:
+        raise DecklistParseError([ParseProblem(0, "the CSV file contains NUL characters")])
+    reader = csv.reader(io.StringIO(text, newline=""))
+    decklist = Decklist()
+    problems: list[ParseProblem] = []
+    try:
+        header = next(reader, None)
+        if header is None:
+            return decklist
+        columns = [column.strip().lower() for column in header]
+        if "name" not in columns:
+            raise DecklistParseError(
+                [ParseProblem(1, "the header row needs a 'name' column (and usually 'quantity')")]
+            )
+        name_at = columns.index("name")
+        quantity_at = columns.index("quantity") if "quantity" in columns else None
+        zone_at = columns.index("zone") if "zone" in columns else None
+        for row in reader:
+            line = reader.line_num
+            if not any(cell.strip() for cell in row):
+                continue
+            name = row[name_at].strip() if name_at < len(row) else ""
+            raw_quantity = (
+                row[quantity_at].strip()
+                if quantity_at is not None and quantity_at < len(row)
+                else ""
+            )
+            zone = row[zone_at].strip() if zone_at is not None and zone_at < len(row) else ""
+            if not name:
+                problems.append(ParseProblem(line, "the row has no card name"))
+                continue
+            if len(name) > MAX_NAME_LENGTH:
+                problems.append(
+                    ParseProblem(line, f"a card name is at most {MAX_NAME_LENGTH} characters")
+                )
+                continue
+            if raw_quantity and not (raw_quantity.isascii() and raw_quantity.isdigit()):
+                problems.append(ParseProblem(line, f"quantity {raw_quantity!r} is not a number"))
+                continue
+            quantity = int(raw_quantity[:6]) if raw_quantity else 1
+            if not 1 <= quantity <= MAX_QUANTITY:
+                problems.append(
+                    ParseProblem(
+                        line, f"quantity {raw_quantity} is not between 1 and {MAX_QUANTITY}"
+                    )
+                )
+                continue
+            decklist.entries.append(DecklistEntry(name, quantity, zone, line, zone))
+    except csv.Error as exc:
+        problems.append(ParseProblem(reader.line_num, f"not valid CSV: {exc}"))
+    if problems:
+        raise DecklistParseError(problems)
+    return decklist
+
+
+def format_csv(entries: list[tuple[int, str, str]]) -> str:
+    """Write ``(quantity, name, zone)`` entries as CSV with a header row."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for quantity, name, zone in entries:
+        writer.writerow((quantity, name, zone))
+    return out.getvalue()
