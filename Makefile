@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install migrate data run test lint format check-pg clean
+.PHONY: install migrate data run test lint format check-pg clean api-fuzz browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -35,10 +35,22 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-test: lint
+# Browser tests (tests/web, marker `browser`) drive Debian's chromium through Playwright.
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@test -x $(CHROMIUM) || { \
+		echo "Installing Debian's chromium for the browser tests"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+test: lint browser
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null || \
 		(echo "Models changed without a migration: run manage.py makemigrations"; exit 1)
 	$(BIN)/pytest
+
+# Schemathesis against the live OpenAPI schema, 100 generated requests per operation (~3 min).
+api-fuzz: install
+	SCHEMATHESIS_EXAMPLES=$${SCHEMATHESIS_EXAMPLES:-100} $(BIN)/pytest -p no:cacheprovider tests/api/test_schemathesis.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis

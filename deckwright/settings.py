@@ -7,6 +7,11 @@ Variables (all optional for local use):
     ALLOWED_HOSTS       comma-separated host names
     CELERY_BROKER_URL   e.g. redis://127.0.0.1:6379/0; unset means tasks run inline
     DECKWRIGHT_DATA_DIR where the SQLite file, rendered images and caches live (default ./var)
+    API_THROTTLE_ANON   REST API rate for anonymous clients per address (default 120/minute)
+    API_THROTTLE_USER   REST API rate per signed-in user or token (default 1200/minute)
+    API_NUM_PROXIES     reverse proxies in front of the app, for client addresses (default 0)
+    EMAIL_BACKEND       Django email backend (default: the console backend, which prints mail)
+    DEFAULT_FROM_EMAIL  sender of password-reset mail (default deckwright@localhost)
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from deckwright.env import ConfigError, env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("DECKWRIGHT_DATA_DIR", str(BASE_DIR / "var")))
+DATA_DIR.mkdir(parents=True, exist_ok=True)  # the SQLite file and media live here
 FIXTURES_DIR = BASE_DIR / "fixtures"
 RULEBOOKS_DIR = Path(
     env_str("DECKWRIGHT_RULEBOOKS_DIR", str(BASE_DIR.parent / "shared" / "rulebooks"))
@@ -42,10 +48,16 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "cards",
     "decks",
     "rules",
     "api",
+    "django_htmx",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -55,6 +67,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -104,6 +117,16 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Accounts (web/): sign-up, log-in and password reset pages; reset mail goes to the console unless
+# EMAIL_BACKEND names another backend (with the usual EMAIL_HOST ... settings).
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "deck-list-mine"
+LOGOUT_REDIRECT_URL = "home"
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "deckwright@localhost")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "staticfiles"
@@ -122,11 +145,39 @@ if env_str("REDIS_URL"):
         "LOCATION": env_str("REDIS_URL"),
     }
 
+# REST API (api/, documented in docs/api.md). Throttle rates are "<count>/<second|minute|hour|day>".
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first: an anonymous client is told 401 with "WWW-Authenticate: Token".
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "api.throttling.AnonymousRateThrottle",
+        "api.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_str("API_THROTTLE_ANON", "120/minute"),
+        "user": env_str("API_THROTTLE_USER", "1200/minute"),
+    },
+    "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.ProblemAutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0) or None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Deckwright API",
+    "DESCRIPTION": "Cards, decks, legality and events for five games. Guide: docs/api.md.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
 }
 
 # Celery: with no broker configured, tasks run inline in the calling process.

@@ -3,5 +3,13 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/v1/", include("api.urls")),
+    path("", include("web.urls")),
     path("", include("cards.urls")),
 ]
+
+# /api/ paths answer errors as problem details (api/errors.py); other paths get Django's pages.
+handler400 = "api.errors.handler400"
+handler403 = "api.errors.handler403"
+handler404 = "api.errors.handler404"
+handler500 = "api.errors.handler500"

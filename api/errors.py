@@ -1,0 +1,189 @@
+"""One error shape for the whole API: RFC 9457 problem details (``application/problem+json``).
+
+DRF exceptions go through ``problem_exception_handler``; Django's own 400/403/404/500 handlers
+(``deckwright/urls.py``) answer the same shape for ``/api/`` paths and the usual pages elsewhere.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
+from django.views import defaults
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from api.problems import DRF_CODES, PROBLEM_TYPES, STATUS_CODES
+from cards.search import QueryError
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+logger = logging.getLogger(__name__)
+
+
+class InvalidQuery(exceptions.APIException):
+    """A card query that cannot run; carries the parser's or compiler's positioned error."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "invalid-query"
+
+    def __init__(self, error: QueryError, parameter: str = "q") -> None:
+        super().__init__(detail=error.message, code="invalid-query")
+        self.error = error
+        self.parameter = parameter
+
+
+class NotFoundWithSuggestions(exceptions.NotFound):
+    """A 404 that tells the client what it may have meant."""
+
+    def __init__(self, detail: str, suggestions: list[str]) -> None:
+        super().__init__(detail=detail)
+        self.problem_extra = {"suggestions": suggestions}
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+    default_detail = "The request conflicts with the resource's current state."
+
+
+def problem_type_url(code: str, request: HttpRequest | None = None) -> str:
+    path = reverse("api:problem-detail", kwargs={"code": code})
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+def problem(
+    status_code: int,
+    detail: str,
+    *,
+    code: str | None = None,
+    request: HttpRequest | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The problem-details body for an error."""
+    code = code or STATUS_CODES.get(
+        status_code, "bad-request" if status_code < 500 else "server-error"
+    )
+    known = PROBLEM_TYPES.get(code)
+    body: dict[str, Any] = {
+        "type": problem_type_url(code, request) if known else "about:blank",
+        "title": known.title if known else "Error",
+        "status": status_code,
+        "detail": detail,
+        "code": code,
+    }
+    if request is not None:
+        body["instance"] = request.get_full_path()
+    body.update(extra)
+    return body
+
+
+def _flatten(detail: Any, prefix: str = "") -> list[dict[str, str]]:
+    """DRF's nested validation errors as a flat list of {field, code, detail}."""
+    if isinstance(detail, dict):
+        found = []
+        for key, value in detail.items():
+            name = "" if key == "non_field_errors" else str(key)
+            found += _flatten(value, f"{prefix}.{name}" if prefix and name else prefix or name)
+        return found
+    if isinstance(detail, list):
+        found = []
+        for index, value in enumerate(detail):
+            if isinstance(value, dict | list) and not isinstance(value, exceptions.ErrorDetail):
+                found += _flatten(value, f"{prefix}.{index}" if prefix else str(index))
+            else:
+                found += _flatten(value, prefix)
+        return found
+    return [{"field": prefix, "code": getattr(detail, "code", "invalid"), "detail": str(detail)}]
+
+
+def _summary(errors: list[dict[str, str]]) -> str:
+    if not errors:
+        return "The request is invalid."
+    first = errors[0]
+    where = f"{first['field']}: " if first["field"] else ""
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}{first['detail']}{more}"
+
+
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's handler, reshaped into problem details; unexpected errors stay 500s for Django."""
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    request = context.get("request")
+    status_code = response.status_code
+    if isinstance(exc, InvalidQuery):
+        error = exc.error
+        where = error.as_dict()
+        body = problem(
+            status_code,
+            error.message,
+            code="invalid-query",
+            request=request,
+            parameter=exc.parameter,
+            **{key: where[key] for key in ("query", "position", "column", "length", "expected")},
+            errors=[{"field": exc.parameter, "code": error.code, "detail": error.message}],
+        )
+    elif isinstance(exc, exceptions.ValidationError):
+        errors = _flatten(exc.detail)
+        body = problem(
+            status_code, _summary(errors), code="validation-error", request=request, errors=errors
+        )
+    elif isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        drf_code = codes if isinstance(codes, str) else getattr(exc, "default_code", "")
+        code = DRF_CODES.get(drf_code, drf_code if drf_code in PROBLEM_TYPES else None)
+        detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        extra: dict[str, Any] = {}
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            extra["retry_after"] = int(exc.wait + 0.999)
+        extra.update(getattr(exc, "problem_extra", {}))
+        body = problem(status_code, str(detail), code=code, request=request, **extra)
+    else:  # Http404 / Django PermissionDenied, already turned into a response by DRF
+        detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
+        body = problem(status_code, str(detail), request=request)
+    response.data = body
+    renderer = getattr(request, "accepted_renderer", None)
+    if renderer is None or getattr(renderer, "format", "json") == "json":
+        # The browsable API (text/html for a browser) keeps its own content type.
+        response.content_type = PROBLEM_CONTENT_TYPE
+    return response
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def _json_problem(request: HttpRequest, status_code: int, detail: str) -> HttpResponse:
+    return JsonResponse(
+        problem(status_code, detail, request=request),
+        status=status_code,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
+
+
+def handler400(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return _json_problem(request, 400, "The request cannot be served as sent.")
+    return defaults.bad_request(request, exception)
+
+
+def handler403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return _json_problem(request, 403, "You may not do this.")
+    return defaults.permission_denied(request, exception)
+
+
+def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return _json_problem(request, 404, f"Nothing at {request.path}. The API index is /api/v1/.")
+    return defaults.page_not_found(request, exception)
+
+
+def handler500(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return _json_problem(request, 500, "Something failed on our side; it has been logged.")
+    return defaults.server_error(request)

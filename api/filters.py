@@ -1,0 +1,165 @@
+"""Form-style filters of the card list (django-filter), sharing the query language's rules.
+
+``?type=attack&branch=eagle&cost_max=3`` means the same as ``q=t:attack b:eagle cost<=3``; an
+unknown vocabulary value is a 400 naming the parameter, as in the query language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django import forms
+from django.db.models import F, OrderBy, QuerySet
+from django_filters.fields import RangeField
+from rest_framework.exceptions import ValidationError
+
+from api.errors import InvalidQuery
+from cards.models import Card, CardSet, Game
+from cards.search import QueryError, compile_query
+from cards.search.compiler import field_q
+
+ORDERINGS: dict[str, tuple[str, ...]] = {
+    "name": ("name_key",),
+    "cost": ("cost",),
+    "attack": ("attack",),
+    "defense": ("defense",),
+    "drain": ("drain",),
+    "generation": ("generation",),
+    "strength": ("strength",),
+    "rarity": ("rarity__sort_order",),
+    "type": ("card_type__sort_order",),
+    "branch": ("branch__sort_order",),
+    "set": ("card_set__release_date", "card_set__code", "collector_number"),
+    "number": ("collector_number",),
+    "game": ("game__sort_order",),
+    "updated": ("updated_at",),
+}
+
+
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+
+
+class IntegerRangeField(RangeField):
+    """``<name>_min`` / ``<name>_max`` as whole numbers within the database's integer range."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        bounds = {"min_value": INT_MIN, "max_value": INT_MAX}
+        fields = (forms.IntegerField(**bounds), forms.IntegerField(**bounds))
+        super().__init__(fields, *args, **kwargs)
+
+
+class IntegerRangeFilter(django_filters.RangeFilter):
+    field_class = IntegerRangeField
+
+
+class QueryField(forms.CharField):
+    """The q text, passed whole to the query parser, which explains any problem with a position."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.validators = []
+
+
+class QueryFilter(django_filters.CharFilter):
+    field_class = QueryField
+
+
+def ordering(order: str, direction: str) -> list[OrderBy]:
+    """The ORDER BY of ``order=``/``dir=``: the chosen key (empty values last), then name, id."""
+    descending = direction == "desc"
+    keys = [
+        F(column).desc(nulls_last=True) if descending else F(column).asc(nulls_last=True)
+        for column in ORDERINGS[order]
+    ]
+    if order != "name":
+        keys.append(F("name_key").asc())
+    keys.append(F("id").desc() if descending and order == "name" else F("id").asc())
+    return keys
+
+
+class _GameScopedFilterSet(django_filters.FilterSet):
+    game = django_filters.ModelChoiceFilter(
+        queryset=Game.objects.all(), to_field_name="slug", help_text="A game slug."
+    )
+
+    def get_form_class(self) -> type[forms.Form]:
+        # django-filter builds the form class on every request; its fields never change, and a
+        # form deep-copies them per instance anyway, so build it once per FilterSet class.
+        cls = type(self)
+        if "_cached_form_class" not in cls.__dict__:
+            cls._cached_form_class = super().get_form_class()
+        return cls._cached_form_class
+
+
+def vocabulary_filterset(model: type[Any]) -> type[django_filters.FilterSet]:
+    """A FilterSet with a ``game`` filter for a per-game vocabulary model."""
+    meta = type("Meta", (), {"model": model, "fields": ["game"]})
+    return type(f"{model.__name__}FilterSet", (_GameScopedFilterSet,), {"Meta": meta})
+
+
+class CardSetFilterSet(_GameScopedFilterSet):
+    class Meta:
+        model = CardSet
+        fields = ["game"]
+
+
+class CardFilterSet(_GameScopedFilterSet):
+    q = QueryFilter(
+        method="filter_query",
+        help_text='A query in the card query language, e.g. t:attack b:eagle ip<=3 "stamp act".',
+    )
+    type = django_filters.CharFilter(
+        method="filter_vocabulary", help_text="Card type slug or name."
+    )
+    branch = django_filters.CharFilter(method="filter_vocabulary", help_text="Branch slug or name.")
+    rarity = django_filters.CharFilter(method="filter_vocabulary", help_text="Rarity slug or name.")
+    subtype = django_filters.CharFilter(
+        method="filter_vocabulary", help_text="Subtype slug or name."
+    )
+    set = django_filters.CharFilter(method="filter_vocabulary", help_text="Set code or name.")
+    cost = IntegerRangeFilter(help_text="cost_min / cost_max: printed cost range.")
+    attack = IntegerRangeFilter(help_text="attack_min / attack_max.")
+    defense = IntegerRangeFilter(help_text="defense_min / defense_max.")
+    drain = IntegerRangeFilter(help_text="drain_min / drain_max.")
+    generation = IntegerRangeFilter(help_text="generation_min / generation_max.")
+    strength = IntegerRangeFilter(help_text="strength_min / strength_max.")
+    order = django_filters.ChoiceFilter(
+        choices=[(key, key) for key in ORDERINGS],
+        method="filter_nothing",
+        empty_label=None,
+        help_text="Sort key (default name).",
+    )
+    dir = django_filters.ChoiceFilter(
+        choices=[("asc", "asc"), ("desc", "desc")],
+        method="filter_nothing",
+        empty_label=None,
+        help_text="Sort direction (default asc).",
+    )
+
+    class Meta:
+        model = Card
+        fields = ["game"]
+
+    def _game(self) -> Game | None:
+        return self.form.cleaned_data.get("game")
+
+    def filter_query(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
+        try:
+            return queryset.filter(compile_query(value, self._game()))
+        except QueryError as error:
+            raise InvalidQuery(error, parameter=name) from None
+
+    def filter_vocabulary(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
+        try:
+            return queryset.filter(field_q(name, value, game=self._game()))
+        except QueryError as error:
+            raise ValidationError({name: [error.message]}) from None
+
+    def filter_nothing(self, queryset: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
+        return queryset
+
+    def filter_queryset(self, queryset: QuerySet[Card]) -> QuerySet[Card]:
+        queryset = super().filter_queryset(queryset)
+        data = self.form.cleaned_data
+        return queryset.order_by(*ordering(data.get("order") or "name", data.get("dir") or "asc"))

@@ -1,0 +1,113 @@
+"""The problem types the API answers with (RFC 9457), one entry per stable ``code``.
+
+Every error body is ``{"type", "title", "status", "detail", "code", ...}``; ``type`` is the URL of
+``/api/v1/problems/<code>/``, which serves the entry below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ProblemType:
+    code: str
+    status: int
+    title: str
+    description: str
+
+
+PROBLEM_TYPES: dict[str, ProblemType] = {
+    problem.code: problem
+    for problem in [
+        ProblemType(
+            "invalid-query",
+            400,
+            "Invalid card query",
+            "The q parameter does not parse, names an unknown field or gives a field a value it "
+            "refuses. position (0-based), column (1-based), length and expected say where and why.",
+        ),
+        ProblemType(
+            "validation-error",
+            400,
+            "Invalid input",
+            "A parameter or body field is missing or wrong; errors lists each with its field.",
+        ),
+        ProblemType("parse-error", 400, "Malformed request body", "The body is not valid JSON."),
+        ProblemType("bad-request", 400, "Bad request", "The request cannot be served as sent."),
+        ProblemType(
+            "not-authenticated",
+            401,
+            "Authentication required",
+            "Sign in (session) or send 'Authorization: Token <key>'.",
+        ),
+        ProblemType(
+            "authentication-failed",
+            401,
+            "Authentication failed",
+            "The token or session is invalid.",
+        ),
+        ProblemType(
+            "permission-denied",
+            403,
+            "Permission denied",
+            "You may not do this (for sessions, a missing CSRF token also lands here).",
+        ),
+        ProblemType("not-found", 404, "Not found", "Nothing exists at this address for you."),
+        ProblemType(
+            "method-not-allowed",
+            405,
+            "Method not allowed",
+            "The resource does not take this method.",
+        ),
+        ProblemType(
+            "not-acceptable", 406, "Not acceptable", "No representation matches the Accept header."
+        ),
+        ProblemType(
+            "conflict", 409, "Conflict", "The request conflicts with the resource's current state."
+        ),
+        ProblemType(
+            "unsupported-media-type",
+            415,
+            "Unsupported media type",
+            "Send JSON (application/json) or a form.",
+        ),
+        ProblemType(
+            "throttled",
+            429,
+            "Too many requests",
+            "Slow down: the Retry-After header says how many seconds to wait.",
+        ),
+        ProblemType(
+            "server-error", 500, "Server error", "Something failed on our side; it has been logged."
+        ),
+    ]
+}
+
+# DRF's exception codes -> our problem codes.
+DRF_CODES = {
+    "invalid": "validation-error",
+    "parse_error": "parse-error",
+    "authentication_failed": "authentication-failed",
+    "not_authenticated": "not-authenticated",
+    "permission_denied": "permission-denied",
+    "not_found": "not-found",
+    "method_not_allowed": "method-not-allowed",
+    "not_acceptable": "not-acceptable",
+    "unsupported_media_type": "unsupported-media-type",
+    "throttled": "throttled",
+    "error": "server-error",
+}
+# A status with no more specific code gets this one.
+STATUS_CODES = {
+    400: "bad-request",
+    401: "not-authenticated",
+    403: "permission-denied",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    409: "conflict",
+    415: "unsupported-media-type",
+    429: "throttled",
+    500: "server-error",
+}

@@ -1,0 +1,151 @@
+"""OpenAPI generation: every operation documents its error responses as problem details.
+
+``ProblemAutoSchema`` adds, to whatever an endpoint declares, the errors it can actually return:
+400/401/404/429/500 everywhere (bad parameters, a bad token, a missing object or page, throttling,
+a server fault), 403 where writing or signing in is involved; each with an example body.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema
+from rest_framework import permissions, serializers
+
+from api.problems import PROBLEM_TYPES
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+
+class ProblemFieldErrorSerializer(serializers.Serializer):
+    field = serializers.CharField(help_text="Dotted path of the field; empty for the whole input.")
+    code = serializers.CharField()
+    detail = serializers.CharField()
+
+
+class ProblemSerializer(serializers.Serializer):
+    """RFC 9457 problem details, with Deckwright's extension members."""
+
+    type = serializers.CharField(help_text="URL of the problem type (GET it for a description).")
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField()
+    code = serializers.ChoiceField(choices=sorted(PROBLEM_TYPES))
+    instance = serializers.CharField(required=False)
+    errors = ProblemFieldErrorSerializer(many=True, required=False)
+    parameter = serializers.CharField(required=False, help_text="invalid-query: the parameter.")
+    query = serializers.CharField(required=False, help_text="invalid-query: the query text.")
+    position = serializers.IntegerField(required=False, help_text="0-based offset of the problem.")
+    column = serializers.IntegerField(required=False, help_text="1-based column of the problem.")
+    length = serializers.IntegerField(required=False, help_text="Characters the problem spans.")
+    expected = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="What would have been accepted."
+    )
+    retry_after = serializers.IntegerField(required=False, help_text="throttled: seconds to wait.")
+
+
+def problem_example(code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    problem = PROBLEM_TYPES[code]
+    return {
+        "type": f"https://deckwright.example/api/v1/problems/{code}/",
+        "title": problem.title,
+        "status": problem.status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+
+
+EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
+    "400": {
+        "invalid-query": problem_example(
+            "invalid-query",
+            'The query ended early at column 3; expected a value or a "quoted phrase".',
+            parameter="q",
+            query="t:",
+            position=2,
+            column=3,
+            length=0,
+            expected=['a "quoted phrase"', "a value"],
+            errors=[{"field": "q", "code": "query-syntax", "detail": "The query ended early ..."}],
+        ),
+        "validation-error": problem_example(
+            "validation-error",
+            "game: Select a valid choice.",
+            errors=[
+                {"field": "game", "code": "invalid_choice", "detail": "Select a valid choice."}
+            ],
+        ),
+    },
+    "401": {
+        "not-authenticated": problem_example(
+            "not-authenticated", "Authentication credentials were not provided."
+        ),
+        "authentication-failed": problem_example("authentication-failed", "Invalid token."),
+    },
+    "403": {
+        "permission-denied": problem_example(
+            "permission-denied", "CSRF Failed: CSRF token missing."
+        )
+    },
+    "404": {"not-found": problem_example("not-found", "No Card matches the given query.")},
+    "409": {"conflict": problem_example("conflict", "Registration is closed.")},
+    "429": {
+        "throttled": problem_example(
+            "throttled", "Request was throttled. Expected available in 12 seconds.", retry_after=12
+        )
+    },
+    "500": {
+        "server-error": problem_example(
+            "server-error", "Something failed on our side; it has been logged."
+        )
+    },
+}
+DESCRIPTIONS = {
+    "400": "Invalid parameters or body (problem details).",
+    "401": "Not signed in, or a bad token.",
+    "403": "Not allowed (or a session request without its CSRF token).",
+    "404": "No such object, page, or an object that is not yours to see.",
+    "409": "The object's state does not allow this.",
+    "429": "Throttled; see the Retry-After header.",
+    "500": "Server fault.",
+}
+
+
+class ProblemAutoSchema(AutoSchema):
+    def _needs_auth(self) -> bool:
+        classes = getattr(self.view, "permission_classes", [])
+        return any(
+            cls is not permissions.AllowAny and cls is not permissions.IsAuthenticatedOrReadOnly
+            for cls in classes
+        ) or self.method not in ("GET", "HEAD", "OPTIONS")
+
+    def _error_codes(self) -> list[str]:
+        # 401 everywhere: a bad token is refused whatever the operation.
+        codes = ["400", "401", "404", "429", "500"]
+        if self._needs_auth():
+            codes.append("403")
+        codes += [str(code) for code in getattr(self.view, "extra_error_statuses", ())]
+        return sorted(set(codes))
+
+    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
+        responses = super()._get_response_bodies(direction)
+        if direction != "response":
+            return responses
+        ref = self.resolve_serializer(ProblemSerializer, "response").ref
+        for code in self._error_codes():
+            entry = responses.setdefault(code, {"description": DESCRIPTIONS[code]})
+            content = entry.setdefault("content", {})
+            content[PROBLEM_MEDIA_TYPE] = {
+                "schema": ref,
+                "examples": {
+                    name: {"value": value, "summary": PROBLEM_TYPES[name].title}
+                    for name, value in EXAMPLES[code].items()
+                },
+            }
+            if code == "429":
+                entry.setdefault("headers", {})["Retry-After"] = {
+                    "schema": {"type": "integer"},
+                    "description": "Seconds to wait before the next request.",
+                }
+        return responses

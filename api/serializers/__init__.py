@@ -1,0 +1,1 @@
+"""Serializers of the REST API, one module per area."""

@@ -1,0 +1,274 @@
+"""Decks, validation reports, formats and events over the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from cards.models import Game
+from decks.models import Deck, Event, Format, Visibility
+
+KINDS = ["text", "json", "csv"]
+MAX_DECKLIST = 200_000
+
+
+class DeckCardSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    quantity = serializers.IntegerField()
+    zone = serializers.CharField(allow_blank=True)
+    card = serializers.IntegerField(help_text="Card id (GET /api/v1/cards/{id}/).")
+
+
+class DeckSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField()
+    game = serializers.CharField(source="game.slug")
+    format = serializers.CharField(source="format.slug", allow_null=True, default=None)
+    owner = serializers.CharField(source="owner.get_username")
+    description = serializers.CharField(allow_blank=True)
+    visibility = serializers.ChoiceField(choices=Visibility.choices)
+    variant = serializers.CharField(allow_blank=True)
+    version = serializers.IntegerField()
+    card_count = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    url = serializers.HyperlinkedIdentityField(view_name="api:deck-detail", read_only=True)
+
+
+class DeckWithCardsSerializer(DeckSerializer):
+    cards = serializers.SerializerMethodField()
+
+    @extend_schema_field(DeckCardSerializer(many=True))
+    def get_cards(self, deck: Deck) -> list[dict[str, Any]]:
+        rows = sorted(deck.cards.all(), key=lambda row: (row.zone, row.card.name))
+        return [
+            {"name": row.card.name, "quantity": row.quantity, "zone": row.zone, "card": row.card_id}
+            for row in rows
+        ]
+
+
+class DecklistInputMixin(serializers.Serializer):
+    decklist = serializers.CharField(
+        max_length=MAX_DECKLIST,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="The decklist in the given kind (docs/decklists.md).",
+    )
+    kind = serializers.ChoiceField(choices=KINDS, default="text")
+
+
+class DeckCreateSerializer(DecklistInputMixin):
+    game = serializers.SlugRelatedField(slug_field="slug", queryset=Game.objects.all())
+    name = serializers.CharField(max_length=120)
+    format = serializers.SlugField(required=False, allow_null=True, help_text="Format slug.")
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)
+    variant = serializers.CharField(required=False, allow_blank=True, default="", max_length=40)
+
+
+class DeckUpdateSerializer(DecklistInputMixin):
+    name = serializers.CharField(max_length=120, required=False)
+    description = serializers.CharField(required=False, allow_blank=True)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
+    format = serializers.SlugField(required=False, allow_null=True, help_text="null clears it.")
+
+
+class DeckCloneSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+
+
+class DeckVersionSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    note = serializers.CharField()
+    entries = serializers.ListField(child=serializers.DictField())
+
+
+class DiffRowSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    zone = serializers.CharField(allow_blank=True)
+    quantity = serializers.IntegerField(required=False)
+
+
+class ChangedRowSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    zone = serializers.CharField(allow_blank=True)
+    from_ = serializers.IntegerField()
+    to = serializers.IntegerField()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class DeckDiffSerializer(serializers.Serializer):
+    from_ = serializers.IntegerField()
+    to = serializers.IntegerField()
+    added = DiffRowSerializer(many=True)
+    removed = DiffRowSerializer(many=True)
+    changed = ChangedRowSerializer(many=True)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class DiffQuerySerializer(serializers.Serializer):
+    from_ = serializers.IntegerField(min_value=1)
+    to = serializers.IntegerField(min_value=1)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class ExportQuerySerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=KINDS, default="text")
+
+
+class ViolationSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable code, e.g. deck-size, copy-limit.")
+    message = serializers.CharField()
+    rule = serializers.CharField(help_text="The rulebook section the rule comes from.")
+    cards = serializers.ListField(child=serializers.CharField())
+    details = serializers.DictField()
+
+
+class ValidationReportSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    format = serializers.CharField(allow_null=True)
+    as_of = serializers.DateField(allow_null=True)
+    variant = serializers.CharField(allow_null=True)
+    legal = serializers.BooleanField()
+    card_count = serializers.IntegerField()
+    violations = ViolationSerializer(many=True)
+    warnings = ViolationSerializer(many=True)
+
+
+class CardCountSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    quantity = serializers.IntegerField(min_value=0, max_value=999)
+    zone = serializers.CharField(required=False, allow_blank=True, default="", max_length=40)
+
+
+class DeckInputSerializer(DecklistInputMixin):
+    """One deck to judge: decklist text (in ``kind``) or a list of cards."""
+
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    cards = CardCountSerializer(many=True, required=False, max_length=2000)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("decklist" in attrs) == ("cards" in attrs):
+            raise serializers.ValidationError("Give exactly one of decklist or cards.")
+        return attrs
+
+
+class ValidateRequestSerializer(DeckInputSerializer):
+    game = serializers.SlugRelatedField(slug_field="slug", queryset=Game.objects.all())
+    format = serializers.SlugField(required=False, allow_null=True)
+    as_of = serializers.DateField(required=False, allow_null=True)
+    variant = serializers.CharField(required=False, allow_blank=True, max_length=40)
+
+
+class ValidateQuerySerializer(serializers.Serializer):
+    format = serializers.SlugField(required=False)
+    as_of = serializers.DateField(required=False)
+
+
+class FormatSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    game = serializers.CharField(source="game.slug")
+    description = serializers.CharField()
+    is_default = serializers.BooleanField()
+    effective_from = serializers.DateField(allow_null=True)
+    effective_until = serializers.DateField(allow_null=True)
+
+
+class FormatCheckRequestSerializer(serializers.Serializer):
+    game = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Game.objects.all(),
+        required=False,
+        help_text="Needed only when several games have a format with this slug.",
+    )
+    as_of = serializers.DateField(required=False, allow_null=True)
+    decks = DeckInputSerializer(many=True, min_length=1, max_length=100)
+
+
+class FormatCheckResultSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField(allow_blank=True)
+    legal = serializers.BooleanField()
+    codes = serializers.ListField(child=serializers.CharField())
+    report = ValidationReportSerializer(allow_null=True)
+    errors = serializers.ListField(child=serializers.CharField())
+
+
+class FormatCheckSummarySerializer(serializers.Serializer):
+    decks = serializers.IntegerField()
+    legal = serializers.IntegerField()
+    illegal = serializers.IntegerField()
+    unreadable = serializers.IntegerField()
+    by_code = serializers.DictField(child=serializers.IntegerField())
+
+
+class FormatCheckResponseSerializer(serializers.Serializer):
+    format = serializers.CharField()
+    game = serializers.CharField()
+    as_of = serializers.DateField()
+    results = FormatCheckResultSerializer(many=True)
+    summary = FormatCheckSummarySerializer()
+
+
+class EventSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField(source="game.slug")
+    format = serializers.CharField(source="format.slug")
+    date = serializers.DateField()
+    decklist_deadline = serializers.DateTimeField()
+    locked = serializers.SerializerMethodField(help_text="True once the decklist deadline passed.")
+    registration_count = serializers.IntegerField()
+
+    def get_locked(self, event: Event) -> bool:
+        return timezone.now() > event.decklist_deadline
+
+
+class RegistrationSubmitSerializer(serializers.Serializer):
+    decklist = serializers.CharField(max_length=MAX_DECKLIST, trim_whitespace=False)
+    kind = serializers.ChoiceField(choices=KINDS, default="text")
+
+
+class RegistrationSerializer(serializers.Serializer):
+    event = serializers.IntegerField(source="event_id")
+    player = serializers.CharField(source="player.get_username")
+    deck_hash = serializers.CharField(help_text="SHA-256 of the submitted list (order-blind).")
+    submitted_at = serializers.DateTimeField()
+    legal = serializers.BooleanField()
+    verdict = ValidationReportSerializer()
+    entries = CardCountSerializer(many=True)
+    locked = serializers.SerializerMethodField()
+
+    def get_locked(self, registration: Any) -> bool:
+        return bool(self.context.get("locked"))
+
+
+def format_for(slug: str | None, game: Game) -> Format | None:
+    """The game's format with this slug; ValidationError on ``format`` if there is none."""
+    if not slug:
+        return None
+    found = Format.objects.filter(game=game, slug=slug).first()
+    if found is None:
+        known = ", ".join(Format.objects.filter(game=game).values_list("slug", flat=True))
+        raise serializers.ValidationError(
+            {"format": [f"{game.name} has no format {slug!r} (formats: {known or 'none'})."]}
+        )
+    return found

@@ -1,0 +1,34 @@
+"""URLs of the REST API, mounted at /api/v1/ (namespace ``api``)."""
+
+from __future__ import annotations
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from api.views import auth, cards, decks, meta
+
+app_name = "api"
+
+router = DefaultRouter()
+router.register("games", cards.GameViewSet, basename="game")
+router.register("sets", cards.CardSetViewSet, basename="set")
+router.register("card-types", cards.CardTypeViewSet, basename="card-type")
+router.register("branches", cards.BranchViewSet, basename="branch")
+router.register("rarities", cards.RarityViewSet, basename="rarity")
+router.register("subtypes", cards.SubtypeViewSet, basename="subtype")
+router.register("cards", cards.CardViewSet, basename="card")
+router.register("decks", decks.DeckViewSet, basename="deck")
+router.register("formats", decks.FormatViewSet, basename="format")
+router.register("events", decks.EventViewSet, basename="event")
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("problems/<slug:code>/", meta.problem_detail, name="problem-detail"),
+    path("auth/token/", auth.TokenView.as_view(), name="auth-token"),
+    path("me/", auth.me, name="me"),
+    path("validate/", decks.validate_view, name="validate"),
+    path("", include(router.urls)),
+]

@@ -1,0 +1,1 @@
+"""Thin API views: parse input, call one selector or service, serialize the result."""

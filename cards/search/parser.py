@@ -1,0 +1,257 @@
+"""Parse a card query string into a small syntax tree.
+
+The grammar lives in ``grammar.lark`` (LALR, contextual lexer). Parsing never raises anything but
+``QuerySyntaxError``, which carries the 0-based ``position`` of the problem in the query, its
+``column`` (1-based, as an editor shows it) and the tokens that would have been accepted there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import VisitError
+
+MAX_QUERY_LENGTH = 1000
+MAX_NESTING = 32
+
+# What a person should read for each terminal of the grammar, in error messages.
+TOKEN_DESCRIPTIONS = {
+    "FIELD_OP": "a field test such as t:attack or cost<=3",
+    "WORD": "a word",
+    "PHRASE": 'a "quoted phrase"',
+    "EXACT": '!"Exact Name"',
+    "VALUE": "a value",
+    "NEG": "-",
+    "_LPAR": "(",
+    "_RPAR": ")",
+    "_OR": "OR",
+    "$END": "the end of the query",
+}
+_OPERATOR = re.compile(r"(!=|<=|>=|:|=|<|>)$")
+
+
+class QueryError(Exception):
+    """A query that cannot be run: bad syntax, an unknown field or a value the field refuses."""
+
+    code = "invalid-query"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        query: str,
+        position: int,
+        length: int = 1,
+        expected: list[str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.query = query
+        self.position = max(0, min(position, len(query)))
+        self.length = max(0, length)
+        self.expected = expected or []
+
+    @property
+    def column(self) -> int:
+        """1-based column of the problem (queries are one line)."""
+        return self.position + 1
+
+    def as_dict(self) -> dict[str, object]:
+        """The error as JSON-ready data: message, position, column, length, expected tokens."""
+        return {
+            "message": self.message,
+            "query": self.query,
+            "position": self.position,
+            "column": self.column,
+            "length": self.length,
+            "expected": self.expected,
+        }
+
+
+class QuerySyntaxError(QueryError):
+    """The query does not follow the grammar."""
+
+    code = "query-syntax"
+
+
+@dataclass(frozen=True)
+class Node:
+    position: int
+
+
+@dataclass(frozen=True)
+class And(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Or(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    item: Node
+
+
+@dataclass(frozen=True)
+class Text(Node):
+    """A free word or quoted phrase: matched against the name and the rules text."""
+
+    text: str
+    quoted: bool = False
+
+
+@dataclass(frozen=True)
+class ExactName(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class Comparison(Node):
+    """``field op value``, e.g. ``t:attack`` or ``ip<=3``."""
+
+    field: str
+    operator: str
+    value: str
+    value_position: int
+    quoted: bool = False
+    raw: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class MatchAll(Node):
+    """The empty query."""
+
+
+def _unquote(token: str) -> str:
+    return token[1:-1] if len(token) >= 2 and token[0] == token[-1] == '"' else token
+
+
+class _ToAst(Transformer):
+    def start(self, items: list[Node]) -> Node:
+        return items[0] if items else MatchAll(position=0)
+
+    def or_expr(self, items: list[Node]) -> Node:
+        return Or(position=items[0].position, items=tuple(items))
+
+    def and_expr(self, items: list[Node]) -> Node:
+        return And(position=items[0].position, items=tuple(items))
+
+    def negation(self, items: list[Token | Node]) -> Node:
+        neg, item = items
+        return Not(position=neg.start_pos, item=item)
+
+    def word(self, items: list[Token]) -> Node:
+        (token,) = items
+        return Text(position=token.start_pos, text=str(token))
+
+    def phrase(self, items: list[Token]) -> Node:
+        (token,) = items
+        return Text(position=token.start_pos, text=_unquote(str(token)), quoted=True)
+
+    def exact(self, items: list[Token]) -> Node:
+        (token,) = items
+        return ExactName(position=token.start_pos, name=_unquote(str(token)[1:]))
+
+    def comparison(self, items: list[Token]) -> Node:
+        field_op, value = items
+        text = str(field_op)
+        match = _OPERATOR.search(text)
+        assert match is not None  # the FIELD_OP terminal always ends with an operator
+        return Comparison(
+            position=field_op.start_pos,
+            field=text[: match.start()].lower(),
+            operator=match.group(1),
+            value=_unquote(str(value)),
+            value_position=value.start_pos,
+            quoted=value.type == "PHRASE",
+            raw=text + str(value),
+        )
+
+
+@cache
+def _parser() -> Lark:
+    grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False)
+
+
+def _describe(expected: set[str] | frozenset[str]) -> list[str]:
+    return sorted({TOKEN_DESCRIPTIONS.get(name, name) for name in expected})
+
+
+def _syntax_error(query: str, exc: UnexpectedInput) -> QuerySyntaxError:
+    if isinstance(exc, UnexpectedCharacters):
+        position = exc.pos_in_stream
+        char = query[position] if position < len(query) else ""
+        expected = _describe(exc.allowed or set())
+        if char == '"':
+            message = f"Unterminated quoted phrase starting at column {position + 1}."
+        else:
+            message = f"Unexpected character {char!r} at column {position + 1}."
+        return QuerySyntaxError(message, query=query, position=position, expected=expected)
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        expected = _describe(exc.expected or set())
+        if token.type == "$END":
+            position = len(query)
+            message = f"The query ended early at column {position + 1}; expected " + (
+                " or ".join(expected) or "more"
+            )
+            return QuerySyntaxError(
+                message + ".", query=query, position=position, length=0, expected=expected
+            )
+        position = token.start_pos or 0
+        message = f"Unexpected {str(token)!r} at column {position + 1}"
+        if token.type == "_RPAR":
+            message += " (a closing parenthesis without an opening one)"
+        elif expected:
+            message += "; expected " + " or ".join(expected)
+        return QuerySyntaxError(
+            message + ".", query=query, position=position, length=len(token), expected=expected
+        )
+    position = getattr(exc, "pos_in_stream", None) or len(query)
+    return QuerySyntaxError(f"Cannot parse the query: {exc}", query=query, position=position)
+
+
+def parse_query(query: str) -> Node:
+    """Parse ``query`` into a syntax tree; raise ``QuerySyntaxError`` with its position."""
+    if len(query) > MAX_QUERY_LENGTH:
+        raise QuerySyntaxError(
+            f"A query may be at most {MAX_QUERY_LENGTH} characters long.",
+            query=query[:MAX_QUERY_LENGTH],
+            position=MAX_QUERY_LENGTH,
+            length=0,
+        )
+    if "\x00" in query:
+        position = query.index("\x00")
+        raise QuerySyntaxError(
+            "A query may not contain NUL characters.", query=query, position=position
+        )
+    depth = 0
+    in_phrase = False
+    for position, char in enumerate(query):
+        if char == '"':
+            in_phrase = not in_phrase
+        elif char == "(" and not in_phrase:
+            depth += 1
+            if depth > MAX_NESTING:
+                raise QuerySyntaxError(
+                    f"Parentheses may nest at most {MAX_NESTING} deep.",
+                    query=query,
+                    position=position,
+                )
+        elif char == ")" and not in_phrase:
+            depth = max(0, depth - 1)
+    try:
+        return _ToAst().transform(_parser().parse(query))
+    except UnexpectedInput as exc:
+        raise _syntax_error(query, exc) from None
+    except (RecursionError, VisitError):
+        raise QuerySyntaxError(
+            "The query nests too deeply.", query=query, position=0, length=len(query)
+        ) from None

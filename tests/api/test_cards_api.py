@@ -1,0 +1,234 @@
+"""Card lookup endpoints: lists, filters, the q parameter, sorting, paging, named lookup, ETags."""
+
+from __future__ import annotations
+
+import pytest
+
+from cards.models import Card
+
+pytestmark = pytest.mark.django_db
+
+
+def names(response):
+    return [card["name"] for card in response.json()["results"]]
+
+
+def test_games_list_every_game_with_counts_and_aliases(api_client, mini_game):
+    response = api_client.get("/api/v1/games/")
+    assert response.status_code == 200
+    games = {game["slug"]: game for game in response.json()["results"]}
+    assert games["mini"]["card_count"] == 3
+    assert games["mini"]["search_aliases"]["ip"] == "cost"
+    assert games["mini"]["search_aliases"]["colour"] == "branch"
+
+
+def test_game_detail_by_slug_and_unknown_game_is_a_problem_404(api_client, mini_game):
+    assert api_client.get("/api/v1/games/mini/").json()["name"] == "Mini Game"
+    response = api_client.get("/api/v1/games/no-such-game/")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "not-found"
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("/api/v1/card-types/?game=mini", ["attack", "defense"]),
+        ("/api/v1/branches/?game=mini", ["blue-moon", "red"]),
+        ("/api/v1/rarities/?game=mini", ["common", "uncommon", "rare"]),
+        ("/api/v1/subtypes/?game=mini", ["petition"]),
+    ],
+)
+def test_vocabularies_per_game(api_client, mini_game, path, expected):
+    response = api_client.get(path)
+    assert response.status_code == 200
+    slugs = [entry["slug"] for entry in response.json()["results"]]
+    assert sorted(slugs) == sorted(expected)
+
+
+def test_sets_per_game_and_unknown_game_filter_is_a_400(api_client, mini_game):
+    codes = [s["code"] for s in api_client.get("/api/v1/sets/?game=mini").json()["results"]]
+    assert codes == ["MG1", "MG2"]
+    response = api_client.get("/api/v1/sets/?game=nope")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "game"
+
+
+def test_card_list_filters_combine(api_client, mini_game):
+    response = api_client.get("/api/v1/cards/?game=mini&type=defense&cost_max=0")
+    assert names(response) == ["Humble Plea"]
+    response = api_client.get("/api/v1/cards/?game=mini&branch=Blue Moon")
+    assert names(response) == ["Stone Wall"]
+    response = api_client.get("/api/v1/cards/?game=mini&set=MG1&cost_min=2")
+    assert names(response) == ["Fire Storm"]
+
+
+def test_unknown_filter_value_is_a_400_naming_the_parameter(api_client, mini_game):
+    response = api_client.get("/api/v1/cards/?game=mini&type=atack")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "validation-error"
+    assert body["errors"][0]["field"] == "type"
+    assert "attack" in body["errors"][0]["detail"]
+
+
+def test_q_uses_the_query_language_within_the_game(api_client, mini_game):
+    response = api_client.get("/api/v1/cards/", {"game": "mini", "q": "ip<=1 -st:petition"})
+    assert names(response) == ["Stone Wall"]
+    response = api_client.get("/api/v1/cards/", {"q": "g:mini (storm OR plea)"})
+    assert names(response) == ["Fire Storm", "Humble Plea"]
+
+
+def test_q_that_does_not_parse_is_a_positioned_400(api_client, mini_game):
+    response = api_client.get("/api/v1/cards/", {"q": "t:attack (b:red"})
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["code"] == "invalid-query"
+    assert body["parameter"] == "q"
+    assert body["position"] == 15 and body["column"] == 16
+    assert ")" in body["expected"]
+    assert body["type"].endswith("/api/v1/problems/invalid-query/")
+    assert body["status"] == 400 and body["title"]
+
+
+def test_q_with_unknown_field_is_a_positioned_400(api_client, mini_game):
+    body = api_client.get("/api/v1/cards/", {"q": "fire colr:red"}).json()
+    assert body["code"] == "invalid-query"
+    assert (body["position"], body["length"]) == (5, 4)
+    assert "colr" in body["detail"]
+
+
+def test_sorting_by_cost_descending_then_name(api_client, mini_game):
+    response = api_client.get("/api/v1/cards/?game=mini&order=cost&dir=desc")
+    assert names(response) == ["Fire Storm", "Stone Wall", "Humble Plea"]
+    response = api_client.get("/api/v1/cards/?game=mini&order=rarity")
+    assert names(response) == ["Fire Storm", "Humble Plea", "Stone Wall"]
+
+
+def test_bad_order_is_a_400(api_client, mini_game):
+    response = api_client.get("/api/v1/cards/?order=colour")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "order"
+
+
+def test_pagination_has_next_links_and_bad_pages_are_404(api_client, mini_game):
+    first = api_client.get("/api/v1/cards/?game=mini&page_size=2").json()
+    assert first["count"] == 3 and len(first["results"]) == 2
+    assert "page=2" in first["next"]
+    second = api_client.get(first["next"]).json()
+    assert second["next"] is None and len(second["results"]) == 1
+    response = api_client.get("/api/v1/cards/?game=mini&page=9")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not-found"
+
+
+def test_card_detail_shows_numbers_by_the_games_names_and_rulings(
+    api_client, mini_game, ruling_factory
+):
+    _game, cards = mini_game
+    ruling_factory(card=cards["fire"], text="Pillars include tokens.")
+    body = api_client.get(f"/api/v1/cards/{cards['fire'].pk}/").json()
+    assert body["numbers"] == {"ip_cost": 3, "attack_damage": 20}
+    assert body["rulings"][0]["text"] == "Pillars include tokens."
+    assert body["web_url"].endswith("/games/mini/cards/fire-storm/")
+
+
+def test_card_detail_etag_gives_304_when_unchanged(api_client, mini_game):
+    _game, cards = mini_game
+    url = f"/api/v1/cards/{cards['wall'].pk}/"
+    first = api_client.get(url)
+    etag = first["ETag"]
+    assert etag
+    again = api_client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    assert again.content == b""
+    Card.objects.filter(pk=cards["wall"].pk).update(rules_text="Block two attacks.")
+    changed = api_client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200
+    assert changed["ETag"] != etag
+
+
+def test_card_list_etag(api_client, mini_game):
+    first = api_client.get("/api/v1/cards/?game=mini")
+    assert (
+        api_client.get("/api/v1/cards/?game=mini", HTTP_IF_NONE_MATCH=first["ETag"]).status_code
+        == 304
+    )
+
+
+def test_named_exact_and_fuzzy(api_client, mini_game):
+    assert api_client.get("/api/v1/cards/named/?exact=STONE-WALL").json()["name"] == "Stone Wall"
+    assert api_client.get("/api/v1/cards/named/?fuzzy=humbl plee&game=mini").json()["name"] == (
+        "Humble Plea"
+    )
+    assert api_client.get("/api/v1/cards/named/?fuzzy=fire st&game=mini").json()["name"] == (
+        "Fire Storm"
+    )
+
+
+def test_named_miss_is_404_with_suggestions(api_client, mini_game):
+    response = api_client.get("/api/v1/cards/named/?exact=Stone Wal&game=mini")
+    assert response.status_code == 404
+    assert "Stone Wall" in response.json()["suggestions"]
+
+
+def test_named_needs_exactly_one_of_exact_or_fuzzy(api_client, mini_game):
+    response = api_client.get("/api/v1/cards/named/")
+    assert response.status_code == 400
+    assert response.json()["code"] == "validation-error"
+
+
+def test_autocomplete_prefix_first_then_substring(api_client, mini_game):
+    body = api_client.get("/api/v1/cards/autocomplete/?q=st&game=mini").json()
+    assert [r["name"] for r in body["results"]] == ["Stone Wall", "Fire Storm"]
+
+
+def test_unknown_api_path_is_a_problem_404(api_client):
+    response = api_client.get("/api/v1/nothing-here/")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["status"] == 404
+
+
+def test_problem_types_describe_themselves(api_client):
+    body = api_client.get("/api/v1/problems/invalid-query/").json()
+    assert body["status"] == 400 and "position" in body["description"]
+
+
+def test_list_query_count_is_fixed(api_client, mini_game, django_assert_num_queries):
+    # game filter, count, page, subtypes prefetch
+    with django_assert_num_queries(4):
+        assert api_client.get("/api/v1/cards/?game=mini").status_code == 200
+    # ...and a q naming a type and a rarity adds one query per vocabulary, not per card.
+    with django_assert_num_queries(6):
+        response = api_client.get("/api/v1/cards/?game=mini&q=t:defense r:common")
+        assert response.status_code == 200
+
+
+def test_full_card_list_query_count_does_not_grow_with_cards(
+    api_client, mini_game, django_assert_num_queries
+):
+    # count, page, subtypes prefetch: the same for 3 cards or 200
+    with django_assert_num_queries(3):
+        assert api_client.get("/api/v1/cards/?page_size=200").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "queries"),
+    [
+        ("/api/v1/games/", 2),
+        ("/api/v1/sets/", 2),
+        ("/api/v1/card-types/", 2),
+        ("/api/v1/branches/?game=mini", 3),
+    ],
+)
+def test_catalogue_query_counts(api_client, mini_game, django_assert_num_queries, path, queries):
+    with django_assert_num_queries(queries):
+        assert api_client.get(path).status_code == 200
+
+
+def test_detail_query_count(api_client, mini_game, django_assert_num_queries):
+    _game, cards = mini_game
+    with django_assert_num_queries(3):
+        assert api_client.get(f"/api/v1/cards/{cards['plea'].pk}/").status_code == 200

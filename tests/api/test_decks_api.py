@@ -1,0 +1,331 @@
+"""Decks over the API: CRUD with owner-only writes, privacy (404 for others), import/export,
+versions and diff, clone, validation, format checks and event registrations."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from decks.models import Event, Format
+
+pytestmark = pytest.mark.django_db
+
+GAME = "revolt-n-reign"
+DECKS = Path(settings.FIXTURES_DIR) / "decks" / GAME
+
+
+def sample(name: str) -> str:
+    path = DECKS / f"{name}.txt"
+    if not path.exists():
+        pytest.skip(f"sample decklist {name} is not in the fixtures yet")
+    return path.read_text()
+
+
+@pytest.fixture
+def alice(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def bob(other_user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(other_user)
+    return client
+
+
+def create(client: APIClient, **fields) -> dict:
+    body = {"game": GAME, "name": "Bison Pressure", "decklist": sample("legal-bison-pressure")}
+    body.update(fields)
+    response = client.post("/api/v1/decks/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def test_create_from_decklist_text_returns_cards_and_version(alice):
+    deck = create(alice, format="standard")
+    assert deck["card_count"] == 60
+    assert deck["version"] == 1 and deck["visibility"] == "private"
+    assert deck["format"] == "standard"
+    boston = next(card for card in deck["cards"] if card["name"] == "Boston Port Act")
+    assert boston["quantity"] == 1
+
+
+def test_create_with_unknown_card_is_a_400_naming_it(alice):
+    response = alice.post(
+        "/api/v1/decks/",
+        {"game": GAME, "name": "Oops", "decklist": "3 Stamp Act\n2 Stamp Akt\n"},
+        format="json",
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["errors"][0]["field"] == "decklist"
+    assert "Stamp Akt" in body["errors"][0]["detail"]
+
+
+def test_create_needs_authentication(api_client):
+    response = api_client.post("/api/v1/decks/", {"game": GAME, "name": "x"}, format="json")
+    assert response.status_code == 401
+
+
+# -- the permission matrix ------------------------------------------------------------------------
+#   who        | private deck      | public deck       | unlisted deck
+#   owner      | read, write       | read, write       | read, write
+#   other user | 404 everywhere    | read; write 403   | read; write 403
+#   anonymous  | 404 everywhere    | read; write 401   | read; write 401
+
+
+@pytest.mark.parametrize("visibility", ["private", "public", "unlisted"])
+@pytest.mark.parametrize("who", ["owner", "other", "anonymous"])
+def test_permission_matrix(alice, bob, api_client, visibility, who):
+    deck = create(alice, visibility=visibility)
+    client = {"owner": alice, "other": bob, "anonymous": api_client}[who]
+    url = f"/api/v1/decks/{deck['id']}/"
+    read = client.get(url).status_code
+    write = client.patch(url, {"name": "Renamed"}, format="json").status_code
+    export = client.get(url + "export/").status_code
+    if who == "owner":
+        assert (read, write, export) == (200, 200, 200)
+    elif visibility == "private":
+        assert (read, write, export) == (404, 404 if who == "other" else 401, 404)
+    else:
+        assert read == 200 and export == 200
+        assert write == (403 if who == "other" else 401)
+    deleted = client.delete(url).status_code
+    expected_delete = {
+        "owner": 204,
+        "other": 404 if visibility == "private" else 403,
+        "anonymous": 401,
+    }[who]
+    assert deleted == expected_delete
+
+
+def test_list_shows_public_decks_and_your_own_only(alice, bob, api_client):
+    create(alice, name="Alice private")
+    create(alice, name="Alice public", visibility="public")
+    create(alice, name="Alice unlisted", visibility="unlisted")
+    create(bob, name="Bob private")
+
+    def names(client, query=""):
+        return sorted(d["name"] for d in client.get("/api/v1/decks/" + query).json()["results"])
+
+    assert names(api_client) == ["Alice public"]
+    assert names(bob) == ["Alice public", "Bob private"]
+    assert names(alice) == ["Alice private", "Alice public", "Alice unlisted"]
+    assert names(alice, "?mine=true") == ["Alice private", "Alice public", "Alice unlisted"]
+
+
+def test_deck_list_query_count_is_fixed(alice, django_assert_num_queries):
+    for n in range(3):
+        create(alice, name=f"Deck {n}")
+    # session user, count, page (owner, game, format joined; card counts summed)
+    with django_assert_num_queries(2):
+        assert alice.get("/api/v1/decks/").status_code == 200
+
+
+def test_patch_with_decklist_makes_a_version_and_diff_shows_it(alice):
+    deck = create(alice)
+    text = sample("legal-bison-pressure").replace("8 Homestead Claim", "7 Homestead Claim")
+    text = text.replace("7 Village Green", "8 Village Green")
+    response = alice.patch(f"/api/v1/decks/{deck['id']}/", {"decklist": text}, format="json")
+    assert response.status_code == 200 and response.json()["version"] == 2
+    versions = alice.get(f"/api/v1/decks/{deck['id']}/versions/").json()
+    assert [v["number"] for v in versions] == [1, 2]
+    diff = alice.get(f"/api/v1/decks/{deck['id']}/diff/?from=1&to=2").json()
+    assert diff["changed"] == [
+        {"name": "Homestead Claim", "zone": "", "from": 8, "to": 7},
+        {"name": "Village Green", "zone": "", "from": 7, "to": 8},
+    ]
+    missing = alice.get(f"/api/v1/decks/{deck['id']}/diff/?from=1&to=9")
+    assert missing.status_code == 404
+
+
+def test_export_text_json_and_csv(alice):
+    deck = create(alice)
+    url = f"/api/v1/decks/{deck['id']}/export/"
+    text = alice.get(url)
+    assert text["Content-Type"].startswith("text/plain")
+    assert "Homestead Claim" in text.content.decode()
+    as_json = json.loads(alice.get(url + "?kind=json").content)
+    assert sum(card["quantity"] for card in as_json["cards"]) == 60
+    rows = list(csv.DictReader(io.StringIO(alice.get(url + "?kind=csv").content.decode())))
+    assert sum(int(row["quantity"]) for row in rows) == 60
+
+
+def test_export_round_trips_through_import(alice):
+    deck = create(alice)
+    exported = alice.get(f"/api/v1/decks/{deck['id']}/export/?kind=json").content.decode()
+    again = create(alice, name="Again", decklist=exported, kind="json")
+    assert sorted((c["name"], c["quantity"]) for c in again["cards"]) == sorted(
+        (c["name"], c["quantity"]) for c in deck["cards"]
+    )
+
+
+def test_clone_public_deck_to_your_account_but_not_a_private_one(alice, bob):
+    public = create(alice, visibility="public")
+    private = create(alice, name="Secret")
+    response = bob.post(f"/api/v1/decks/{public['id']}/clone/", {}, format="json")
+    assert response.status_code == 201
+    assert response.json()["owner"] == "bob" and response.json()["visibility"] == "private"
+    assert bob.post(f"/api/v1/decks/{private['id']}/clone/", {}).status_code == 404
+
+
+def test_deck_validate_uses_its_format(alice):
+    deck = create(alice, format="standard")
+    report = alice.get(f"/api/v1/decks/{deck['id']}/validate/?as_of=2026-10-01").json()
+    assert report["legal"] is True and report["format"] == "standard"
+
+
+def test_validate_decklist_text(api_client):
+    response = api_client.post(
+        "/api/v1/validate/",
+        {
+            "game": GAME,
+            "format": "standard",
+            "as_of": "2026-10-01",
+            "decklist": sample("illegal-ua-count"),
+        },
+        format="json",
+    )
+    assert response.status_code == 200
+    report = response.json()
+    assert report["legal"] is False
+    assert "ua-count" in [v["code"] for v in report["violations"]]
+
+
+def test_validate_card_list(api_client):
+    response = api_client.post(
+        "/api/v1/validate/",
+        {"game": GAME, "cards": [{"name": "Stamp Act", "quantity": 3}]},
+        format="json",
+    )
+    codes = {v["code"] for v in response.json()["violations"]}
+    assert {"deck-size", "copy-limit"} <= codes
+
+
+def test_validate_unknown_format_is_a_400_on_format(api_client):
+    response = api_client.post(
+        "/api/v1/validate/",
+        {"game": GAME, "format": "nope", "cards": [{"name": "Stamp Act", "quantity": 1}]},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "format"
+
+
+def test_validate_needs_decklist_or_cards(api_client):
+    response = api_client.post("/api/v1/validate/", {"game": GAME}, format="json")
+    assert response.status_code == 400
+
+
+def test_format_check_many_decks_with_summary(api_client):
+    decks = [
+        {"name": "bison", "decklist": sample("legal-bison-pressure")},
+        {"name": "two acts", "decklist": sample("illegal-ua-count")},
+        {"name": "copies", "decklist": sample("illegal-copy-limit")},
+    ]
+    response = api_client.post(
+        "/api/v1/formats/standard/check/",
+        {"game": GAME, "as_of": "2026-10-01", "decks": decks},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert [r["legal"] for r in body["results"]] == [True, False, False]
+    assert "ua-count" in body["results"][1]["codes"]
+    assert body["summary"]["decks"] == 3 and body["summary"]["legal"] == 1
+    assert body["summary"]["by_code"]["ua-count"] >= 1
+
+
+def test_formats_list(api_client):
+    slugs = [f["slug"] for f in api_client.get(f"/api/v1/formats/?game={GAME}").json()["results"]]
+    assert "standard" in slugs
+
+
+@pytest.fixture
+def event(user):
+    fmt = Format.objects.get(game__slug=GAME, slug="standard")
+    return Event.objects.create(
+        game=fmt.game,
+        format=fmt,
+        name="Autumn Open",
+        date=dt.date(2026, 10, 1),
+        decklist_deadline=timezone.now() + dt.timedelta(days=1),
+    )
+
+
+def test_register_before_deadline_returns_hash_and_verdict(alice, event):
+    response = alice.post(
+        f"/api/v1/events/{event.pk}/register/",
+        {"decklist": sample("legal-bison-pressure")},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert len(body["deck_hash"]) == 64 and body["legal"] is True and body["locked"] is False
+    assert (
+        alice.get(f"/api/v1/events/{event.pk}/registration/").json()["deck_hash"]
+        == (body["deck_hash"])
+    )
+
+
+def test_registration_is_locked_after_the_deadline(alice, event):
+    alice.post(
+        f"/api/v1/events/{event.pk}/register/",
+        {"decklist": sample("legal-bison-pressure")},
+        format="json",
+    )
+    Event.objects.filter(pk=event.pk).update(
+        decklist_deadline=timezone.now() - dt.timedelta(minutes=1)
+    )
+    again = alice.post(
+        f"/api/v1/events/{event.pk}/register/", {"decklist": "1 Stamp Act"}, format="json"
+    )
+    assert again.status_code == 409
+    assert again.json()["code"] == "conflict"
+    assert alice.delete(f"/api/v1/events/{event.pk}/registration/").status_code == 409
+    assert alice.get(f"/api/v1/events/{event.pk}/").json()["locked"] is True
+
+
+def test_register_needs_sign_in(api_client, event):
+    response = api_client.post(f"/api/v1/events/{event.pk}/register/", {"decklist": "x"})
+    assert response.status_code == 401
+
+
+def test_format_check_counts_unreadable_lists_apart(api_client):
+    decks = [
+        {"name": "bison", "decklist": sample("legal-bison-pressure")},
+        {"name": "broken", "decklist": "{not json", "kind": "json"},
+    ]
+    body = api_client.post(
+        "/api/v1/formats/standard/check/",
+        {"game": GAME, "as_of": "2026-10-01", "decks": decks},
+        format="json",
+    ).json()
+    broken = body["results"][1]
+    assert broken["legal"] is False and broken["errors"] and broken["report"] is None
+    assert body["summary"] == {"decks": 2, "legal": 1, "illegal": 0, "unreadable": 1, "by_code": {}}
+
+
+def test_format_check_unknown_format_is_404(api_client):
+    response = api_client.post(
+        "/api/v1/formats/no-such-format/check/",
+        {"decks": [{"cards": [{"name": "Stamp Act", "quantity": 1}]}]},
+        format="json",
+    )
+    assert response.status_code == 404
+
+
+def test_listing_your_own_decks_needs_sign_in(api_client):
+    response = api_client.get("/api/v1/decks/?mine=true")
+    assert response.status_code == 401
+    assert response.json()["code"] == "not-authenticated"

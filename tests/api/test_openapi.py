@@ -1,0 +1,62 @@
+"""The OpenAPI document and its docs page."""
+
+from __future__ import annotations
+
+import pytest
+from drf_spectacular.validation import validate_schema
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def openapi(django_db_blocker):
+    from drf_spectacular.generators import SchemaGenerator
+
+    with django_db_blocker.unblock():
+        return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def test_schema_is_valid_openapi_3(openapi):
+    validate_schema(openapi)
+    assert openapi["openapi"].startswith("3.")
+
+
+def test_every_operation_documents_its_errors_as_problem_details(openapi):
+    for path, operations in openapi["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            for status in ("400", "401", "404", "429", "500"):
+                content = responses[status]["content"]
+                assert "application/problem+json" in content, (method, path, status)
+                assert content["application/problem+json"]["examples"], (method, path, status)
+            assert "Retry-After" in responses["429"]["headers"]
+
+
+def test_card_list_documents_its_filters(openapi):
+    names = {p["name"] for p in openapi["paths"]["/api/v1/cards/"]["get"]["parameters"]}
+    assert {
+        "q",
+        "game",
+        "type",
+        "branch",
+        "rarity",
+        "set",
+        "cost_min",
+        "cost_max",
+        "order",
+    } <= names
+    assert {"dir", "page", "page_size"} <= names
+
+
+def test_schema_endpoint_serves_json(api_client):
+    response = api_client.get("/api/v1/schema/?format=json")
+    assert response.status_code == 200
+    assert "/api/v1/cards/" in response.json()["paths"]
+
+
+def test_docs_page_uses_packaged_assets_not_a_cdn(client):
+    response = client.get("/api/v1/docs/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "drf_spectacular_sidecar" in html
+    assert "cdn." not in html and "unpkg" not in html and "jsdelivr" not in html
