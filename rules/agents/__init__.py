@@ -1,0 +1,40 @@
+"""Agents that play any engine through the common API: random, greedy, MCTS, alpha-beta."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.agents.alphabeta import AlphaBeta, AlphaBetaAgent, SearchResult
+from rules.agents.base import Agent
+from rules.agents.greedy import GreedyAgent
+from rules.agents.mcts import MCTSAgent
+from rules.agents.random_agent import RandomAgent
+
+AGENTS = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "mcts": MCTSAgent,
+    "alphabeta": AlphaBetaAgent,
+}
+
+
+def make_agent(name: str, seed: int = 0, **options: Any) -> Agent:
+    """Build an agent by name (``random``, ``greedy``, ``mcts``, ``alphabeta``)."""
+    try:
+        cls = AGENTS[name]
+    except KeyError:
+        raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})") from None
+    return cls(seed=seed, **options)
+
+
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "AlphaBeta",
+    "AlphaBetaAgent",
+    "GreedyAgent",
+    "MCTSAgent",
+    "RandomAgent",
+    "SearchResult",
+    "make_agent",
+]

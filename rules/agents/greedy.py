@@ -1,0 +1,49 @@
+"""The greedy agent: looks one turn ahead and keeps the best result by the engine's evaluation."""
+
+from __future__ import annotations
+
+from rules.agents.base import searchable_view
+from rules.engines.core import Action, Rng, State
+
+
+class GreedyAgent:
+    """Plays the action whose turn ends best for it by ``State.evaluate``.
+
+    Engines where one turn takes several decisions (place a tile, then choose a target) are
+    expanded until the turn passes to someone else, up to ``max_nodes`` states per move.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, max_nodes: int = 5000) -> None:
+        self.rng = Rng(seed)
+        self.max_nodes = max_nodes
+
+    def act(self, state: State) -> Action:
+        """Return the legal action with the best one-turn evaluation (ties broken at random)."""
+        player = state.current_player()
+        view = searchable_view(state, player, self.rng)
+        actions = view.legal_actions()
+        budget = [self.max_nodes]
+        best_value = float("-inf")
+        best: list[Action] = []
+        for action in actions:
+            child = view.clone()
+            child.apply_unchecked(action)
+            value = self._turn_value(child, player, budget)
+            if value > best_value + 1e-12:
+                best_value, best = value, [action]
+            elif abs(value - best_value) <= 1e-12:
+                best.append(action)
+        return self.rng.choice(best)
+
+    def _turn_value(self, state: State, player: int, budget: list[int]) -> float:
+        budget[0] -= 1
+        if state.is_terminal() or state.current_player() != player or budget[0] <= 0:
+            return state.evaluate(player)
+        best = float("-inf")
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_unchecked(action)
+            best = max(best, self._turn_value(child, player, budget))
+        return best

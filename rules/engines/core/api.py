@@ -1,0 +1,262 @@
+"""The one game API every Deckwright engine implements (after OpenSpiel's ``Game``/``State``).
+
+A ``Game`` holds metadata and the card records it plays with; ``Game.new_initial_state(seed,
+setup)`` starts a game. A ``State`` is mutable: ``apply(action)`` advances it, ``clone()`` copies it
+cheaply. Players are numbered from 0; ``current_player()`` returns a player number, ``CHANCE`` when
+the engine needs a random outcome chosen (see ``chance_outcomes``), or ``TERMINAL``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple
+
+from rules.engines.core.rng import Rng
+
+CHANCE = -1
+TERMINAL = -2
+
+
+class Information(enum.Enum):
+    """Whether every player sees the whole state."""
+
+    PERFECT = "perfect"
+    IMPERFECT = "imperfect"
+
+
+class IllegalActionError(ValueError):
+    """An action that is not in ``legal_actions()`` of the state it was applied to."""
+
+
+class SetupError(ValueError):
+    """A setup mapping the engine cannot start a game from (unknown variant, bad deck ...)."""
+
+
+class Action(NamedTuple):
+    """A small immutable, hashable, orderable move: a kind and plain arguments.
+
+    ``str(action)`` reads like a move ("place Queen b2", "turn N"); ``Action.parse`` reverses it
+    for actions whose arguments are strings or integers.
+    """
+
+    kind: str
+    args: tuple[Hashable, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join([self.kind, *(str(arg) for arg in self.args)])
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read an action back from its ``str()`` (integer-looking arguments become ints)."""
+        kind, *args = text.split()
+        return cls(kind, tuple(int(a) if a.lstrip("-").isdigit() else a for a in args))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened in a game, for logs, replays and the UI."""
+
+    kind: str
+    player: int
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the event as JSON-ready data."""
+        return {"kind": self.kind, "player": self.player, **dict(self.detail)}
+
+
+class _NoHistory(list):
+    """A history that forgets: search clones do not pay for a growing action list."""
+
+    __slots__ = ()
+
+    def append(self, item: Any) -> None:
+        """Drop the item."""
+
+    def copy(self) -> _NoHistory:
+        """Return itself: there is nothing to copy."""
+        return self
+
+
+class State:
+    """One position of a game. Subclasses add their own ``__slots__`` and implement the hooks."""
+
+    __slots__ = ("events", "game", "history", "rng")
+
+    def __init__(self, game: Game, seed: int) -> None:
+        self.game = game
+        self.rng = Rng(seed)
+        self.history: list[tuple[int, Action]] = []
+        self.events: list[Event] | None = []
+
+    # --- what every engine implements -------------------------------------------------------
+    def current_player(self) -> int:
+        """Return the player to act, ``CHANCE`` or ``TERMINAL``."""
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[Action]:
+        """Return the legal actions of the player to act, in a stable order (empty if terminal)."""
+        raise NotImplementedError
+
+    def _apply(self, action: Action) -> None:
+        """Advance the state by a legal action (``apply`` has already checked legality)."""
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        """Return each player's result: +1 win, -1 loss, 0 draw (all 0 while not terminal)."""
+        raise NotImplementedError
+
+    def clone(self) -> State:
+        """Return an independent copy (subclasses copy their own slots, never via deepcopy)."""
+        raise NotImplementedError
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Return what ``player`` can see, as JSON-ready data, with hidden information removed."""
+        raise NotImplementedError
+
+    def zone_counts(self) -> dict[str, int]:
+        """Return how many cards or tiles sit in each zone; the total never changes in a game."""
+        raise NotImplementedError
+
+    # --- hooks with defaults ----------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        """Return True when the game is over."""
+        return self.current_player() == TERMINAL
+
+    def winner(self) -> int | None:
+        """Return the winning player, or None while playing or after a draw."""
+        if not self.is_terminal():
+            return None
+        results = self.returns()
+        best = max(results)
+        leaders = [p for p, r in enumerate(results) if r == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def end_reason(self) -> str:
+        """Return a short stable code saying how the game ended ('' while playing)."""
+        return "ended" if self.is_terminal() else ""
+
+    def is_perfect_information(self) -> bool:
+        """Return True when no player has hidden information in this game."""
+        return self.game.information is Information.PERFECT
+
+    def evaluate(self, player: int) -> float:
+        """Return a heuristic value in [-1, 1] of this state for ``player`` (greedy agents use it)."""
+        return self.returns()[player] if self.is_terminal() else 0.0
+
+    def determinise(self, player: int, rng: Rng) -> State:
+        """Return a full state consistent with ``observation(player)``, hidden parts resampled.
+
+        Search agents for hidden-information games call this instead of reading the state; it
+        must use only what ``player`` knows. Perfect-information engines return a clone.
+        """
+        if self.is_perfect_information():
+            return self.clone()
+        raise NotImplementedError(f"{type(self).__name__} must implement determinise()")
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """Return (action, probability) pairs at a ``CHANCE`` node."""
+        raise NotImplementedError(f"{type(self).__name__} has no chance nodes")
+
+    def sample_chance(self) -> Action:
+        """Draw a chance outcome with the state's own RNG."""
+        outcomes = self.chance_outcomes()
+        roll = self.rng.random()
+        for action, probability in outcomes:
+            roll -= probability
+            if roll < 0:
+                return action
+        return outcomes[-1][0]
+
+    def key(self) -> Hashable:
+        """Return a hashable summary of the position (search transposition tables use it)."""
+        raise NotImplementedError(f"{type(self).__name__} has no position key")
+
+    # --- provided ---------------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Check ``action`` is legal, then advance the state and record it in ``history``."""
+        player = self.current_player()
+        if player == TERMINAL:
+            raise IllegalActionError(f"the game is over; {action} cannot be played")
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"{action} is not a legal action here")
+        self.history.append((player, action))
+        self._apply(action)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Advance by an action known to come from ``legal_actions()`` (search hot loops)."""
+        self.history.append((self.current_player(), action))
+        self._apply(action)
+
+    def _copy_base(self, other: State) -> None:
+        """Copy the base slots into ``other`` (a fresh instance made by ``__new__``)."""
+        other.game = self.game
+        other.rng = self.rng.clone()
+        other.history = self.history.copy()
+        other.events = self.events.copy() if self.events is not None else None
+
+    def log(self, kind: str, player: int, **detail: Any) -> None:
+        """Append an event to the log (unless logging was switched off with ``quiet()``)."""
+        if self.events is not None:
+            self.events.append(Event(kind, player, detail))
+
+    def quiet(self) -> State:
+        """Stop recording events and history on this state and its clones (search hot loops)."""
+        self.events = None
+        self.history = _NoHistory()
+        return self
+
+
+class Game:
+    """A game's metadata and card records; a factory of initial states."""
+
+    slug: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    information: ClassVar[Information] = Information.PERFECT
+
+    def __init__(self, records: Sequence[Mapping[str, Any]] | None = None) -> None:
+        self.records: tuple[Mapping[str, Any], ...] = tuple(
+            records if records is not None else self.builtin_records()
+        )
+
+    def builtin_records(self) -> Sequence[Mapping[str, Any]]:
+        """Return the engine's own copy of its card records (pure-Python use without a database)."""
+        return ()
+
+    def new_initial_state(self, seed: int = 0, setup: Mapping[str, Any] | None = None) -> State:
+        """Start a game; ``setup`` holds decks, variant and options (engine-specific keys)."""
+        raise NotImplementedError
+
+    def example_setups(self) -> list[dict[str, Any]]:
+        """Return setups the conformance suite plays (one per variant or sample deck)."""
+        return [{}]
+
+    def num_players(self, setup: Mapping[str, Any] | None = None) -> int:
+        """Return how many players a game with this setup has."""
+        return self.min_players
+
+    def metadata(self) -> dict[str, Any]:
+        """Return the game's metadata as plain data."""
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "information": self.information.value,
+        }
+
+    def replay(
+        self,
+        seed: int,
+        setup: Mapping[str, Any] | None,
+        actions: Sequence[Action],
+    ) -> State:
+        """Rebuild a game from its seed, setup and the actions played (chance outcomes included)."""
+        state = self.new_initial_state(seed, setup)
+        for action in actions:
+            state.apply(action)
+        return state

@@ -1,0 +1,56 @@
+"""Engines by game slug. An engine package registers its ``Game`` class when imported."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from rules.engines.core.api import Game
+
+G = TypeVar("G", bound=type[Game])
+
+_GAMES: dict[str, type[Game]] = {}
+_discovered = False
+
+
+def register_game(cls: G) -> G:
+    """Class decorator: make ``cls`` available under ``cls.slug``."""
+    if not cls.slug:
+        raise ValueError(f"{cls.__name__} has no slug")
+    existing = _GAMES.get(cls.slug)
+    if existing is not None and existing.__qualname__ != cls.__qualname__:
+        raise ValueError(f"two engines claim the slug {cls.slug!r}")
+    _GAMES[cls.slug] = cls
+    return cls
+
+
+def discover_engines() -> None:
+    """Import every engine package under ``rules.engines`` so each registers itself."""
+    global _discovered
+    if _discovered:
+        return
+    import rules.engines as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        if module.ispkg and module.name != "core":
+            importlib.import_module(f"{package.__name__}.{module.name}")
+    _discovered = True
+
+
+def registered_games() -> list[str]:
+    """Return the slugs of every registered engine, sorted."""
+    discover_engines()
+    return sorted(_GAMES)
+
+
+def get_game(slug: str, records: Sequence[Mapping[str, Any]] | None = None) -> Game:
+    """Return a ``Game`` for ``slug``, playing with ``records`` (default: the built-in records)."""
+    discover_engines()
+    try:
+        cls = _GAMES[slug]
+    except KeyError:
+        known = ", ".join(sorted(_GAMES)) or "none"
+        raise KeyError(f"no engine for {slug!r} (known: {known})") from None
+    return cls(records)

@@ -1,0 +1,19 @@
+"""Reggae Revolution: the co-operative deck builder's engine, effect language and team policy."""
+
+from rules.engines.reggae_revolution.cards import CardSpec, card_specs, fixture_records
+from rules.engines.reggae_revolution.evaluation import team_value
+from rules.engines.reggae_revolution.game import ReggaeRevolutionGame
+from rules.engines.reggae_revolution.policy import Winnability, greedy_action, winnability
+from rules.engines.reggae_revolution.state import ReggaeState
+
+__all__ = [
+    "CardSpec",
+    "ReggaeRevolutionGame",
+    "ReggaeState",
+    "Winnability",
+    "card_specs",
+    "fixture_records",
+    "greedy_action",
+    "team_value",
+    "winnability",
+]

@@ -1,0 +1,166 @@
+"""Reggae Revolution card records as the engine uses them, and a reader for the fixture files.
+
+The engine takes plain ``Card.record()``-shaped dicts (or core ``CardRecord`` values) and turns
+each into a ``CardSpec``: the card's symbol, colour, cost in symbols, suppressed symbols,
+persuasion need and effects. ``fixture_records()`` reads ``fixtures/reggae-revolution`` with
+PyYAML alone (no Django), so tests, benchmarks and workers can play without a database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rules.engines.core import CardRecord, card_key, thaw
+from rules.engines.reggae_revolution.effects import (
+    ANY,
+    COLOURS,
+    SYMBOLS,
+    effect_problems,
+    with_defaults,
+)
+
+GAME_SLUG = "reggae-revolution"
+FIXTURE_DIR = Path(__file__).resolve().parents[3] / "fixtures" / GAME_SLUG
+PRINTED_COLUMNS = ("cost", "attack", "defense", "drain", "generation", "strength")
+
+
+@dataclass(frozen=True, slots=True)
+class CardSpec:
+    """One card definition: what the engine needs to play it."""
+
+    key: str
+    name: str
+    type: str
+    colour: str | None
+    symbol: str | None
+    cost: tuple[str, ...]
+    suppresses: tuple[str, ...]
+    persuasion: int
+    effects: tuple[Mapping[str, Any], ...]
+    copies: int
+
+    @property
+    def is_wild(self) -> bool:
+        """Return True for a wild card (any one symbol, any one colour)."""
+        return self.type == "wild"
+
+    @property
+    def returns_to_pile(self) -> bool:
+        """Return True when destroying the card sends it back to its pile (starter, oppression)."""
+        return self.type in ("starter", "oppression")
+
+    def has_symbol(self, symbol: str) -> bool:
+        """Return True when the card shows ``symbol`` (a wild shows whichever it needs to)."""
+        return self.symbol == symbol
+
+
+class CardDataError(ValueError):
+    """Card records the engine cannot play with; the message lists every problem."""
+
+
+def _plain(record: Mapping[str, Any] | CardRecord) -> dict[str, Any]:
+    if isinstance(record, CardRecord):
+        return record.as_record()
+    return thaw(record)
+
+
+def card_spec(record: Mapping[str, Any] | CardRecord) -> CardSpec:
+    """Build a ``CardSpec`` from one card record; raise CardDataError if the engine cannot use it."""
+    data = _plain(record)
+    name = data.get("name", "?")
+    card_type = data.get("type")
+    stats = data.get("stats") or {}
+    effects = data.get("effects") or []
+    problems = [f"{name}: {p}" for p in effect_problems(str(card_type), effects)]
+    colour = data.get("branch")
+    symbol = stats.get("symbol")
+    if card_type == "wild":
+        symbol, colour = ANY, None
+    if card_type in ("starter", "main"):
+        if symbol not in SYMBOLS:
+            problems.append(f"{name}: a {card_type} card needs one of the four symbols")
+        if colour not in COLOURS:
+            problems.append(f"{name}: a {card_type} card needs one of the four colours")
+    cost = tuple(stats.get("cost") or ())
+    if card_type in ("starter", "main", "wild") and (
+        not cost or any(s not in SYMBOLS for s in cost)
+    ):
+        problems.append(f"{name}: a {card_type} card needs a cost in symbols")
+    suppresses = tuple(stats.get("suppresses") or ())
+    persuasion = int(data.get("strength") or 0)
+    if card_type == "villain" and (
+        not suppresses or any(s not in SYMBOLS for s in suppresses) or persuasion < 1
+    ):
+        problems.append(f"{name}: a villain needs suppressed symbols and a persuasion need")
+    if card_type == "villain" and colour not in COLOURS:
+        problems.append(f"{name}: a villain needs one of the four colours")
+    if card_type not in ("starter", "main", "wild", "villain", "scheme", "oppression"):
+        problems.append(f"{name}: unknown card type {card_type!r}")
+    if problems:
+        raise CardDataError("; ".join(problems))
+    return CardSpec(
+        key=card_key(name),
+        name=name,
+        type=card_type,
+        colour=colour,
+        symbol=symbol,
+        cost=cost,
+        suppresses=suppresses,
+        persuasion=persuasion,
+        effects=tuple(with_defaults(e) for e in effects),
+        copies=int(data.get("copies_in_set") or 1),
+    )
+
+
+def card_specs(records: Iterable[Mapping[str, Any] | CardRecord]) -> tuple[CardSpec, ...]:
+    """Build every ``CardSpec`` and check the records make a playable game box."""
+    specs: list[CardSpec] = []
+    problems: list[str] = []
+    for record in records:
+        try:
+            specs.append(card_spec(record))
+        except CardDataError as exc:
+            problems.append(str(exc))
+    starters = [s for s in specs if s.type == "starter"]
+    if sorted(s.symbol or "" for s in starters) != sorted(SYMBOLS):
+        problems.append("the records need exactly one starter card per symbol")
+    if not any(s.type in ("main", "wild") for s in specs):
+        problems.append("the records need a main deck")
+    if not any(s.type == "villain" for s in specs):
+        problems.append("the records need at least one villain")
+    if problems:
+        raise CardDataError("; ".join(problems))
+    order = {"starter": 0, "main": 1, "wild": 2, "villain": 3, "scheme": 4, "oppression": 5}
+    return tuple(sorted(specs, key=lambda s: (order[s.type], s.key)))
+
+
+def fixture_records(folder: Path = FIXTURE_DIR) -> list[dict[str, Any]]:
+    """Read the game's fixture files into ``Card.record()``-shaped dicts, without Django."""
+    game = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
+    aliases = {column: column for column in PRINTED_COLUMNS}
+    for column, meta in (game["game"].get("number_labels") or {}).items():
+        aliases[meta["name"]] = column
+    records: list[dict[str, Any]] = []
+    for path in sorted((folder / "cards").glob("*.yaml")):
+        for entry in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            record: dict[str, Any] = {
+                "name": entry["name"],
+                "type": entry["type"],
+                "subtypes": sorted(entry.get("subtypes") or []),
+                "set": entry["set"],
+                "stats": entry.get("stats") or {},
+                "effects": entry.get("effects") or [],
+            }
+            for key in ("branch", "rarity", "copies_in_set"):
+                if entry.get(key) is not None:
+                    record[key] = entry[key]
+            for key, value in entry.items():
+                if key in aliases and value is not None:
+                    record[aliases[key]] = value
+            records.append(record)
+    return records

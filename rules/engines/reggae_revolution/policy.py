@@ -1,0 +1,305 @@
+"""A greedy team policy for Reggae Revolution and a measure of how winnable a setup is.
+
+``greedy_action`` plays every seat the same way, looking only at what the table shows (hands
+are open in this co-operative game; face-down piles are never read). Its priorities each main
+phase: score a card for a missing pair (Yay), persuade villains that threaten the loss
+condition (Sway), play everything else for symbols (Play), then buy the cards that score
+missing pairs or carry the strongest effects (Pay). ``winnability`` runs seeded games with it
+and reports the team's win rate with a Wilson 95% interval.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.engines.core import Action
+from rules.engines.reggae_revolution.state import END, KEEP, REDRAW, STOP, ReggaeState
+
+#: how much a card's effects are worth to the policy, per op
+EFFECT_WORTH = {
+    "draw": 2.0,
+    "gain_symbols": 1.5,
+    "destroy": 1.0,
+    "recover": 1.5,
+    "gain_free": 2.5,
+    "extra_yay": 3.0,
+    "open_gift": 1.5,
+}
+DRAWING_OPS = frozenset({"draw", "recover", "gain_symbols"})
+#: below this many cards the policy refills the active player's deck rather than thinning it
+TARGET_DECK = 12
+
+
+def _deck_size(state: ReggaeState) -> int:
+    return len(state.owner_cards(state.active))
+
+
+def _pair(state: ReggaeState, card: int) -> tuple[str | None, str | None]:
+    spec = state.table[card]
+    return (spec.symbol, spec.colour)
+
+
+def _fills_missing(state: ReggaeState, card: int, missing: set[tuple[str, str]]) -> bool:
+    spec = state.table[card]
+    if spec.is_wild:
+        return bool(missing)
+    return spec.type in ("starter", "main") and (spec.symbol, spec.colour) in missing
+
+
+def _effect_worth(state: ReggaeState, card: int) -> float:
+    spec = state.table[card]
+    return sum(EFFECT_WORTH[e["op"]] * e.get("amount", 1) for e in spec.effects)
+
+
+def card_worth(state: ReggaeState, card: int) -> float:
+    """Return how much the team would miss ``card`` (higher: keep it, lower: give it away)."""
+    spec = state.table[card]
+    if spec.type == "oppression":
+        return -5.0
+    worth = _effect_worth(state, card)
+    if _fills_missing(state, card, state.missing_pairs()):
+        worth += 6.0 if not spec.is_wild else 8.0
+    if spec.type == "starter":
+        worth -= 1.0
+    return worth
+
+
+def _key(state: ReggaeState, card: int) -> str:
+    return state.table[card].key
+
+
+def _mulligan(state: ReggaeState, player: int) -> Action:
+    symbols = {state.table[c].symbol for c in state.hand[player]}
+    return REDRAW if len(symbols) < 3 else KEEP
+
+
+def _decision(state: ReggaeState, task: tuple[Any, ...]) -> Action:
+    kind, player = task[0], task[1]
+    if kind == "mulligan":
+        return _mulligan(state, player)
+    if kind == "discard":
+        card = min(state.hand[player], key=lambda c: (card_worth(state, c), _key(state, c)))
+        return Action("discard", (_key(state, card),))
+    if kind == "destroy":
+        zone = state.hand[player] if task[3] == "hand" else state.discard[player]
+        junk = [c for c in zone if state.table[c].type == "oppression"]
+        if not junk and len(state.owner_cards(player)) > 12:
+            scored = state.scored_pairs()
+            junk = [
+                c for c in zone if state.table[c].type == "starter" and _pair(state, c) in scored
+            ]
+        return Action("destroy", (_key(state, junk[0]),)) if junk else STOP
+    if kind == "recover":
+        options = [c for c in state.discard[player] if c not in state.played]
+        best = max(options, key=lambda c: (card_worth(state, c), _key(state, c)), default=None)
+        if best is None or card_worth(state, best) <= 0:
+            return STOP
+        return Action("recover", (_key(state, best),))
+    if kind == "gain_free":
+        choice = _best_buy(state, state.buyable(task[2]))
+        return Action("gain", (_key(state, choice),)) if choice is not None else STOP
+    raise AssertionError(f"no policy for {kind}")
+
+
+def _buy_priority(state: ReggaeState, card: int, owned_pairs: set[Any]) -> float:
+    spec = state.table[card]
+    missing = state.missing_pairs()
+    priority = _effect_worth(state, card)
+    if spec.is_wild:
+        priority += 7.0 if len(missing) > 2 else 9.0
+    elif (spec.symbol, spec.colour) in missing and (spec.symbol, spec.colour) not in owned_pairs:
+        priority += 10.0
+    elif spec.type == "starter":
+        colours = {state.table[v].colour for v in state.villains}
+        priority += 0.5 if spec.colour in colours else -1.0
+    # A deck that gifts and scores its cards away must be refilled, or hands run dry.
+    priority += 0.5 * max(0, TARGET_DECK - _deck_size(state))
+    return priority + 0.1 * len(spec.cost)
+
+
+def _best_buy(state: ReggaeState, cards: list[int]) -> int | None:
+    owned_pairs = {_pair(state, c) for player in range(state.n) for c in state.owner_cards(player)}
+    best, best_priority = None, 0.0
+    for card in cards:
+        priority = _buy_priority(state, card, owned_pairs)
+        if priority > best_priority:
+            best, best_priority = card, priority
+    return best
+
+
+def _yay_choice(state: ReggaeState, hand: list[int]) -> int | None:
+    missing = state.missing_pairs()
+    plain = [c for c in hand if _fills_missing(state, c, missing) and not state.table[c].is_wild]
+    if plain:
+        return min(plain, key=lambda c: (_effect_worth(state, c), _key(state, c)))
+    wild = [c for c in hand if state.table[c].is_wild and missing]
+    if wild:
+        return wild[0]
+    junk = [c for c in hand if state.table[c].type == "oppression"]
+    return junk[0] if junk else None
+
+
+def _sway_choice(state: ReggaeState, hand: list[int], urgent: bool) -> tuple[int, int] | None:
+    """Return (card, villain) for the most useful gift now, or None.
+
+    A villain is worth persuading by how many symbols only it suppresses (the loss condition
+    needs all four); the cheapest matching gift goes first. With ``urgent`` only gifts towards a
+    villain the hand can finish this turn count.
+    """
+    suppressed = Counter(s for v in state.villains for s in state.table[v].suppresses)
+    danger = len(suppressed)
+    best: tuple[float, int, int] | None = None
+    for villain in state.villains:
+        spec = state.table[villain]
+        unique = sum(1 for s in spec.suppresses if suppressed[s] == 1)
+        need = spec.persuasion - len(state.gifts[villain])
+        matching = [c for c in hand if state.may_give(c, villain)]
+        if not matching:
+            continue
+        completes = len(matching) >= need
+        if urgent and not (completes and unique):
+            continue
+        card = min(matching, key=lambda c: (card_worth(state, c), _key(state, c)))
+        card_spec = state.table[card]
+        cost = max(card_worth(state, card), 0.0)
+        if card_spec.is_wild and not (completes and danger >= 3):
+            continue
+        gain = unique * (1.0 + danger) + (2.0 if completes else 0.5) - 0.3 * need
+        score = gain - 0.4 * cost
+        if card_spec.type == "starter":
+            score += 1.0 if _deck_size(state) > TARGET_DECK else -1.0
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, card, villain)
+    return None if best is None else (best[1], best[2])
+
+
+def greedy_action(state: ReggaeState) -> Action:
+    """Return the greedy team policy's choice for the player to act."""
+    if state.tasks:
+        return _decision(state, state.tasks[0])
+    player = state.active
+    hand = state.hand[player]
+    scored = state.scored_pairs()
+    # 1. Cards whose pair is already scored and whose effect brings more cards or symbols go
+    #    first, so the later choices see a bigger hand.
+    for card in sorted(hand, key=lambda c: _key(state, c)):
+        spec = state.table[card]
+        if _pair(state, card) in scored and any(e["op"] in DRAWING_OPS for e in spec.effects):
+            return Action("play", (spec.key, "effect"))
+    # 2. When the villains already suppress two symbols or more, persuade before scoring.
+    if len(state.suppressed_symbols()) >= 2:
+        gift = _sway_choice(state, hand, urgent=True)
+        if gift is not None:
+            return Action("give", (_key(state, gift[0]), _key(state, gift[1])))
+    # 3. Yay: score a card for a missing pair (or bury an oppression card).
+    if state.yays_left > 0:
+        card = _yay_choice(state, hand)
+        if card is not None:
+            return Action("yay", (_key(state, card),))
+    # 4. Sway: persuade villains, starting with the ones that threaten the loss.
+    gift = _sway_choice(state, hand, urgent=False)
+    if gift is not None:
+        card, villain = gift
+        return Action("give", (_key(state, card), _key(state, villain)))
+    # 5. Play everything else for symbols (effects on), best effects first.
+    playable = [c for c in hand if state.table[c].type != "oppression"]
+    if playable:
+        card = max(playable, key=lambda c: (_effect_worth(state, c), _key(state, c)))
+        spec = state.table[card]
+        return Action("play", (spec.key, "effect") if spec.effects else (spec.key,))
+    # 6. Pay: buy the best affordable card while there is one worth having.
+    choice = _best_buy(state, state.buyable(None))
+    if choice is not None:
+        return Action("buy", (_key(state, choice),))
+    return END
+
+
+class GreedyTeamAgent:
+    """An agent (``act(state)``) playing the greedy team policy for whichever seat is to act."""
+
+    name = "greedy-team"
+
+    def act(self, state: ReggaeState) -> Action:
+        """Return the greedy team policy's action."""
+        return greedy_action(state)
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the Wilson score interval of a win rate."""
+    if games == 0:
+        return (0.0, 1.0)
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    half /= 1 + z * z / games
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class Winnability:
+    """How often the greedy team wins a setup, with how the games ended and how long they ran."""
+
+    setup: dict[str, Any]
+    games: int
+    wins: int
+    interval: tuple[float, float]
+    end_reasons: dict[str, int] = field(default_factory=dict)
+    mean_turns: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        """Return wins / games."""
+        return self.wins / self.games if self.games else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the report as JSON-ready data."""
+        return {
+            "setup": self.setup,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "interval": [round(x, 4) for x in self.interval],
+            "end_reasons": self.end_reasons,
+            "mean_turns": round(self.mean_turns, 2),
+        }
+
+
+def play_greedy(game: Any, seed: int, setup: Mapping[str, Any] | None = None) -> ReggaeState:
+    """Play one whole game with the greedy team policy in every seat and return the end state."""
+    state = game.new_initial_state(seed, setup)
+    while not state.is_terminal():
+        state.apply_unchecked(greedy_action(state))
+    return state
+
+
+def winnability(
+    game: Any = None,
+    setup: Mapping[str, Any] | None = None,
+    games: int = 100,
+    seed: int = 0,
+) -> Winnability:
+    """Play ``games`` seeded games (seeds ``seed``, ``seed + 1`` ...) greedily; report the win rate."""
+    if game is None:
+        from rules.engines.reggae_revolution.game import ReggaeRevolutionGame
+
+        game = ReggaeRevolutionGame()
+    reasons: Counter[str] = Counter()
+    wins = 0
+    turns = 0
+    for offset in range(games):
+        state = play_greedy(game, seed + offset, setup)
+        wins += state.result > 0
+        reasons[state.end_reason()] += 1
+        turns += state.turn
+    return Winnability(
+        setup=dict(setup or {}),
+        games=games,
+        wins=wins,
+        interval=wilson_interval(wins, games),
+        end_reasons=dict(sorted(reasons.items())),
+        mean_turns=turns / games if games else 0.0,
+    )

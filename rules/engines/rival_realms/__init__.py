@@ -1,0 +1,17 @@
+"""Rival Realms: supply, realms and units on two fields, four-step combat, card victories."""
+
+from rules.engines.rival_realms.cards import CardSpec, card_specs, fixture_records
+from rules.engines.rival_realms.decklists import build_deck, fixture_decks, parse_decklist
+from rules.engines.rival_realms.game import RivalRealmsGame
+from rules.engines.rival_realms.state import RealmsState
+
+__all__ = [
+    "CardSpec",
+    "RealmsState",
+    "RivalRealmsGame",
+    "build_deck",
+    "card_specs",
+    "fixture_decks",
+    "fixture_records",
+    "parse_decklist",
+]

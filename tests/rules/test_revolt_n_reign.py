@@ -1,0 +1,750 @@
+"""The Revolt N Reign engine, section by section of the rulebook, on hand-built situations.
+
+``table()`` starts a real game (60-card decks, mulligans skipped, Player 1 first, equalization
+passed), empties both hands into the draw piles and opens Player 1's Play Phase of turn 1. Tests
+then ``place`` named cards where they want them, so all 120 cards always exist and
+``zone_counts`` stays an honest check. Rulings in ``docs/rules/revolt-n-reign.md`` name the tests
+that pin them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+
+from rules.engines.core import Action, IllegalActionError, SetupError, card_key, get_game
+from rules.engines.revolt_n_reign import RevoltNReignGame, RevoltState, deck_records
+from rules.engines.revolt_n_reign.state import (
+    ATTACK_VICTORY,
+    DECK_OUT,
+    LP_VICTORY,
+    PETITION_VICTORY,
+    TURN_LIMIT,
+)
+
+GAME = RevoltNReignGame()
+END = Action("end")
+UAS = ("Stamp Act", "Sugar Act", "Tea Act")
+FILLER = "Printing Press"
+
+
+def deck(*names: str, uas: Iterable[str] = UAS) -> list:
+    """A 60-card deck: the UAs, the named cards and Printing Press Pillars to fill it."""
+    entries = [(1, name) for name in (*uas, *names)]
+    entries.append((60 - len(entries), FILLER))
+    return deck_records(entries, GAME.records)
+
+
+def table(
+    p0: Iterable[str] = (),
+    p1: Iterable[str] = (),
+    uas0: Iterable[str] = UAS,
+    uas1: Iterable[str] = UAS,
+    **setup: object,
+) -> RevoltState:
+    """Player 1 (seat 0) in the Play Phase of turn 1 with empty hands, 0 IP and no Pillars."""
+    state = GAME.new_initial_state(
+        7,
+        {
+            "decks": [deck(*p0, uas=uas0), deck(*p1, uas=uas1)],
+            "first_player": 0,
+            "mulligans": False,
+            **setup,
+        },
+    )
+    if state.phase == "equalize":
+        state.apply(Action("pass"))
+    for player in (0, 1):
+        state.draw[player].extend(state.hand[player])
+        state.hand[player].clear()
+        state.ip[player] = 0
+    assert state.phase == "play" and state.active == 0 and state.turn == 1
+    return state
+
+
+def key(name: str) -> str:
+    return card_key(name)
+
+
+def hand(state: RevoltState, player: int, *names: str) -> None:
+    for name in names:
+        state.place(player, key(name), "hand")
+
+
+def play(state: RevoltState, player: int, name: str) -> int:
+    return state.place(player, key(name), "play")
+
+
+def ua(state: RevoltState, player: int, name: str) -> int:
+    return next(c for c in state.uas[player] if state.spec(c).name == name)
+
+
+def end_turn(state: RevoltState) -> None:
+    """End the Play Phase; discard the costliest extra cards if the End Phase asks."""
+    state.apply(END)
+    while state.phase == "discard":
+        state.apply(state.legal_actions()[0])
+
+
+def pass_turn(state: RevoltState) -> None:
+    """End this turn and the opponent's next one, back to the same player's Play Phase."""
+    end_turn(state)
+    end_turn(state)
+
+
+def total_cards(state: RevoltState) -> int:
+    return sum(state.zone_counts().values())
+
+
+# --- Setup ------------------------------------------------------------------------------------
+def test_setup_places_uas_shuffles_and_deals_seven() -> None:
+    state = GAME.new_initial_state(1, {"first_player": 0})
+    for player in (0, 1):
+        assert len(state.uas[player]) == 3
+        assert all(state.spec(c).type == "unconstitutional-act" for c in state.uas[player])
+        assert len(state.hand[player]) == 7
+        assert len(state.draw[player]) == 50
+        assert state.lp[player] == 100
+    assert total_cards(state) == 120
+    assert state.current_player() == 0
+    assert state.legal_actions() == [Action("keep"), Action("mulligan")]
+
+
+def test_opening_hand_allows_two_mulligans_before_turn_order() -> None:
+    state = GAME.new_initial_state(2, {"first_player": 1})
+    state.apply(Action("mulligan"))
+    assert state.mulligans[0] == 1 and len(state.hand[0]) == 7
+    state.apply(Action("mulligan"))
+    # after the second mulligan seat 0 keeps; seat 1 decides next
+    assert state.current_player() == 1 and state.mulligans[0] == 2
+    assert len(state.hand[0]) == 7 and len(state.draw[0]) == 50
+    state.apply(Action("keep"))
+    assert state.phase in ("equalize", "play")
+
+
+def test_determine_turn_order_under_15_goes_first_else_die_roll() -> None:
+    young = GAME.new_initial_state(3, {"under_15": [1], "mulligans": False})
+    assert young.first == 1
+    rolls = {GAME.new_initial_state(seed, {"mulligans": False}).first for seed in range(20)}
+    assert rolls == {0, 1}
+
+
+def test_setup_rejects_a_deck_without_three_uas_or_sixty_cards() -> None:
+    with pytest.raises(SetupError, match="Unconstitutional Acts"):
+        GAME.new_initial_state(0, {"decks": [deck(uas=UAS[:2]), deck()]})
+    with pytest.raises(SetupError, match="60"):
+        GAME.new_initial_state(0, {"decks": [deck()[:59], deck()]})
+    with pytest.raises(SetupError, match="unknown setup keys"):
+        GAME.new_initial_state(0, {"colour": "red"})
+
+
+def test_equalization_allows_one_zero_ip_card() -> None:
+    # Ruling 17: Player 2 may play one card printing an IP cost of 0; its effects wait for the
+    # first Resolve Phase (Player 1's), where its attack damage is the inactive player's.
+    state = GAME.new_initial_state(
+        5,
+        {
+            "decks": [deck(), deck("Pitchfork Rabble", "Right to Work", "Homestead Claim")],
+            "first_player": 0,
+        },
+    )
+    state.draw[1].extend(state.hand[1])
+    state.hand[1].clear()
+    hand(state, 1, "Pitchfork Rabble", "Right to Work", "Homestead Claim")
+    state.apply(Action("keep"))
+    state.apply(Action("keep"))
+    assert state.phase == "equalize" and state.current_player() == 1
+    actions = state.legal_actions()
+    assert actions[0] == Action("pass")
+    cards = {a.args[0] for a in actions[1:]}
+    assert cards == {"pitchfork-rabble", "right-to-work"}  # Pillars print no IP cost
+    target = ua(state, 0, "Tea Act")
+    state.apply(Action("equalize", ("pitchfork-rabble", target)))
+    assert state.phase == "play" and state.active == 0 and state.turn == 1
+    assert state.dp[target] == 20  # nothing resolved yet
+    end_turn(state)
+    assert state.dp[target] == 15
+
+
+# --- Phase 1: Draw Phase --------------------------------------------------------------------
+def test_draw_phase_draws_exactly_one_card() -> None:
+    state = table()
+    end_turn(state)
+    assert len(state.hand[1]) == 1 and state.active == 1
+
+
+def test_deck_out_only_when_the_draw_phase_draw_fails() -> None:
+    state = table(p0=("Right to a Fair Trial",))
+    hand(state, 0, "Right to a Fair Trial")
+    state.ip[0] = 2
+    state.discard[0].extend(state.draw[0][2:])
+    del state.draw[0][2:]
+    state.draw[0].pop()  # one card left; the effect asks for two
+    state.apply(Action("play", ("right-to-a-fair-trial",)))
+    end_turn(state)
+    assert not state.draw[0] and not state.is_terminal()  # an effect's failed draw is no loss
+    end_turn(state)  # Player 1's next Draw Phase cannot draw
+    assert state.is_terminal() and state.end_reason() == DECK_OUT
+    assert state.winner() == 1
+
+
+# --- Phase 2: Independence Phase ------------------------------------------------------------
+def test_pillars_generate_ip_each_turn_and_ip_is_kept() -> None:
+    state = table()
+    hand(state, 0, FILLER)
+    state.apply(Action("pillar", (key(FILLER),)))
+    assert state.ip[0] == 0  # played in the Play Phase, after this turn's generation
+    pass_turn(state)
+    assert state.ip[0] == 1
+    pass_turn(state)
+    assert state.ip[0] == 2  # no maximum, unspent IP stays on the tracker
+
+
+def test_when_you_gain_ip_fires_after_pillar_generation() -> None:
+    state = table(p0=("Humble Petition of the Colonists",))
+    play(state, 0, "Humble Petition of the Colonists")
+    pass_turn(state)
+    assert state.lp[0] == 100 - 3  # no Pillar, no IP gained, no trigger (3 is the drain)
+    play(state, 0, FILLER)
+    pass_turn(state)
+    assert state.lp[0] == 97 + 1 - 3
+
+
+# --- Phase 3: Play Phase --------------------------------------------------------------------
+def test_one_pillar_from_hand_per_turn() -> None:
+    state = table()
+    hand(state, 0, FILLER, FILLER)
+    state.apply(Action("pillar", (key(FILLER),)))
+    assert Action("pillar", (key(FILLER),)) not in state.legal_actions()
+    with pytest.raises(IllegalActionError):
+        state.apply(Action("pillar", (key(FILLER),)))
+
+
+def test_cards_are_paid_with_ip() -> None:
+    state = table(p0=("Stampede of Farmers",))
+    hand(state, 0, "Stampede of Farmers")
+    state.ip[0] = 2
+    assert not [a for a in state.legal_actions() if a.kind == "play"]
+    state.ip[0] = 3
+    target = ua(state, 1, "Stamp Act")
+    state.apply(Action("play", ("stampede-of-farmers", target)))
+    assert state.ip[0] == 0
+
+
+def test_bills_double_their_cost_by_name_and_return_to_hand() -> None:
+    state = table(p0=("Census Bill",))
+    hand(state, 0, "Census Bill")
+    state.ip[0] = 20
+    state.apply(Action("play", ("census-bill",)))
+    assert state.zone_counts()["resolving"] == 1
+    end_turn(state)
+    assert any(state.spec(c).name == "Census Bill" for c in state.hand[0])
+    assert (
+        state.card_cost(0, next(c for c in state.hand[0] if state.spec(c).key == "census-bill"))
+        == 4
+    )
+    end_turn(state)
+    state.apply(Action("play", ("census-bill",)))
+    end_turn(state)
+    bill = next(c for c in state.hand[0] if state.spec(c).key == "census-bill")
+    assert state.card_cost(0, bill) == 8
+    assert state.observation(0)["players"][0]["bill_costs"] == {"census-bill": 8}
+
+
+def test_rights_resolve_once_then_discard_and_petitions_stay() -> None:
+    state = table(p0=("Right to Harvest", "Petition for Redress"))
+    hand(state, 0, "Right to Harvest", "Petition for Redress")
+    state.ip[0] = 2
+    state.apply(Action("play", ("right-to-harvest",)))
+    state.apply(Action("play", ("petition-for-redress",)))
+    end_turn(state)
+    assert state.lp[0] == 100 + 4 + 1  # the Petition's Each turn gain already counts
+    assert [state.spec(c).name for c in state.discard[0]] == ["Right to Harvest"]
+    assert [state.spec(c).name for c in state.board[0]] == ["Petition for Redress"]
+
+
+def test_freedom_pay_x_offers_x_up_to_the_cap() -> None:
+    state = table(p0=("Freedom of Petition",))
+    freedom = play(state, 0, "Freedom of Petition")
+    state.ip[0] = 30
+    xs = sorted(a.args[2] for a in state.legal_actions() if a.kind == "activate")
+    assert xs == list(range(1, 11))  # X LP at most 10: X above 10 buys nothing
+    state.apply(Action("activate", (freedom, 0, 4)))
+    assert state.ip[0] == 26
+    end_turn(state)
+    assert state.lp[0] == 104 and len(state.hand[0]) == 1
+
+
+def test_activated_effect_once_per_turn() -> None:
+    # Ruling 19: once per turn, in its controller's Play Phase, never from a locked card.
+    state = table(p0=("Grist Mill",))
+    mill = play(state, 0, "Grist Mill")
+    state.ip[0] = 10
+    state.apply(Action("activate", (mill, 0, 0)))
+    assert not [a for a in state.legal_actions() if a.kind == "activate"]
+    pass_turn(state)
+    assert [a for a in state.legal_actions() if a.kind == "activate"]
+    state.locks[mill] = state.turn + 1
+    assert not [a for a in state.legal_actions() if a.kind == "activate"]
+
+
+# --- Phase 4: Resolve Phase -----------------------------------------------------------------
+def test_on_play_effects_resolve_in_resolve_phase() -> None:
+    # Ruling 13: declared in the Play Phase, resolved in that turn's Resolve Phase.
+    state = table(p0=("Right to Harvest", "Shays' Muster"))
+    hand(state, 0, "Right to Harvest", "Shays' Muster")
+    state.ip[0] = 10
+    state.apply(Action("play", ("right-to-harvest",)))
+    state.apply(Action("play", ("shays-muster", ua(state, 1, "Stamp Act"))))
+    assert state.lp == [100, 100] and state.dp[ua(state, 1, "Stamp Act")] == 20
+    end_turn(state)
+    assert state.lp == [104, 100 - 3 - 2]  # drain (Step 3) and the LP loss (Step 5C)
+    assert state.dp[ua(state, 1, "Stamp Act")] == 5
+
+
+def test_resolve_phase_petition_check_comes_before_lp_gain() -> None:
+    # Step 6 (Petition Check) sees LP before Step 7 (LP Gain).
+    petitions = ("Petition for Redress", "Petition of the Townships", "Grievance Roll")
+    state = table(p0=(*petitions, "Sailors' Petition", "Right to Keep a Home"), petitions_needed=4)
+    for name in petitions:
+        play(state, 0, name)
+    for _ in range(3):
+        play(state, 0, FILLER)
+    hand(state, 0, "Sailors' Petition", "Right to Keep a Home")
+    state.ip[0] = 10
+    state.lp[0] = 15
+    state.apply(Action("play", ("sailors-petition",)))
+    state.apply(Action("play", ("right-to-keep-a-home",)))
+    end_turn(state)
+    assert not state.is_terminal()
+    assert state.lp[0] == 15 + 6 + 1 + 2  # Keep a Home, Redress, Grievance Roll (3 Scroll cards)
+
+
+def test_ua_drain_continues_behind_defense_worked_example() -> None:
+    # "Defense Cards vs UAs" example: a 2-drain, 30 DP UA behind a 15 DP Defense.
+    state = table(
+        p0=("Minuteman Volley", "Volunteer Artillery", "Bell Tower Barrage"),
+        p1=("Stone Wall Farmstead",),
+        uas1=("Intolerable Acts", "Stamp Act", "Sugar Act"),
+    )
+    wall = play(state, 1, "Stone Wall Farmstead")
+    state.discard[1].append(state.uas[1].pop())
+    state.discard[1].append(state.uas[1].pop())
+    act = ua(state, 1, "Intolerable Acts")
+    pass_turn(state)
+    assert state.lp[0] == 98  # the UA drains 2 whatever Defense protects it
+    hand(state, 0, "Minuteman Volley")
+    state.ip[0] = 2
+    assert [a.args[1] for a in state.legal_actions() if a.kind == "play"] == [wall]
+    state.apply(Action("play", ("minuteman-volley", wall)))
+    end_turn(state)
+    assert wall in state.discard[1] and state.dp[act] == 30  # Defense first, excess lost
+    end_turn(state)
+    assert state.lp[0] == 96
+    hand(state, 0, "Volunteer Artillery", "Bell Tower Barrage")
+    state.ip[0] = 9
+    state.apply(Action("play", ("volunteer-artillery", act)))
+    state.apply(Action("play", ("bell-tower-barrage", act, act)))
+    end_turn(state)
+    # 20 + 30 attack damage: the 30 DP UA falls, the last UA is gone: Attack Victory
+    assert state.end_reason() == ATTACK_VICTORY and state.winner() == 0
+
+
+def test_damage_rules_excess_damage_is_lost() -> None:
+    # "Damage Rules" example: 20 attack damage on a Defense with 12 DP left.
+    state = table(p0=("Stampede of Farmers",), p1=("Stone Wall Farmstead",))
+    wall = play(state, 1, "Stone Wall Farmstead")
+    state.dp[wall] = 12
+    hand(state, 0, "Stampede of Farmers")
+    state.ip[0] = 3
+    state.apply(Action("play", ("stampede-of-farmers", wall)))
+    end_turn(state)
+    assert wall in state.discard[1]
+    assert all(state.dp[c] == 20 for c in state.uas[1])  # the extra 8 is absorbed
+
+
+def test_defense_rules_survival_example() -> None:
+    # "Defense Rules" survival example: 30 DP Defense, 20 damage, 10 DP left.
+    state = table(p0=("Stampede of Farmers",), p1=("Bedrock Redoubt",))
+    fort = play(state, 1, "Bedrock Redoubt")
+    hand(state, 0, "Stampede of Farmers")
+    state.ip[0] = 3
+    state.apply(Action("play", ("stampede-of-farmers", fort)))
+    end_turn(state)
+    assert state.dp[fort] == 10
+
+
+def test_attack_on_attack_worked_example() -> None:
+    # "ATTACK ON ATTACK (AoA / Rebel Clash)": 20 AD against 10 AD; the 10 is destroyed and the
+    # survivor keeps 10 damage, dealt in Step 4. AoA costs the Attack's IP + 1.
+    state = table(p0=("Stampede of Farmers",), p1=("Liberty Tree Rally",))
+    theirs = play(state, 1, "Liberty Tree Rally")
+    hand(state, 0, "Stampede of Farmers")
+    state.ip[0] = 3
+    assert not [a for a in state.legal_actions() if a.kind == "clash"]
+    state.ip[0] = 4
+    state.apply(Action("clash", ("stampede-of-farmers", theirs)))
+    assert state.ip[0] == 0
+    end_turn(state)
+    assert theirs in state.discard[1]
+    mine = next(c for c in state.board[0] if state.spec(c).key == "stampede-of-farmers")
+    assert state.dp[mine] == 10
+    assert sorted(state.dp[c] for c in state.uas[1]) == [10, 20, 20]
+
+
+def test_attack_damage_is_dealt_once() -> None:
+    # Ruling 14: an Attack card damages once, in the turn it is played, then stays in play.
+    state = table(p0=("Minuteman Volley",))
+    hand(state, 0, "Minuteman Volley")
+    state.ip[0] = 2
+    target = ua(state, 1, "Tea Act")
+    state.apply(Action("play", ("minuteman-volley", target)))
+    end_turn(state)
+    assert state.dp[target] == 5
+    end_turn(state)
+    end_turn(state)
+    assert state.dp[target] == 5
+    assert [state.spec(c).name for c in state.board[0]] == ["Minuteman Volley"]
+
+
+def test_attack_targeting_lp_only_when_stated() -> None:
+    state = table(p0=("Frontier Ambush",))
+    hand(state, 0, "Frontier Ambush")
+    state.ip[0] = 2
+    state.apply(Action("play", ("frontier-ambush", ua(state, 1, "Tea Act"))))
+    end_turn(state)
+    assert state.lp[1] == 100 - 3 - 5
+    assert state.dp[ua(state, 1, "Tea Act")] == 10
+
+
+def test_step_four_active_players_damage_first() -> None:
+    # Equalization damage of Player 2 resolves after Player 1's damage in the same Step 4.
+    state = table(p0=("Minuteman Volley",), p1=("Pitchfork Rabble",))
+    rabble = play(state, 1, "Pitchfork Rabble")
+    state.pending.append((1, "attack", rabble, -1, (ua(state, 0, "Tea Act"),), 0))
+    hand(state, 0, "Minuteman Volley")
+    state.ip[0] = 2
+    state.apply(Action("play", ("minuteman-volley", ua(state, 1, "Tea Act"))))
+    end_turn(state)
+    events = [e.detail for e in state.events if e.kind == "damage"]
+    assert [e["card"] for e in events] == ["Minuteman Volley", "Pitchfork Rabble"]
+
+
+# --- Locks, blocks, prevention --------------------------------------------------------------
+def test_lock_effect_scope_locked_defense_does_not_defend() -> None:
+    # Ruling 21: a locked Defense protects nothing, so Attack damage goes past it to a UA.
+    state = table(p0=("Seize the Powder",), p1=("Stone Wall Farmstead",))
+    wall = play(state, 1, "Stone Wall Farmstead")
+    hand(state, 0, "Seize the Powder")
+    state.ip[0] = 3
+    state.apply(Action("play", ("seize-the-powder", wall, wall)))
+    end_turn(state)
+    assert state.dp[wall] == 15 and state.is_locked(wall)
+    assert sorted(state.dp[c] for c in state.uas[1]) == [5, 20, 20]
+
+
+def test_lock_lasts_until_end_of_controllers_next_turn() -> None:
+    state = table(p0=("Tariff Relief Bill",), p1=("Stone Wall Farmstead", "Minuteman Volley"))
+    wall = play(state, 1, "Stone Wall Farmstead")
+    volley = play(state, 1, "Minuteman Volley")
+    hand(state, 0, "Tariff Relief Bill")
+    state.ip[0] = 3
+    state.apply(Action("play", ("tariff-relief-bill", wall, volley)))
+    end_turn(state)  # turn 1 (Player 1): the locks apply in Step 1
+    assert state.is_locked(wall) and state.is_locked(volley)
+    end_turn(state)  # turn 2 is Player 2's next turn; the locks end with it
+    assert not state.is_locked(wall) and not state.is_locked(volley)
+
+
+def test_lock_and_core_rule_effects_locked_ua_still_drains() -> None:
+    state = table(uas1=("Writs of Assistance", "Stamp Act", "Sugar Act"))
+    writs = ua(state, 1, "Writs of Assistance")
+    hand(state, 0, FILLER, FILLER, FILLER)
+    end_turn(state)
+    state.locks[writs] = state.turn  # locked for Player 2's turn
+    before = len(state.hand[0])
+    end_turn(state)
+    assert state.lp[0] == 100 - 4  # the drain is a core rule effect
+    assert len(state.hand[0]) == before + 1  # the trait (random discard) is suppressed
+
+
+def test_block_opponents_discard_effects() -> None:
+    state = table(p0=("Pamphlet Storm",), p1=("Charter Vault",))
+    play(state, 1, "Charter Vault")
+    hand(state, 1, FILLER, FILLER)
+    hand(state, 0, "Pamphlet Storm")
+    state.ip[0] = 3
+    vault = state.board[1][0]
+    state.apply(Action("play", ("pamphlet-storm", vault)))
+    end_turn(state)
+    assert len(state.hand[1]) == 3  # two held plus the card drawn; nothing discarded
+
+
+def test_block_opponents_each_turn_effects() -> None:
+    state = table(
+        p0=("Remonstrance of the Assembly",),
+        uas1=("Boston Port Act", "Stamp Act", "Sugar Act"),
+    )
+    play(state, 0, "Remonstrance of the Assembly")
+    end_turn(state)
+    discard = len(state.discard[0])
+    end_turn(state)
+    assert len(state.discard[0]) == discard  # Boston Port Act's mill did not resolve
+
+
+def test_block_opponents_lock_effects() -> None:
+    state = table(
+        p0=("Seize the Powder",), p1=("Stone Wall Farmstead", "Petition for a Bill of Rights")
+    )
+    wall = play(state, 1, "Stone Wall Farmstead")
+    play(state, 1, "Petition for a Bill of Rights")
+    hand(state, 0, "Seize the Powder")
+    state.ip[0] = 3
+    state.apply(Action("play", ("seize-the-powder", wall, wall)))
+    end_turn(state)
+    assert not state.is_locked(wall) and wall in state.discard[1]
+
+
+def test_prevention_of_ua_drain_each_turn() -> None:
+    state = table(p0=("Olive Branch Petition",))
+    play(state, 0, "Olive Branch Petition")
+    end_turn(state)
+    end_turn(state)
+    assert state.lp[0] == 100 - 2
+
+
+def test_prevention_from_any_source_until_your_next_turn() -> None:
+    state = table(p0=("Right of Self-Defense",), p1=("Land Ordinance Bill",))
+    hand(state, 0, "Right of Self-Defense")
+    state.ip[0] = 2
+    state.apply(Action("play", ("right-of-self-defense",)))
+    end_turn(state)
+    hand(state, 1, "Land Ordinance Bill")
+    state.ip[1] = 4
+    state.apply(Action("play", ("land-ordinance-bill",)))
+    end_turn(state)
+    assert state.lp[0] == 100 + 4 - 3 - 5  # 4 of the 8 LP lost are prevented
+    end_turn(state)
+    end_turn(state)
+    assert state.lp[0] == 96 - 3  # the prevention is gone on the next turn
+
+
+def test_modify_ua_drain() -> None:
+    state = table(
+        p0=("Hall of Independence",), uas1=("Proclamation Line", "Stamp Act", "Sugar Act")
+    )
+    play(state, 0, "Hall of Independence")
+    end_turn(state)
+    end_turn(state)
+    assert state.lp[0] == 100 - (2 + 1 + 1 + 1 - 1)
+
+
+# --- Each Turn, Defense activation, Forced Resolution -----------------------------------------
+def test_each_turn_fires_only_on_controllers_turn() -> None:
+    # Ruling 4.
+    state = table(p0=("Petition for Redress",))
+    play(state, 0, "Petition for Redress")
+    end_turn(state)
+    assert state.lp[0] == 101
+    end_turn(state)
+    assert state.lp[0] == 101 - 3  # the opponent's turn: drain, no Each turn gain
+
+
+def test_when_attacked_needs_assigned_damage() -> None:
+    # Ruling 9: damage assigned to the Defense triggers it; a locked Defense takes no Attack
+    # damage and does not trigger.
+    state = table(p0=("Liberty Tree Rally", "Talon Strike"), p1=("Hardy Settlers",))
+    settlers = play(state, 1, "Hardy Settlers")
+    hand(state, 0, "Liberty Tree Rally")
+    state.ip[0] = 1
+    state.apply(Action("play", ("liberty-tree-rally", settlers)))
+    end_turn(state)
+    assert state.lp[1] == 100 - 3 + 2
+    end_turn(state)
+    state.locks[settlers] = state.turn + 1
+    lp = state.lp[1]
+    hand(state, 0, "Talon Strike")
+    state.ip[0] = 2
+    state.apply(Action("play", ("talon-strike", ua(state, 1, "Tea Act"))))
+    end_turn(state)
+    assert state.lp[1] == lp - 3 and state.dp[settlers] == 5
+
+
+def test_forced_resolution_on_destroyed_attack() -> None:
+    # Ruling 10: Breach the Battlements' "Discard this card" is fulfilled by its destruction.
+    state = table(p0=("Breach the Battlements",), p1=("Buffalo Charge", "Stone Wall Farmstead"))
+    breach = play(state, 0, "Breach the Battlements")
+    play(state, 1, "Stone Wall Farmstead")
+    end_turn(state)
+    hand(state, 1, "Buffalo Charge")
+    state.ip[1] = 5
+    state.apply(Action("clash", ("buffalo-charge", breach)))
+    end_turn(state)
+    assert breach in state.discard[0]
+    # 10 attack damage to a UA of Player 2, bypassing the Defense
+    assert sorted(state.dp[c] for c in state.uas[1]) == [10, 20, 20]
+
+
+def test_forced_resolution_not_from_exile() -> None:
+    # Fortress of the Heights exiles the Attack card whose damage it took: exile is no
+    # destruction, so Breach the Battlements' discard effect does not resolve.
+    state = table(p0=("Breach the Battlements",), p1=("Fortress of the Heights",))
+    fortress = play(state, 1, "Fortress of the Heights")
+    hand(state, 0, "Breach the Battlements")
+    state.ip[0] = 3
+    state.apply(Action("play", ("breach-the-battlements", fortress)))
+    end_turn(state)
+    breach = state.exile[0][0]
+    assert state.spec(breach).name == "Breach the Battlements"
+    assert state.dp[fortress] == 15
+    assert all(state.dp[c] == 20 for c in state.uas[1])
+    assert total_cards(state) == 120
+
+
+def test_when_destroyed_effect() -> None:
+    state = table(p0=("Stampede of Farmers",), p1=("Old Brick Rampart",))
+    rampart = play(state, 1, "Old Brick Rampart")
+    state.dp[rampart] = 5
+    hand(state, 0, "Stampede of Farmers")
+    state.ip[0] = 3
+    state.apply(Action("play", ("stampede-of-farmers", rampart)))
+    end_turn(state)
+    assert rampart in state.discard[1]
+    assert sorted(state.dp[c] for c in state.uas[0]) == [10, 20, 20]
+
+
+def test_exile_and_return_to_hand_leave_play() -> None:
+    state = table(
+        p0=("Forged Decree Exposed", "Attainder Prohibition Bill"),
+        p1=("Log Palisade", "Bedrock Redoubt"),
+    )
+    palisade = play(state, 1, "Log Palisade")
+    watch = play(state, 1, "Bedrock Redoubt")
+    state.dp[palisade] = 3
+    hand(state, 0, "Forged Decree Exposed", "Attainder Prohibition Bill")
+    state.ip[0] = 6
+    state.apply(Action("play", ("forged-decree-exposed", watch, palisade)))
+    end_turn(state)
+    assert palisade in state.hand[1] and palisade not in state.dp  # left play: damage gone
+    end_turn(state)
+    state.ip[0] = 4
+    state.apply(Action("play", ("attainder-prohibition-bill", watch)))
+    end_turn(state)
+    assert watch in state.exile[1]
+
+
+def test_controller_not_owner_and_no_self_harm() -> None:
+    # Every harmful action names an opponent target: the engine only offers the rival's cards.
+    state = table(p0=("Right of Conscience", "Stone Wall Farmstead"), p1=("Log Palisade",))
+    mine = play(state, 0, "Stone Wall Farmstead")
+    theirs = play(state, 1, "Log Palisade")
+    hand(state, 0, "Right of Conscience")
+    state.ip[0] = 3
+    targets = {a.args[1] for a in state.legal_actions() if a.kind == "play"}
+    assert targets == {theirs} and mine not in targets
+
+
+# --- VICTORY CONDITIONS (4 TOTAL) -----------------------------------------------------------
+def test_lp_victory_is_counted_at_end_phase() -> None:
+    state = table(p0=("Land Ordinance Bill",))
+    state.lp[1] = 7
+    hand(state, 0, "Land Ordinance Bill")
+    state.ip[0] = 4
+    state.apply(Action("play", ("land-ordinance-bill",)))
+    state.apply(END)
+    assert state.end_reason() == LP_VICTORY and state.winner() == 0
+    assert state.lp[1] == 7 - 3 - 5
+
+
+def test_lp_victory_active_player_wins_simultaneous_outcomes() -> None:
+    state = table()
+    state.lp = [0, 3]
+    end_turn(state)
+    assert state.winner() == 0 and state.end_reason() == LP_VICTORY
+
+
+def test_attack_victory_is_instant_with_exile() -> None:
+    state = table(p0=("Impeachment Bill",))
+    for _ in range(2):
+        state.exile[1].append(state.uas[1].pop())
+    hand(state, 0, "Impeachment Bill")
+    state.ip[0] = 6
+    state.lp[0] = -5  # would lose at the End Phase, but Attack Victory comes first
+    state.apply(Action("play", ("impeachment-bill", state.uas[1][0])))
+    end_turn(state)
+    assert state.end_reason() == ATTACK_VICTORY and state.winner() == 0
+
+
+def test_attack_victory_simultaneous_last_uas_active_player_wins() -> None:
+    # Both last UAs fall in the same Step 5B: "If multiple occur simultaneously, active player wins."
+    state = table(p0=("Liberty Tree Rally",), p1=("Toll of Liberty",))
+    for player in (0, 1):
+        for _ in range(2):
+            state.discard[player].append(state.uas[player].pop())
+    toll = play(state, 1, "Toll of Liberty")
+    state.pending.append((1, "attack", toll, -1, (state.uas[0][0],), 0))
+    hand(state, 0, "Liberty Tree Rally")
+    state.ip[0] = 1
+    state.apply(Action("play", ("liberty-tree-rally", state.uas[1][0])))
+    state.dp[state.uas[0][0]] = 10
+    state.dp[state.uas[1][0]] = 10
+    end_turn(state)
+    assert not state.uas[0] and not state.uas[1]
+    assert state.end_reason() == ATTACK_VICTORY and state.winner() == 0
+
+
+def test_petition_victory_checked_in_step_six() -> None:
+    # Ruling 18: N Petitions, 3 Scroll Pillars and LP of 20 or more in Step 6; N from the setup.
+    petitions = ("Petition for Redress", "Petition of the Townships", "Grievance Roll")
+    state = table(p0=(*petitions, "Sailors' Petition"), petitions_needed=3)
+    for name in petitions:
+        play(state, 0, name)
+    play(state, 0, FILLER)
+    play(state, 0, FILLER)
+    end_turn(state)
+    assert not state.is_terminal()  # only two Scroll Pillars
+    end_turn(state)
+    play(state, 0, FILLER)
+    state.locks[state.board[0][0]] = state.turn + 1  # a locked Petition does not count
+    end_turn(state)
+    assert not state.is_terminal()
+    end_turn(state)
+    end_turn(state)
+    assert state.end_reason() == PETITION_VICTORY and state.winner() == 0
+
+
+def test_petition_victory_default_needs_four() -> None:
+    state = table(p0=("Petition for Redress", "Petition of the Townships", "Grievance Roll"))
+    for name in ("Petition for Redress", "Petition of the Townships", "Grievance Roll"):
+        play(state, 0, name)
+    for _ in range(3):
+        play(state, 0, FILLER)
+    end_turn(state)
+    assert not state.is_terminal()
+
+
+def test_turn_limit_ends_the_game_drawn() -> None:
+    state = table(turn_limit=3)
+    for _ in range(3):
+        end_turn(state)
+    assert state.is_terminal() and state.end_reason() == TURN_LIMIT
+    assert state.returns() == [0.0, 0.0] and state.winner() is None
+
+
+# --- End Phase ------------------------------------------------------------------------------
+def test_end_phase_discards_to_seven_and_straightens() -> None:
+    state = table()
+    hand(state, 0, *[FILLER] * 9)
+    state.apply(END)
+    assert state.phase == "discard" and state.current_player() == 0
+    assert state.legal_actions() == [Action("discard", (key(FILLER),))]
+    state.apply(state.legal_actions()[0])
+    state.apply(state.legal_actions()[0])
+    assert state.active == 1 and len(state.hand[0]) == 7
+
+
+def test_registered_and_imperfect_information() -> None:
+    game = get_game("revolt-n-reign")
+    assert isinstance(game, RevoltNReignGame)
+    assert game.metadata()["information"] == "imperfect"

@@ -1,0 +1,238 @@
+"""Revolt N Reign played out: hidden information, cheap copies, replays, invariants, victories.
+
+Random games with the legal sample decks (``fixtures/decks/revolt-n-reign/legal-*.txt``) check
+what every position must satisfy; a larger run checks that all four victories happen.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.agents import GreedyAgent, MCTSAgent, RandomAgent
+from rules.engines.core import TERMINAL, Action, Rng
+from rules.engines.revolt_n_reign import RevoltNReignGame, RevoltState, deck_records, sample_decks
+from rules.engines.revolt_n_reign.state import (
+    ATTACK_VICTORY,
+    DECK_OUT,
+    LP_VICTORY,
+    PETITION_VICTORY,
+)
+
+GAME = RevoltNReignGame()
+SETUPS = GAME.example_setups()
+DECKS = sample_decks()
+VICTORIES = {LP_VICTORY, ATTACK_VICTORY, PETITION_VICTORY, DECK_OUT}
+RARE_UAS = ("Intolerable Acts", "Writs of Assistance", "Proclamation Line")
+
+
+def drain_deck() -> list:
+    """Bison Pressure with the three rare UAs (7 LP drain a turn) instead of its 1-drain ones."""
+    entries = [
+        entry
+        for entry in DECKS["legal-bison-pressure"]
+        if entry[1] not in ("Boston Port Act", "Molasses Act", "Quartering Act")
+    ]
+    return deck_records([*entries, *((1, name) for name in RARE_UAS)], GAME.records)
+
+
+def pairings() -> list[dict]:
+    """Every ordered pair of sample decks, and the drain deck against each of them."""
+    names = sorted(DECKS)
+    setups = [{"decks": [GAME.sample_deck(a), GAME.sample_deck(b)]} for a in names for b in names]
+    setups += [{"decks": [drain_deck(), GAME.sample_deck(name)]} for name in names]
+    return setups
+
+
+def random_game(seed: int, setup: dict, check: bool = False) -> RevoltState:
+    state = GAME.new_initial_state(seed, setup)
+    rng = Rng(seed + 1)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        assert actions
+        state.apply_unchecked(rng.choice(actions))
+        if check:
+            assert_invariants(state)
+    return state
+
+
+def assert_invariants(state: RevoltState) -> None:
+    assert sum(state.zone_counts().values()) == 120
+    assert all(Action.parse(str(a)) == a for a in state.legal_actions())
+    for player in (0, 1):
+        owned = [
+            c
+            for pile in (
+                state.draw,
+                state.hand,
+                state.discard,
+                state.exile,
+                state.uas,
+                state.pillars,
+                state.board,
+                state.resolving,
+            )
+            for c in pile[player]
+        ]
+        assert sorted(owned) == list(range(60 * player, 60 * player + 60))
+    assert (state.current_player() == TERMINAL) == (state.legal_actions() == [])
+
+
+# --- observation and determinise --------------------------------------------------------------
+def test_observation_hides_the_rivals_hand_and_draw_piles() -> None:
+    state = GAME.new_initial_state(4, SETUPS[0])
+    view = state.observation(0)
+    me, rival = view["players"]
+    assert isinstance(me["hand"], list) and len(me["hand"]) == 7
+    assert rival["hand"] == 7
+    assert me["draw_pile"] == 50 and rival["draw_pile"] == 50
+    assert view["first_player"] is None  # "Mulligans occur before turn order is decided"
+    json.dumps(view)  # JSON-ready
+
+
+def test_determinise_resamples_only_hidden_cards() -> None:
+    state = GAME.new_initial_state(11, SETUPS[1])
+    rng = Rng(3)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    player = state.current_player()
+    rival = 1 - player
+    other = state.determinise(player, Rng(99))
+    assert other.observation(player) == state.observation(player)
+    assert other.hand[player] == state.hand[player]
+    assert sorted(other.hand[rival] + other.draw[rival]) == sorted(
+        state.hand[rival] + state.draw[rival]
+    )
+    assert sorted(other.draw[player]) == sorted(state.draw[player])
+    assert other.board == state.board and other.uas == state.uas
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    steps=st.integers(min_value=0, max_value=150),
+    viewer=st.sampled_from([0, 1]),
+)
+def test_determinise_is_consistent_with_the_observation(seed: int, steps: int, viewer: int) -> None:
+    state = GAME.new_initial_state(seed, SETUPS[seed % 3])
+    rng = Rng(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    before = state.key()
+    other = state.determinise(viewer, Rng(seed + 1))
+    assert other.observation(viewer) == state.observation(viewer)
+    assert state.key() == before  # the real state is untouched
+    if not other.is_terminal():
+        other.apply(other.legal_actions()[-1])
+    assert state.key() == before
+
+
+# --- clone, replay, seeded randomness ---------------------------------------------------------
+def test_clone_is_independent() -> None:
+    state = GAME.new_initial_state(5, SETUPS[2])
+    copy = state.clone()
+    copy.apply(copy.legal_actions()[0])
+    copy.hand[0].clear()
+    assert len(state.hand[0]) == 7 and state.history == []
+
+
+def test_same_seed_and_actions_replay_the_same_game_whatever_global_random_does() -> None:
+    first = random_game(21, SETUPS[0])
+    random.seed(12345)
+    random.random()
+    again = GAME.replay(21, SETUPS[0], [action for _, action in first.history])
+    assert again.key() == first.key()
+    assert [e.as_dict() for e in again.events] == [e.as_dict() for e in first.events]
+
+
+# --- invariants over random games -------------------------------------------------------------
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32), setup=st.sampled_from(range(len(SETUPS))))
+def test_random_playouts_keep_every_invariant(seed: int, setup: int) -> None:
+    state = random_game(seed, SETUPS[setup], check=True)
+    assert state.end_reason() in VICTORIES | {"turn-limit"}
+    results = state.returns()
+    assert sorted(results) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_every_victory_type_occurs_in_random_games() -> None:
+    setups = pairings()
+    reasons = collections.Counter(
+        random_game(seed, setups[seed % len(setups)]).end_reason() for seed in range(120)
+    )
+    assert set(reasons) >= VICTORIES, reasons
+
+
+@pytest.mark.slow
+def test_every_victory_type_occurs_in_1000_random_games() -> None:
+    # With the three sample decks alone LP Victory does not happen in random play (their UAs
+    # drain 3 LP a turn, decks run out first: see the Rulings); the drain deck provides it.
+    setups = pairings()
+    reasons = collections.Counter(
+        random_game(seed, setups[seed % len(setups)]).end_reason() for seed in range(1000)
+    )
+    assert set(reasons) >= VICTORIES, reasons
+    samples_only = collections.Counter(
+        random_game(seed, SETUPS[seed % 3]).end_reason() for seed in range(300)
+    )
+    assert set(samples_only) >= {ATTACK_VICTORY, PETITION_VICTORY, DECK_OUT}
+
+
+# --- agents -----------------------------------------------------------------------------------
+def test_agents_play_a_game_through_the_observation_api() -> None:
+    state = GAME.new_initial_state(8, {**SETUPS[0], "turn_limit": 6})
+    agents = [MCTSAgent(seed=1, iterations=8, rollout_limit=30), GreedyAgent(seed=2, max_nodes=40)]
+    while not state.is_terminal():
+        player = state.current_player()
+        action = agents[player].act(state)
+        assert action in state.legal_actions()
+        state.apply(action)
+    assert state.end_reason()
+
+
+def test_evaluate_prefers_the_healthier_side() -> None:
+    state = GAME.new_initial_state(9, SETUPS[0])
+    assert state.evaluate(0) == pytest.approx(-state.evaluate(1))
+    state.lp[1] = 40
+    assert state.evaluate(0) > 0.1
+    state.exile[1].append(state.uas[1].pop())
+    better = state.evaluate(0)
+    assert better > 0.2 and -1 <= better <= 1
+    agent = RandomAgent(seed=1)
+    assert agent.act(state) in state.legal_actions()
+
+
+# --- test hands -------------------------------------------------------------------------------
+def test_test_hands_sample_reports_openings_ip_and_wins() -> None:
+    from rules.test_hands import sample
+
+    deck = GAME.sample_deck("legal-scroll-petitions")
+    report = sample(deck, n=12, seed=3, mulligan_policy="no-pillar")
+    again = sample(deck, n=12, seed=3, mulligan_policy="no-pillar")
+    assert report == again  # seeded
+    assert report.games == 12 and len(report.opening_hands) == 5
+    assert all(len(hand) == 7 for hand in report.opening_hands)
+    assert 0.0 <= report.pillar_on_turn_1 <= 1.0
+    # a Pillar a turn: 0 + 1 + 2 IP by the 3rd turn at most, 10 by the 5th
+    assert 0 < report.ip_by_turn[3] <= 3 and report.ip_by_turn[3] < report.ip_by_turn[5] <= 10
+    assert sum(report.wins.values()) == 12
+    assert PETITION_VICTORY in report.wins  # the deck's plan works against an idle rival
+    json.dumps(report.as_dict())
+
+
+def test_test_hands_mulligan_policy_is_applied() -> None:
+    from rules.test_hands import sample
+
+    deck = GAME.sample_deck("legal-bison-pressure")
+    always = sample(deck, n=4, seed=1, mulligan_policy=lambda hand, taken: True)
+    never = sample(deck, n=4, seed=1, mulligan_policy="never")
+    assert always.mulligan_rate == 2.0 and never.mulligan_rate == 0.0

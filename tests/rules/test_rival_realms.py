@@ -1,0 +1,610 @@
+"""The Rival Realms engine: one test group per rulebook section, hidden information, playouts.
+
+Hand-built positions come from ``realms()``: each player's cards named zone by zone (the last
+card of a draw deck is its top), the active player's window open in the named phase. Rulings in
+``docs/rules/rival-realms.md`` name the tests that pin them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.agents import GreedyAgent, MCTSAgent, RandomAgent
+from rules.engines.core import Action, IllegalActionError, Rng, SetupError, get_game
+from rules.engines.rival_realms import (
+    RealmsState,
+    RivalRealmsGame,
+    build_deck,
+    fixture_decks,
+    fixture_records,
+)
+from rules.engines.rival_realms.cards import CardDataError, card_specs
+from rules.engines.rival_realms.decklists import deck_problems, parse_decklist
+from rules.engines.rival_realms.state import (
+    CARD_REASON,
+    DRAW_REASON,
+    LIFE_REASON,
+    LIMIT_REASON,
+    REPEAT_REASON,
+)
+
+GAME = RivalRealmsGame()
+END = Action("end")
+PASS = Action("pass")
+REASONS = (CARD_REASON, DRAW_REASON, LIFE_REASON, LIMIT_REASON, REPEAT_REASON)
+
+
+# --- building positions --------------------------------------------------------------------
+def realms(
+    p0: dict[str, list[str]],
+    p1: dict[str, list[str]],
+    active: int = 0,
+    phase: str = "deploy",
+    game: RivalRealmsGame = GAME,
+) -> RealmsState:
+    """Name each player's cards zone by zone (hand, field, draw, discard, lost)."""
+    table, owner, places = [], [], []
+    for seat, layout in enumerate((p0, p1)):
+        for zone, names in layout.items():
+            for name in names:
+                places.append((seat, zone, len(table)))
+                table.append(game.by_name[name])
+                owner.append(seat)
+    state = RealmsState(game, 0, tuple(table), tuple(owner))
+    state.turn_limit = 200
+    for seat, zone, card in places:
+        getattr(state, zone)[seat].append(card)
+    state.active = state.window = active
+    state.phase = phase
+    return state
+
+
+def keys(state: RealmsState, cards: list[int]) -> list[str]:
+    return [state.table[c].key for c in cards]
+
+
+def slot(state: RealmsState, seat: int, key: str) -> int:
+    return keys(state, state.field[seat]).index(key)
+
+
+def total(state: RealmsState) -> int:
+    return sum(state.zone_counts().values())
+
+
+def to_combat(state: RealmsState, *attackers: str) -> None:
+    """From the deploy window: select the named attackers and declare the attack."""
+    state.apply(END)
+    for key in attackers:
+        state.apply(Action("attack", (key, slot(state, state.active, key))))
+    state.apply(END)
+
+
+def block(state: RealmsState, blocker: str, attacker: str) -> None:
+    seat = state.current_player()
+    state.apply(
+        Action(
+            "block",
+            (blocker, slot(state, seat, blocker), attacker, slot(state, 1 - seat, attacker)),
+        )
+    )
+
+
+# --- the game box and setup (§Setup) ---------------------------------------------------------
+def test_registered_by_slug_with_hidden_information() -> None:
+    game = get_game("rival-realms")
+    assert isinstance(game, RivalRealmsGame)
+    assert game.metadata()["information"] == "imperfect"
+    assert (game.min_players, game.max_players) == (2, 2)
+
+
+def test_builtin_records_are_the_fixture_cards() -> None:
+    assert GAME.records == tuple(fixture_records())
+    assert len(GAME.specs) == 71 and sum(s.copies for s in GAME.specs) == 208
+
+
+def test_records_the_engine_cannot_run_are_refused_by_name() -> None:
+    broken = [dict(r) for r in fixture_records()]
+    broken[0] = {**broken[0], "effects": [{"ability": "on_play", "do": [{"op": "teleport"}]}]}
+    with pytest.raises(CardDataError, match="teleport"):
+        card_specs(broken)
+
+
+def test_sample_decklists_parse_without_django_and_are_legal() -> None:
+    decks = fixture_decks()
+    assert len(decks) >= 2
+    for deck in decks.values():
+        assert deck_problems(deck, GAME.specs) == []
+    assert parse_decklist("# x\n[Unit]\n2 Militia\n1 Militia\n") == {"Militia": 3}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_built_decks_are_legal_and_carry_their_prerequisites(seed: int) -> None:
+    deck = build_deck(GAME.specs, seed)
+    assert deck_problems(deck, GAME.specs) == []
+    for name in deck:
+        for prerequisite in GAME.by_name[name].prerequisites:
+            assert prerequisite in deck
+
+
+def test_setup_shuffles_deals_seven_and_starts_at_twenty_life() -> None:
+    state = GAME.new_initial_state(4, GAME.example_setups()[0])
+    assert [len(h) for h in state.hand] == [7, 7]
+    assert [len(d) for d in state.draw] == [33, 33]
+    assert state.life == [20, 20] and state.supply == [0, 0]
+    assert state.current_player() == 0 and state.phase == "deploy"
+    firsts = {GAME.new_initial_state(seed).active for seed in range(12)}
+    assert firsts == {0, 1}  # decided at random when the setup does not say
+
+
+def test_setup_refuses_illegal_decks() -> None:
+    deck = dict(GAME.sample_decks()[0])
+    short = {**deck, "Market Toll": deck.get("Market Toll", 0) - 1}
+    with pytest.raises(SetupError, match="40 cards"):
+        GAME.new_initial_state(0, {"decks": [short, deck]})
+    with pytest.raises(SetupError, match="copies"):
+        GAME.new_initial_state(0, {"decks": [deck, {"Grand Castle": 2, "Grain Tithe": 38}]})
+    with pytest.raises(SetupError, match="not a card"):
+        GAME.new_initial_state(0, {"decks": [deck, {"Dragon": 1, "Grain Tithe": 39}]})
+
+
+# --- Supply (§Supply Cards, §Supply) ---------------------------------------------------------
+def test_supply_is_played_at_any_time_and_returns_to_zero_at_the_end_of_each_turn() -> None:
+    state = realms(
+        {"field": ["Militia"], "hand": ["Grain Tithe"], "draw": ["Timber Levy"] * 8},
+        {"field": ["Tower Guard"], "hand": ["Iron Tribute"], "draw": ["Timber Levy"] * 8},
+    )
+    to_combat(state, "militia")
+    assert state.current_player() == 1  # the defender's window, in the rival's turn
+    state.apply(Action("supply", ("iron-tribute",)))
+    assert state.supply == [0, 2]
+    state.apply(END)  # no block
+    state.apply(PASS)
+    state.apply(PASS)
+    state.apply(END)
+    state.apply(END)
+    assert state.life[1] == 19  # the unblocked Militia
+    state.apply(END)  # redraw
+    assert state.active == 1 and state.supply == [0, 0]
+
+
+# --- Playing a card's cost (§Playing a card's cost) ------------------------------------------
+def test_cost_and_prerequisites_are_needed_and_prerequisites_are_not_used_up() -> None:
+    state = realms({"hand": ["Spearmen", "Iron Tribute"]}, {"hand": []})
+    state.apply(Action("supply", ("iron-tribute",)))
+    assert Action("play", ("spearmen",)) not in state.legal_actions()  # no Barracks
+    state = realms({"hand": ["Spearmen", "Grain Tithe"], "field": ["Barracks"]}, {"hand": []})
+    state.apply(Action("supply", ("grain-tithe",)))
+    assert Action("play", ("spearmen",)) not in state.legal_actions()  # 1 supply of 2
+    state.supply[0] = 2
+    state.apply(Action("play", ("spearmen",)))
+    assert keys(state, state.field[0]) == ["barracks", "spearmen"] and state.supply[0] == 0
+
+
+def test_a_card_cannot_both_meet_a_prerequisite_and_pay_a_cost() -> None:
+    extra = {
+        "name": "Palisade Works",
+        "type": "realm",
+        "subtypes": ["fortification"],
+        "rarity": "common",
+        "set": "RR1",
+        "copies_in_set": 1,
+        "cost": 0,
+        "stats": {
+            "prerequisites": ["Palisade"],
+            "additional_costs": [
+                {"pay": "lose_from_field", "card_type": "realm", "name": "Palisade", "count": 1}
+            ],
+        },
+        "effects": [],
+    }
+    game = RivalRealmsGame([*fixture_records(), extra])
+    state = realms({"hand": ["Palisade Works"], "field": ["Palisade"]}, {}, game=game)
+    assert Action("play", ("palisade-works",)) not in state.legal_actions()
+    state = realms({"hand": ["Palisade Works"], "field": ["Palisade", "Palisade"]}, {}, game=game)
+    state.apply(Action("play", ("palisade-works",)))
+    assert state.legal_actions() == [Action("pay", ("palisade", 0)), Action("pay", ("palisade", 1))]
+    state.apply(Action("pay", ("palisade", 0)))
+    assert keys(state, state.field[0]) == ["palisade", "palisade-works"]
+    assert keys(state, state.lost[0]) == ["palisade"]
+
+
+def test_additional_costs_from_hand_field_and_life() -> None:
+    state = realms({"hand": ["Heavy Knights", "Militia", "Tower Guard"], "field": ["Stables"]}, {})
+    state.supply[0] = 5
+    state.apply(Action("play", ("heavy-knights",)))
+    assert state.legal_actions() == [Action("pay", ("militia",)), Action("pay", ("tower-guard",))]
+    state.apply(Action("pay", ("militia",)))
+    assert keys(state, state.discard[0]) == ["militia"]
+    assert keys(state, state.field[0]) == ["stables", "heavy-knights"]
+
+    state = realms({"hand": ["Dragon Rider"], "field": ["Dragon Roost", "Scout Rider"]}, {})
+    state.supply[0] = 7
+    state.apply(Action("play", ("dragon-rider",)))
+    state.apply(Action("pay", ("scout-rider", 1)))
+    assert keys(state, state.lost[0]) == ["scout-rider"]
+
+    state = realms({"hand": ["Archmage"], "field": ["Mage Tower"], "draw": ["Militia"] * 3}, {})
+    state.supply[0] = 6
+    state.life[0] = 2
+    assert Action("play", ("archmage",)) not in state.legal_actions()  # a cost never kills
+    state.life[0] = 3
+    state.apply(Action("play", ("archmage",)))
+    assert state.life[0] == 1 and len(state.hand[0]) == 2  # on deploy: draw 2
+
+
+def test_units_in_combat_cannot_pay_costs() -> None:
+    state = realms(
+        {"field": ["Militia", "Tower Guard"], "hand": ["Heroic Sacrifice"]},
+        {"field": ["Dire Bear"]},
+    )
+    to_combat(state, "militia")
+    state.apply(END)  # no block
+    state.supply[0] = 1
+    state.apply(Action("play", ("heroic-sacrifice",)))
+    assert state.legal_actions() == [Action("pay", ("tower-guard", 1))]
+    state.apply(Action("pay", ("tower-guard", 1)))
+    assert keys(state, state.lost[1]) == ["dire-bear"]  # 5 damage to a 4-defense unit
+
+
+# --- Deploy and permanents (§Deploy, §Permanent cards, §Unit Cards) ---------------------------
+def test_realms_and_units_only_in_their_owners_deploy_phase() -> None:
+    state = realms(
+        {"field": ["Militia"], "hand": ["Tower Guard", "Palisade"]},
+        {"field": ["Militia"], "hand": ["Tower Guard"]},
+    )
+    state.supply = [5, 5]
+    assert {Action("play", ("tower-guard",)), Action("play", ("palisade",))} <= set(
+        state.legal_actions()
+    )
+    to_combat(state, "militia")
+    assert not any(a.kind == "play" for a in state.legal_actions())  # the defender
+    state.apply(END)
+    assert not any(a.kind == "play" for a in state.legal_actions())  # the reinforce phase
+
+
+def test_abilities_are_used_in_their_phases_and_never_sacrifice_a_unit_in_combat() -> None:
+    state = realms(
+        {"field": ["Hedge Witch", "Mage Tower"], "draw": ["Militia"] * 6},
+        {"field": ["Palisade", "Tower Guard"]},
+    )
+    state.supply[0] = 3
+    uses = {a.args for a in state.legal_actions() if a.kind == "use"}
+    assert uses == {("hedge-witch", 0, 0), ("mage-tower", 1, 0)}
+    state.apply(END)
+    state.apply(Action("attack", ("hedge-witch", 0)))
+    uses = {a.args for a in state.legal_actions() if a.kind == "use"}
+    assert uses == {("mage-tower", 1, 0)}  # the attacking Witch cannot discard herself
+    state.apply(END)
+    assert Action("use", ("palisade", 0, 0)) in state.legal_actions()  # Defend - for p1 now
+    block(state, "tower-guard", "hedge-witch")
+    state.apply(Action("use", ("palisade", 0, 0)))
+    guard = state.field[1][0]
+    assert state.defense_of(guard) == 5 and keys(state, state.discard[1]) == ["palisade"]
+
+
+def test_triggers_fire_on_deploy_attack_block_and_turn_start() -> None:
+    state = realms(
+        {"hand": ["Crossbow Sharpshooter"], "field": ["Archery Range", "Berserker"]},
+        {"field": ["War Hounds", "Tower Guard", "Gold Mine", "Wolf Pack"]},
+    )
+    state.supply[0] = 4
+    state.apply(Action("play", ("crossbow-sharpshooter",)))
+    assert state.current_player() == 0 and state.tasks[0][0] == "choose"
+    state.apply(Action("target", ("war-hounds", 0)))
+    assert keys(state, state.lost[1]) == ["war-hounds"]  # 2 damage to a 1-defense unit
+    state.apply(END)
+    berserker = state.field[0][1]
+    state.apply(Action("attack", ("berserker", 1)))
+    assert state.attack_of(berserker) == 5
+    state.apply(END)
+    block(state, "wolf-pack", "berserker")
+    assert state.attack_of(state.field[1][2]) == 3
+    state.apply(END)
+    state.apply(PASS)
+    state.apply(PASS)
+    state.apply(END)
+    state.apply(END)
+    state.apply(END)  # redraw; Player 1's turn starts with the Gold Mine
+    assert state.active == 1 and state.supply == [0, 1]
+
+
+# --- Combat (§Combat, §Attack, §Defend, §Reinforce, §Resolve) ---------------------------------
+def test_reinforce_actions_alternate_from_the_attacker_until_both_pass_in_a_row() -> None:
+    state = realms(
+        {"field": ["Militia", "War Hounds"], "hand": ["Iron Tribute", "Flanking Charge"]},
+        {"field": ["Tower Guard"], "hand": ["Grain Tithe", "Raise Shields"]},
+    )
+    to_combat(state, "militia", "war-hounds")
+    block(state, "tower-guard", "militia")
+    state.apply(END)
+    assert state.phase == "reinforce" and state.current_player() == 0
+    state.apply(Action("supply", ("iron-tribute",)))
+    assert state.current_player() == 0  # supply is not a reinforce action
+    state.apply(Action("play", ("flanking-charge",)))
+    state.apply(Action("target", ("war-hounds", 1)))
+    assert state.current_player() == 1
+    state.apply(PASS)
+    assert state.current_player() == 0 and state.phase == "reinforce"
+    state.apply(PASS)  # the defender passed, then the attacker: both in a row
+    assert state.phase == "resolve_attacker" and state.current_player() == 0
+
+
+def test_reinforce_ends_after_two_passes_in_a_row() -> None:
+    state = realms(
+        {"field": ["Militia"]}, {"field": ["Tower Guard"], "hand": ["Raise Shields", "Grain Tithe"]}
+    )
+    to_combat(state, "militia")
+    state.apply(END)
+    state.apply(PASS)
+    state.apply(Action("supply", ("grain-tithe",)))
+    state.apply(Action("play", ("raise-shields",)))  # one unit only: chosen at once
+    assert state.current_player() == 0 and state.passes == 0
+    state.apply(PASS)
+    state.apply(PASS)
+    assert state.phase == "resolve_attacker"
+
+
+@pytest.mark.parametrize(("to_militia", "militia_lost"), [(3, True), (2, False)])
+def test_the_attacker_divides_damage_and_only_damage_over_defense_loses_a_unit(
+    to_militia: int, militia_lost: bool
+) -> None:
+    state = realms(
+        {"field": ["Lancer Squadron", "War Hounds"]},
+        {"field": ["Militia", "Tower Guard"]},
+    )
+    to_combat(state, "lancer-squadron", "war-hounds")
+    block(state, "militia", "lancer-squadron")
+    block(state, "tower-guard", "lancer-squadron")
+    state.apply(END)
+    state.apply(PASS)
+    state.apply(PASS)
+    state.apply(END)
+    state.apply(END)
+    assert state.current_player() == 0 and state.tasks[0][0] == "assign"
+    assert len(state.legal_actions()) == 5  # 0..4 of the Lancers' 4 attack to the Militia
+    state.apply(Action("assign", ("militia", 0, to_militia)))
+    assert state.life == [20, 17]  # the unblocked War Hounds
+    assert keys(state, state.lost[1]) == (["militia"] if militia_lost else [])
+    assert sorted(keys(state, state.discard[1])) == sorted(
+        ["tower-guard"] + ([] if militia_lost else ["militia"])
+    )
+    # 1 + 1 damage to the Lancers' 3 defense: discarded, not lost; so are the Hounds
+    assert sorted(keys(state, state.discard[0])) == ["lancer-squadron", "war-hounds"]
+    assert state.field == [[], []] and state.phase == "redraw"
+
+
+def test_once_reinforce_cards_are_lost_and_discard_ones_discarded_after_resolve() -> None:
+    state = realms(
+        {"field": ["Dire Bear"], "hand": ["Ambush"]},
+        {"field": ["Wolf Pack"], "hand": ["Battle Fury", "Royal Coffers"]},
+    )
+    to_combat(state, "dire-bear")
+    block(state, "wolf-pack", "dire-bear")
+    state.apply(END)
+    state.supply[0] = 2
+    state.apply(Action("play", ("ambush",)))  # 2 damage to the Wolf Pack (3 defense)
+    state.apply(Action("supply", ("royal-coffers",)))
+    state.apply(Action("play", ("battle-fury",)))
+    assert keys(state, state.combat_cards) == ["ambush", "battle-fury"]
+    state.apply(PASS)
+    state.apply(PASS)
+    state.apply(END)
+    state.apply(END)
+    # Wolf Pack 2 + 1 (blocks) + 2 (Battle Fury) = 5 against the Bear's 4 defense: lost.
+    assert keys(state, state.lost[0]) == ["dire-bear"]
+    assert "ambush" in keys(state, state.discard[0])
+    assert sorted(keys(state, state.lost[1])) == ["battle-fury", "wolf-pack"]
+
+
+# --- Redraw and the draw deck (§Redraw, §The Playing Area) -----------------------------------
+def test_redraw_fills_the_hand_to_seven_and_reshuffles_only_an_empty_deck() -> None:
+    state = realms(
+        {"hand": ["Militia"] * 3, "draw": ["Tower Guard"] * 10, "discard": ["Barracks"] * 5},
+        {},
+        phase="redraw",
+    )
+    state.apply(END)
+    assert len(state.hand[0]) == 7 and len(state.draw[0]) == 6 and len(state.discard[0]) == 5
+    state = realms(
+        {"hand": ["Militia"] * 3, "draw": ["Tower Guard"] * 2, "discard": ["Barracks"] * 5},
+        {},
+        phase="redraw",
+    )
+    state.apply(END)
+    assert len(state.hand[0]) == 7 and len(state.draw[0]) == 3 and state.discard[0] == []
+
+
+# --- Winning (§Winning) ----------------------------------------------------------------------
+def test_life_at_zero_loses_at_once() -> None:
+    state = realms({"field": ["Catapult Crew"]}, {})
+    state.supply[0] = 2
+    state.life[1] = 2
+    state.apply(Action("use", ("catapult-crew", 0, 0)))
+    assert state.is_terminal() and state.end_reason() == LIFE_REASON
+    assert state.returns() == [1.0, -1.0] and state.legal_actions() == []
+
+
+def test_a_card_victory_happens_the_moment_its_condition_is_met() -> None:
+    realms_on_field = [
+        "Crown of Seven Realms",
+        "Barracks",
+        "Stables",
+        "Palisade",
+        "Farmland",
+        "Harbor",
+    ]
+    state = realms({"field": realms_on_field, "hand": ["Archery Range"]}, {})
+    state.supply[0] = 2
+    state.apply(Action("play", ("archery-range",)))
+    assert state.end_reason() == CARD_REASON and state.winner() == 0
+
+
+def test_both_players_winning_at_once_is_a_draw() -> None:
+    """Ruling 8: the same damage step empties Player 1's life and fills Player 0's lost deck
+    to the 15 cards Player 1's Siege Camp asks for."""
+    state = realms(
+        {"field": ["War Hounds", "Militia"], "lost": ["Tower Guard"] * 14},
+        {"field": ["Siege Camp", "Dire Bear"]},
+    )
+    state.life[1] = 3
+    to_combat(state, "war-hounds", "militia")
+    block(state, "dire-bear", "militia")
+    state.apply(END)
+    state.apply(PASS)
+    state.apply(PASS)
+    state.apply(END)
+    assert not state.is_terminal()
+    state.apply(END)
+    assert state.life[1] == 0 and len(state.lost[0]) == 15
+    assert state.end_reason() == DRAW_REASON and state.returns() == [0.0, 0.0]
+
+
+def test_a_hand_lock_repeating_the_position_ends_in_a_draw() -> None:
+    state = realms({"hand": ["Dragon Rider"] * 7}, {"hand": ["Dragon Rider"] * 7})
+    state.tasks = [("start_turn", 0)]
+    state.settle()
+    moves = 0
+    while not state.is_terminal():
+        assert state.legal_actions() == [END]
+        state.apply(END)
+        moves += 1
+    assert state.end_reason() == REPEAT_REASON and moves == 12
+
+
+def test_the_turn_limit_ends_a_game_in_a_draw() -> None:
+    state = GAME.new_initial_state(3, {"turn_limit": 2})
+    agent = RandomAgent(3)
+    while not state.is_terminal():
+        state.apply(agent.act(state))
+    assert state.end_reason() == LIMIT_REASON and state.returns() == [0.0, 0.0]
+    assert state.turn == 3
+
+
+# --- effects that reach the rival ------------------------------------------------------------
+def test_the_rival_chooses_what_to_discard() -> None:
+    state = realms({"field": ["Spy Network"]}, {"hand": ["Militia", "Fireball"]})
+    state.supply[0] = 2
+    state.apply(Action("use", ("spy-network", 0, 0)))
+    assert state.current_player() == 1
+    assert state.legal_actions() == [
+        Action("discard", ("fireball",)),
+        Action("discard", ("militia",)),
+    ]
+    state.apply(Action("discard", ("fireball",)))
+    assert keys(state, state.discard[1]) == ["fireball"] and state.current_player() == 0
+
+
+def test_a_card_returned_from_the_discard_pile_is_known_to_the_rival() -> None:
+    state = realms({"field": ["Shrine of Ancestors"], "discard": ["Militia"]}, {}, phase="redraw")
+    state.apply(Action("use", ("shrine-of-ancestors", 0, 0)))
+    state.apply(Action("return", ("militia",)))
+    assert state.observation(1)["rival_known_in_hand"] == ["militia"]
+
+
+# --- hidden information ----------------------------------------------------------------------
+def test_no_observation_leaks_hidden_cards() -> None:
+    """Two states that differ only in what player 0 cannot see look the same to player 0."""
+    layouts = [
+        (["Fireball", "Militia"], ["Grain Tithe", "Barracks", "Stables"]),
+        (["Royal Coffers", "Grand Castle"], ["Stables", "Ambush", "Militia"]),
+    ]
+    views = set()
+    for hand, draw in layouts:
+        state = realms(
+            {
+                "hand": ["Militia", "Palisade"],
+                "draw": ["Barracks", "Militia"],
+                "field": ["Farmland"],
+            },
+            {"hand": hand, "draw": draw, "field": ["Tower Guard"], "discard": ["Ambush"]},
+        )
+        views.add(json.dumps(state.observation(0), sort_keys=True))
+        assert state.observation(1)["hand"] == sorted(keys(state, state.hand[1]))
+    assert len(views) == 1
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), table=st.integers(0, 2))
+def test_determinise_keeps_everything_the_player_sees(seed: int, table: int) -> None:
+    setup = GAME.example_setups()[table]
+    state = GAME.new_initial_state(seed, setup)
+    agents = [GreedyAgent(seed, max_nodes=50), RandomAgent(seed)]
+    rng = Rng(seed)
+    while not state.is_terminal() and len(state.history) < 300:
+        for player in (0, 1):
+            other = state.determinise(player, rng)
+            assert other.observation(player) == state.observation(player)
+            assert other.zone_counts() == state.zone_counts()
+        state.apply(agents[state.current_player()].act(state))
+
+
+# --- playouts and the engine contract --------------------------------------------------------
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), table=st.integers(0, 2), agent_seed=st.integers(0, 2**16))
+def test_random_playouts_keep_every_card_and_end_properly(
+    seed: int, table: int, agent_seed: int
+) -> None:
+    setup = GAME.example_setups()[table]
+    state = GAME.new_initial_state(seed, setup)
+    assert total(state) == 80
+    agent = RandomAgent(agent_seed)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        assert actions and len(actions) == len(set(actions))
+        state.apply(agent.act(state))
+        assert total(state) == 80
+        assert min(state.supply) >= 0
+    assert state.legal_actions() == [] and state.end_reason() in REASONS
+    json.dumps(state.observation(1))
+    assert GAME.replay(seed, setup, [a for _, a in state.history]).key() == state.key()
+
+
+def test_illegal_actions_are_refused() -> None:
+    state = realms({"hand": ["Dire Bear"]}, {})
+    with pytest.raises(IllegalActionError):
+        state.apply(Action("play", ("dire-bear",)))  # no supply
+
+
+def test_same_seed_same_game_whatever_the_global_random_module_does() -> None:
+    def run(noise: bool) -> tuple:
+        state = GAME.new_initial_state(9)
+        agents = [RandomAgent(1), GreedyAgent(2, max_nodes=100)]
+        while not state.is_terminal():
+            if noise:
+                random.random()
+            state.apply(agents[state.current_player()].act(state))
+        return state.key(), [str(a) for _, a in state.history]
+
+    assert run(False) == run(True)
+
+
+def test_clone_is_independent() -> None:
+    state = GAME.new_initial_state(8)
+    before = state.key()
+    copy = state.clone()
+    agent = RandomAgent(3)
+    while not copy.is_terminal():
+        copy.apply(agent.act(copy))
+    assert state.key() == before
+
+
+def test_greedy_and_mcts_agents_finish_games() -> None:
+    state = GAME.new_initial_state(2, {"turn_limit": 30})
+    agents = [MCTSAgent(1, iterations=4, rollout_limit=40), GreedyAgent(2, max_nodes=100)]
+    while not state.is_terminal():
+        state.apply(agents[state.current_player()].act(state))
+    assert state.end_reason() in REASONS
+
+
+def test_rulings_name_engine_tests_that_exist() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "rival-realms.md").read_text()
+    named = set(re.findall(r"tests/rules/test_rival_realms\.py::(test_\w+)", doc))
+    assert named, "the rulings cite no engine test"
+    assert not {name for name in named if name not in globals()}

@@ -1,0 +1,309 @@
+"""Every tile power of Regality vs Religion on a hand-built board ("Tile list", "Tile effects")."""
+
+from __future__ import annotations
+
+from tests.rules.rvr_helpers import area, at, discard, moves, play, position
+
+
+def test_king_destroys_one_neighbour_which_stays_face_down_until_the_destroyer_plays_again():
+    # given Religion tiles next to b2
+    state = position("a1=citizen/rel c3=cardinal/rel | king,queen | bishop,saint | - | reg")
+    # when Regality places the King and destroys a1
+    play(state, "place king b2")
+    assert moves(state) == {"decline", "destroy a1", "destroy c3"}
+    play(state, "destroy a1")
+    # then a1 is face down and Religion cannot place on it
+    assert at(state, "a1") == "citizen/rel!"
+    assert "place bishop a1" not in moves(state)
+    play(state, "place bishop a3", "decline")
+    # and it is removed when play comes back to Regality
+    assert at(state, "a1") is None
+    assert discard(state) == ["citizen"]
+    assert "place queen a1" in moves(state)
+
+
+def test_king_may_destroy_its_own_ally():
+    state = play(position("a1=citizen/reg | king | bishop | - | reg"), "place king b2")
+    assert moves(state) == {"decline", "destroy a1"}
+
+
+def test_queen_turns_a_whole_line_to_the_edge_skipping_shielded_tiles():
+    state = position("a2=citizen/rel a3=bishop/rel c1=temple/rel | queen | saint | - | reg")
+    play(state, "place queen a1")
+    assert moves(state) == {"decline", "turn a2+a3"}
+    play(state, "turn a2+a3")
+    assert (at(state, "a2"), at(state, "a3")) == ("citizen/reg", "bishop/reg")
+    shielded = play(
+        position("a2=temple/rel a3=bishop/rel | queen | saint | - | reg"), "place queen a1"
+    )
+    assert moves(shielded) == {"decline", "turn a3"}
+
+
+def test_princess_turns_all_orthogonal_or_all_diagonal_neighbours():
+    state = position("b1=citizen/rel a2=bishop/rel a1=saint/rel | princess | cardinal | - | reg")
+    play(state, "place princess b2")
+    assert moves(state) == {"decline", "turn b1+a2", "turn a1"}
+    play(state, "turn b1+a2")
+    assert (at(state, "b1"), at(state, "a2"), at(state, "a1")) == (
+        "citizen/reg",
+        "bishop/reg",
+        "saint/rel",
+    )
+
+
+def test_minister_turns_one_of_eight_neighbours():
+    state = position("b1=citizen/rel a1=saint/rel | minister | cardinal | - | reg")
+    play(state, "place minister b2")
+    assert moves(state) == {"decline", "turn b1", "turn a1"}
+
+
+def test_general_destroys_orthogonally_and_wizard_diagonally():
+    text = "b1=citizen/rel a1=saint/rel | general,wizard | cardinal | - | reg"
+    assert moves(play(position(text), "place general b2")) == {"decline", "destroy b1"}
+    assert moves(play(position(text), "place wizard b2")) == {"decline", "destroy a1"}
+
+
+def test_castle_is_immune_to_effects():
+    state = play(
+        position("b1=castle/rel a1=saint/rel | king | cardinal | - | reg"), "place king b2"
+    )
+    assert moves(state) == {"decline", "destroy a1"}
+
+
+def test_samurai_and_ninja_banish_at_once():
+    text = "b1=citizen/rel a1=saint/rel | king | cardinal | samurai,ninja | reg"
+    samurai = play(position(text), "place samurai b2")
+    assert moves(samurai) == {"decline", "banish b1"}
+    play(samurai, "banish b1")
+    assert at(samurai, "b1") is None and discard(samurai) == ["citizen"]
+    ninja = play(position(text), "place ninja b2")
+    assert moves(ninja) == {"decline", "banish a1"}
+
+
+def test_bard_re_enacts_an_orthogonal_neighbours_power_from_that_tile():
+    state = position("b1=minister/rel a1=citizen/rel | king | cardinal | bard | reg")
+    play(state, "place bard b2")
+    assert moves(state) == {"decline", "reenact b1"}
+    play(state, "reenact b1")
+    # the Minister's power acts from b1: its neighbours, the Bard included
+    assert moves(state) == {"decline", "turn a1", "turn b2"}
+    play(state, "turn a1")
+    assert at(state, "a1") == "citizen/reg"
+    assert state.to_move == 1
+
+
+def test_performer_re_enacts_a_diagonal_neighbour():
+    state = position("a1=minister/rel b1=citizen/rel | king | cardinal | performer | reg")
+    play(state, "place performer b2", "reenact a1")
+    assert moves(state) == {"decline", "turn b1", "turn b2"}
+
+
+def test_shaman_negates_tiles_placed_orthogonally_next_to_it():
+    text = "b1=shaman/rel a1=citizen/rel | minister | cardinal | - | reg"
+    negated = play(position(text), "place minister b2")
+    assert negated.phase == "place" and negated.to_move == 1
+    free = play(position(text), "place minister a2")
+    assert moves(free) == {"decline", "turn a1", "turn b1"}
+
+
+def test_sorceress_negates_tiles_placed_diagonally_next_to_it():
+    text = "b1=sorceress/rel a1=citizen/rel | minister | cardinal | - | reg"
+    negated = play(position(text), "place minister a2")
+    assert negated.to_move == 1
+    free = play(position(text), "place minister b2")
+    assert moves(free) == {"decline", "turn a1", "turn b1"}
+
+
+def test_sage_shields_the_tiles_on_its_left_and_right_but_not_against_the_pirate():
+    text = "b2=sage/rel a2=citizen/rel b1=saint/rel | minister | cardinal | pirate | reg"
+    minister = play(position(text), "place minister a1")
+    assert moves(minister) == {"decline", "turn b1", "turn b2"}
+    pirate = play(position(text), "place pirate a1")
+    assert moves(pirate) == {"decline", "destroy a2"}
+
+
+def test_fortuneteller_turns_the_three_tiles_ahead_of_its_player():
+    regality = position(
+        "a2=citizen/rel b2=saint/rel c2=bishop/rel | king | cardinal | fortuneteller | reg"
+    )
+    assert moves(play(regality, "place fortuneteller b1")) == {"decline", "turn a2+b2+c2"}
+    # Religion sits opposite: ahead of b3 is rank 2, ahead of b1 is off the board
+    text = "a2=citizen/reg b2=king/reg c2=queen/reg | princess | cardinal | fortuneteller | rel"
+    assert moves(play(position(text), "place fortuneteller b3")) == {"decline", "turn a2+b2+c2"}
+    behind = play(position(text), "place fortuneteller b1")
+    assert behind.to_move == 0
+
+
+def test_fairy_moves_any_unshielded_tile_to_an_empty_space():
+    state = position("a1=citizen/rel b1=castle/rel | king | cardinal | fairy | reg")
+    play(state, "place fairy c3")
+    options = moves(state)
+    assert "transport a1 b2" in options and "transport c3 a3" in options
+    assert not any(option.startswith("transport b1") for option in options)
+    play(state, "transport a1 b2")
+    assert at(state, "a1") is None and at(state, "b2") == "citizen/rel"
+
+
+def test_assassin_banishes_a_tile_from_the_opponents_area():
+    state = position("a1=citizen/rel | king | cardinal,bishop | assassin | reg")
+    play(state, "place assassin b2")
+    assert moves(state) == {"decline", "assassinate cardinal", "assassinate bishop"}
+    play(state, "assassinate cardinal")
+    assert area(state, 1) == ["bishop"] and discard(state) == ["cardinal"]
+
+
+def test_hermit_recalls_a_discarded_tile_to_its_players_area():
+    state = position("a1=citizen/rel | king | hierophant | hermit | reg | cardinal,samurai")
+    play(state, "place hermit b2")
+    assert moves(state) == {"decline", "recall cardinal", "recall samurai"}
+    # any discarded tile, even one of the other side's, joins the Hermit player's area
+    play(state, "recall cardinal")
+    assert "cardinal" in area(state, 0) and discard(state) == ["samurai"]
+    play(state, "place hierophant c3", "decline")
+    assert "place cardinal a3" in moves(state)
+
+
+def test_pirate_only_targets_shielded_tiles():
+    state = play(
+        position("b1=castle/rel a1=citizen/rel | king | cardinal | pirate | reg"), "place pirate b2"
+    )
+    assert moves(state) == {"decline", "destroy b1"}
+    play(state, "destroy b1")
+    assert at(state, "b1") == "castle/rel!"
+    nothing = play(position("a1=citizen/rel | king | cardinal | pirate | reg"), "place pirate b2")
+    assert nothing.to_move == 1
+
+
+def test_dragon_turns_every_unshielded_neighbour():
+    text = (
+        "a1=citizen/rel b1=saint/rel c1=temple/rel a2=bishop/reg | king | cardinal | dragon | reg"
+    )
+    state = play(position(text), "place dragon b2")
+    assert moves(state) == {"decline", "turn a1+b1+a2"}
+    play(state, "turn a1+b1+a2")
+    assert [at(state, c) for c in ("a1", "b1", "c1", "a2")] == [
+        "citizen/reg",
+        "saint/reg",
+        "temple/rel",
+        "bishop/rel",
+    ]
+
+
+def test_tower_covers_an_ally_which_loses_its_power_and_is_shielded():
+    text = "a1=shaman/reg b1=citizen/rel | king | cardinal,hierophant | tower | reg"
+    state = position(text)
+    assert {m for m in moves(state) if m.startswith("place tower")} == {"place tower a1"}
+    play(state, "place tower a1")
+    assert at(state, "a1") == "tower/reg[shaman]"
+    # the covered Shaman no longer negates a2, and the Tower cannot be destroyed
+    covered = play(state.clone(), "place cardinal a2")
+    assert covered.phase == "effect"
+    king = play(state.clone(), "place hierophant b2")
+    assert "destroy a1" not in moves(king)
+    uncovered = play(position(text), "place king c3", "place cardinal a2")
+    assert uncovered.phase == "place" and uncovered.to_move == 0
+
+
+def test_witch_recalls_one_of_its_players_allies_but_not_itself():
+    state = position("a1=citizen/reg b1=king/reg c1=saint/rel | queen | cardinal | witch | reg")
+    play(state, "place witch b2")
+    assert moves(state) == {"decline", "recall a1", "recall b1"}
+    play(state, "recall b1")
+    assert at(state, "b1") is None and "king" in area(state, 0)
+
+
+def test_death_makes_its_holder_lose_at_the_end_whatever_the_count():
+    text = (
+        "a1=death/reg b1=citizen/reg c1=king/reg a2=queen/reg b2=hierophant/rel "
+        "c2=cardinal/rel a3=saint/rel b3=castle/reg | general | bishop | - | reg"
+    )
+    state = play(position(text), "place general c3")
+    assert state.is_terminal()
+    assert state.allies() == (6, 3)
+    assert state.winner() == 1 and state.end_reason() == "death"
+
+
+def test_a_tower_over_death_cancels_it():
+    text = (
+        "a1=death/reg b1=citizen/reg c1=king/reg a2=queen/reg b2=hierophant/rel "
+        "c2=cardinal/rel a3=saint/rel b3=castle/reg | general | bishop | tower | reg"
+    )
+    state = play(position(text), "place tower a1", "place bishop c3")
+    assert state.phase == "effect"
+    play(state, "decline")
+    assert state.is_terminal() and state.end_reason() == "board-full" and state.winner() == 0
+
+
+def test_a_re_enacted_power_is_aimed_from_the_re_enacting_players_seat():
+    # Regality's Fortuneteller stands on b2; Religion's Bard on b3 re-enacts it: "ahead" is
+    # Religion's ahead, rank 1.
+    text = (
+        "b2=fortuneteller/reg a1=citizen/reg b1=king/reg c1=queen/reg a3=minister/reg "
+        "| general | cardinal | bard | rel"
+    )
+    state = play(position(text), "place bard b3", "reenact b2")
+    assert moves(state) == {"decline", "turn a1+b1+c1"}
+
+
+def test_negation_looks_only_at_the_space_of_the_placed_tile():
+    # The Minister on b1 sits next to the Shaman, but the Bard placed on b2 is not.
+    text = "a1=shaman/rel b1=minister/rel c1=citizen/rel | king | cardinal | bard | reg"
+    state = play(position(text), "place bard b2")
+    assert "reenact b1" in moves(state)
+
+
+def test_shielded_tiles_cannot_be_re_enacted():
+    text = "a2=minister/rel b2=sage/rel c1=citizen/rel | king | cardinal | bard | reg"
+    state = play(position(text), "place bard a1")
+    assert "reenact a2" not in moves(state)
+
+
+def test_a_re_enacted_destruction_is_cancelled_when_the_placement_fills_the_board():
+    text = (
+        "a1=citizen/rel b1=king/rel c1=saint/rel a2=cardinal/rel c2=queen/reg "
+        "a3=minister/reg b3=princess/reg c3=bishop/rel | general | monk | bard | reg"
+    )
+    state = play(position(text), "place bard b2")
+    # only the King's neighbour-destroying power is next to the Bard, and it cannot act now
+    assert "reenact b1" not in moves(state)
+
+
+def test_a_face_down_tile_has_no_power():
+    text = "b1=shaman/rel c3=citizen/rel | king | cardinal | - | reg"
+    state = play(position(text), "place king a2", "destroy b1")
+    # Religion places next to the face-down Shaman: no negation
+    play(state, "place cardinal b2")
+    assert state.phase == "effect"
+
+
+def test_a_tower_cannot_cover_a_shielded_ally_and_a_destroyed_tower_uncovers_its_ally():
+    text = "a1=castle/reg b1=queen/reg c3=citizen/rel | king | cardinal | tower,pirate | reg"
+    state = position(text)
+    assert {m for m in moves(state) if m.startswith("place tower")} == {"place tower b1"}
+    play(state, "place tower b1", "place pirate b2")
+    assert "destroy b1" in moves(state)
+    play(state, "destroy b1", "place king a3", "decline")
+    assert at(state, "b1") == "queen/reg" and discard(state) == ["tower"]
+
+
+def test_a_tower_counts_as_an_ally_and_its_covered_tile_does_not():
+    text = "a1=citizen/reg | king | cardinal | tower | reg"
+    state = play(position(text), "place tower a1")
+    assert state.allies() == (1, 0)
+
+
+def test_a_bard_re_enacting_the_witch_cannot_recall_itself():
+    text = "b1=witch/reg a1=citizen/reg c3=saint/rel | king | cardinal | bard | reg"
+    state = play(position(text), "place bard b2", "reenact b1")
+    assert moves(state) == {"decline", "recall a1", "recall b1"}
+
+
+def test_the_assassin_picks_a_secret_tile_blind():
+    from tests.rules.rvr_helpers import GAME
+
+    state = GAME.new_initial_state(6, {"variant": "secret-random", "neutral": ["assassin"]})
+    religion_first = state.hidden[1][0]
+    play(state, "place citizen a1", "place cardinal c3", "decline", "place assassin b2")
+    assert {"assassinate hidden-0", "assassinate hidden-1"} <= moves(state)
+    play(state, "assassinate hidden-0")
+    assert state.discard == [religion_first] and len(state.hidden[1]) == 1

@@ -1,0 +1,241 @@
+"""Regality vs Religion turn flow, game end, matches and variants ("How to play", "Game end",
+"Destruction", "Game system options")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.agents import RandomAgent
+from rules.engines.core import Rng, SetupError
+from rules.engines.regality_vs_religion.game import VARIANTS
+from tests.rules.rvr_helpers import GAME, area, at, moves, play, position
+
+
+def _play_out(state, seed=0):
+    agent = RandomAgent(seed)
+    while not state.is_terminal():
+        state.apply(agent.act(state))
+    return state
+
+
+def test_the_starting_player_must_place_the_citizen_first():
+    state = GAME.new_initial_state(3)
+    assert {a.args[0] for a in state.legal_actions()} == {"citizen"}
+    assert len(state.legal_actions()) == 9
+    play(state, "place citizen b2")
+    assert "citizen" not in area(state, 0)
+    assert state.to_move == 1
+
+
+def test_standard_setup_lays_out_five_neutral_tiles_and_keeps_eleven_apart():
+    state = GAME.new_initial_state(11)
+    counts = state.zone_counts()
+    assert counts["neutral_area"] == 5 and counts["pile"] == 11
+    assert len(area(state, 0)) == 8 and len(area(state, 1)) == 7
+    assert "citizen" not in [state.tables.keys[t] for t in state.neutral]
+
+
+def test_religion_can_be_the_starting_player():
+    state = GAME.new_initial_state(0, {"first": "religion"})
+    assert state.to_move == 1 and "citizen" in area(state, 1)
+
+
+def test_placing_into_the_last_space_allows_no_destruction():
+    text = (
+        "a1=citizen/rel b1=bishop/rel c1=saint/rel a2=cardinal/rel b2=castle/reg "
+        "c2=queen/reg a3=minister/reg b3=princess/reg | king | paladin | - | reg"
+    )
+    state = play(position(text), "place king c3")
+    assert state.is_terminal() and state.end_reason() == "board-full"
+    assert state.allies() == (5, 4) and state.winner() == 0
+
+
+def test_the_game_does_not_end_while_a_destroyed_tile_lies_face_down():
+    text = (
+        "a1=citizen/rel b1=bishop/rel c1=saint/rel a2=cardinal/rel b2=castle/reg "
+        "c2=queen/reg a3=minister/reg | king,general | paladin,monk | - | reg"
+    )
+    state = play(position(text), "place king b3", "destroy a2")
+    play(state, "place paladin c3")  # fills all nine spaces: Religion may not destroy
+    assert at(state, "a2") is None  # still face down when the board filled, removed now
+    assert not state.is_terminal() and state.to_move == 0
+    assert [e.kind for e in state.events[-2:]] == ["place", "removed"]
+    play(state, "place general a2")
+    assert state.is_terminal()
+
+
+def test_a_player_who_cannot_place_a_tile_loses():
+    state = position("a1=citizen/reg | - | bishop | - | reg")
+    assert state.is_terminal() and state.winner() == 1 and state.end_reason() == "no-tile"
+
+
+def test_a_tower_with_no_ally_to_cover_cannot_be_placed_so_its_holder_loses():
+    state = position("a1=citizen/rel | - | bishop | tower | reg")
+    assert state.end_reason() == "no-tile"
+
+
+def test_best_of_three_match_the_loser_chooses_who_starts_and_neutrals_are_renewed():
+    state = GAME.new_initial_state(5, {"match": True})
+    first_neutrals = set(state.neutral)
+    agent = RandomAgent(2)
+    while state.phase != "order":
+        state.apply(agent.act(state))
+    loser = 1 - state.match_history[0]["winner"]
+    assert state.to_move == loser
+    assert moves(state) == {"order first", "order second"}
+    play(state, "order second")
+    assert state.first == 1 - loser
+    assert len(state.neutral) == 5 and first_neutrals.isdisjoint(state.neutral)
+    _play_out(state, 3)
+    assert max(state.wins) == 2 and state.winner() == state.wins.index(2)
+
+
+@pytest.mark.parametrize("variant", ["random", "secret-random"])
+def test_random_variants_deal_two_neutral_tiles_to_each_player(variant):
+    state = GAME.new_initial_state(4, {"variant": variant})
+    assert state.neutral == []
+    assert len(area(state, 0)) == 7 + 1 + 2 and len(area(state, 1)) == 7 + 2
+    hidden = state.observation(0)["opponent_hidden"]
+    assert hidden == (2 if variant == "secret-random" else 0)
+
+
+def test_old_style_plays_without_neutral_tiles_but_the_citizen():
+    state = GAME.new_initial_state(4, {"variant": "old-style"})
+    assert state.neutral == [] and state.zone_counts()["removed"] == 16
+
+
+def test_draft_order_is_first_second_first_then_second_takes_the_last_two():
+    state = GAME.new_initial_state(8, {"variant": "draft"})
+    offer = sorted(state.tables.keys[t] for t in state.offer)
+    assert state.phase == "draft" and len(offer) == 5
+    play(state, f"pick {offer[0]}")
+    assert state.to_move == 1
+    play(state, f"pick {offer[1]}")
+    play(state, f"pick {offer[2]}")
+    assert state.phase == "place" and state.to_move == 0
+    assert {offer[0], offer[2]} <= set(area(state, 0))
+    assert {offer[1], offer[3], offer[4]} <= set(area(state, 1))
+
+
+def test_secret_draft_keeps_each_players_picks_hidden_from_the_other():
+    state = GAME.new_initial_state(9, {"variant": "secret-draft"})
+    assert state.observation(1)["offer"] == [] and len(state.observation(0)["offer"]) == 4
+    first_keep = state.legal_actions()[0]
+    state.apply(first_keep)  # the starting player keeps one, passes three
+    assert state.to_move == 1 and len(state.observation(1)["offer"]) == 3
+    passed = state.observation(0)["passed_to_opponent"]
+    assert sorted(state.observation(1)["offer"]) == sorted(passed)
+    state.apply(state.legal_actions()[0])  # the second player keeps one, discards two
+    assert state.to_move == 1 and len(state.observation(1)["offer"]) == 4  # and draws four
+    state.apply(state.legal_actions()[0])
+    assert state.to_move == 0 and len(state.observation(0)["offer"]) == 3
+    state.apply(state.legal_actions()[0])
+    assert state.phase == "place"
+    assert state.discard == [] and state.zone_counts()["removed"] == 4  # out of the game
+    for player in (0, 1):
+        seen = state.observation(player)
+        assert seen["opponent_hidden"] == 2 and len(seen["own_area"]) >= 9
+        assert first_keep.args[0] not in seen["opponent_area"]
+
+
+def _secret_state(seed: int, steps: int):
+    state = GAME.new_initial_state(seed, {"variant": "secret-random"})
+    agent = RandomAgent(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(agent.act(state))
+    return state
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 12), sample=st.integers(0, 99))
+def test_a_determinisation_looks_the_same_to_the_observer(seed, steps, sample):
+    state = _secret_state(seed, steps)
+    player = 0 if state.is_terminal() else state.current_player()
+    guess = state.determinise(player, Rng(sample))
+    assert guess.observation(player) == state.observation(player)
+    assert sum(guess.zone_counts().values()) == 31
+    if not state.is_terminal():
+        assert guess.legal_actions() == state.legal_actions()
+
+
+def test_a_determinisation_does_not_depend_on_the_opponents_secret_tiles():
+    state = GAME.new_initial_state(21, {"variant": "secret-random"})
+    # given a twin state whose opponent holds different secret tiles (same public picture)
+    twin = state.clone()
+    old, new = twin.hidden[1][0], twin.pile[0]
+    twin.hidden[1][0] = new
+    twin.pile[0] = old
+    twin.areas[1] = sorted(new if t == old else t for t in twin.areas[1])
+    twin.origin[new] = twin.origin.pop(old)
+    assert twin.observation(0) == state.observation(0)
+    # then Regality's determinisations of both are identical
+    for sample in range(5):
+        assert state.determinise(0, Rng(sample)).key() == twin.determinise(0, Rng(sample)).key()
+    assert twin.observation(1) != state.observation(1)
+
+
+def test_observations_are_json_and_hide_the_pile():
+    state = GAME.new_initial_state(2)
+    seen = state.observation(1)
+    json.dumps(seen)
+    assert seen["unseen_neutral_count"] == 11 and "pile" not in seen
+
+
+def test_bad_setups_are_refused_with_a_clear_message():
+    with pytest.raises(SetupError, match="unknown variant"):
+        GAME.new_initial_state(0, {"variant": "chess"})
+    with pytest.raises(SetupError, match="unknown tile"):
+        GAME.new_initial_state(0, {"position": "a1=pawn/reg | - | - | - | reg"})
+    with pytest.raises(SetupError, match="twice"):
+        GAME.new_initial_state(0, {"position": "a1=king/reg | king | - | - | rel"})
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_turn_limit_ends_a_looping_game_as_a_draw(variant):
+    state = _play_out(GAME.new_initial_state(1, {"variant": variant, "max_placements": 3}))
+    assert state.end_reason() == "turn-limit" and state.winner() is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), variant=st.sampled_from(VARIANTS), steps=st.integers(0, 40))
+def test_every_tile_is_in_exactly_one_place_after_any_random_sequence(seed, variant, steps):
+    state = GAME.new_initial_state(seed, {"variant": variant})
+    agent = RandomAgent(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply(agent.act(state))
+    places = []
+    for code in state.cells:
+        if code >= 0:
+            places.append(code & 31)
+            if (code >> 8) - 1 >= 0:
+                places.append((code >> 8) - 1)
+    for zone in (*state.areas, state.neutral, state.discard, state.offer, state.pile, state.used):
+        places.extend(zone)
+    assert sorted(places) == list(range(31))
+    assert set(state.hidden[0]) <= set(state.areas[0]) and set(state.hidden[1]) <= set(
+        state.areas[1]
+    )
+
+
+def test_point_system_counts_allies_and_a_death_loss_scores_nothing():
+    state = GAME.new_initial_state(12, {"variant": "standard", "points": 3})
+    _play_out(state, 4)
+    assert state.games_played == 3
+    expected = [0, 0]
+    for game in state.match_history:
+        for player in (0, 1):
+            lost_outright = player != game["winner"] and game["reason"] in ("death", "no-tile")
+            expected[player] += 0 if lost_outright else game["allies"][player]
+    assert state.points == expected == state.match_history[-1]["points"]
+    if expected[0] != expected[1]:
+        assert state.winner() == (0 if expected[0] > expected[1] else 1)
+    else:
+        assert state.winner() is None

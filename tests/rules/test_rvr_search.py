@@ -1,0 +1,158 @@
+"""Perft node counts and perfect play for Regality vs Religion (docs/rules/regality-vs-religion.md,
+"Perft" and "Perfect play")."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from rules.engines.regality_vs_religion.game import WIN_SCORE
+from rules.engines.regality_vs_religion.notation import format_position
+from rules.engines.regality_vs_religion.solver import Solver, perft, solve
+from tests.rules.rvr_helpers import GAME, play, position
+
+PERFT_POSITIONS = {
+    "opening": ("old-style", None, [9, 504, 14544, 258344]),
+    "midgame": (
+        "standard",
+        "a1=citizen/reg b2=shaman/rel c1=minister/reg a3=sage/rel | "
+        "king,queen,princess,general,wizard,castle | "
+        "hierophant,cardinal,saint,bishop,paladin,monk,temple | bard,fairy,tower | reg",
+        [42, 1415, 30044],
+    ),
+    "endgame": (
+        "standard",
+        "a1=citizen/reg b1=castle/reg c1=hierophant/rel a2=queen/reg!rel b2=witch/rel "
+        "c2=sage/reg a3=cardinal/rel | king,pirate,assassin | bishop,temple,hermit | performer "
+        "| reg | samurai,ninja",
+        [8, 29, 166, 546],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", PERFT_POSITIONS)
+def test_perft_counts_from_the_published_positions(name):
+    variant, text, counts = PERFT_POSITIONS[name]
+    setup = {"variant": variant} | ({"position": text} if text else {})
+    state = GAME.new_initial_state(0, setup)
+    assert [perft(state, depth) for depth in range(1, len(counts) + 1)] == counts
+
+
+def test_position_notation_round_trips():
+    for variant, text, _ in PERFT_POSITIONS.values():
+        if text:
+            state = position(text, variant)
+            assert format_position(position(format_position(state), variant)) == format_position(
+                state
+            )
+
+
+ONE_EMPTY = (
+    "a1=citizen/reg b1=king/rel c1=queen/reg a2=hierophant/rel b2=castle/reg c2=cardinal/rel "
+    "a3=general/reg b3=paladin/rel | minister | bishop | - | reg"
+)
+
+
+def test_last_placement_solved_by_hand():
+    # Regality's Minister fills c3 and turns one of b3 / c2 (b2 is a shielded Castle):
+    # 4 + 1 + 1 = 6 allies against 3, a win by 3.
+    solution = solve(position(ONE_EMPTY, "old-style"))
+    assert (solution.winner, solution.margin, solution.value) == ("regality", 3, WIN_SCORE + 3)
+    assert str(solution.best_action) == "place minister c3"
+
+
+def test_death_endgame_solved_by_hand():
+    # Regality holds Death on a1 and has a Minister for the last space, b2. Turning Death
+    # hands it to Religion, who then loses although Religion has 7 allies to Regality's 2;
+    # any other turn leaves Death with Regality, who loses.
+    text = (
+        "a1=death/reg b1=citizen/rel c1=queen/rel a2=hierophant/rel c2=cardinal/rel "
+        "a3=saint/rel b3=bishop/rel c3=castle/reg | minister | monk | - | reg"
+    )
+    state = position(text)
+    solution = Solver().solve(state, root_values=True)
+    assert solution.winner == "regality" and solution.margin == 2 - 7
+    play(state, "place minister b2")
+    assert Solver().solve(state).best_action is not None
+    assert str(Solver().solve(state).best_action) == "turn a1"
+
+
+def _plain_minimax(state) -> float:
+    """An independent, table-free, symmetry-free minimax (slow; tiny endgames only)."""
+    if state.is_terminal():
+        return state.search_value()
+    values = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_unchecked(action)
+        values.append(_plain_minimax(child))
+    return max(values) if state.current_player() == 0 else min(values)
+
+
+TWO_EMPTY = [
+    "a1=citizen/reg b1=king/rel c1=queen/reg a2=hierophant/rel b2=castle/reg c2=cardinal/rel "
+    "a3=general/reg | minister,wizard | bishop,monk | - | reg",
+    "a1=citizen/rel b1=king/reg c1=queen/rel b2=princess/reg c2=cardinal/rel a3=general/reg "
+    "b3=temple/rel | minister,wizard | bishop,saint | - | rel",
+    "a1=citizen/reg b1=castle/rel a2=queen/reg b2=samurai/rel c2=sage/reg a3=cardinal/rel "
+    "b3=king/rel | minister | bishop | dragon,fairy | reg",
+]
+
+
+@pytest.mark.parametrize("text", TWO_EMPTY)
+def test_solver_agrees_with_plain_minimax_on_small_endgames(text):
+    state = position(text)
+    assert solve(state).value == _plain_minimax(state)
+
+
+def test_mirrored_positions_have_the_same_value():
+    text = TWO_EMPTY[0]
+    mirrored = (
+        text.replace("a1=", "X1=")
+        .replace("c1=", "a1=")
+        .replace("X1=", "c1=")
+        .replace("a2=", "X2=")
+        .replace("c2=", "a2=")
+        .replace("X2=", "c2=")
+        .replace("a3=", "c3=")
+    )
+    assert solve(position(text)).value == solve(position(mirrored)).value
+
+
+def test_solving_a_five_empty_position_reports_its_search():
+    text = (
+        "a1=citizen/reg b1=king/rel a2=queen/reg c2=hierophant/rel | minister,castle,general | "
+        "cardinal,temple,bishop | - | reg"
+    )
+    solution = Solver().solve(position(text, "old-style"))
+    assert solution.complete and solution.winner in ("regality", "religion")
+    assert solution.nodes > 0 and solution.table_size > 0
+
+
+def test_rvr_solve_command_prints_the_result_as_json():
+    out = io.StringIO()
+    call_command("rvr_solve", "--position", ONE_EMPTY, "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["winner"] == "regality" and report["margin"] == 3
+    assert report["nodes_per_second"] >= 0
+
+
+def test_after_the_best_move_the_value_is_kept():
+    state = position(TWO_EMPTY[0])
+    solution = solve(state)
+    play(state, str(solution.best_action))
+    assert solve(state).value == solution.value
+
+
+def test_rvr_solve_explains_what_it_cannot_solve():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="unknown tile"):
+        call_command(
+            "rvr_solve", "--position", "a1=pawn/reg | - | - | - | reg", stdout=io.StringIO()
+        )
+    with pytest.raises(CommandError, match="secret"):
+        call_command("rvr_solve", "--variant", "secret-random", stdout=io.StringIO())
