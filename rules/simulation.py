@@ -45,6 +45,17 @@ class SideResult:
 
 
 @dataclass
+class TeamResult:
+    """A co-operative game's results: the whole table wins or loses together."""
+
+    wins: int
+    losses: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+
+
+@dataclass
 class SimulationReport:
     """The summary of a simulation run (JSON-ready through ``as_dict``)."""
 
@@ -60,6 +71,8 @@ class SimulationReport:
     length_histogram: dict[str, int]
     end_reasons: dict[str, int]
     results: list[int | None] = field(default_factory=list)
+    team: TeamResult | None = None
+    """Set for co-operative games, where ``sides`` and ``draws`` say little on their own."""
 
     def as_dict(self) -> dict[str, Any]:
         """Return plain data."""
@@ -110,6 +123,7 @@ def run(
     lengths: list[int] = []
     reasons: Counter[str] = Counter()
     results: list[int | None] = []
+    team_wins = team_losses = 0
     for _ in range(games):
         game_seed = seeds.next_u64() >> 1
         state = engine.new_initial_state(game_seed, setup)
@@ -122,6 +136,10 @@ def run(
                 continue
             state.apply(seats[player].act(state))
             actions += 1
+        if engine.cooperative:
+            outcome = state.returns()[0]
+            team_wins += outcome > 0
+            team_losses += outcome < 0
         winner = state.winner()
         results.append(winner)
         if winner is None:
@@ -151,6 +169,12 @@ def run(
             )
         )
     histogram = Counter(_bucket(length, bucket_width) for length in lengths)
+    team = None
+    if engine.cooperative:
+        low, high = wilson_interval(team_wins, games)
+        team = TeamResult(
+            team_wins, team_losses, round(team_wins / games, 6), round(low, 6), round(high, 6)
+        )
     return SimulationReport(
         game=engine.slug,
         setup=setup,
@@ -164,4 +188,5 @@ def run(
         length_histogram=dict(sorted(histogram.items())),
         end_reasons=dict(sorted(reasons.items())),
         results=results,
+        team=team,
     )

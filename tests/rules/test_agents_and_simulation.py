@@ -154,3 +154,21 @@ def test_rng_is_reproducible_and_unbiased_enough():
     for _ in range(4000):
         counts[rng.randrange(4)] += 1
     assert all(900 < c < 1100 for c in counts)
+
+
+def test_cooperative_simulation_reports_the_team_result() -> None:
+    from rules.simulation import run
+
+    report = run("reggae-revolution", {"players": 2}, ["greedy", "greedy"], games=6, seed=11)
+
+    assert report.team is not None
+    assert report.team.wins + report.team.losses == report.games  # no co-op game is a "draw"
+    assert report.team.ci_low <= report.team.win_rate <= report.team.ci_high
+    assert report.as_dict()["team"]["wins"] == report.team.wins
+
+
+def test_competitive_simulation_has_no_team_result() -> None:
+    from rules.simulation import run
+
+    report = run("regality-vs-religion", {"variant": "old-style"}, ["random", "random"], 4, seed=3)
+    assert report.team is None

@@ -217,6 +217,8 @@ class Game:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     information: ClassVar[Information] = Information.PERFECT
+    cooperative: ClassVar[bool] = False
+    """True when all players win or lose together (returns are the same for every seat)."""
 
     def __init__(self, records: Sequence[Mapping[str, Any]] | None = None) -> None:
         self.records: tuple[Mapping[str, Any], ...] = tuple(
@@ -247,6 +249,7 @@ class Game:
             "min_players": self.min_players,
             "max_players": self.max_players,
             "information": self.information.value,
+            "cooperative": self.cooperative,
         }
 
     def replay(

@@ -31,6 +31,7 @@ class ReggaeRevolutionGame(Game):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 4
     information: ClassVar[Information] = Information.IMPERFECT
+    cooperative: ClassVar[bool] = True
 
     def __init__(self, records: Sequence[Mapping[str, Any]] | None = None) -> None:
         super().__init__(records)
@@ -48,7 +49,7 @@ class ReggaeRevolutionGame(Game):
 
     def metadata(self) -> dict[str, Any]:
         """Return the game's metadata, marking it co-operative."""
-        return {**super().metadata(), "cooperative": True, "default_players": DEFAULT_PLAYERS}
+        return {**super().metadata(), "default_players": DEFAULT_PLAYERS}
 
     def example_setups(self) -> list[dict[str, Any]]:
         """Return one setup per table size the conformance suite should play."""

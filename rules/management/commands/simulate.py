@@ -66,12 +66,19 @@ class Command(BaseCommand):
             self.stdout.write(report.to_json())
             return
         self.stdout.write(f"{report.game}: {report.games} games, seed {report.seed}, setup {setup}")
-        for side in report.sides:
+        if report.team is not None:
+            team = report.team
             self.stdout.write(
-                f"  {side.name} ({side.agent}): {side.wins} wins, {side.win_rate:.1%} "
-                f"[95% CI {side.ci_low:.1%} - {side.ci_high:.1%}]"
+                f"  team (co-operative): {team.wins} wins, {team.losses} losses, "
+                f"{team.win_rate:.1%} [95% CI {team.ci_low:.1%} - {team.ci_high:.1%}]"
             )
-        self.stdout.write(f"  draws: {report.draws}")
+        else:
+            for side in report.sides:
+                self.stdout.write(
+                    f"  {side.name} ({side.agent}): {side.wins} wins, {side.win_rate:.1%} "
+                    f"[95% CI {side.ci_low:.1%} - {side.ci_high:.1%}]"
+                )
+            self.stdout.write(f"  draws: {report.draws}")
         self.stdout.write(
             f"  length (actions): mean {report.length_mean:.1f}, "
             f"min {report.length_min}, max {report.length_max}"
