@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from cards.images.links import card_image_links
 from cards.models import Card, Game
 from cards.selectors import card_list_for_game, game_list_with_counts
+from web.selectors import card_format_statuses, card_public_decks  # formats, public decks
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -44,5 +45,11 @@ def card_detail(request: HttpRequest, game: str, slug: str) -> HttpResponse:
     return render(
         request,
         "cards/card_detail.html",
-        {"card": card, "numbers": numbers, "image": card_image_links(card)},
+        {
+            "card": card,
+            "numbers": numbers,
+            "image": card_image_links(card),
+            "formats": card_format_statuses(card),
+            "public_decks": card_public_decks(card),
+        },
     )

@@ -1,0 +1,109 @@
+/* Deckwright's own script: htmx settings and the keyboard-friendly card autocomplete.
+   Every page works without it; it only makes the deck builder quicker. */
+(function () {
+  "use strict";
+
+  // Error answers carry inline messages (a refused card, a bad decklist): swap them in too.
+  if (window.htmx) {
+    window.htmx.config.responseHandling = [
+      { code: "204", swap: false },
+      { code: "[23]..", swap: true },
+      { code: "(400|409|422)", swap: true, error: false },
+      { code: "[45]..", swap: false, error: true },
+    ];
+  }
+
+  function setupCombobox(input) {
+    var list = document.getElementById(input.getAttribute("aria-controls"));
+    var form = input.form;
+    var active = -1;
+
+    function options() {
+      return Array.prototype.slice.call(list.querySelectorAll('[role="option"]'));
+    }
+    function highlight(index) {
+      var opts = options();
+      opts.forEach(function (option, i) {
+        option.setAttribute("aria-selected", i === index ? "true" : "false");
+      });
+      active = index;
+      if (index >= 0 && opts[index]) {
+        input.setAttribute("aria-activedescendant", opts[index].id);
+        opts[index].scrollIntoView({ block: "nearest" });
+      } else {
+        input.removeAttribute("aria-activedescendant");
+      }
+    }
+    function close() {
+      list.innerHTML = "";
+      input.setAttribute("aria-expanded", "false");
+      highlight(-1);
+    }
+    function choose(option) {
+      input.value = option.getAttribute("data-name");
+      close();
+      form.requestSubmit();
+    }
+
+    input.addEventListener("keydown", function (event) {
+      var opts = options();
+      if (event.key === "ArrowDown" && opts.length) {
+        event.preventDefault();
+        highlight((active + 1) % opts.length);
+      } else if (event.key === "ArrowUp" && opts.length) {
+        event.preventDefault();
+        highlight(active <= 0 ? opts.length - 1 : active - 1);
+      } else if (event.key === "Enter") {
+        if (active >= 0 && opts[active]) {
+          event.preventDefault();
+          choose(opts[active]);
+        } else {
+          close();
+        }
+      } else if (event.key === "Escape") {
+        close();
+      }
+    });
+    list.addEventListener("mousedown", function (event) {
+      var option = event.target.closest('[role="option"]');
+      if (option) {
+        event.preventDefault();
+        choose(option);
+      }
+    });
+    list.addEventListener("htmx:afterSwap", function () {
+      active = -1;
+      input.removeAttribute("aria-activedescendant");
+      input.setAttribute("aria-expanded", options().length ? "true" : "false");
+    });
+    input.addEventListener("blur", function () {
+      window.setTimeout(close, 150);
+    });
+    // A successful change clears the box for the next card (a refused one keeps the text).
+    document.body.addEventListener("deck-changed", function (event) {
+      if (event.target === form) {
+        input.value = "";
+        close();
+        input.focus();
+      }
+    });
+  }
+
+  function setup() {
+    document.querySelectorAll("input[data-combobox]").forEach(setupCombobox);
+    var paste = document.getElementById("paste-form");
+    if (paste) {
+      document.body.addEventListener("deck-changed", function (event) {
+        if (event.target === paste) {
+          paste.reset();
+        }
+      });
+    }
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setup);
+  } else {
+    setup();
+  }
+})();

@@ -1,0 +1,385 @@
+"""The pages in a real browser: Debian's chromium driven by Playwright against ``live_server``.
+
+Each test saves a screenshot of the page it checks under ``test-artifacts/``. Without
+``/usr/bin/chromium`` (``make test`` installs it) the tests skip and say why.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+
+from cards.models import Game
+from decks.validation import validate
+from tests.web.conftest import RNR, sample
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT_MS = 15_000
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="browser tests need Debian's chromium at /usr/bin/chromium "
+        "(`make browser` or `apt-get install chromium`)",
+    ),
+]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+expect = sync_api.expect
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    # Playwright's sync API keeps an event loop running in this thread; the database work the
+    # test does in between is still synchronous, so Django's async guard is lifted meanwhile.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        yield from _chromium()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def _chromium() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _game_data(live_server) -> None:
+    """A live-server test flushes the database when it ends; the game data the session loaded
+    is put back before the next one needs it."""
+    if Game.objects.count() < 5:
+        call_command("load_game_data", verbosity=0, stdout=io.StringIO())
+
+
+@pytest.fixture
+def page(browser, live_server, request) -> Iterator[object]:
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def log_in(page, user, password: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(user.username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("My decks")
+
+
+def create_deck(page, name: str, decklist: str = "") -> None:
+    page.goto("/decks/new/")
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Game").select_option(RNR)
+    page.locator("#id_format").select_option(label="Standard")
+    if decklist:
+        page.get_by_label("Start from a decklist (optional)").fill(decklist)
+    page.get_by_role("button", name="Create deck").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+
+
+def verdict(page):
+    return page.get_by_test_id("verdict")
+
+
+def test_search_cards_and_open_one(page):
+    page.goto("/cards/")
+    shot(page, "card-browser")
+    search = page.get_by_label("Search", exact=True)
+    search.fill("t:attack (b:eagle")
+    search.press("Enter")
+    error = page.get_by_test_id("query-error")
+    expect(error).to_contain_text("column 18")
+    expect(search).to_have_value("t:attack (b:eagle")  # nothing typed is lost
+    shot(page, "card-browser-error")
+    search.fill("t:attack b:eagle")
+    search.press("Enter")
+    expect(page.get_by_test_id("result-count")).to_have_text(re.compile(r"^[1-9][0-9]* cards"))
+    page.get_by_role("link", name=re.compile(r"Eagle Dive")).first.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Eagle Dive")
+    expect(page.get_by_test_id("formats")).to_contain_text("Standard")
+    expect(page.get_by_role("img", name=re.compile("Card face of Eagle Dive"))).to_be_visible()
+    shot(page, "card-detail")
+
+
+def test_card_browser_on_a_phone(browser, live_server):
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 375, "height": 740})
+    phone = context.new_page()
+    phone.goto("/cards/?view=list&game=revolt-n-reign")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    wide = phone.evaluate(
+        "Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > 375).map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 8)"
+    )
+    shot(phone, "card-browser-phone")
+    context.close()
+    assert width <= 375, f"the card list must not scroll sideways on a phone: {wide}"
+
+
+def test_sign_up(page):
+    page.goto("/accounts/signup/")
+    page.get_by_label("Username").fill("carol")
+    page.get_by_label("Email").fill("carol@example.com")
+    page.get_by_label("Password", exact=True).fill("a-long-test-passphrase-42")
+    page.get_by_label("Password confirmation").fill("a-long-test-passphrase-42")
+    shot(page, "signup")
+    page.get_by_role("button", name="Create account").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("My decks")
+    expect(page.get_by_role("button", name="Log out carol")).to_be_visible()
+    shot(page, "my-decks")
+
+
+def _without_line(decklist: str, line: str) -> str:
+    lines = decklist.splitlines()
+    lines.remove(line)
+    return "\n".join(lines) + "\n"
+
+
+def test_build_a_legal_revolt_n_reign_deck_then_break_the_rights_cap(page, user, password):
+    log_in(page, user, password)
+    create_deck(page, "Scroll Petitions")
+    expect(verdict(page)).to_contain_text("Not legal")
+
+    # Paste a legal sample without one of its Pillars: 59 cards.
+    decklist = _without_line(sample(RNR, "legal-scroll-petitions"), "1 County Clerk's Office")
+    page.get_by_text("Paste or import a decklist").click()
+    page.get_by_label("Decklist", exact=True).fill(decklist)
+    page.get_by_role("button", name="Import").click()
+    expect(verdict(page)).to_contain_text("Not legal")
+    expect(page.locator('#validation-panel li[data-code="deck-size"]')).to_be_visible()
+
+    # A name that is no card is refused inline, and the box keeps what was typed.
+    box = page.get_by_role("combobox", name="Card name")
+    box.fill("Zzqx Nothing")
+    box.press("Enter")
+    expect(page.get_by_test_id("deck-errors")).to_contain_text("is not a Revolt N Reign card")
+    expect(box).to_have_value("Zzqx Nothing")
+    box.fill("")
+
+    # Add the missing Pillar from the keyboard: type, arrow down, Enter.
+    box.press_sequentially("county cle", delay=30)
+    option = page.get_by_role("option", name="County Clerk's Office")
+    expect(option).to_be_visible()
+    box.press("ArrowDown")
+    expect(option).to_have_attribute("aria-selected", "true")
+    box.press("Enter")
+    expect(verdict(page)).to_contain_text("Legal: 60 cards")
+    expect(page.locator("#deck-status")).to_contain_text("Legal")
+    expect(box).to_have_value("")  # ready for the next card
+    shot(page, "deck-builder-legal")
+
+    # A 13th Rights card breaks the rights cap (and the deck size).
+    box.press_sequentially("right of inq", delay=30)
+    expect(page.get_by_role("option", name="Right of Inquiry")).to_be_visible()
+    box.press("ArrowDown")
+    box.press("Enter")
+    rights = page.locator('#validation-panel li[data-code="rights-cap"]')
+    expect(rights).to_contain_text("13 Rights cards")
+    expect(rights).to_contain_text("Rule: Rights Cards")
+    shot(page, "deck-builder-rights-cap")
+
+    # Remove it again with its row's button: legal once more.
+    page.get_by_role("button", name="Remove Right of Inquiry").click()
+    expect(verdict(page)).to_contain_text("Legal: 60 cards")
+
+
+ILLEGAL = """# game: revolt-n-reign
+# name: Everything Wrong
+[Unconstitutional Act]
+1 Stamp Act
+1 Sugar Act
+[Attack]
+3 Eagle Dive
+1 Eagel Strike
+[Pillar]
+6 Harbor Customs House
+"""
+
+
+ILLEGAL_KNOWN_CARDS = """# game: revolt-n-reign
+[Unconstitutional Act]
+1 Stamp Act
+1 Sugar Act
+[Attack]
+3 Eagle Dive
+3 Talon Strike
+[Rights]
+2 Right to Counsel
+[Pillar]
+6 Harbor Customs House
+"""
+ILLEGAL_KNOWN_CARDS_ENTRIES = {
+    "Stamp Act": 1,
+    "Sugar Act": 1,
+    "Eagle Dive": 3,
+    "Talon Strike": 3,
+    "Right to Counsel": 2,
+    "Harbor Customs House": 6,
+}
+
+
+def test_import_an_illegal_decklist_and_see_every_violation(page, user, password):
+    log_in(page, user, password)
+    # A name that is no card is refused at import, inline, with a suggestion and the text kept.
+    page.goto("/decks/new/")
+    page.get_by_label("Name").fill("Everything Wrong")
+    page.get_by_label("Start from a decklist (optional)").fill(ILLEGAL)
+    page.get_by_role("button", name="Create deck").click()
+    expect(page.get_by_role("alert").first).to_contain_text("Eagel Strike")
+    expect(page.get_by_label("Start from a decklist (optional)")).to_have_value(ILLEGAL)
+    # Real cards breaking many rules import, and the panel lists every violation.
+    create_deck(page, "Everything Wrong", ILLEGAL_KNOWN_CARDS)
+    report = validate(RNR, ILLEGAL_KNOWN_CARDS_ENTRIES, format="standard")
+    assert {"deck-size", "ua-count", "copy-limit", "rights-cap"} - set(report.codes) == {
+        "rights-cap"
+    }
+    items = page.locator("#validation-panel ul.violations > li")
+    expect(items).to_have_count(len(report.violations))
+    for violation in report.violations:
+        expect(items.filter(has_text=violation.message)).to_have_count(1)
+        expect(items.filter(has_text=violation.message)).to_have_attribute(
+            "data-code", violation.code
+        )
+    shot(page, "deck-builder-illegal")
+
+
+def test_tournament_batch_and_csv_download(page):
+    page.goto("/tournament/")
+    page.get_by_label("Format").select_option(label="Standard")
+    batch = "\n---\n".join(
+        [sample(RNR, "legal-eagle-control"), sample(RNR, "illegal-rights-cap"), ILLEGAL]
+    )
+    page.get_by_label("Paste decklists").fill(batch)
+    page.get_by_role("button", name="Check decklists").click()
+    expect(page.get_by_test_id("summary")).to_contain_text("3 decks: 1 legal, 2 illegal")
+    rows = page.locator(".results-table tbody tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(1)).to_contain_text("Rights cap")
+    expect(rows.nth(2).locator('li[data-code="unknown-card"]')).to_contain_text("Eagel Strike")
+    shot(page, "tournament-check")
+    with page.expect_download() as download_info:
+        page.get_by_test_id("csv-link").click()
+    download = download_info.value
+    body = Path(download.path()).read_text(encoding="utf-8")
+    assert body.splitlines()[0] == "deck,verdict,card_count,code,message,rule,cards"
+    assert "rights-cap" in body
+    assert ",legal," in body
+    assert download.suggested_filename.startswith("legality-revolt-n-reign-standard-")
+
+
+def test_deck_builder_transfer_with_a_60_card_deck(page, user, password):
+    from tests.web.conftest import make_deck
+
+    deck = make_deck(user)
+    log_in(page, user, password)
+    sizes: dict[str, int] = {}
+    page.on("response", lambda response: sizes.__setitem__(response.url, len(response.body())))
+    started = time.perf_counter()
+    page.goto(f"/decks/{deck.pk}/", wait_until="load")
+    loaded = time.perf_counter() - started
+    expect(verdict(page)).to_contain_text("Legal: 60 cards")
+    shot(page, "deck-builder-60")
+    total = sum(sizes.values())
+    lines = [f"{size:>8} {url.split('/', 3)[-1]}" for url, size in sorted(sizes.items())]
+    (ARTIFACTS / "page-weight-browser.txt").write_text(
+        f"deck builder, 60-card deck: {len(sizes)} responses, {total} bytes, "
+        f"load event after {loaded * 1000:.0f} ms\n" + "\n".join(lines) + "\n",
+        encoding="utf-8",
+    )
+    assert total < 250_000
+    # The same page on a phone: one column, nothing wider than the screen.
+    page.set_viewport_size({"width": 375, "height": 740})
+    shot(page, "deck-builder-phone")
+    wide = page.evaluate(
+        "Array.from(document.querySelectorAll('body *'))"
+        ".filter(e => e.getBoundingClientRect().right > 376)"
+        ".map(e => e.tagName + '.' + e.className).slice(0, 6)"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375, wide
+
+
+def test_test_hands_draw_keep_step_and_deal_many(page, user, password):
+    from tests.web.conftest import make_deck
+
+    deck = make_deck(user)
+    log_in(page, user, password)
+    page.goto(f"/decks/{deck.pk}/")
+    page.get_by_role("link", name="test hands").click()
+    expect(page.get_by_test_id("hand").locator("li")).to_have_count(7)
+    page.get_by_role("link", name="Mulligan").click()
+    expect(page.get_by_role("heading", level=2).first).to_contain_text("after 1 mulligan")
+    page.get_by_role("link", name="Keep").click()
+    page.get_by_role("link", name="Play turn 1").click()
+    expect(page.get_by_role("heading", level=2).first).to_have_text(re.compile("After your turn 1"))
+    expect(page.locator(".event-log li").first).to_be_visible()
+    page.get_by_label("Hands to deal").fill("30")
+    page.get_by_role("button", name="Deal").click()
+    expect(page.get_by_test_id("summary")).to_contain_text("30")
+    shot(page, "test-hands")
+
+
+def test_test_hands_say_not_available_for_a_game_without_a_model(page, user, password):
+    from tests.web.conftest import make_deck
+
+    deck = make_deck(user, game="rival-realms", sample_name="legal-arcane-court", name="Court")
+    log_in(page, user, password)
+    page.goto(f"/decks/{deck.pk}/test-hands/")
+    expect(page.get_by_test_id("not-available")).to_contain_text("not available for Rival Realms")
+
+
+def test_matchup_with_progress_results_and_replay(page, user, password):
+    from tests.web.conftest import make_deck
+
+    make_deck(user, name="Eagles")
+    make_deck(user, name="Bisons", sample_name="legal-bison-pressure")
+    log_in(page, user, password)
+    page.get_by_role("link", name="Matchups").click()
+    page.get_by_label("Deck A (moves first)").select_option(label="Eagles (Revolt N Reign, alice)")
+    page.get_by_label("Deck B", exact=True).select_option(label="Bisons (Revolt N Reign, alice)")
+    page.get_by_label("Games").fill("30")
+    page.get_by_role("button", name="Play the matchup").click()
+    expect(page.get_by_test_id("matchup-results")).to_contain_text("Results of 30 games")
+    expect(page.get_by_test_id("progress")).to_have_count(0)
+    expect(page.get_by_test_id("win-rate")).to_have_count(2)
+    expect(page.get_by_role("img", name=re.compile("Game length"))).to_be_visible()
+    expect(page.get_by_role("img", name=re.compile("How games ended"))).to_be_visible()
+    shot(page, "matchup-results")
+    page.get_by_role("link", name="Replay a game").click()
+    step = page.get_by_test_id("replay-step")
+    expect(step).to_contain_text("Event 20 of")
+    page.get_by_role("link", name="Next event").click()
+    expect(step).to_contain_text("Event 21 of")
+    expect(page.locator("[aria-current=step]")).to_have_count(1)
+    shot(page, "matchup-replay")

@@ -1,0 +1,796 @@
+"""Every page: status, key content and permissions (Django's test client, no browser)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from cards.models import Card
+from decks.models import Deck, DeckCard, Event, Registration, Visibility
+from decks.selectors import format_default
+from decks.services import event_create
+from tests.web.conftest import RNR, make_deck, sample
+
+pytestmark = pytest.mark.django_db
+
+
+def rnr_card(name: str) -> Card:
+    return Card.objects.get(game__slug=RNR, name=name)
+
+
+# -- accounts -------------------------------------------------------------------------------------
+
+
+def test_signup_creates_an_account_and_logs_in(client):
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "carol",
+            "email": "carol@example.com",
+            "password1": "a-long-test-passphrase-42",
+            "password2": "a-long-test-passphrase-42",
+        },
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("deck-list-mine")
+    assert client.get(reverse("deck-list-mine")).status_code == 200
+
+
+def test_signup_errors_are_inline_and_keep_the_input(client):
+    response = client.post(
+        reverse("signup"),
+        {"username": "carol", "email": "not-an-email", "password1": "x", "password2": "y"},
+    )
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert 'value="carol"' in body
+    assert "field-error" in body
+
+
+def test_login_and_logout(client, user, password):
+    page = client.get(reverse("login"))
+    assert page.status_code == 200
+    assert b"Forgot your password?" in page.content
+    response = client.post(reverse("login"), {"username": "alice", "password": password})
+    assert response.status_code == 302
+    home = client.get(reverse("home"))
+    assert b"Log out alice" in home.content
+    assert client.post(reverse("logout")).status_code == 302
+    assert b"Log in" in client.get(reverse("home")).content
+
+
+def test_bad_login_says_so(client, user):
+    response = client.post(reverse("login"), {"username": "alice", "password": "wrong"})
+    assert response.status_code == 200
+    assert b"alert" in response.content
+
+
+def test_password_reset_sends_a_link_by_the_console_backend(client, user, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    response = client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    assert "/accounts/reset/" in mail.outbox[0].body
+    assert client.get(reverse("password_reset_done")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({}, "django.core.mail.backends.console.EmailBackend"),
+        (
+            {"EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend"},
+            "django.core.mail.backends.smtp.EmailBackend",
+        ),
+    ],
+)
+def test_email_backend_comes_from_the_environment(environ, expected):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "EMAIL_BACKEND"} | environ
+    code = "import deckwright.settings as s; print(s.EMAIL_BACKEND)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == expected
+
+
+# -- card browser ---------------------------------------------------------------------------------
+
+
+def test_card_browser_lists_cards_as_a_grid(client):
+    response = client.get(reverse("card-browser"))
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'class="card-grid"' in body
+    assert ".thumb.png" in body
+    assert "page 1 of" in body
+
+
+def test_card_browser_query_and_filters(client):
+    response = client.get(reverse("card-browser"), {"q": "t:attack b:eagle", "game": RNR})
+    assert response.status_code == 200
+    assert b"Eagle Dive" in response.content
+    assert b"Harbor Customs House" not in response.content
+
+
+def test_card_browser_list_view_and_sort(client):
+    response = client.get(
+        reverse("card-browser"), {"game": RNR, "view": "list", "sort": "cost", "dir": "desc"}
+    )
+    assert response.status_code == 200
+    assert b"compact-list" in response.content
+
+
+def test_card_browser_filter_by_type_id(client):
+    attack = rnr_card("Eagle Dive").card_type
+    response = client.get(reverse("card-browser"), {"type": attack.pk, "view": "list"})
+    assert b"Eagle Dive" in response.content
+    assert b"Stamp Act" not in response.content
+
+
+def test_card_browser_parse_error_is_inline_with_its_position(client):
+    response = client.get(reverse("card-browser"), {"q": "t:attack (b:eagle"})
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "column 18" in body
+    assert 'value="t:attack (b:eagle"' in body
+    assert 'data-testid="query-error"' in body
+
+
+def test_card_browser_unknown_field_suggests(client):
+    response = client.get(reverse("card-browser"), {"q": "tpye:attack"})
+    assert response.status_code == 400
+    assert b"type" in response.content
+
+
+def test_card_browser_htmx_gets_only_the_results(client):
+    response = client.get(reverse("card-browser"), {"q": "eagle"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert b"<html" not in response.content
+    assert b"result-count" in response.content
+
+
+def test_card_browser_bad_filter_value_is_a_400_not_a_500(client):
+    response = client.get(reverse("card-browser"), {"type": "nope", "page": "x"})
+    assert response.status_code == 400
+
+
+def test_card_page_shows_formats_rulings_and_public_decks(client, user):
+    make_deck(user, name="Public Eagles", visibility=Visibility.PUBLIC)
+    make_deck(user, name="Secret Eagles", visibility=Visibility.PRIVATE)
+    card = rnr_card("Eagle Dive")
+    response = client.get(card.get_absolute_url())
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Legal</span> in Standard" in body
+    assert "Public Eagles" in body
+    assert "Secret Eagles" not in body
+
+
+def test_card_page_shows_a_banned_card(client):
+    response = client.get(rnr_card("Writs of Assistance").get_absolute_url())
+    assert b"Banned</span> in Standard" in response.content
+
+
+# -- decks ----------------------------------------------------------------------------------------
+
+
+def test_deck_pages_need_a_login_to_build(client):
+    response = client.get(reverse("deck-new"))
+    assert response.status_code == 302
+    assert reverse("login") in response["Location"]
+    assert client.get(reverse("deck-list-mine")).status_code == 302
+
+
+def test_create_an_empty_deck(alice, user):
+    fmt = format_default(RNR)
+    response = alice.post(
+        reverse("deck-new"),
+        {"name": "Fresh", "game": RNR, "format": fmt.pk, "visibility": "private", "kind": "auto"},
+    )
+    deck = Deck.objects.get(owner=user, name="Fresh")
+    assert response["Location"] == reverse("deck-detail", args=[deck.pk])
+    page = alice.get(response["Location"])
+    assert b"Not legal" in page.content
+    assert b"deck-size" in page.content
+
+
+def test_create_from_a_decklist_with_a_format_of_another_game_is_refused(alice):
+    other = format_default("rival-realms")
+    response = alice.post(
+        reverse("deck-new"),
+        {"name": "Mixed", "game": RNR, "format": other.pk, "visibility": "private"},
+    )
+    assert response.status_code == 400
+    assert b"Choose a format of Revolt N Reign" in response.content
+
+
+def test_create_with_a_malformed_decklist_keeps_the_text(alice):
+    text = "0 Stamp Act\n3x\n"
+    response = alice.post(
+        reverse("deck-new"),
+        {"name": "Broken", "game": RNR, "visibility": "private", "decklist": text},
+    )
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "line 1: quantity 0" in body
+    assert "3x" in body
+    assert not Deck.objects.filter(name="Broken").exists()
+
+
+def test_create_with_an_unknown_card_suggests(alice):
+    response = alice.post(
+        reverse("deck-new"),
+        {"name": "Typo", "game": RNR, "visibility": "private", "decklist": "2 Eagel Dive"},
+    )
+    assert response.status_code == 400
+    assert b"Eagle Dive" in response.content
+
+
+def test_create_from_an_uploaded_json_file(alice, user):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    payload = json.dumps({"cards": [{"name": "Eagle Dive", "quantity": 2}]}).encode()
+    upload = SimpleUploadedFile("deck.json", payload, content_type="application/json")
+    response = alice.post(
+        reverse("deck-new"),
+        {"name": "From JSON", "game": RNR, "visibility": "private", "file": upload},
+    )
+    assert response.status_code == 302
+    deck = Deck.objects.get(owner=user, name="From JSON")
+    assert deck.cards.get().quantity == 2
+
+
+def test_deck_page_of_a_legal_deck(alice, legal_deck):
+    response = alice.get(reverse("deck-detail", args=[legal_deck.pk]))
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'data-legal="true"' in body
+    assert "Legal: 60 cards" in body
+    assert "Cost curve" in body
+    assert "<svg" in body
+    assert "Opening hand" in body
+    assert 'id="card-name"' in body  # the owner gets the builder
+
+
+def test_private_deck_is_404_for_others(client, other_user, legal_deck):
+    url = reverse("deck-detail", args=[legal_deck.pk])
+    assert client.get(url).status_code == 404
+    client.force_login(other_user)
+    assert client.get(url).status_code == 404
+    assert client.get(reverse("deck-versions", args=[legal_deck.pk])).status_code == 404
+    assert client.get(reverse("deck-export", args=[legal_deck.pk, "text"])).status_code == 404
+
+
+def test_unlisted_deck_opens_by_link_but_is_not_listed(client, user):
+    deck = make_deck(user, name="By Link", visibility=Visibility.UNLISTED)
+    page = client.get(reverse("deck-detail", args=[deck.pk]))
+    assert page.status_code == 200
+    assert b'id="card-name"' not in page.content  # read-only for visitors
+    assert b"By Link" not in client.get(reverse("deck-list-public")).content
+
+
+def test_public_and_mine_lists(alice, user, other_user):
+    make_deck(user, name="Mine Private")
+    make_deck(other_user, name="Theirs Public", visibility=Visibility.PUBLIC)
+    make_deck(other_user, name="Theirs Private")
+    public = alice.get(reverse("deck-list-public")).content.decode()
+    assert "Theirs Public" in public
+    assert "Theirs Private" not in public
+    assert "Mine Private" not in public
+    mine = alice.get(reverse("deck-list-mine")).content.decode()
+    assert "Mine Private" in mine
+    assert "Theirs Public" not in mine
+
+
+def test_add_a_card_by_name_with_htmx_returns_the_live_panels(alice, user):
+    deck = make_deck(user, name="Empty", sample_name="legal-eagle-control")
+    response = alice.post(
+        reverse("deck-card-add", args=[deck.pk]),
+        {"name": "grievance roll", "quantity": 1},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    assert response["HX-Trigger"] == "deck-changed"
+    body = response.content.decode()
+    assert "<html" not in body
+    assert 'id="validation-panel"' in body
+    assert 'hx-swap-oob="innerHTML"' in body
+    assert DeckCard.objects.filter(deck=deck, card__name="Grievance Roll").exists()
+
+
+def test_add_an_unknown_card_is_a_422_with_suggestions(alice, legal_deck):
+    response = alice.post(
+        reverse("deck-card-add", args=[legal_deck.pk]),
+        {"name": "Eagel Dive"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 422
+    assert b"Did you mean Eagle Dive" in response.content
+
+
+def test_add_without_htmx_redirects_back(alice, legal_deck):
+    response = alice.post(reverse("deck-card-add", args=[legal_deck.pk]), {"name": "Eagle Dive"})
+    assert response.status_code == 302
+
+
+def test_add_refused_without_htmx_keeps_the_name(alice, legal_deck):
+    response = alice.post(reverse("deck-card-add", args=[legal_deck.pk]), {"name": "Zzzzz"})
+    assert response.status_code == 422
+    assert b'value="Zzzzz"' in response.content
+
+
+def test_set_quantities_and_remove(alice, legal_deck):
+    url = reverse("deck-card-set", args=[legal_deck.pk])
+    alice.post(url, {"card": "Eagle Dive", "quantity": 1}, HTTP_HX_REQUEST="true")
+    assert legal_deck.cards.get(card__name="Eagle Dive").quantity == 1
+    alice.post(url, {"card": "Eagle Dive", "quantity": 0}, HTTP_HX_REQUEST="true")
+    assert not legal_deck.cards.filter(card__name="Eagle Dive").exists()
+    bad = alice.post(url, {"card": "Eagle Dive", "quantity": -3}, HTTP_HX_REQUEST="true")
+    assert bad.status_code == 422
+
+
+def test_only_the_owner_changes_a_deck(client, other_user, user):
+    deck = make_deck(user, visibility=Visibility.PUBLIC)
+    client.force_login(other_user)
+    for name in ("deck-card-add", "deck-card-set", "deck-paste", "deck-settings", "deck-delete"):
+        assert client.post(reverse(name, args=[deck.pk]), {"name": "x"}).status_code == 404
+
+
+def test_paste_adds_or_replaces(alice, user):
+    deck = make_deck(user, name="Paste", sample_name="legal-eagle-control")
+    url = reverse("deck-paste", args=[deck.pk])
+    response = alice.post(
+        url, {"decklist": "1 Grievance Roll", "mode": "add", "kind": "auto"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert sum(deck.cards.values_list("quantity", flat=True)) == 61
+    alice.post(url, {"decklist": "2 Eagle Dive", "mode": "replace", "kind": "text"})
+    assert list(deck.cards.values_list("card__name", "quantity")) == [("Eagle Dive", 2)]
+
+
+def test_paste_a_malformed_list_shows_every_line_and_changes_nothing(alice, legal_deck):
+    response = alice.post(
+        reverse("deck-paste", args=[legal_deck.pk]),
+        {"decklist": "0 Stamp Act\n[Broken\n", "mode": "replace", "kind": "text"},
+    )
+    assert response.status_code == 422
+    body = response.content.decode()
+    assert "line 1" in body and "line 2" in body
+    assert "[Broken" in body  # the textarea keeps what was typed
+    assert legal_deck.cards.count() > 1
+
+
+def test_paste_nothing_is_refused(alice, legal_deck):
+    response = alice.post(
+        reverse("deck-paste", args=[legal_deck.pk]),
+        {"decklist": "  ", "mode": "add"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 422
+    assert b"Paste a decklist" in response.content
+
+
+def test_autocomplete_suggests_cards_of_the_deck_game(alice, legal_deck):
+    response = alice.get(reverse("deck-card-suggest", args=[legal_deck.pk]), {"name": "eagle d"})
+    assert response.status_code == 200
+    assert b'role="option"' in response.content
+    assert b"Eagle Dive" in response.content
+
+
+def test_export_in_three_formats(alice, legal_deck):
+    text = alice.get(reverse("deck-export", args=[legal_deck.pk, "text"]))
+    assert text["Content-Disposition"] == 'attachment; filename="eagle-control.txt"'
+    assert b"# game: revolt-n-reign" in text.content
+    csv_body = alice.get(reverse("deck-export", args=[legal_deck.pk, "csv"])).content.decode()
+    assert csv_body.startswith("quantity,name,zone")
+    data = json.loads(alice.get(reverse("deck-export", args=[legal_deck.pk, "json"])).content)
+    assert sum(card["quantity"] for card in data["cards"]) == 60
+    assert alice.get(f"/decks/{legal_deck.pk}/export.xml").status_code == 404
+
+
+def test_clone_a_public_deck(client, other_user, user):
+    deck = make_deck(user, visibility=Visibility.PUBLIC)
+    client.force_login(other_user)
+    response = client.post(reverse("deck-clone", args=[deck.pk]))
+    clone = Deck.objects.get(owner=other_user)
+    assert response["Location"] == reverse("deck-detail", args=[clone.pk])
+    assert clone.visibility == Visibility.PRIVATE
+
+
+def test_settings_change_visibility_and_format(alice, legal_deck):
+    response = alice.post(
+        reverse("deck-settings", args=[legal_deck.pk]),
+        {"name": "Renamed", "description": "", "format": "", "visibility": "public"},
+    )
+    assert response.status_code == 302
+    legal_deck.refresh_from_db()
+    assert (legal_deck.name, legal_deck.visibility, legal_deck.format) == (
+        "Renamed",
+        "public",
+        None,
+    )
+
+
+def test_settings_refuse_an_empty_name(alice, legal_deck):
+    response = alice.post(
+        reverse("deck-settings", args=[legal_deck.pk]),
+        {"name": "", "format": "", "visibility": "public"},
+    )
+    assert response.status_code == 400
+
+
+def test_delete_a_deck(alice, legal_deck):
+    assert alice.post(reverse("deck-delete", args=[legal_deck.pk])).status_code == 302
+    assert not Deck.objects.filter(pk=legal_deck.pk).exists()
+
+
+def test_version_history_with_diff(alice, legal_deck):
+    alice.post(
+        reverse("deck-card-set", args=[legal_deck.pk]), {"card": "Eagle Dive", "quantity": 1}
+    )
+    alice.post(reverse("deck-card-add", args=[legal_deck.pk]), {"name": "Grievance Roll"})
+    response = alice.get(reverse("deck-versions", args=[legal_deck.pk]), {"a": 1, "b": 3})
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Eagle Dive: 2 → 1" in body
+    assert "+1 Grievance Roll" in body
+    assert "Eagle Dive: 2 -&gt; 1" in body  # the version's own note
+    missing = alice.get(reverse("deck-versions", args=[legal_deck.pk]), {"a": 1, "b": 99})
+    assert missing.status_code == 400
+
+
+def test_deck_of_a_zoned_game(alice, user):
+    deck = make_deck(user, game="reggae-revolution", sample_name="legal-full-setup", name="Reggae")
+    response = alice.get(reverse("deck-detail", args=[deck.pk]))
+    assert response.status_code == 200
+    assert b'id="add-zone"' in response.content
+    assert b"Legal" in response.content
+
+
+def test_deck_of_a_game_without_a_hand_has_no_odds(alice, user):
+    deck = make_deck(user, game="reign-absolute", sample_name="legal-elves-grove", name="Elves")
+    response = alice.get(reverse("deck-detail", args=[deck.pk]))
+    assert response.status_code == 200
+    assert b"no hand to draw" in response.content
+
+
+def test_deck_page_query_count_does_not_grow_with_the_deck(alice, legal_deck, user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    small = make_deck(user, name="Small", sample_name="illegal-deck-size")
+    alice.get(reverse("deck-detail", args=[small.pk]))  # warm the validation caches
+    with CaptureQueriesContext(connection) as small_queries:
+        alice.get(reverse("deck-detail", args=[small.pk]))
+    with CaptureQueriesContext(connection) as big_queries:
+        alice.get(reverse("deck-detail", args=[legal_deck.pk]))
+    assert len(big_queries) == len(small_queries)
+
+
+# -- tournament checks and events -----------------------------------------------------------------
+
+
+def test_tournament_batch_from_paste_and_files_with_csv(client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    fmt = format_default(RNR)
+    pasted = sample(RNR, "legal-eagle-control") + "\n---\n" + sample(RNR, "illegal-rights-cap")
+    upload = SimpleUploadedFile("bad.txt", b"0 Stamp Act\n", content_type="text/plain")
+    response = client.post(
+        reverse("tournament-check"), {"format": fmt.pk, "decklists": pasted, "files": [upload]}
+    )
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "3 decks: 1 legal, 1 illegal, 1 unreadable" in body
+    assert "rights-cap" in body
+    token = response.context["token"]
+    report = client.get(reverse("tournament-report-csv", args=[token]))
+    assert report["Content-Type"].startswith("text/csv")
+    lines = report.content.decode().splitlines()
+    assert lines[0] == "deck,verdict,card_count,code,message,rule,cards"
+    assert any(",legal," in line for line in lines)
+    assert any("rights-cap" in line for line in lines)
+    assert any(line.startswith("bad.txt,unreadable") for line in lines)
+
+
+def test_tournament_check_needs_decklists(client):
+    fmt = format_default(RNR)
+    response = client.post(reverse("tournament-check"), {"format": fmt.pk, "decklists": ""})
+    assert response.status_code == 400
+    assert b"Paste at least one decklist" in response.content
+
+
+def test_tournament_csv_of_another_session_is_404(client):
+    assert client.get(reverse("tournament-report-csv", args=["nope"])).status_code == 404
+
+
+def _event(organiser, *, deadline_in: dt.timedelta = dt.timedelta(days=1)) -> Event:
+    return event_create(
+        game=RNR,
+        format=format_default(RNR),
+        name="Harbor Open",
+        date=timezone.localdate(),
+        decklist_deadline=timezone.now() + deadline_in,
+        organiser=organiser,
+    )
+
+
+def test_create_an_event(alice):
+    fmt = format_default(RNR)
+    response = alice.post(
+        reverse("event-new"),
+        {
+            "name": "Autumn Cup",
+            "format": fmt.pk,
+            "date": "2026-12-01",
+            "decklist_deadline": "2026-11-30T18:00",
+        },
+    )
+    event = Event.objects.get(name="Autumn Cup")
+    assert response["Location"] == reverse("event-detail", args=[event.pk])
+    assert b"Autumn Cup" in alice.get(reverse("event-list")).content
+
+
+def test_register_shows_the_verdict_and_hash(client, other_user, user):
+    event = _event(user)
+    client.force_login(other_user)
+    response = client.post(
+        reverse("event-register", args=[event.pk]),
+        {"decklist": sample(RNR, "legal-eagle-control"), "kind": "auto"},
+    )
+    assert response.status_code == 302
+    page = client.get(reverse("event-detail", args=[event.pk])).content.decode()
+    registration = Registration.objects.get(event=event, player=other_user)
+    assert registration.deck_hash in page
+    assert "verdict legal" in page
+    assert "Registrations (organiser)" not in page
+
+
+def test_register_with_one_of_my_decks(alice, user):
+    event = _event(user)
+    deck = make_deck(user)
+    response = alice.post(reverse("event-register", args=[event.pk]), {"deck": deck.pk})
+    assert response.status_code == 302
+    assert Registration.objects.get(event=event).legal
+    page = alice.get(reverse("event-detail", args=[event.pk])).content.decode()
+    assert "Registrations (organiser)" in page
+
+
+def test_registration_is_locked_after_the_deadline(alice, user):
+    event = _event(user, deadline_in=-dt.timedelta(hours=1))
+    page = alice.get(reverse("event-detail", args=[event.pk]))
+    assert b"locked" in page.content
+    response = alice.post(
+        reverse("event-register", args=[event.pk]), {"decklist": "1 Stamp Act", "kind": "text"}
+    )
+    assert response.status_code == 409
+    assert b"deadline" in response.content
+
+
+def test_register_a_malformed_list_is_inline(alice, user):
+    event = _event(user)
+    response = alice.post(
+        reverse("event-register", args=[event.pk]), {"decklist": "0 Stamp Act", "kind": "text"}
+    )
+    assert response.status_code == 400
+    assert b"line 1" in response.content
+
+
+def test_withdraw(alice, user):
+    event = _event(user)
+    alice.post(reverse("event-register", args=[event.pk]), {"decklist": "1 Stamp Act"})
+    assert alice.post(reverse("event-withdraw", args=[event.pk])).status_code == 302
+    assert not Registration.objects.filter(event=event).exists()
+
+
+def test_pages_have_one_h1_and_a_skip_link(client):
+    for url in (
+        reverse("home"),
+        reverse("card-browser"),
+        reverse("deck-list-public"),
+        reverse("event-list"),
+        reverse("tournament-check"),
+        reverse("login"),
+        reverse("signup"),
+    ):
+        body = client.get(url).content.decode()
+        assert body.count("<h1") == 1, url
+        assert 'class="skip-link"' in body
+        assert '<html lang="en">' in body
+
+
+# -- test hands -----------------------------------------------------------------------------------
+
+
+def test_test_hands_deal_keep_and_step(alice, legal_deck):
+    url = reverse("deck-test-hands", args=[legal_deck.pk])
+    opening = alice.get(url, {"seed": 7})
+    assert opening.status_code == 200
+    walk = opening.context["walk"]
+    assert len(walk.hand) == 7
+    assert not walk.kept
+    assert alice.get(url, {"seed": 7}).context["walk"].hand == walk.hand  # a seed replays
+    mulligan = alice.get(url, {"seed": 7, "mulligans": 1}).context["walk"]
+    assert mulligan.mulligans == 1
+    turn = alice.get(url, {"seed": 7, "kept": "on", "turns": 1}).context["walk"]
+    assert turn.turns == 1
+    assert turn.log
+    assert b"Play turn 2" in alice.get(url, {"seed": 7, "kept": "on", "turns": 1}).content
+
+
+def test_test_hands_summary(alice, legal_deck):
+    url = reverse("deck-test-hands", args=[legal_deck.pk])
+    response = alice.get(
+        url, {"hands": 20, "deal_seed": 3, "policy": "no-pillar"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert b"<html" not in response.content
+    assert response.context["summary"].games == 20
+    assert b"Pillar on turn 1" in response.content
+    bad = alice.get(url, {"hands": 0, "deal_seed": 3, "policy": "no-pillar"})
+    assert bad.status_code == 400
+
+
+def test_test_hands_of_an_unplayable_deck_say_why(alice, user):
+    deck = make_deck(user, name="Short", sample_name="illegal-deck-size")
+    response = alice.get(reverse("deck-test-hands", args=[deck.pk]))
+    assert response.status_code == 400
+    assert b"cannot be played yet" in response.content
+
+
+def test_test_hands_not_available_for_other_games(alice, user):
+    deck = make_deck(user, game="rival-realms", sample_name="legal-arcane-court", name="Court")
+    response = alice.get(reverse("deck-test-hands", args=[deck.pk]))
+    assert response.status_code == 200
+    assert b"not available for Rival Realms yet" in response.content
+
+
+def test_test_hands_respect_visibility(client, legal_deck):
+    assert client.get(reverse("deck-test-hands", args=[legal_deck.pk])).status_code == 404
+
+
+# -- matchups -------------------------------------------------------------------------------------
+
+
+def _start_matchup(client, a, b, *, games=3, agents=("random", "random")):
+    return client.post(
+        reverse("matchup-new"),
+        {
+            "deck_a": a.pk,
+            "deck_b": b.pk,
+            "agent_a": agents[0],
+            "agent_b": agents[1],
+            "games": games,
+            "seed": 5,
+        },
+    )
+
+
+def test_matchup_runs_in_chunks_to_results_and_replay(alice, user):
+    a = make_deck(user, name="Eagles")
+    b = make_deck(user, name="Bisons", sample_name="legal-bison-pressure")
+    assert alice.get(reverse("matchup-new"), {"deck": a.pk}).status_code == 200
+    response = _start_matchup(alice, a, b, games=12)
+    assert response.status_code == 302
+    token = response["Location"].rstrip("/").split("/")[-1]
+    page = alice.get(response["Location"])
+    assert b"Playing game 1 of 12" in page.content
+    step_url = reverse("matchup-step", args=[token])
+    first = alice.get(step_url, HTTP_HX_REQUEST="true")
+    assert b"Playing game 11 of 12" in first.content  # random agents play 10 games a chunk
+    last = alice.get(step_url, HTTP_HX_REQUEST="true")
+    body = last.content.decode()
+    assert "Results of 12 games" in body
+    assert "95% interval" in body
+    assert 'data-testid="length-chart"' in body and 'data-testid="reason-chart"' in body
+    replay = alice.get(reverse("matchup-replay", args=[token]), {"step": 3})
+    assert replay.status_code == 200
+    assert b"Event 3 of" in replay.content
+    again = alice.get(reverse("matchup-replay", args=[token]), {"step": "x"})
+    assert again.status_code == 200
+
+
+def test_matchup_is_reproducible_by_seed(alice, user):
+    a = make_deck(user, name="Eagles")
+    b = make_deck(user, name="Bisons", sample_name="legal-bison-pressure")
+    results = []
+    for _ in range(2):
+        token = _start_matchup(alice, a, b, games=5)["Location"].rstrip("/").split("/")[-1]
+        step = alice.get(reverse("matchup-step", args=[token]), HTTP_HX_REQUEST="true")
+        results.append(step.context["run"]["totals"])
+    assert results[0] == results[1]
+
+
+def test_matchup_of_an_unplayable_deck_says_why(alice, user):
+    a = make_deck(user, name="Eagles")
+    short = make_deck(user, name="Short", sample_name="illegal-deck-size")
+    token = _start_matchup(alice, a, short)["Location"].rstrip("/").split("/")[-1]
+    step = alice.get(reverse("matchup-step", args=[token]), HTTP_HX_REQUEST="true")
+    assert step.status_code == 400
+    assert b"cannot play these decks" in step.content
+
+
+def test_matchup_refuses_decks_of_two_games(alice, user):
+    a = make_deck(user, name="Eagles")
+    b = make_deck(user, game="rival-realms", sample_name="legal-arcane-court", name="Court")
+    response = _start_matchup(alice, a, b)
+    assert response.status_code == 400
+    assert b"same game" in response.content
+
+
+def test_matchup_cannot_use_someone_elses_private_deck(client, user, other_user):
+    private = make_deck(user, name="Secret")
+    mine = make_deck(other_user, name="Mine")
+    client.force_login(other_user)
+    response = _start_matchup(client, mine, private)
+    assert response.status_code == 400
+
+
+def test_matchup_of_another_session_is_404(client):
+    assert client.get(reverse("matchup-detail", args=["nope"])).status_code == 404
+
+
+def test_rival_realms_matchup(alice, user):
+    a = make_deck(user, game="rival-realms", sample_name="legal-arcane-court", name="Court")
+    b = make_deck(user, game="rival-realms", sample_name="legal-knights-and-keeps", name="Keeps")
+    token = _start_matchup(alice, a, b, games=2)["Location"].rstrip("/").split("/")[-1]
+    step = alice.get(reverse("matchup-step", args=[token]), HTTP_HX_REQUEST="true")
+    assert step.status_code == 200
+    assert b"Results of 2 games" in step.content
+
+
+def test_matchups_not_available_for_a_game_without_a_deck_engine_setup(alice, user):
+    deck = make_deck(user, game="reign-absolute", sample_name="legal-elves-grove", name="Elves")
+    response = alice.get(reverse("matchup-new"), {"deck": deck.pk})
+    assert b"Matchups are not available for Reign Absolute" in response.content
+
+
+def test_import_a_csv_file_into_a_deck(alice, legal_deck):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile(
+        "list.csv", b"quantity,name\n2,Eagle Dive\n", content_type="text/csv"
+    )
+    response = alice.post(
+        reverse("deck-paste", args=[legal_deck.pk]),
+        {"file": upload, "mode": "replace", "kind": "auto"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    assert list(legal_deck.cards.values_list("card__name", "quantity")) == [("Eagle Dive", 2)]
+
+
+def test_import_a_file_that_is_not_utf8_is_refused(alice, legal_deck):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("list.txt", b"\xff\xfe\x00bad", content_type="text/plain")
+    response = alice.post(
+        reverse("deck-paste", args=[legal_deck.pk]),
+        {"file": upload, "mode": "replace", "kind": "auto"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 422
+    assert b"not UTF-8" in response.content
+
+
+def test_suggestions_of_a_private_deck_are_404_for_others(client, other_user, legal_deck):
+    client.force_login(other_user)
+    url = reverse("deck-card-suggest", args=[legal_deck.pk])
+    assert client.get(url, {"name": "eagle"}).status_code == 404
+
+
+def test_card_browser_history_restore_gets_the_whole_page(client):
+    response = client.get(
+        reverse("card-browser"),
+        {"q": "eagle"},
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_HISTORY_RESTORE_REQUEST="true",
+    )
+    assert b"<html" in response.content

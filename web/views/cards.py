@@ -1,0 +1,51 @@
+"""The card browser: the query language, filters, sort, an image grid or a compact list."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from cards.images.links import card_image_links
+from web.forms import CardBrowserForm
+from web.selectors import card_browse, card_filter_choices
+
+
+def card_browser(request: HttpRequest) -> HttpResponse:
+    """Search every game's cards; htmx requests get the results block only."""
+    form = CardBrowserForm(request.GET or None)
+    data = form.cleaned_data if form.is_valid() else {}
+    query = request.GET.get("q", "") if not data else data.get("q", "")
+    browse = card_browse(
+        query=query,
+        game=data.get("game"),
+        card_type=data.get("type"),
+        branch=data.get("branch"),
+        rarity=data.get("rarity"),
+        card_set=data.get("set"),
+        sort=data.get("sort") or "name",
+        direction=data.get("dir") or "asc",
+        page=request.GET.get("page", 1),
+    )
+    view = data.get("view") or "grid"
+    cards = []
+    if browse.page is not None:
+        cards = [(card, card_image_links(card)) for card in browse.page.object_list]
+    error = browse.error
+    context = {
+        "form": form,
+        "browse": browse,
+        "cards": cards,
+        "view": view,
+        "query": query,
+        "error": error,
+        "error_before": query[: error.position] if error else "",
+        "error_at": query[error.position : error.position + error.length] if error else "",
+        "error_after": query[error.position + error.length :] if error else "",
+        "form_errors": form.errors if form.is_bound else {},
+    }
+    status = 400 if error or (form.is_bound and form.errors) else 200
+    if request.htmx and not request.htmx.history_restore_request:
+        # htmx swaps 2xx only by default; static/js/deckwright.js also swaps 400/422.
+        return render(request, "web/_card_results.html", context, status=status)
+    context.update(card_filter_choices())
+    return render(request, "web/card_browser.html", context, status=status)

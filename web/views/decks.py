@@ -1,0 +1,334 @@
+"""Deck pages: lists, create, the builder (live validation and statistics), import/export, clone,
+settings and version history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_POST
+
+from api.selectors import card_autocomplete
+from api.services import deck_delete, deck_details_update
+from decks.decklist import DecklistParseError
+from decks.models import Deck, DeckVersion
+from decks.selectors import deck_export, deck_version_diff, deck_versions
+from decks.services import (
+    DeckError,
+    DeckPermissionError,
+    deck_card_set,
+    deck_cards_replace,
+    deck_clone,
+    deck_create,
+)
+from web.charts import bar_chart
+from web.forms import (
+    DeckCardAddForm,
+    DeckCardSetForm,
+    DeckCreateForm,
+    DeckPasteForm,
+    DeckSettingsForm,
+    VersionCompareForm,
+)
+from web.selectors import (
+    deck_for_owner,
+    deck_for_viewer,
+    deck_list_owned,
+    deck_list_public,
+    deck_workspace,
+    deck_zones,
+    game_variants,
+)
+from web.services import deck_card_add, deck_decklist_merge
+
+EXPORT_TYPES = {
+    "text": ("text/plain; charset=utf-8", "txt"),
+    "csv": ("text/csv; charset=utf-8", "csv"),
+    "json": ("application/json", "json"),
+}
+UNPROCESSABLE = 422
+
+
+def _problems(error: Exception) -> list[str]:
+    if isinstance(error, DecklistParseError):
+        return [str(problem) for problem in error.problems]
+    if isinstance(error, DeckError):
+        return list(error.problems)
+    return [str(error)]
+
+
+def _workspace_context(deck: Deck, *, errors: list[str] | None = None) -> dict[str, Any]:
+    workspace = deck_workspace(deck)
+    chart = bar_chart(workspace.stats.curve, title="Cost curve", x_label="Cost", y_label="Cards")
+    return {
+        "deck": deck,
+        "workspace": workspace,
+        "curve_chart": chart,
+        "errors": errors or [],
+        "zones": deck_zones(deck.game),
+    }
+
+
+def _workspace_response(
+    request: HttpRequest, deck: Deck, *, errors: list[str] | None = None, **extra: Any
+) -> HttpResponse:
+    """After a change: the live panels for htmx, else back to the deck page (or the page with
+    the errors and the user's input when something was refused)."""
+    if request.htmx:
+        context = {**_workspace_context(deck, errors=errors), "is_owner": True}
+        response = render(
+            request, "web/_deck_workspace.html", context, status=UNPROCESSABLE if errors else 200
+        )
+        if not errors:
+            response["HX-Trigger"] = "deck-changed"
+        return response
+    if errors:
+        return _deck_page(request, deck, errors=errors, status=UNPROCESSABLE, **extra)
+    return redirect("deck-detail", pk=deck.pk)
+
+
+def _deck_page(
+    request: HttpRequest,
+    deck: Deck,
+    *,
+    errors: list[str] | None = None,
+    status: int = 200,
+    paste_form: DeckPasteForm | None = None,
+    add_form: DeckCardAddForm | None = None,
+    settings_form: DeckSettingsForm | None = None,
+) -> HttpResponse:
+    is_owner = request.user.is_authenticated and request.user.pk == deck.owner_id
+    context = _workspace_context(deck, errors=errors)
+    context.update(
+        is_owner=is_owner,
+        paste_form=paste_form or DeckPasteForm(),
+        add_form=add_form or DeckCardAddForm(),
+        settings_form=settings_form
+        or DeckSettingsForm(
+            game=deck.game,
+            initial={
+                "name": deck.name,
+                "description": deck.description,
+                "format": deck.format_id or "",
+                "visibility": deck.visibility,
+            },
+        ),
+    )
+    return render(request, "web/deck_detail.html", context, status=status)
+
+
+@require_GET
+def deck_list_public_view(request: HttpRequest) -> HttpResponse:
+    decks = deck_list_public()[:200]
+    return render(request, "web/deck_list.html", {"decks": decks, "title": "Public decks"})
+
+
+@login_required
+@require_GET
+def deck_list_mine(request: HttpRequest) -> HttpResponse:
+    decks = deck_list_owned(request.user)
+    return render(
+        request, "web/deck_list.html", {"decks": decks, "title": "My decks", "mine": True}
+    )
+
+
+@login_required
+def deck_new(request: HttpRequest) -> HttpResponse:
+    """Create a deck for a game and format, empty or from a decklist."""
+    form = DeckCreateForm(request.POST or None, request.FILES or None)
+    errors: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        text, kind = form.decklist_text()
+        try:
+            deck = deck_create(
+                owner=request.user,
+                game=form.cleaned_data["game"],
+                name=form.cleaned_data["name"],
+                decklist=text,
+                kind=kind,
+                format=form.cleaned_data["format_obj"],
+                description=form.cleaned_data.get("description") or "",
+                visibility=form.cleaned_data["visibility"],
+                variant=form.cleaned_data["variant"],
+            )
+        except (DecklistParseError, DeckError) as error:
+            errors = _problems(error)
+        else:
+            return redirect("deck-detail", pk=deck.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request,
+        "web/deck_new.html",
+        {"form": form, "errors": errors, "variants": game_variants()},
+        status=status,
+    )
+
+
+@require_GET
+def deck_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The deck page: the builder for its owner, a read-only view for everyone else."""
+    return _deck_page(request, deck_for_viewer(request.user, pk))
+
+
+@require_GET
+def deck_workspace_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live panels alone (list, validation, statistics)."""
+    deck = deck_for_viewer(request.user, pk)
+    context = _workspace_context(deck)
+    context["is_owner"] = request.user.is_authenticated and request.user.pk == deck.owner_id
+    return render(request, "web/_deck_workspace.html", context)
+
+
+@require_GET
+def deck_card_suggest(request: HttpRequest, pk: int) -> HttpResponse:
+    """Autocomplete: cards of the deck's game whose names start with (then contain) the text."""
+    deck = deck_for_viewer(request.user, pk)
+    text = request.GET.get("name", "")[:200]
+    cards = card_autocomplete(text, game=deck.game, limit=10) if text.strip() else []
+    return render(request, "web/_card_suggestions.html", {"cards": cards, "text": text})
+
+
+@login_required
+@require_POST
+def deck_card_add_view(request: HttpRequest, pk: int) -> HttpResponseBase:
+    deck = deck_for_owner(request.user, pk)
+    form = DeckCardAddForm(request.POST)
+    if not form.is_valid():
+        errors = [f"{field}: {message}" for field, ms in form.errors.items() for message in ms]
+        return _workspace_response(request, deck, errors=errors, add_form=form)
+    try:
+        deck = deck_card_add(
+            deck=deck,
+            name=form.cleaned_data["name"],
+            quantity=form.cleaned_data.get("quantity") or 1,
+            zone=form.cleaned_data.get("zone") or "",
+            actor=request.user,
+        )
+    except DeckError as error:
+        return _workspace_response(request, deck, errors=_problems(error), add_form=form)
+    return _workspace_response(request, deck)
+
+
+@login_required
+@require_POST
+def deck_card_set_view(request: HttpRequest, pk: int) -> HttpResponseBase:
+    deck = deck_for_owner(request.user, pk)
+    form = DeckCardSetForm(request.POST)
+    if not form.is_valid():
+        errors = [f"{field}: {message}" for field, ms in form.errors.items() for message in ms]
+        return _workspace_response(request, deck, errors=errors)
+    try:
+        deck = deck_card_set(
+            deck=deck,
+            card=form.cleaned_data["card"],
+            quantity=form.cleaned_data["quantity"],
+            zone=form.cleaned_data.get("zone") or "",
+            actor=request.user,
+        )
+    except DeckError as error:
+        return _workspace_response(request, deck, errors=_problems(error))
+    return _workspace_response(request, deck)
+
+
+@login_required
+@require_POST
+def deck_paste(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """Import a pasted or uploaded decklist: add it to the deck or replace the deck with it."""
+    deck = deck_for_owner(request.user, pk)
+    form = DeckPasteForm(request.POST, request.FILES)
+    if not form.is_valid():
+        errors = [message for ms in form.errors.values() for message in ms]
+        return _workspace_response(request, deck, errors=errors, paste_form=form)
+    text, kind = form.decklist_text()
+    try:
+        if form.cleaned_data["mode"] == "replace":
+            deck = deck_cards_replace(deck=deck, decklist=text, kind=kind, actor=request.user)
+        else:
+            deck = deck_decklist_merge(deck=deck, decklist=text, kind=kind, actor=request.user)
+    except (DecklistParseError, DeckError) as error:
+        return _workspace_response(request, deck, errors=_problems(error), paste_form=form)
+    return _workspace_response(request, deck)
+
+
+@login_required
+@require_POST
+def deck_settings(request: HttpRequest, pk: int) -> HttpResponseBase:
+    deck = deck_for_owner(request.user, pk)
+    form = DeckSettingsForm(request.POST, game=deck.game)
+    if not form.is_valid():
+        return _deck_page(request, deck, settings_form=form, status=400)
+    try:
+        deck_details_update(
+            deck=deck,
+            actor=request.user,
+            name=form.cleaned_data["name"],
+            description=form.cleaned_data.get("description") or "",
+            visibility=form.cleaned_data["visibility"],
+            format=form.cleaned_data["format"],
+            clear_format=form.cleaned_data["format"] is None,
+        )
+    except DeckError as error:
+        return _deck_page(request, deck, settings_form=form, errors=_problems(error), status=400)
+    messages.success(request, "Deck settings saved.")
+    return redirect("deck-detail", pk=deck.pk)
+
+
+@login_required
+@require_POST
+def deck_clone_view(request: HttpRequest, pk: int) -> HttpResponseBase:
+    deck = deck_for_viewer(request.user, pk)
+    try:
+        clone = deck_clone(deck=deck, owner=request.user)
+    except DeckPermissionError:
+        return render(request, "web/message.html", {"title": "Cannot clone"}, status=403)
+    messages.success(request, f"Cloned {deck.name}: this copy is private until you share it.")
+    return redirect("deck-detail", pk=clone.pk)
+
+
+@login_required
+@require_POST
+def deck_delete_view(request: HttpRequest, pk: int) -> HttpResponseBase:
+    deck = deck_for_owner(request.user, pk)
+    name = deck.name
+    deck_delete(deck=deck, actor=request.user)
+    messages.success(request, f"Deleted {name}.")
+    return redirect("deck-list-mine")
+
+
+@require_GET
+def deck_export_view(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    """Download the deck as a canonical decklist (text, CSV or JSON)."""
+    deck = deck_for_viewer(request.user, pk)
+    content_type, suffix = EXPORT_TYPES[kind]
+    response = HttpResponse(deck_export(deck, kind), content_type=content_type)
+    filename = f"{slugify(deck.name) or 'deck'}.{suffix}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def deck_versions_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every version of a deck, and the difference between two of them."""
+    deck = deck_for_viewer(request.user, pk)
+    versions = list(deck_versions(deck).only("number", "created_at", "note", "deck_id"))
+    latest = versions[-1].number if versions else 1
+    initial = {"a": max(1, latest - 1), "b": latest}
+    form = VersionCompareForm(request.GET or initial)
+    diff = None
+    error = ""
+    if form.is_valid():
+        try:
+            diff = deck_version_diff(deck, form.cleaned_data["a"], form.cleaned_data["b"])
+        except DeckVersion.DoesNotExist as missing:
+            error = str(missing)
+    status = 400 if (request.GET and (error or form.errors)) else 200
+    return render(
+        request,
+        "web/deck_versions.html",
+        {"deck": deck, "versions": versions[::-1], "form": form, "diff": diff, "error": error},
+        status=status,
+    )
