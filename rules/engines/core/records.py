@@ -9,8 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+import yaml
 
 NUMBER_KEYS = ("cost", "attack", "defense", "drain", "generation", "strength")
 
@@ -93,3 +96,35 @@ def engine_records(records: Iterable[Mapping[str, Any]]) -> tuple[CardRecord, ..
         seen.add(card.key)
         result.append(card)
     return tuple(result)
+
+
+def read_fixture_records(folder: Path) -> list[dict[str, Any]]:
+    """Read a game's fixture folder (``game.yaml`` + ``cards/*.yaml``) into ``Card.record()``-shaped
+    dicts without Django, so engines, tests and benchmarks can load real cards anywhere.
+
+    Printed numbers named by the game's own labels (``ip_cost``) are mapped to their columns
+    (``cost``) exactly as the loader does; absent values are left out, as in ``Card.record()``.
+    """
+    game = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
+    aliases = {column: column for column in NUMBER_KEYS}
+    for column, meta in (game["game"].get("number_labels") or {}).items():
+        aliases[meta["name"]] = column
+    records: list[dict[str, Any]] = []
+    for path in sorted((folder / "cards").glob("*.yaml")):
+        for entry in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            record: dict[str, Any] = {
+                "name": entry["name"],
+                "type": entry["type"],
+                "subtypes": sorted(entry.get("subtypes") or []),
+                "set": entry["set"],
+                "stats": entry.get("stats") or {},
+                "effects": entry.get("effects") or [],
+            }
+            for key in ("branch", "rarity", "copies_in_set"):
+                if entry.get(key) is not None:
+                    record[key] = entry[key]
+            for key, value in entry.items():
+                if key in aliases and value is not None:
+                    record[aliases[key]] = value
+            records.append(record)
+    return records

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from rules.engines.core import CardRecord, card_key, thaw
+from rules.engines.core.records import read_fixture_records
 
 GAME_SLUG = "rival-realms"
 FIXTURE_DIR = Path(__file__).resolve().parents[3] / "fixtures" / GAME_SLUG
@@ -201,26 +200,4 @@ def card_specs(records: Iterable[Mapping[str, Any] | CardRecord]) -> tuple[CardS
 
 def fixture_records(folder: Path = FIXTURE_DIR) -> list[dict[str, Any]]:
     """Read the game's fixture files into ``Card.record()``-shaped dicts, without Django."""
-    game = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
-    aliases = {column: column for column in PRINTED_COLUMNS}
-    for column, meta in (game["game"].get("number_labels") or {}).items():
-        aliases[meta["name"]] = column
-    records: list[dict[str, Any]] = []
-    for path in sorted((folder / "cards").glob("*.yaml")):
-        for entry in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            record: dict[str, Any] = {
-                "name": entry["name"],
-                "type": entry["type"],
-                "subtypes": sorted(entry.get("subtypes") or []),
-                "set": entry["set"],
-                "stats": entry.get("stats") or {},
-                "effects": entry.get("effects") or [],
-            }
-            for key in ("rarity", "copies_in_set"):
-                if entry.get(key) is not None:
-                    record[key] = entry[key]
-            for key, value in entry.items():
-                if key in aliases and value is not None:
-                    record[aliases[key]] = value
-            records.append(record)
-    return records
+    return read_fixture_records(folder)
