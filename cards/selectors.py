@@ -7,6 +7,8 @@ from typing import Any
 from django.db.models import Count, QuerySet
 
 from cards.models import Card, Game
+from cards.naming import name_key
+from cards.search.index import name_contains_q, name_prefix_q
 
 
 def game_list_with_counts() -> QuerySet[Game]:
@@ -53,3 +55,21 @@ def card_export(game: Game) -> list[dict[str, Any]]:
             }
         )
     return cards
+
+
+def card_autocomplete(text: str, *, game: Game | None = None, limit: int = 20) -> list[Card]:
+    """Up to ``limit`` cards whose name starts with ``text``, then ones containing it."""
+    key = name_key(text)
+    if not key:
+        return []
+    cards = Card.objects.filter(game=game) if game is not None else Card.objects.all()
+    cards = cards.select_related("game").only("id", "name", "name_key", "game__slug")
+    found = list(cards.filter(name_prefix_q(key)).order_by("name_key", "id")[:limit])
+    if len(found) < limit:
+        seen = [card.pk for card in found]
+        found += list(
+            cards.filter(name_contains_q(key))
+            .exclude(pk__in=seen)
+            .order_by("name_key", "id")[: limit - len(found)]
+        )
+    return found

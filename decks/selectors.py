@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import IntegerField, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from cards.models import Game
 from decks.decklist import DecklistEntry, decklist_export
@@ -14,17 +17,49 @@ from decks.models import Deck, DeckVersion, Event, Format, FormatCardEntry, Regi
 from decks.validation import ValidationReport, validate
 
 
-def deck_list_for_user(user: AbstractBaseUser) -> QuerySet[Deck]:
-    """A user's own decks, newest change first."""
-    return Deck.objects.filter(owner=user).select_related("game", "format")
+def _with_card_count(decks: QuerySet[Deck]) -> QuerySet[Deck]:
+    total = Coalesce(Sum("cards__quantity"), Value(0), output_field=IntegerField())
+    return decks.select_related("game", "format", "owner").annotate(card_count=total)
 
 
-def deck_list_visible(user: AbstractBaseUser | None = None) -> QuerySet[Deck]:
-    """Public decks, plus every deck of ``user`` (unlisted decks are reachable only by link)."""
-    condition = Q(visibility=Visibility.PUBLIC)
-    if user is not None and user.is_authenticated:
+def deck_readable_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Deck]:
+    """Decks ``user`` may read: public and unlisted ones, and all of their own.
+
+    Private decks of others are simply absent, so looking one up is a 404, not a 403. Each deck
+    carries ``card_count``.
+    """
+    condition = ~Q(visibility=Visibility.PRIVATE)
+    if user.is_authenticated:
         condition |= Q(owner=user)
-    return Deck.objects.filter(condition).select_related("game", "format", "owner")
+    return _with_card_count(Deck.objects.filter(condition))
+
+
+def deck_list_for_viewer(
+    user: AbstractBaseUser | AnonymousUser, *, game_slug: str | None = None, mine: bool = False
+) -> QuerySet[Deck]:
+    """The decks a list shows ``user``: public ones and their own (others' unlisted ones stay
+    reachable by link only), newest change first."""
+    decks = deck_readable_by(user).exclude(
+        Q(visibility=Visibility.UNLISTED) & ~Q(owner_id=user.pk or 0)
+    )
+    if game_slug:
+        decks = decks.filter(game__slug=game_slug)
+    if mine:
+        decks = decks.filter(owner_id=user.pk or 0)
+    return decks.order_by("-updated_at", "pk")
+
+
+def deck_list_public(*, game: Game | None = None) -> QuerySet[Deck]:
+    """Public decks (never unlisted or private ones), newest change first, with card counts."""
+    decks = Deck.objects.filter(visibility=Visibility.PUBLIC)
+    if game is not None:
+        decks = decks.filter(game=game)
+    return _with_card_count(decks).order_by("-updated_at", "pk")
+
+
+def deck_list_owned(user: AbstractBaseUser) -> QuerySet[Deck]:
+    """A user's own decks, newest change first, with card counts."""
+    return _with_card_count(Deck.objects.filter(owner=user)).order_by("-updated_at", "pk")
 
 
 def deck_entries(deck: Deck) -> list[DecklistEntry]:
@@ -101,3 +136,43 @@ def format_list_entries_on(fmt: Format, on: dt.date) -> QuerySet[FormatCardEntry
 
 def event_registrations(event: Event) -> QuerySet[Registration]:
     return event.registrations.select_related("player").order_by("submitted_at")
+
+
+def format_check(
+    fmt: Format,
+    decks: list[tuple[str, list[Any] | None, list[str]]],
+    *,
+    as_of: dt.date | None = None,
+) -> dict[str, Any]:
+    """Judge many decks against one format on one day: a verdict per deck and a summary.
+
+    ``decks`` holds ``(name, entries, errors)``; a deck whose list could not be read has no
+    entries and its reading errors, and counts as unreadable rather than illegal.
+    """
+    day = as_of or timezone.localdate()
+    results, codes = [], Counter()
+    for index, (name, entries, errors) in enumerate(decks):
+        result: dict[str, Any] = {"index": index, "name": name, "errors": errors, "report": None}
+        if entries is None:
+            result.update(legal=False, codes=[])
+        else:
+            report = validate(fmt.game.slug, entries, format=fmt.pk, as_of=day).to_dict()
+            deck_codes = sorted({violation["code"] for violation in report["violations"]})
+            codes.update(deck_codes)
+            result.update(legal=report["legal"], codes=deck_codes, report=report)
+        results.append(result)
+    legal = sum(1 for result in results if result["legal"])
+    unreadable = sum(1 for result in results if result["errors"])
+    return {
+        "format": fmt.slug,
+        "game": fmt.game.slug,
+        "as_of": day.isoformat(),
+        "results": results,
+        "summary": {
+            "decks": len(results),
+            "legal": legal,
+            "illegal": len(results) - legal - unreadable,
+            "unreadable": unreadable,
+            "by_code": dict(sorted(codes.items())),
+        },
+    }

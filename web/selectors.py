@@ -16,8 +16,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.paginator import Page, Paginator
-from django.db.models import F, IntegerField, Q, QuerySet, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import F, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -26,7 +25,12 @@ from cards.search import QueryError, card_search
 from decks.decklist import DecklistParseError, decklist_entries, decklist_read
 from decks.decklist import guess_kind as decklist_guess_kind
 from decks.models import Deck, DeckCard, Format, Visibility
-from decks.selectors import deck_entries, deck_validate
+from decks.selectors import (
+    deck_entries,
+    deck_list_for_viewer,
+    deck_readable_by,
+    deck_validate,
+)
 from decks.stats import DeckStats, card_matches, deck_stats
 from decks.validation import ValidationReport, rules_for
 from decks.validation.formats import format_rules
@@ -177,31 +181,10 @@ def card_public_decks(card: Card, limit: int = 20) -> QuerySet[Deck]:
 # -- decks ----------------------------------------------------------------------------------------
 
 
-def _with_card_count(decks: QuerySet[Deck]) -> QuerySet[Deck]:
-    total = Coalesce(Sum("cards__quantity"), Value(0), output_field=IntegerField())
-    return decks.select_related("game", "format", "owner").annotate(card_count=total)
-
-
-def deck_list_public(*, game: Game | None = None) -> QuerySet[Deck]:
-    """Public decks (never unlisted or private ones), newest change first, with card counts."""
-    decks = Deck.objects.filter(visibility=Visibility.PUBLIC)
-    if game is not None:
-        decks = decks.filter(game=game)
-    return _with_card_count(decks).order_by("-updated_at", "pk")
-
-
-def deck_list_owned(user: AbstractBaseUser) -> QuerySet[Deck]:
-    """A user's own decks, newest change first, with card counts."""
-    return _with_card_count(Deck.objects.filter(owner=user)).order_by("-updated_at", "pk")
-
-
 def deck_for_viewer(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
     """The deck if ``user`` may see it (public, unlisted by link, or their own); else Http404,
     so a private deck's existence is not revealed."""
-    condition = ~Q(visibility=Visibility.PRIVATE)
-    if user.is_authenticated:
-        condition |= Q(owner_id=user.pk)
-    deck = Deck.objects.filter(condition, pk=pk).select_related("game", "format", "owner").first()
+    deck = deck_readable_by(user).filter(pk=pk).first()
     if deck is None:
         raise Http404("No such deck")
     return deck
@@ -403,12 +386,5 @@ def batch_read(
 
 
 def deck_list_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Deck]:
-    """Decks a user may pick for a matchup: public ones and their own."""
-    condition = Q(visibility=Visibility.PUBLIC)
-    if user.is_authenticated:
-        condition |= Q(owner_id=user.pk)
-    return (
-        Deck.objects.filter(condition)
-        .select_related("game", "owner")
-        .order_by("game__sort_order", "name", "pk")
-    )
+    """Decks a user may pick for a matchup: public ones and their own, by game and name."""
+    return deck_list_for_viewer(user).order_by("game__sort_order", "name", "pk")

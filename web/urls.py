@@ -3,9 +3,12 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from web.views import accounts, cards, decks, events, matchups, testhands
+from web.views import accounts, cards, catalogue, decks, events, matchups, testhands
 
 urlpatterns = [
+    path("", catalogue.home, name="home"),
+    path("games/<slug:slug>/", catalogue.game_detail, name="game-detail"),
+    path("games/<slug:game>/cards/<slug:slug>/", catalogue.card_detail, name="card-detail"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path(
         "accounts/login/",

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.filters import CardFilterSet, CardSetFilterSet, vocabulary_filterset
-from api.selectors import card_autocomplete, card_named
+from api.selectors import card_named
 from api.serializers.cards import (
     AutocompleteSerializer,
     BranchSerializer,
@@ -27,6 +27,7 @@ from api.serializers.cards import (
     VocabularySerializer,
 )
 from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Subtype
+from cards.selectors import card_autocomplete
 
 conditional = method_decorator(conditional_page, name="dispatch")
 

@@ -28,13 +28,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.errors import Conflict
-from api.selectors import deck_list_for_client, deck_readable_by, format_check
 from api.serializers import decks as s
-from api.services import deck_delete, deck_details_update
 from cards.models import Game
 from decks.decklist import DecklistParseError, decklist_entries, decklist_read
 from decks.models import Deck, DeckVersion, Event, Format, Registration
-from decks.selectors import deck_export, deck_validate, deck_version_diff, deck_versions
+from decks.selectors import (
+    deck_export,
+    deck_list_for_viewer,
+    deck_readable_by,
+    deck_validate,
+    deck_version_diff,
+    deck_versions,
+    format_check,
+)
 from decks.services import (
     DeckError,
     DeckPermissionError,
@@ -42,6 +48,8 @@ from decks.services import (
     deck_cards_replace,
     deck_clone,
     deck_create,
+    deck_delete,
+    deck_details_update,
     registration_submit,
     registration_withdraw,
 )
@@ -167,7 +175,7 @@ class DeckViewSet(viewsets.GenericViewSet):
         params.is_valid(raise_exception=True)
         if params.validated_data["mine"] and not request.user.is_authenticated:
             raise NotAuthenticated("Sign in to list your own decks.")
-        decks = deck_list_for_client(
+        decks = deck_list_for_viewer(
             request.user,
             game_slug=params.validated_data.get("game"),
             mine=params.validated_data["mine"],

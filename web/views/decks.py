@@ -12,11 +12,16 @@ from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
-from api.selectors import card_autocomplete
-from api.services import deck_delete, deck_details_update
+from cards.selectors import card_autocomplete
 from decks.decklist import DecklistParseError
 from decks.models import Deck, DeckVersion
-from decks.selectors import deck_export, deck_version_diff, deck_versions
+from decks.selectors import (
+    deck_export,
+    deck_list_owned,
+    deck_list_public,
+    deck_version_diff,
+    deck_versions,
+)
 from decks.services import (
     DeckError,
     DeckPermissionError,
@@ -24,6 +29,8 @@ from decks.services import (
     deck_cards_replace,
     deck_clone,
     deck_create,
+    deck_delete,
+    deck_details_update,
 )
 from web.charts import bar_chart
 from web.forms import (
@@ -37,8 +44,6 @@ from web.forms import (
 from web.selectors import (
     deck_for_owner,
     deck_for_viewer,
-    deck_list_owned,
-    deck_list_public,
     deck_workspace,
     deck_zones,
     game_variants,

@@ -15,10 +15,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from api.selectors import format_check
 from decks.decklist import DecklistParseError
 from decks.models import Event, Registration
-from decks.selectors import deck_export, event_registrations
+from decks.selectors import deck_export, deck_list_owned, event_registrations, format_check
 from decks.services import (
     DeckError,
     RegistrationLockedError,
@@ -27,7 +26,7 @@ from decks.services import (
     registration_withdraw,
 )
 from web.forms import EventCreateForm, RegistrationForm, TournamentFilesForm
-from web.selectors import batch_read, deck_list_owned
+from web.selectors import batch_read
 
 SESSION_REPORTS = "web:tournament-reports"
 KEPT_REPORTS = 5

@@ -1,4 +1,4 @@
-"""Server-rendered pages of the card database."""
+"""Pages of the card database: the games, a game's card list, a card."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from cards.images.links import card_image_links
 from cards.models import Card, Game
 from cards.selectors import card_list_for_game, game_list_with_counts
-from web.selectors import card_format_statuses, card_public_decks  # formats, public decks
+from web.selectors import card_format_statuses, card_public_decks
 
 
 def home(request: HttpRequest) -> HttpResponse:
