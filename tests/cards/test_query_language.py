@@ -277,7 +277,7 @@ def test_any_query_runs_or_is_a_positioned_error(mini, query):
 def test_sqlite_index_is_rebuilt_when_a_migration_dropped_its_triggers(mini):
     from django.db import connection
 
-    from api.apps import _ensure_card_search_index
+    from cards.apps import _ensure_card_search_index
 
     if connection.vendor != "sqlite":
         pytest.skip("the FTS5 index is SQLite's")
