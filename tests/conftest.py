@@ -79,3 +79,14 @@ def subtype_factory() -> type[factories.SubtypeFactory]:
 @pytest.fixture
 def ruling_factory() -> type[factories.RulingFactory]:
     return factories.RulingFactory
+
+
+def read_rulebook(file_name: str) -> str:
+    """Return a rulebook's text from shared/rulebooks, or skip the test saying where it looked.
+
+    CI always has shared/ beside the repository; a bare clone elsewhere does not.
+    """
+    path = Path(settings.RULEBOOKS_DIR) / file_name
+    if not path.is_file():
+        pytest.skip(f"rulebook {path} is missing: shared/ must sit beside the repository")
+    return path.read_text(encoding="utf-8")

@@ -23,6 +23,7 @@ from cards.services import game_data_load
 from rules.adapters import engine_for, game_records
 from rules.engines.reggae_revolution.cards import fixture_records
 from rules.engines.reggae_revolution.effects import COLOURS, SYMBOLS, render_rules_text
+from tests.conftest import read_rulebook
 
 pytestmark = pytest.mark.django_db
 
@@ -121,7 +122,7 @@ def test_rules_text_is_rendered_from_the_effects(cards: list[Card]) -> None:
 
 
 def test_names_are_our_own_and_not_rulebook_sentences(cards: list[Card]) -> None:
-    rulebook = (Path(settings.RULEBOOKS_DIR) / "reggae-revolution.txt").read_text().lower()
+    rulebook = read_rulebook("reggae-revolution.txt").lower()
     for card in cards:
         assert card.rules_text.lower() not in rulebook, card.name
 
@@ -247,7 +248,7 @@ def test_villains_never_suppress_their_own_colours_starter_symbol(cards: list[Ca
 
 def test_rulings_cite_rulebook_headings_and_existing_tests() -> None:
     doc = (Path(settings.BASE_DIR) / "docs" / "rules" / "reggae-revolution.md").read_text()
-    rulebook = (Path(settings.RULEBOOKS_DIR) / "reggae-revolution.txt").read_text()
+    rulebook = read_rulebook("reggae-revolution.txt")
     headings = {line.strip() for line in rulebook.splitlines() if line.strip()}
     cited = set(re.findall(r"§`([^`]+)`", doc))
     assert cited and cited <= headings, cited - headings
