@@ -237,9 +237,37 @@ class EventSerializer(serializers.Serializer):
     decklist_deadline = serializers.DateTimeField()
     locked = serializers.SerializerMethodField(help_text="True once the decklist deadline passed.")
     registration_count = serializers.IntegerField()
+    organiser = serializers.CharField(
+        source="organiser.get_username", allow_null=True, default=None
+    )
+    variant = serializers.CharField()
 
     def get_locked(self, event: Event) -> bool:
         return timezone.now() > event.decklist_deadline
+
+
+class EventCreateSerializer(serializers.Serializer):
+    game = serializers.SlugField(help_text="Game slug, e.g. revolt-n-reign.")
+    format = serializers.SlugField(help_text="One of the game's format slugs, e.g. standard.")
+    name = serializers.CharField(max_length=160)
+    date = serializers.DateField()
+    decklist_deadline = serializers.DateTimeField(
+        help_text="After this moment registrations are locked."
+    )
+    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        game = Game.objects.filter(slug=attrs["game"]).first()
+        if game is None:
+            known = ", ".join(Game.objects.values_list("slug", flat=True))
+            raise serializers.ValidationError(
+                {"game": [f"No game {attrs['game']!r} (games: {known})."]}
+            )
+        if not attrs["name"].strip():
+            raise serializers.ValidationError({"name": ["An event needs a name."]})
+        attrs["game"] = game
+        attrs["format"] = format_for(attrs["format"], game)
+        return attrs
 
 
 class RegistrationSubmitSerializer(serializers.Serializer):

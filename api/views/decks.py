@@ -39,6 +39,7 @@ from decks.selectors import (
     deck_validate,
     deck_version_diff,
     deck_versions,
+    event_registrations,
     format_check,
 )
 from decks.services import (
@@ -50,6 +51,7 @@ from decks.services import (
     deck_create,
     deck_delete,
     deck_details_update,
+    event_create,
     registration_submit,
     registration_withdraw,
 )
@@ -434,7 +436,8 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
 @extend_schema(tags=["events"])
 class EventViewSet(viewsets.ReadOnlyModelViewSet):
-    """Tournaments: submit a decklist before the deadline; after it the list is locked."""
+    """Tournaments: organisers create them and see every registration; players submit a
+    decklist before the deadline, after which the list is locked."""
 
     serializer_class = s.EventSerializer
     lookup_value_regex = "[0-9]+"
@@ -442,10 +445,57 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self) -> QuerySet[Event]:
         return (
-            Event.objects.select_related("game", "format")
+            Event.objects.select_related("game", "format", "organiser")
             .annotate(registration_count=Count("registrations"))
             .order_by("-date", "name")
         )
+
+    def get_permissions(self) -> list[Any]:
+        if self.action == "create":
+            return [IsAuthenticated()]
+        return super().get_permissions()
+
+    @extend_schema(
+        summary="Create an event (you become its organiser)",
+        request=s.EventCreateSerializer,
+        responses={201: s.EventSerializer},
+        examples=[
+            OpenApiExample(
+                "Event",
+                value={
+                    "game": "revolt-n-reign",
+                    "format": "standard",
+                    "name": "Autumn Open",
+                    "date": "2026-12-05",
+                    "decklist_deadline": "2026-12-04T18:00:00Z",
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def create(self, request: Request) -> Response:
+        body = s.EventCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            event = event_create(organiser=request.user, **body.validated_data)
+        except DeckError as exc:
+            raise _deck_problem(exc, field="variant") from None
+        event = self.get_queryset().get(pk=event.pk)
+        return Response(s.EventSerializer(event).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Every registration of the event (its organiser only)",
+        responses=s.RegistrationSerializer(many=True),
+    )
+    @action(detail=True, methods=["get"], permission_classes=[IsAuthenticated])
+    def registrations(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        if event.organiser_id != request.user.pk:
+            raise PermissionDenied("Only the event's organiser sees every registration.")
+        registrations = event_registrations(event).select_related("event", "player")
+        locked = timezone.now() > event.decklist_deadline
+        data = s.RegistrationSerializer(registrations, many=True, context={"locked": locked}).data
+        return Response(data)
 
     def _registration_response(self, registration: Registration, status_code: int = 200):
         locked = timezone.now() > registration.event.decklist_deadline
