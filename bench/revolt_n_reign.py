@@ -14,6 +14,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -64,14 +65,22 @@ def copies_per_second(seed: int, count: int = 20000) -> tuple[float, float]:
     return clones, count / (time.perf_counter() - start)
 
 
-def mcts_decisions(moves: int, seed: int, iterations: int) -> float:
-    """Return MCTS decisions/s (``iterations`` determinised playouts each) against random play."""
+def mcts_decisions(moves: int, seed: int, iterations: int, full_rollouts: bool = False) -> float:
+    """Return MCTS decisions/s (``iterations`` determinised playouts each) against random play.
+
+    By default the agent uses the engine's search hooks (rollout policy, cut-off after
+    ``rollout_turns()`` turn changes, ``rollout_value``); ``full_rollouts`` measures the plain
+    agent: uniform random rollouts to the end of the game.
+    """
     from rules.agents import MCTSAgent, RandomAgent
     from rules.engines.core import get_game
 
     game = get_game("revolt-n-reign")
     state = game.new_initial_state(seed, game.example_setups()[0])
-    agents = [MCTSAgent(seed=seed, iterations=iterations), RandomAgent(seed=seed)]
+    options: dict[str, Any] = (
+        {"rollout_turns": None, "rollout_policy": False} if full_rollouts else {}
+    )
+    agents = [MCTSAgent(seed=seed, iterations=iterations, **options), RandomAgent(seed=seed)]
     decided = 0
     spent = 0.0
     while not state.is_terminal() and decided < moves:
@@ -102,6 +111,8 @@ def main() -> None:
     print(f"determinise:                {determinised:8.0f} /s")
     decisions = mcts_decisions(args.mcts_moves, args.seed, args.mcts_iterations)
     print(f"MCTS ({args.mcts_iterations} iterations):      {decisions:8.2f} decisions/s")
+    decisions = mcts_decisions(args.mcts_moves, args.seed, args.mcts_iterations, True)
+    print(f"  full random rollouts:     {decisions:8.2f} decisions/s")
 
 
 if __name__ == "__main__":

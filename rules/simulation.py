@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rules.agents import Agent, make_agent
-from rules.engines.core import CHANCE, Game, Rng, get_game
+from rules.engines.core import CHANCE, Action, Game, Rng, get_game
 
 AgentSpec = str | Callable[[int], Agent]
 Z_95 = 1.959963984540054
@@ -56,6 +56,19 @@ class TeamResult:
 
 
 @dataclass
+class FirstPlayerResult:
+    """How whoever moved first fared (engines with a ``first_player()`` hook)."""
+
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+
+
+@dataclass
 class SimulationReport:
     """The summary of a simulation run (JSON-ready through ``as_dict``)."""
 
@@ -73,10 +86,23 @@ class SimulationReport:
     results: list[int | None] = field(default_factory=list)
     team: TeamResult | None = None
     """Set for co-operative games, where ``sides`` and ``draws`` say little on their own."""
+    alternate_seats: bool = False
+    """When true, side ``i`` is ``agents[i]`` (with deck ``i``) wherever it sat: odd games swap."""
+    turns_mean: float | None = None
+    turns_min: int | None = None
+    turns_max: int | None = None
+    """Turns per game, for engines with a ``turn_count()`` hook (``None`` otherwise)."""
+    end_reasons_by_side: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Side name (or ``draw``) to how its games ended, e.g. ``{"player 0": {"lp-victory": 3}}``."""
+    first_player: FirstPlayerResult | None = None
+    game_log: dict[str, Any] | None = None
+    """The logged game (``log_game``): seed, setup, actions, events; not part of ``as_dict``."""
 
     def as_dict(self) -> dict[str, Any]:
-        """Return plain data."""
-        return asdict(self)
+        """Return plain data (without ``game_log``)."""
+        data = asdict(self)
+        data.pop("game_log", None)
+        return data
 
     def to_json(self) -> str:
         """Return canonical JSON (sorted keys), identical for identical runs."""
@@ -94,6 +120,52 @@ def _bucket(length: int, width: int) -> str:
     return f"{low:04d}-{low + width - 1:04d}"
 
 
+def _hook(state: Any, name: str) -> int | None:
+    """Call an optional integer hook of a finished state (``turn_count``, ``first_player``)."""
+    method = getattr(state, name, None)
+    if not callable(method):
+        return None
+    value = method()
+    return None if value is None else int(value)
+
+
+def _swapped(setup: dict[str, Any]) -> dict[str, Any]:
+    """The setup with its two decks in the other seats (alternating seats)."""
+    decks = setup.get("decks")
+    if not decks:
+        return setup
+    swapped = dict(setup)
+    swapped["decks"] = list(reversed(list(decks)))
+    return swapped
+
+
+def game_record(
+    engine: Game, index: int, game_seed: int, setup: Mapping[str, Any], state: Any, seats: list[int]
+) -> dict[str, Any]:
+    """A finished game as JSON-ready data that ``replay_record`` plays again to the same end."""
+    return {
+        "game": engine.slug,
+        "index": index,
+        "seed": game_seed,
+        "setup": dict(setup),
+        "seats": seats,
+        "actions": [{"player": player, "action": str(action)} for player, action in state.history],
+        "events": [event.as_dict() for event in state.events],
+        "returns": list(state.returns()),
+        "winner": state.winner(),
+        "end_reason": state.end_reason(),
+        "turns": _hook(state, "turn_count"),
+        "first_player": _hook(state, "first_player"),
+    }
+
+
+def replay_record(record: Mapping[str, Any], game: Game | None = None) -> Any:
+    """Rebuild the final state of a ``game_record`` from its seed, setup and action list."""
+    engine = game or get_game(str(record["game"]))
+    actions = [Action.parse(str(item["action"])) for item in record["actions"]]
+    return engine.replay(int(record["seed"]), record["setup"], actions)
+
+
 def run(
     game: Game | str,
     decks_or_setup: Mapping[str, Any] | Sequence[Any] | None,
@@ -101,10 +173,20 @@ def run(
     games: int,
     seed: int,
     bucket_width: int = 5,
+    *,
+    alternate_seats: bool = False,
+    log_game: int | None = None,
+    side_names: Sequence[str] | None = None,
 ) -> SimulationReport:
     """Play ``games`` games from ``decks_or_setup`` (a setup mapping, or a list of decks passed
     as ``{"decks": [...]}``) between ``agents`` (names or ``seed -> Agent`` factories, one per
-    seat) and summarise them. Game ``i`` uses seeds drawn from one ``Rng(seed)``."""
+    seat) and summarise them. Game ``i`` uses seeds drawn from one ``Rng(seed)``.
+
+    With ``alternate_seats`` (two players), odd games swap the seats: ``agents[1]`` with the
+    setup's second deck sits in seat 0; the report's sides still follow ``agents``. ``log_game``
+    (an index into ``results``) keeps that game's full record in ``report.game_log``.
+    ``side_names`` label the sides (e.g. deck names) instead of the engine's seat names.
+    """
     engine = get_game(game) if isinstance(game, str) else game
     if decks_or_setup is None:
         setup: dict[str, Any] = {}
@@ -117,17 +199,39 @@ def run(
         raise ValueError(f"{engine.slug} needs {players} agents, got {len(agents)}")
     if games < 1:
         raise ValueError("games must be at least 1")
+    if alternate_seats and players != 2:
+        raise ValueError("alternate_seats needs a two-player game")
+    if log_game is not None and not 0 <= log_game < games:
+        raise ValueError(f"log_game must be between 0 and {games - 1}")
+    names = list(getattr(engine, "player_names", ())) or [f"player {i}" for i in range(players)]
+    if alternate_seats:
+        names = [f"side {i}" for i in range(players)]
+    if side_names is not None:
+        if len(side_names) != players:
+            raise ValueError(f"side_names needs {players} names, got {len(side_names)}")
+        names = [str(name) for name in side_names]
     seeds = Rng(seed)
     wins = [0] * players
     draws = 0
     lengths: list[int] = []
+    turns: list[int] = []
     reasons: Counter[str] = Counter()
+    by_side: dict[str, Counter[str]] = {}
     results: list[int | None] = []
     team_wins = team_losses = 0
-    for _ in range(games):
+    first_games = first_wins = first_losses = 0
+    game_log: dict[str, Any] | None = None
+    for index in range(games):
         game_seed = seeds.next_u64() >> 1
-        state = engine.new_initial_state(game_seed, setup)
-        seats = [_agent(spec, (game_seed + 1 + i) & 0xFFFFFFFF) for i, spec in enumerate(agents)]
+        swap = alternate_seats and index % 2 == 1
+        # seat s is played by side order[s]
+        order = [1, 0] if swap else list(range(players))
+        game_setup = _swapped(setup) if swap else setup
+        state = engine.new_initial_state(game_seed, game_setup)
+        seats = [
+            _agent(agents[side], (game_seed + 1 + seat) & 0xFFFFFFFF)
+            for seat, side in enumerate(order)
+        ]
         actions = 0
         while not state.is_terminal():
             player = state.current_player()
@@ -140,15 +244,27 @@ def run(
             outcome = state.returns()[0]
             team_wins += outcome > 0
             team_losses += outcome < 0
-        winner = state.winner()
+        seat_winner = state.winner()
+        winner = None if seat_winner is None else order[seat_winner]
         results.append(winner)
+        reason = state.end_reason() or "ended"
         if winner is None:
             draws += 1
         else:
             wins[winner] += 1
         lengths.append(actions)
-        reasons[state.end_reason() or "ended"] += 1
-    names = list(getattr(engine, "player_names", ())) or [f"player {i}" for i in range(players)]
+        reasons[reason] += 1
+        by_side.setdefault("draw" if winner is None else names[winner], Counter())[reason] += 1
+        turn_count = _hook(state, "turn_count")
+        if turn_count is not None:
+            turns.append(turn_count)
+        first = _hook(state, "first_player")
+        if first is not None:
+            first_games += 1
+            first_wins += seat_winner == first
+            first_losses += seat_winner is not None and seat_winner != first
+        if index == log_game:
+            game_log = game_record(engine, index, game_seed, game_setup, state, order)
     sides = []
     for player in range(players):
         low, high = wilson_interval(wins[player], games)
@@ -175,6 +291,18 @@ def run(
         team = TeamResult(
             team_wins, team_losses, round(team_wins / games, 6), round(low, 6), round(high, 6)
         )
+    first_result = None
+    if first_games:
+        low, high = wilson_interval(first_wins, first_games)
+        first_result = FirstPlayerResult(
+            first_games,
+            first_wins,
+            first_losses,
+            first_games - first_wins - first_losses,
+            round(first_wins / first_games, 6),
+            round(low, 6),
+            round(high, 6),
+        )
     return SimulationReport(
         game=engine.slug,
         setup=setup,
@@ -189,4 +317,13 @@ def run(
         end_reasons=dict(sorted(reasons.items())),
         results=results,
         team=team,
+        alternate_seats=alternate_seats,
+        turns_mean=round(sum(turns) / len(turns), 6) if turns else None,
+        turns_min=min(turns) if turns else None,
+        turns_max=max(turns) if turns else None,
+        end_reasons_by_side={
+            side: dict(sorted(counts.items())) for side, counts in sorted(by_side.items())
+        },
+        first_player=first_result,
+        game_log=game_log,
     )

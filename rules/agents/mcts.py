@@ -4,14 +4,25 @@ Each iteration asks the state for a determinisation from the searching player's 
 (``State.determinise``: hidden parts resampled from what that player cannot see) and walks one
 shared tree with UCT, counting how often each action was available (single-observer ISMCTS,
 Cowling, Powley and Whitehouse 2012). The agent never reads hidden state itself.
+
+Rollouts play random moves to the end by default. An engine can make them cheaper and better
+with two optional state hooks: ``rollout_action(rng)`` (a quick playout policy) and
+``rollout_turns()`` (how many turn changes a rollout plays before it stops and scores the
+position with ``evaluate``, or with the engine's ``rollout_value(player)`` when it has one).
+An engine's ``action_priors(player)`` (one value per legal action) seeds the root's actions
+with ``prior_visits`` virtual visits each (progressive bias). ``MCTSAgent(rollout_turns=...)`` overrides the engine's cut-off
+(``None`` plays to the end); ``rollout_policy=False`` ignores the engine's policy.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 from rules.agents.base import searchable_view
 from rules.engines.core import CHANCE, Action, Rng, State
+
+AUTO: Literal["auto"] = "auto"
 
 
 class _Node:
@@ -26,7 +37,12 @@ class _Node:
 
 
 class MCTSAgent:
-    """UCT over determinisations; ``iterations`` playouts per move, rollouts by random play."""
+    """UCT over determinisations; ``iterations`` playouts per move.
+
+    Rollouts use the engine's ``rollout_action`` policy when it has one (else random moves) and
+    stop after ``rollout_turns`` turn changes (``"auto"``: the engine's ``rollout_turns()`` hook,
+    or play to the end), scoring the position with ``evaluate``.
+    """
 
     name = "mcts"
 
@@ -36,11 +52,19 @@ class MCTSAgent:
         iterations: int = 200,
         exploration: float = 0.7,
         rollout_limit: int = 400,
+        rollout_turns: int | Literal["auto"] | None = AUTO,
+        rollout_policy: bool = True,
+        prior_visits: int = 5,
     ) -> None:
         self.rng = Rng(seed)
         self.iterations = iterations
         self.exploration = exploration
         self.rollout_limit = rollout_limit
+        self.rollout_turns = rollout_turns
+        self.rollout_policy = rollout_policy
+        self.prior_visits = prior_visits
+        self._turns: int | None = None
+        self._policy = False
 
     def act(self, state: State) -> Action:
         """Return the most visited root action after the search."""
@@ -48,10 +72,34 @@ class MCTSAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        turns = self.rollout_turns
+        if turns == AUTO:
+            hook = getattr(state, "rollout_turns", None)
+            turns = hook() if callable(hook) else None
+        self._turns = turns
+        self._policy = self.rollout_policy and callable(getattr(state, "rollout_action", None))
+        # search from a copy that keeps no history or event log (cheaper determinisations)
+        base = state.clone().quiet()
         root = _Node(mover=-1)
+        if self._policy and self.prior_visits > 0:
+            self._seed_root(root, searchable_view(base, player, self.rng), player, legal)
         for _ in range(self.iterations):
-            self._iterate(root, searchable_view(state, player, self.rng))
+            self._iterate(root, searchable_view(base, player, self.rng))
         return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+
+    def _seed_root(self, root: _Node, view: State, player: int, legal: list[Action]) -> None:
+        """Progressive bias: start each root action with ``prior_visits`` visits at its prior."""
+        hook = getattr(view, "action_priors", None)
+        if not callable(hook):
+            return
+        priors = hook(player)
+        if len(priors) != len(legal):
+            return
+        weight = self.prior_visits
+        for action, prior in zip(legal, priors, strict=True):
+            child = root.children[action] = _Node(player)
+            child.visits = child.available = weight
+            child.total = prior * weight
 
     def _iterate(self, root: _Node, state: State) -> None:
         path = [root]
@@ -95,14 +143,31 @@ class MCTSAgent:
         return mean + self.exploration * math.sqrt(math.log(max(node.available, 1)) / node.visits)
 
     def _rollout(self, state: State) -> list[float]:
+        turns = self._turns
+        policy = self._policy
+        rng = self.rng
+        changes = 0
+        last = state.current_player()
         for _ in range(self.rollout_limit):
             if state.is_terminal():
                 return state.returns()
-            if state.current_player() == CHANCE:
+            mover = state.current_player()
+            if mover == CHANCE:
                 state.apply_unchecked(state.sample_chance())
+                continue
+            if mover != last:
+                changes += 1
+                last = mover
+                if turns is not None and changes > turns:
+                    break
+            if policy:
+                state.apply_unchecked(state.rollout_action(rng))  # type: ignore[attr-defined]
             else:
-                state.apply_unchecked(self.rng.choice(state.legal_actions()))
+                state.apply_unchecked(rng.choice(state.legal_actions()))
         if state.is_terminal():
             return state.returns()
         players = len(state.returns())
+        value = getattr(state, "rollout_value", None)
+        if self._policy and callable(value):
+            return [value(p) for p in range(players)]
         return [state.evaluate(p) for p in range(players)]

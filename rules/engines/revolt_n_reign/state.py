@@ -22,6 +22,7 @@ Actions (card keys are name slugs, targets are card ids of the rival's cards in 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
@@ -57,6 +58,12 @@ DECK_OUT = "deck-out"
 TURN_LIMIT = "turn-limit"
 
 END = Action("end")
+#: rollout policy: chance of ending the turn while plays remain; turn changes before the cut-off
+ROLLOUT_END = 0.15
+ROLLOUT_TURNS = 2
+#: rollout_value: how sharply strength differences count; a draw pile this thin is a threat
+ROLLOUT_SCALE = 3.0
+ROLLOUT_THIN_DECK = 20
 KEEP = Action("keep")
 MULLIGAN = Action("mulligan")
 PASS = Action("pass")
@@ -355,6 +362,77 @@ class RevoltState(State):
         if self.result is not None:
             return self.result[player]
         return max(-0.95, min(0.95, self._strength(player) - self._strength(1 - player)))
+
+    # --- search hooks (rules/agents/mcts.py) ---------------------------------------------------
+    def rollout_action(self, rng: Rng) -> Action:
+        """A quick playout policy: lay a Pillar when one may be laid, otherwise mostly play on.
+
+        Uniform random play ends turns early (one ``end`` among many plays still comes up often
+        after a few cards) and plays the same card with every target list; this policy always
+        lays a Pillar first, then picks a card (or activation) uniformly, and ends the turn with
+        probability ``ROLLOUT_END`` while plays remain.
+        """
+        actions = self.legal_actions()
+        if self.phase != "play" or len(actions) == 1:
+            return rng.choice(actions)
+        plays = actions[:-1]  # ``end`` is always last
+        for action in plays:
+            if action.kind == "pillar":
+                return action
+        if rng.random() < ROLLOUT_END:
+            return END
+        by_card: dict[tuple, list[Action]] = {}
+        for action in plays:
+            card = (action.kind, action.args[:2]) if action.kind == "activate" else action.args[:1]
+            by_card.setdefault(card, []).append(action)
+        group = rng.choice(list(by_card.values()))
+        return rng.choice(group)
+
+    def rollout_value(self, player: int) -> float:
+        """Score a rollout's last position for ``player`` in (-1, 1), more sharply than evaluate.
+
+        ``evaluate`` plus the two slow threats a short rollout cannot see finish: a rival close
+        to Petition Victory (Petitions and Scroll Pillars together) and a thin draw pile
+        (Deck-Out), stretched with ``tanh`` so UCT's exploration does not drown the differences.
+        """
+        if self.result is not None:
+            return self.result[player]
+        diff = self._search_strength(player) - self._search_strength(1 - player)
+        return math.tanh(ROLLOUT_SCALE * diff)
+
+    def _search_strength(self, player: int) -> float:
+        petitions = min(self.petition_count(player), self.petitions_needed) / self.petitions_needed
+        scrolls = min(self.scroll_pillars(player), SCROLL_PILLARS) / SCROLL_PILLARS
+        closeness = petitions * scrolls * (1.0 if self.lp[player] >= PETITION_LP else 0.5)
+        thin = max(0, ROLLOUT_THIN_DECK - len(self.draw[player])) / ROLLOUT_THIN_DECK
+        return self._strength(player) + 0.3 * closeness + 0.1 * petitions - 0.4 * thin
+
+    def action_priors(self, player: int) -> list[float]:
+        """A prior for each legal action: ``rollout_value`` after it, the turn then ended.
+
+        MCTS seeds its root with these (progressive bias), so "lay the Pillar, then stop" beats
+        "stop" before any rollout has run, and cards resolve (``end``) before they are judged.
+        """
+        priors = []
+        for action in self.legal_actions():
+            child = self.clone()
+            child.apply_unchecked(action)
+            if child.result is None and child.phase == "play" and child.active == player:
+                child.apply_unchecked(END)
+            priors.append(child.rollout_value(player))
+        return priors
+
+    def rollout_turns(self) -> int:
+        """How many turn changes an MCTS rollout plays before ``evaluate`` scores it."""
+        return ROLLOUT_TURNS
+
+    def turn_count(self) -> int:
+        """Report hook: turns begun so far (0 while mulligans and equalization run)."""
+        return self.turn
+
+    def first_player(self) -> int:
+        """Report hook: the player who takes the first turn ("Step 4: Determine Turn Order")."""
+        return self.first
 
     # --- setup --------------------------------------------------------------------------------
     def deal(self, decks: Sequence[Sequence[int]], mulligans: bool) -> None:

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.agents import AGENTS
 from rules.engines.core import SetupError, get_game, registered_games
+from rules.matchups import DeckFileError, matchup_setup
 from rules.simulation import run
 
 
@@ -33,6 +34,19 @@ class Command(BaseCommand):
         )
         parser.add_argument("--variant", help="Shortcut for the setup's variant.")
         parser.add_argument("--json", action="store_true", help="Print the report as JSON only.")
+        parser.add_argument(
+            "--deck-a", help="Decklist file (text, JSON or CSV) for the first side."
+        )
+        parser.add_argument("--deck-b", help="Decklist file for the second side.")
+        parser.add_argument(
+            "--alternate-seats",
+            action="store_true",
+            help="Swap seats (agent and deck) every other game; sides follow --agents.",
+        )
+        parser.add_argument(
+            "--log-game", type=int, help="Export game K (0-based) as JSON: seed, setup, actions."
+        )
+        parser.add_argument("--log-file", help="Where --log-game writes its JSON.")
 
     def handle(self, *args: Any, **options: Any) -> None:
         """Run the command."""
@@ -55,17 +69,44 @@ class Command(BaseCommand):
             )
         if options["games"] < 1:
             raise CommandError("--games must be at least 1")
+        if (options["log_game"] is None) != (options["log_file"] is None):
+            raise CommandError("--log-game and --log-file go together")
+        side_names = None
+        if options["deck_a"] or options["deck_b"]:
+            if not (options["deck_a"] and options["deck_b"]):
+                raise CommandError("--deck-a and --deck-b go together")
+            try:
+                setup, decks = matchup_setup(slug, [options["deck_a"], options["deck_b"]], setup)
+            except DeckFileError as exc:
+                raise CommandError(str(exc)) from exc
+            side_names = [f"A: {decks[0].label}", f"B: {decks[1].label}"]
         game = get_game(slug)
         started = time.perf_counter()
         try:
-            report = run(game, setup, agents, options["games"], options["seed"])
+            report = run(
+                game,
+                setup,
+                agents,
+                options["games"],
+                options["seed"],
+                alternate_seats=options["alternate_seats"],
+                log_game=options["log_game"],
+                side_names=side_names,
+            )
         except (SetupError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
         seconds = time.perf_counter() - started
+        if report.game_log is not None:
+            try:
+                with open(options["log_file"], "w", encoding="utf-8") as handle:
+                    json.dump(report.game_log, handle, sort_keys=True, indent=1, default=str)
+            except OSError as exc:
+                raise CommandError(f"cannot write {options['log_file']}: {exc}") from exc
         if options["json"]:
             self.stdout.write(report.to_json())
             return
-        self.stdout.write(f"{report.game}: {report.games} games, seed {report.seed}, setup {setup}")
+        shown = {**setup, "decks": list(side_names)} if side_names is not None else setup
+        self.stdout.write(f"{report.game}: {report.games} games, seed {report.seed}, setup {shown}")
         if report.team is not None:
             team = report.team
             self.stdout.write(
@@ -84,5 +125,20 @@ class Command(BaseCommand):
             f"min {report.length_min}, max {report.length_max}"
         )
         self.stdout.write(f"  length histogram: {report.length_histogram}")
+        if report.turns_mean is not None:
+            self.stdout.write(
+                f"  length (turns): mean {report.turns_mean:.1f}, "
+                f"min {report.turns_min}, max {report.turns_max}"
+            )
         self.stdout.write(f"  ended by: {report.end_reasons}")
+        if report.end_reasons_by_side:
+            self.stdout.write(f"  ended by, per winner: {report.end_reasons_by_side}")
+        if report.first_player is not None:
+            first = report.first_player
+            self.stdout.write(
+                f"  first player: {first.wins} wins, {first.losses} losses, {first.draws} draws, "
+                f"{first.win_rate:.1%} [95% CI {first.ci_low:.1%} - {first.ci_high:.1%}]"
+            )
+        if report.game_log is not None:
+            self.stdout.write(f"  game {options['log_game']} written to {options['log_file']}")
         self.stdout.write(f"  ({seconds:.2f} s)")

@@ -1,0 +1,209 @@
+"""Matchups from decklist files: validated decks, turns, first-player figures, exported games."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from rules.agents import MCTSAgent
+from rules.engines.core import Rng, get_game
+from rules.matchups import DeckFileError, matchup_setup, read_deck_file
+from rules.simulation import replay_record, run
+
+SLUG = "revolt-n-reign"
+DECKS = Path(__file__).resolve().parents[2] / "fixtures" / "decks" / SLUG
+EAGLE = DECKS / "legal-eagle-control.txt"
+BISON = DECKS / "legal-bison-pressure.txt"
+SCROLL = DECKS / "legal-scroll-petitions.txt"
+
+
+@pytest.mark.django_db
+def test_a_legal_decklist_file_becomes_sixty_card_names():
+    deck = read_deck_file(SLUG, EAGLE)
+    assert deck.label == "Eagle Control"
+    assert len(deck.cards) == 60
+    assert deck.cards.count("Signal Ridge") == 6
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("illegal-bill-cap.txt", r"illegal deck: bill-cap: .*\(line 51"),
+        ("illegal-unknown-card.txt", r"unknown-card: .*line 56"),
+        ("illegal-deck-size.txt", "illegal deck"),
+    ],
+)
+def test_an_illegal_deck_is_refused_with_its_violations_and_file(name, expected):
+    with pytest.raises(DeckFileError, match=expected) as caught:
+        read_deck_file(SLUG, DECKS / name)
+    assert name in str(caught.value)
+
+
+@pytest.mark.django_db
+def test_unreadable_files_name_the_file_and_line(tmp_path):
+    with pytest.raises(DeckFileError, match=r"missing\.txt: cannot read"):
+        read_deck_file(SLUG, tmp_path / "missing.txt")
+    broken = tmp_path / "broken.txt"
+    broken.write_text("1 Stamp Act\nthis is not a card line at all 0\n", encoding="utf-8")
+    with pytest.raises(DeckFileError, match=r"broken.txt: .*line"):
+        read_deck_file(SLUG, broken)
+
+
+@pytest.mark.django_db
+def test_a_matchup_reports_turns_endings_and_the_first_player():
+    setup, decks = matchup_setup(SLUG, [EAGLE, BISON])
+    report = run(
+        SLUG,
+        setup,
+        ["greedy", "random"],
+        6,
+        seed=4,
+        alternate_seats=True,
+        side_names=[deck.label for deck in decks],
+    )
+    again = run(
+        SLUG,
+        setup,
+        ["greedy", "random"],
+        6,
+        seed=4,
+        alternate_seats=True,
+        side_names=[deck.label for deck in decks],
+    )
+    assert report.to_json() == again.to_json()
+    assert [side.name for side in report.sides] == ["Eagle Control", "Bison Pressure"]
+    assert sum(side.wins for side in report.sides) + report.draws == 6
+    assert report.turns_mean is not None and 1 <= report.turns_min <= report.turns_max
+    assert report.first_player is not None and report.first_player.games == 6
+    first = report.first_player
+    assert first.wins + first.losses + first.draws == 6
+    assert first.ci_low <= first.win_rate <= first.ci_high
+    assert sum(sum(counts.values()) for counts in report.end_reasons_by_side.values()) == 6
+
+
+def test_engines_without_hooks_report_no_turns():
+    report = run("regality-vs-religion", {"variant": "draft"}, ["random", "random"], 3, seed=1)
+    assert report.turns_mean is None and report.first_player is None
+
+
+def test_alternating_seats_swaps_agents_and_keeps_sides():
+    game = get_game(SLUG)
+    setup = game.example_setups()[0]
+    # side 0 always plays a one-iteration MCTS; the logged odd game must show it in seat 1
+    report = run(
+        game,
+        setup,
+        [lambda seed: MCTSAgent(seed, iterations=1), "random"],
+        2,
+        seed=3,
+        alternate_seats=True,
+        log_game=1,
+    )
+    assert report.game_log is not None and report.game_log["seats"] == [1, 0]
+    winner = report.game_log["winner"]
+    if winner is not None:
+        assert report.results[1] == report.game_log["seats"][winner]
+
+
+@pytest.mark.django_db
+def test_an_exported_game_replays_to_the_same_end(tmp_path):
+    log_file = tmp_path / "game.json"
+    out = io.StringIO()
+    call_command(
+        "simulate",
+        "--game",
+        SLUG,
+        "--deck-a",
+        str(SCROLL),
+        "--deck-b",
+        str(EAGLE),
+        "--agents",
+        "greedy,random",
+        "--games",
+        "2",
+        "--seed",
+        "6",
+        "--log-game",
+        "1",
+        "--log-file",
+        str(log_file),
+        "--json",
+        stdout=out,
+    )
+    report = json.loads(out.getvalue())
+    assert report["games"] == 2 and report["turns_mean"] is not None
+    record = json.loads(log_file.read_text(encoding="utf-8"))
+    assert record["actions"] and record["events"]
+    game = get_game(SLUG)
+    replayed = replay_record(record, game)
+    assert replayed.is_terminal()
+    assert replayed.returns() == record["returns"]
+    assert replayed.end_reason() == record["end_reason"]
+    assert [event.as_dict() for event in replayed.events] == record["events"]
+    assert [(p, str(a)) for p, a in replayed.history] == [
+        (item["player"], item["action"]) for item in record["actions"]
+    ]
+
+
+@pytest.mark.django_db
+def test_the_command_refuses_an_illegal_deck_with_its_violations():
+    with pytest.raises(CommandError, match=r"illegal-copy-limit.txt: illegal deck"):
+        call_command(
+            "simulate",
+            "--game",
+            SLUG,
+            "--deck-a",
+            str(DECKS / "illegal-copy-limit.txt"),
+            "--deck-b",
+            str(EAGLE),
+            stdout=io.StringIO(),
+        )
+    with pytest.raises(CommandError, match="go together"):
+        call_command("simulate", "--game", SLUG, "--deck-a", str(EAGLE), stdout=io.StringIO())
+
+
+def test_the_rollout_hooks_play_legal_moves_and_score_inside_the_range():
+    game = get_game(SLUG)
+    state = game.new_initial_state(5, game.example_setups()[1]).quiet()
+    rng = Rng(2)
+    while not state.is_terminal():
+        action = state.rollout_action(rng)
+        assert action in state.legal_actions()
+        for player in (0, 1):
+            assert -1.0 < state.rollout_value(player) < 1.0
+        state.apply(action)
+    assert state.rollout_value(state.winner()) == 1.0
+
+
+def test_mcts_still_plays_full_random_rollouts_when_asked():
+    game = get_game(SLUG)
+    state = game.new_initial_state(7, game.example_setups()[2])
+    agent = MCTSAgent(seed=1, iterations=4, rollout_turns=None, rollout_policy=False)
+    for _ in range(5):
+        action = agent.act(state)
+        assert action in state.legal_actions()
+        state.apply(action)
+
+
+@pytest.mark.slow
+def test_mcts_beats_random_in_most_seeded_games():
+    """Six seeded games over the three sample pairings, seats alternating: MCTS must win 4+."""
+    game = get_game(SLUG)
+    wins = 0
+    for index, setup in enumerate(game.example_setups()):
+        report = run(
+            game,
+            setup,
+            [lambda seed: MCTSAgent(seed, iterations=60), "random"],
+            2,
+            seed=40 + index,
+            alternate_seats=True,
+        )
+        wins += report.sides[0].wins
+    assert wins >= 4
