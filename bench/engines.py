@@ -72,17 +72,24 @@ def playout_rate(slug: str, seconds: float) -> tuple[int, int, float]:
 
 
 def solver_rate(seconds: float) -> str:
-    """Solve a fixed four-empty Regality vs Religion position (time-boxed)."""
-    from rules.engines.regality_vs_religion.solver import Solver
+    """Solve a fixed four-empty Regality vs Religion position with the reference decision-level
+    solver and with the turn-level fast solver the command uses (both time-boxed)."""
+    from rules.engines.regality_vs_religion.solver import Solver, make_solver
 
     game = get_game("regality-vs-religion")
-    state = game.new_initial_state(0, {"variant": "old-style", "position": SOLVER_POSITION})
-    solution = Solver(time_limit=max(seconds * 30, 60)).solve(state)
-    outcome = f"{solution.winner} by {solution.margin}" if solution.complete else "unfinished"
-    return (
-        f"rvr solver (4 empty cells): {outcome}, {solution.nodes} nodes in "
-        f"{solution.seconds:.2f} s = {solution.nodes_per_second:,.0f} nodes/s"
-    )
+    lines = []
+    for label, build in (
+        ("reference solver", lambda s: Solver(time_limit=max(seconds * 30, 60))),
+        ("fast solver", lambda s: make_solver(s, time_limit=max(seconds * 30, 60))),
+    ):
+        state = game.new_initial_state(0, {"variant": "old-style", "position": SOLVER_POSITION})
+        solution = build(state).solve(state)
+        outcome = f"{solution.winner} by {solution.margin}" if solution.complete else "unfinished"
+        lines.append(
+            f"rvr {label} (4 empty cells): {outcome}, {solution.nodes} nodes in "
+            f"{solution.seconds:.2f} s = {solution.nodes_per_second:,.0f} nodes/s"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 import pytest
 from django.core.management import call_command
 
 from rules.engines.regality_vs_religion.game import WIN_SCORE
 from rules.engines.regality_vs_religion.notation import format_position
-from rules.engines.regality_vs_religion.solver import Solver, perft, solve
+from rules.engines.regality_vs_religion.solver import (
+    FastSolver,
+    Solver,
+    fast_solvable,
+    make_solver,
+    perft,
+    solve,
+)
 from tests.rules.rvr_helpers import GAME, play, position
 
 PERFT_POSITIONS = {
@@ -156,3 +164,68 @@ def test_rvr_solve_explains_what_it_cannot_solve():
         )
     with pytest.raises(CommandError, match="secret"):
         call_command("rvr_solve", "--variant", "secret-random", stdout=io.StringIO())
+
+
+def _random_endgame(seed: int, empty: int):
+    """Play seeded random moves from the old-style opening until ``empty`` cells are left."""
+    rng = random.Random(seed)
+    state = GAME.new_initial_state(0, {"variant": "old-style"})
+    while not (state.phase == "place" and sum(code < 0 for code in state.cells) <= empty):
+        assert state.phase != "over"
+        state.apply_unchecked(rng.choice(state.legal_actions()))
+    return state
+
+
+# (seed, empty cells): random playouts whose positions the reference solver settles in a second.
+RANDOM_ENDGAMES = [(0, 3), (1, 3), (2, 3), (3, 3), (4, 3), (5, 3), (2, 4), (4, 4), (6, 4)]
+
+
+@pytest.mark.parametrize(("seed", "empty"), RANDOM_ENDGAMES)
+def test_fast_solver_agrees_with_the_reference_on_random_endgames(seed, empty):
+    state = _random_endgame(seed, empty)
+    assert fast_solvable(state)
+    fast = FastSolver(state).solve(state)
+    reference = Solver().solve(state)
+    assert fast.complete and reference.complete
+    assert fast.value == reference.value
+    # The fast solver's best first action keeps the value (checked by the reference).
+    play(state, str(fast.best_action))
+    assert Solver().solve(state).value == fast.value
+
+
+@pytest.mark.parametrize("text", [ONE_EMPTY, *TWO_EMPTY[:2]])
+def test_fast_solver_agrees_with_plain_minimax_on_hand_checked_endgames(text):
+    state = position(text)
+    assert fast_solvable(state)
+    assert FastSolver(state).solve(state).value == _plain_minimax(state)
+
+
+def test_fast_solver_reproduces_the_published_three_and_four_empty_results():
+    three = (
+        "b1=king/reg c1=temple/rel a2=hierophant/rel b2=wizard/reg a3=bishop/rel "
+        "c3=princess/reg!reg | queen,minister,general,castle | cardinal,saint,paladin,monk | - "
+        "| rel | citizen"
+    )
+    four = (
+        "b1=king/reg c1=temple/rel a2=hierophant/rel c2=citizen/reg!reg c3=princess/reg | "
+        "queen,minister,general,wizard,castle | cardinal,saint,bishop,paladin,monk | - | rel"
+    )
+    for text, margin in ((three, 3), (four, 1)):
+        solution = solve(position(text, "old-style"))
+        assert (solution.winner, solution.margin) == ("religion", margin)
+
+
+def test_positions_outside_the_fast_solver_use_the_general_one():
+    assert isinstance(make_solver(position(TWO_EMPTY[2])), Solver)
+    assert isinstance(make_solver(position(ONE_EMPTY, "old-style")), FastSolver)
+    with pytest.raises(ValueError):
+        FastSolver(position(TWO_EMPTY[2]))
+
+
+def test_the_benchmark_positions_are_old_style_positions_for_the_fast_solver():
+    from rules.management.commands.rvr_solve import BENCHMARK_POSITIONS
+
+    for _label, text in BENCHMARK_POSITIONS:
+        state = position(text, "old-style")
+        assert fast_solvable(state)
+        assert sum(code < 0 for code in state.cells) <= 5

@@ -1,4 +1,11 @@
-"""``manage.py rvr_solve``: the game-theoretic value of a Regality vs Religion position."""
+"""``manage.py rvr_solve``: the game-theoretic value of a Regality vs Religion position.
+
+Old-style positions (and any position whose tiles only turn or destroy on the board) are
+searched by the turn-level ``FastSolver``; the rest by the general decision-level ``Solver``.
+``--benchmark`` solves the published benchmark positions below (one per line: empty cells, tiles
+in hand, position) and prints time and nodes per second for each; the last is the slowest
+five-empty position found (eleven tiles in hand, the most a five-empty position can have).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +18,43 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rules.engines.core import SetupError, get_game
 from rules.engines.regality_vs_religion.game import SECRET_VARIANTS, VARIANTS
 from rules.engines.regality_vs_religion.notation import format_position
-from rules.engines.regality_vs_religion.solver import Solution, Solver, turn_outcomes
+from rules.engines.regality_vs_religion.solver import (
+    Solution,
+    make_solver,
+    turn_outcomes,
+)
+
+# (label, old-style position): the table in docs/rules/regality-vs-religion.md (Perfect play).
+BENCHMARK_POSITIONS = (
+    (
+        "3 empty (+1 face down), 4+4 in hand",
+        "b1=king/reg c1=temple/rel a2=hierophant/rel b2=wizard/reg a3=bishop/rel "
+        "c3=princess/reg!reg | queen,minister,general,castle | cardinal,saint,paladin,monk | - "
+        "| rel | citizen",
+    ),
+    (
+        "4 empty (+1 face down), 5+5 in hand",
+        "b1=king/reg c1=temple/rel a2=hierophant/rel c2=citizen/reg!reg c3=princess/reg | "
+        "queen,minister,general,wizard,castle | cardinal,saint,bishop,paladin,monk | - | rel",
+    ),
+    (
+        "5 empty, 6+5 in hand",
+        "c1=temple/rel a2=hierophant/rel c2=citizen/reg c3=princess/reg | "
+        "king,queen,minister,general,wizard,castle | cardinal,saint,bishop,paladin,monk | - | reg",
+    ),
+    (
+        "5 empty, 6+5 in hand (slow)",
+        "a1=bishop/rel a2=citizen/reg b2=minister/rel c3=saint/rel | "
+        "king,queen,princess,general,wizard,castle | hierophant,cardinal,paladin,monk,temple | - "
+        "| reg",
+    ),
+    (
+        "5 empty (+1 face down), 6+5 in hand (worst found)",
+        "c1=bishop/rel a3=princess/reg!rel b3=paladin/rel c3=citizen/reg | "
+        "king,queen,minister,general,wizard,castle | hierophant,cardinal,saint,monk,temple | - "
+        "| reg",
+    ),
+)
 
 
 class Command(BaseCommand):
@@ -40,15 +83,27 @@ class Command(BaseCommand):
         parser.add_argument(
             "--max-table",
             type=int,
-            default=4_000_000,
-            help="Most positions kept in the transposition table (about 0.75 GB per million).",
+            default=None,
+            help=(
+                "Most positions kept in the transposition table (default 8 million for old-style "
+                "positions, about 0.3 GB per million; 4 million, about 0.75 GB per million, for "
+                "the general solver)."
+            ),
         )
         parser.add_argument("--json", action="store_true", help="Print one JSON object.")
+        parser.add_argument(
+            "--benchmark",
+            action="store_true",
+            help="Solve the benchmark positions (module docstring) and print their figures.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         """Run the command."""
         if options["variant"] in SECRET_VARIANTS:
             raise CommandError("secret variants hide information; only open positions are solved")
+        if options["benchmark"]:
+            self._benchmark(options["json"])
+            return
         setup: dict[str, Any] = {"variant": options["variant"], "first": options["first"]}
         if options["position"]:
             setup["position"] = options["position"]
@@ -65,16 +120,26 @@ class Command(BaseCommand):
         if options["split"] and not state.is_terminal():
             self._split(state, limit, options["json"], options["max_table"])
             return
-        solution = Solver(time_limit=limit, max_table=options["max_table"]).solve(state)
+        solution = make_solver(state, limit, options["max_table"]).solve(state)
         report = _report(format_position(state), solution)
         if options["json"]:
             self.stdout.write(json.dumps(report, sort_keys=True))
         else:
             self.stdout.write(_text(report))
 
-    def _split(self, state, limit: float | None, as_json: bool, max_table: int) -> None:
+    def _benchmark(self, as_json: bool) -> None:
+        game = get_game("regality-vs-religion")
+        for label, text in BENCHMARK_POSITIONS:
+            state = game.new_initial_state(0, {"variant": "old-style", "position": text})
+            entry = _report(format_position(state), make_solver(state).solve(state))
+            entry["benchmark"] = label
+            self.stdout.write(json.dumps(entry, sort_keys=True) if as_json else _text(entry))
+            self.stdout.flush()
+
+    def _split(self, state, limit: float | None, as_json: bool, max_table: int | None) -> None:
         deadline = None if limit is None else time.monotonic() + limit
-        solver = Solver(max_table=max_table)
+        # Every first turn keeps the tiles in play, so one solver (and its table) serves all.
+        solver = make_solver(state, None, max_table)
         mover = state.to_move
         results = []
         best: float | None = None
@@ -117,6 +182,7 @@ def _report(position: str, solution: Solution) -> dict[str, Any]:
         "margin": solution.margin if solution.complete else None,
         "best_action": str(solution.best_action) if solution.best_action else None,
         "nodes": solution.nodes,
+        "node": solution.node,
         "seconds": round(solution.seconds, 3),
         "nodes_per_second": round(solution.nodes_per_second),
         "table_size": solution.table_size,
@@ -127,6 +193,8 @@ def _text(report: dict[str, Any]) -> str:
     lines = [f"position: {report['position']}"]
     if "turn" in report:
         lines.insert(0, f"first turn: {report['turn']}")
+    if "benchmark" in report:
+        lines.insert(0, f"benchmark: {report['benchmark']}")
     if report["complete"]:
         winner = report["winner"] or "nobody (draw)"
         lines.append(
@@ -137,7 +205,7 @@ def _text(report: dict[str, Any]) -> str:
     else:
         lines.append("result: not finished within the time limit")
     lines.append(
-        f"searched {report['nodes']} nodes in {report['seconds']} s "
+        f"searched {report['nodes']} nodes ({report['node']}s) in {report['seconds']} s "
         f"({report['nodes_per_second']} nodes/s, table {report['table_size']})"
     )
     return "\n".join(lines)
