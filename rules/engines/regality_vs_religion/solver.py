@@ -10,14 +10,43 @@ tiles in play allow (all eight for old-style; a Fortuneteller or a Sage removes 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any
 
 from rules.engines.core import Action
 from rules.engines.regality_vs_religion.game import WIN_SCORE, RvRState
 from rules.engines.regality_vs_religion.powers import TileSpec
 
 INF = float("inf")
+
+
+def mtdf(search: Callable[[Any, float, float], float], node: Any) -> float:
+    """Return a node's exact value by MTD(f) over null-window calls ``search(node, alpha, beta)``.
+
+    The first window settles who wins (the sign); its fail-soft bound is a good first guess for
+    the margin, so one or two more null windows usually pin the exact value.
+    """
+    lower, upper = -INF, INF
+    g = search(node, 0, 1)
+    if g >= 1:
+        lower = g
+    else:
+        upper = g
+        g2 = search(node, -1, 0)
+        if g2 >= 0:
+            return 0
+        upper = min(upper, g2)
+        g = upper
+    while lower < upper:
+        beta = g + 1 if g == lower else g
+        g = search(node, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
 
 
 class SolveTimeoutError(Exception):
@@ -138,25 +167,7 @@ class Solver:
         The winner search is cheap; its fail-soft bound is a good first guess for the margin, so
         MTD(f) usually needs one or two more null-window searches.
         """
-        lower, upper = -INF, INF
-        g = self._search(state, 0, 1)
-        if g >= 1:
-            lower = g
-        else:
-            upper = g
-            g2 = self._search(state, -1, 0)
-            if g2 >= 0:
-                return 0.0
-            upper = min(upper, g2)
-            g = upper
-        while lower < upper:
-            beta = g + 1 if g == lower else g
-            g = self._search(state, beta - 1, beta)
-            if g < beta:
-                upper = g
-            else:
-                lower = g
-        return float(g)
+        return float(mtdf(self._search, state))
 
     def _search(self, state: RvRState, alpha: float, beta: float) -> float:
         """Fail-soft alpha-beta over single decisions.
@@ -451,25 +462,7 @@ class FastSolver:
     ) -> int:
         """Return the exact value (Regality's view) by MTD(f) on null windows."""
         node = (board, h0, h1, neutral, to_move, due)
-        lower, upper = -INF, INF
-        g = self._search(node, 0, 1)
-        if g >= 1:
-            lower = g
-        else:
-            upper = g
-            g2 = self._search(node, -1, 0)
-            if g2 >= 0:
-                return 0
-            upper = min(upper, g2)
-            g = upper
-        while lower < upper:
-            beta = g + 1 if g == lower else g
-            g = self._search(node, beta - 1, beta)
-            if g < beta:
-                upper = g
-            else:
-                lower = g
-        return int(g)
+        return int(mtdf(self._search, node))
 
     def _outcome_value(self, outcome: RvRState) -> int:
         if outcome.phase == "over":
