@@ -5,9 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 
 from tests.decks.conftest import RNR, SAMPLES_DIR
@@ -112,3 +116,21 @@ def test_other_games_and_variants_from_the_command_line():
 
     assert code == 1
     assert "[copies-in-set]" in out
+
+
+def test_an_unmigrated_database_gets_a_clear_message_not_a_traceback(tmp_path):
+    empty = tmp_path / "never-migrated.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{empty}"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "validate_decks", "--game", RNR, str(RNR_SAMPLES)],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "the card database is not ready" in result.stderr
+    assert "make data" in result.stderr

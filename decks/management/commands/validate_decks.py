@@ -57,7 +57,16 @@ class Command(BaseCommand):
         parser.add_argument("--csv", type=Path, help="Also write one row per violation here.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        code = self._run(options)
+        from django.db import DatabaseError
+
+        try:
+            code = self._run(options)
+        except DatabaseError as error:
+            # A database that was never migrated or loaded: say what to do, not a traceback.
+            code = self._fail(
+                f"the card database is not ready ({error}); run `make data` "
+                "(or `manage.py migrate` then `manage.py load_game_data`) first"
+            )
         if code:
             sys.exit(code)
 
