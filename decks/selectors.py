@@ -6,7 +6,8 @@ import datetime as dt
 from collections import Counter
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Permission
 from django.db.models import IntegerField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -136,6 +137,29 @@ def format_list_entries_on(fmt: Format, on: dt.date) -> QuerySet[FormatCardEntry
 
 def event_registrations(event: Event) -> QuerySet[Registration]:
     return event.registrations.select_related("player").order_by("submitted_at")
+
+
+# -- the organiser role ---------------------------------------------------------------------------
+
+ORGANISERS_GROUP = "Organisers"  # created by migration decks 0002, with the permission below
+ORGANISER_PERMISSION = ("decks", "add_event")
+
+
+def user_is_organiser(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether ``user`` may create events: an active member of the Organisers group, anyone given
+    ``decks.add_event`` directly (e.g. in the admin), or a superuser."""
+    app_label, codename = ORGANISER_PERMISSION
+    return bool(user.is_authenticated and user.has_perm(f"{app_label}.{codename}"))
+
+
+def organiser_list() -> QuerySet[Any]:
+    """Every active user who is an organiser (by group, direct permission or superuser status)."""
+    app_label, codename = ORGANISER_PERMISSION
+    permission = Permission.objects.filter(content_type__app_label=app_label, codename=codename)
+    holds = Q(groups__permissions__in=permission) | Q(user_permissions__in=permission)
+    user_model = get_user_model()
+    users = user_model.objects.filter(holds | Q(is_superuser=True), is_active=True)
+    return users.distinct().order_by(user_model.USERNAME_FIELD)
 
 
 def format_check(

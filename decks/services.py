@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, Group, Permission
 from django.db import transaction
 from django.utils import timezone
 
@@ -35,6 +35,7 @@ from decks.models import (
     Registration,
     Visibility,
 )
+from decks.selectors import ORGANISER_PERMISSION, ORGANISERS_GROUP, user_is_organiser
 from decks.validation import card_index, rules_for, validate
 
 FORMATS_FILE = "formats.yaml"
@@ -54,6 +55,17 @@ class DeckPermissionError(PermissionError):
 
 class RegistrationLockedError(DeckError):
     """The event's decklist deadline has passed: the registration can no longer change."""
+
+
+class OrganiserRequiredError(PermissionError):
+    """Someone without the organiser role tried to create an event; the message says what to do."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Only organisers can create events. Ask an administrator of this site to make you an "
+            "organiser: they add you to the Organisers group in the admin, or run "
+            "`manage.py organiser grant YOUR_USERNAME`."
+        )
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -441,10 +453,16 @@ def event_create(
     name: str,
     date: dt.date,
     decklist_deadline: dt.datetime,
-    organiser: AbstractBaseUser | None = None,
+    organiser: AbstractBaseUser,
     variant: str = "",
 ) -> Event:
-    """Create a tournament; its format must belong to its game."""
+    """Create a tournament organised by ``organiser``; its format must belong to its game.
+
+    Only organisers create events (``user_is_organiser``): anyone else gets
+    ``OrganiserRequiredError``, before anything else is checked.
+    """
+    if not user_is_organiser(organiser):
+        raise OrganiserRequiredError
     game = _game(game)
     if format.game_id != game.pk:
         raise DeckError([f"format {format.name} belongs to another game"])
@@ -459,6 +477,48 @@ def event_create(
         organiser=organiser,
         variant=variant,
     )
+
+
+def _organisers_group() -> Group:
+    """The Organisers group with its permission (remade if someone deleted it in the admin)."""
+    app_label, codename = ORGANISER_PERMISSION
+    group, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+    group.permissions.add(
+        Permission.objects.get(content_type__app_label=app_label, codename=codename)
+    )
+    return group
+
+
+def _forget_permissions(user: AbstractBaseUser) -> None:
+    """Drop the permission caches ``has_perm`` keeps on the instance, so it sees the change."""
+    for cache in ("_perm_cache", "_user_perm_cache", "_group_perm_cache"):
+        user.__dict__.pop(cache, None)
+
+
+@transaction.atomic
+def organiser_grant(*, user: AbstractBaseUser) -> bool:
+    """Make ``user`` an organiser (a member of the Organisers group); False if they already were."""
+    was_organiser = user_is_organiser(user)
+    user.groups.add(_organisers_group())  # type: ignore[attr-defined]
+    _forget_permissions(user)
+    return not was_organiser and user_is_organiser(user)
+
+
+@transaction.atomic
+def organiser_revoke(*, user: AbstractBaseUser) -> bool:
+    """Take the organiser role from ``user``: the group and the permission given directly.
+
+    False if nothing changed: they were not an organiser, or still are one (a superuser, or through
+    another group holding the permission). Events they organised stay theirs.
+    """
+    app_label, codename = ORGANISER_PERMISSION
+    was_organiser = user_is_organiser(user)
+    user.groups.remove(*Group.objects.filter(name=ORGANISERS_GROUP))  # type: ignore[attr-defined]
+    user.user_permissions.remove(  # type: ignore[attr-defined]
+        *Permission.objects.filter(content_type__app_label=app_label, codename=codename)
+    )
+    _forget_permissions(user)
+    return was_organiser and not user_is_organiser(user)
 
 
 @transaction.atomic
@@ -517,6 +577,7 @@ __all__ = [
     "DeckError",
     "DeckPermissionError",
     "DecklistParseError",
+    "OrganiserRequiredError",
     "RegistrationLockedError",
     "deck_card_set",
     "deck_cards_replace",
@@ -525,6 +586,8 @@ __all__ = [
     "deck_hash",
     "event_create",
     "format_data_load",
+    "organiser_grant",
+    "organiser_revoke",
     "registration_submit",
     "registration_withdraw",
 ]

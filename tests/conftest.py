@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.management import call_command
 
 from cards.gamedata import available_games
+from decks.services import organiser_grant
 from tests import factories
 
 
@@ -39,6 +40,14 @@ def _fresh_validation_caches():
     yield
     card_index_forget_local()
     format_rules_forget_local()
+
+
+@pytest.fixture
+def organiser(django_user_model):
+    """A user with the organiser role (in the Organisers group), who may create events."""
+    user = django_user_model.objects.create_user("olga", "olga@example.com", "pw-olga-organiser")
+    organiser_grant(user=user)
+    return user
 
 
 @pytest.fixture

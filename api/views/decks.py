@@ -23,11 +23,17 @@ from rest_framework.exceptions import (
     PermissionDenied,
     ValidationError,
 )
-from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import (
+    AllowAny,
+    BasePermission,
+    IsAuthenticated,
+    IsAuthenticatedOrReadOnly,
+)
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.errors import Conflict
+from api.schema import PROBLEM_MEDIA_TYPE, ProblemAutoSchema, problem_example
 from api.serializers import decks as s
 from cards.models import Game
 from decks.decklist import DecklistParseError, decklist_entries, decklist_read
@@ -41,10 +47,12 @@ from decks.selectors import (
     deck_versions,
     event_registrations,
     format_check,
+    user_is_organiser,
 )
 from decks.services import (
     DeckError,
     DeckPermissionError,
+    OrganiserRequiredError,
     RegistrationLockedError,
     deck_cards_replace,
     deck_clone,
@@ -434,6 +442,29 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return Response(format_check(fmt, decks, as_of=data.get("as_of")))
 
 
+class IsOrganiser(BasePermission):
+    """Only organisers create events; the 403's detail says how to become one."""
+
+    message = str(OrganiserRequiredError())
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return user_is_organiser(request.user)
+
+
+class EventSchema(ProblemAutoSchema):
+    """Event operations, with the organiser 403 as the example of creating one."""
+
+    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
+        responses = super()._get_response_bodies(direction)
+        if direction == "response" and getattr(self.view, "action", None) == "create":
+            examples = responses["403"]["content"][PROBLEM_MEDIA_TYPE]["examples"]
+            examples["not-an-organiser"] = {
+                "summary": "Signed in but not an organiser",
+                "value": problem_example("permission-denied", IsOrganiser.message),
+            }
+        return responses
+
+
 @extend_schema(tags=["events"])
 class EventViewSet(viewsets.ReadOnlyModelViewSet):
     """Tournaments: organisers create them and see every registration; players submit a
@@ -442,6 +473,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = s.EventSerializer
     lookup_value_regex = "[0-9]+"
     extra_error_statuses = (409,)
+    schema = EventSchema()
 
     def get_queryset(self) -> QuerySet[Event]:
         return (
@@ -452,13 +484,23 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_permissions(self) -> list[Any]:
         if self.action == "create":
-            return [IsAuthenticated()]
+            return [IsAuthenticated(), IsOrganiser()]
         return super().get_permissions()
 
     @extend_schema(
-        summary="Create an event (you become its organiser)",
+        summary="Create an event (organisers only; you become its organiser)",
+        description="Only organisers create events: members of the Organisers group, users given "
+        "the `decks.add_event` permission, and superusers. Anyone else signed in gets a 403 whose "
+        "`detail` says how to become one (ask an administrator).",
         request=s.EventCreateSerializer,
-        responses={201: s.EventSerializer},
+        responses={
+            201: s.EventSerializer,
+            403: OpenApiResponse(
+                description="Signed in but not an organiser (problem details, code "
+                "`permission-denied`): only organisers create events; an administrator grants "
+                "the role in the admin or with `manage.py organiser grant USERNAME`."
+            ),
+        },
         examples=[
             OpenApiExample(
                 "Event",
@@ -478,6 +520,8 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         body.is_valid(raise_exception=True)
         try:
             event = event_create(organiser=request.user, **body.validated_data)
+        except OrganiserRequiredError as exc:
+            raise PermissionDenied(str(exc)) from None
         except DeckError as exc:
             raise _deck_problem(exc, field="variant") from None
         event = self.get_queryset().get(pk=event.pk)
@@ -485,6 +529,8 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         summary="Every registration of the event (its organiser only)",
+        description="The event's organiser sees them even after their organiser role is revoked: "
+        "the event stays theirs. Anyone else signed in gets a 403.",
         responses=s.RegistrationSerializer(many=True),
     )
     @action(detail=True, methods=["get"], permission_classes=[IsAuthenticated])

@@ -1,4 +1,7 @@
-"""Organisers create events over the API and see every registration; nobody else does."""
+"""Organisers create events over the API and see every registration; nobody else does.
+
+Organisers are members of the Organisers group (``manage.py organiser grant``) and superusers.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from decks.models import Event
+from decks.services import organiser_revoke
 
 pytestmark = pytest.mark.django_db
 
@@ -39,14 +43,43 @@ def event_body(**fields) -> dict:
     return body
 
 
-def test_a_signed_in_user_creates_an_event_and_becomes_its_organiser(user) -> None:
-    response = client_for(user).post("/api/v1/events/", event_body(), format="json")
+def test_an_organiser_creates_an_event_and_becomes_its_organiser(organiser) -> None:
+    response = client_for(organiser).post("/api/v1/events/", event_body(), format="json")
 
     assert response.status_code == 201, response.json()
     body = response.json()
-    assert body["organiser"] == user.username
+    assert body["organiser"] == organiser.username
     assert (body["game"], body["format"], body["registration_count"]) == (GAME, "standard", 0)
-    assert Event.objects.get(pk=body["id"]).organiser == user
+    assert Event.objects.get(pk=body["id"]).organiser == organiser
+
+
+def test_a_user_who_is_not_an_organiser_gets_a_403_saying_how_to_become_one(user) -> None:
+    response = client_for(user).post("/api/v1/events/", event_body(), format="json")
+
+    assert response.status_code == 403
+    assert response["Content-Type"] == "application/problem+json"
+    problem = response.json()
+    assert (problem["status"], problem["code"]) == (403, "permission-denied")
+    assert "Only organisers can create events" in problem["detail"]
+    assert "Ask an administrator" in problem["detail"]
+    assert "manage.py organiser grant" in problem["detail"]
+    assert not Event.objects.exists()
+
+
+def test_a_non_organiser_is_refused_before_the_body_is_judged(user) -> None:
+    response = client_for(user).post("/api/v1/events/", {"name": ""}, format="json")
+
+    assert response.status_code == 403
+    assert "Only organisers" in response.json()["detail"]
+
+
+def test_a_superuser_is_an_organiser(django_user_model) -> None:
+    root = django_user_model.objects.create_superuser("root", "root@example.com", "pw-root-123")
+
+    response = client_for(root).post("/api/v1/events/", event_body(), format="json")
+
+    assert response.status_code == 201
+    assert response.json()["organiser"] == "root"
 
 
 def test_creating_an_event_needs_sign_in(api_client) -> None:
@@ -64,8 +97,8 @@ def test_creating_an_event_needs_sign_in(api_client) -> None:
         ({"date": "tomorrow"}, "date", ""),
     ],
 )
-def test_a_bad_event_is_a_400_naming_the_field(user, fields, field, words) -> None:
-    response = client_for(user).post("/api/v1/events/", event_body(**fields), format="json")
+def test_a_bad_event_is_a_400_naming_the_field(organiser, fields, field, words) -> None:
+    response = client_for(organiser).post("/api/v1/events/", event_body(**fields), format="json")
 
     assert response.status_code == 400
     problem = response.json()
@@ -76,10 +109,10 @@ def test_a_bad_event_is_a_400_naming_the_field(user, fields, field, words) -> No
 
 
 def test_the_organiser_sees_every_registration_with_its_hash_and_verdict(
-    user, other_user, django_user_model
+    organiser, other_user, django_user_model
 ) -> None:
-    organiser = client_for(user)
-    event_id = organiser.post("/api/v1/events/", event_body(), format="json").json()["id"]
+    host = client_for(organiser)
+    event_id = host.post("/api/v1/events/", event_body(), format="json").json()["id"]
     carol = django_user_model.objects.create_user("carol", password="pw-carol-123")
     bob_hash = (
         client_for(other_user)
@@ -96,7 +129,7 @@ def test_the_organiser_sees_every_registration_with_its_hash_and_verdict(
         format="json",
     )
 
-    response = organiser.get(f"/api/v1/events/{event_id}/registrations/")
+    response = host.get(f"/api/v1/events/{event_id}/registrations/")
 
     assert response.status_code == 200
     rows = {row["player"]: row for row in response.json()}
@@ -108,18 +141,59 @@ def test_the_organiser_sees_every_registration_with_its_hash_and_verdict(
     assert all(row["locked"] is False for row in rows.values())
 
 
-def test_only_the_organiser_sees_the_registrations(user, other_user, api_client) -> None:
-    event_id = client_for(user).post("/api/v1/events/", event_body(), format="json").json()["id"]
+def test_only_the_organiser_sees_the_registrations(
+    organiser, other_user, django_user_model, api_client
+) -> None:
+    event_id = (
+        client_for(organiser).post("/api/v1/events/", event_body(), format="json").json()["id"]
+    )
+    another_organiser = django_user_model.objects.create_superuser("root", "r@example.com", "pw")
 
+    response = client_for(other_user).get(f"/api/v1/events/{event_id}/registrations/")
+
+    assert response.status_code == 403
+    assert response.json()["detail"] == "Only the event's organiser sees every registration."
     assert (
-        client_for(other_user).get(f"/api/v1/events/{event_id}/registrations/").status_code == 403
+        client_for(another_organiser).get(f"/api/v1/events/{event_id}/registrations/").status_code
+        == 403
     )
     assert api_client.get(f"/api/v1/events/{event_id}/registrations/").status_code == 401
 
 
-def test_registrations_show_locked_after_the_deadline(user, other_user) -> None:
-    organiser = client_for(user)
-    event_id = organiser.post("/api/v1/events/", event_body(), format="json").json()["id"]
+def test_a_revoked_organiser_keeps_their_events_but_creates_no_more(organiser, other_user) -> None:
+    client = client_for(organiser)
+    event_id = client.post("/api/v1/events/", event_body(), format="json").json()["id"]
+    client_for(other_user).post(
+        f"/api/v1/events/{event_id}/register/",
+        {"decklist": sample("legal-bison-pressure")},
+        format="json",
+    )
+
+    organiser_revoke(user=organiser)
+
+    rows = client.get(f"/api/v1/events/{event_id}/registrations/").json()
+    assert [row["player"] for row in rows] == ["bob"]
+    assert client.get(f"/api/v1/events/{event_id}/").json()["organiser"] == organiser.username
+    refused = client.post("/api/v1/events/", event_body(name="Spring Open"), format="json")
+    assert refused.status_code == 403
+    assert Event.objects.count() == 1
+
+
+def test_the_schema_documents_the_organiser_403() -> None:
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    forbidden = schema["paths"]["/api/v1/events/"]["post"]["responses"]["403"]
+
+    assert "not an organiser" in forbidden["description"]
+    example = forbidden["content"]["application/problem+json"]["examples"]["not-an-organiser"]
+    assert example["value"]["status"] == 403
+    assert "Only organisers can create events" in example["value"]["detail"]
+
+
+def test_registrations_show_locked_after_the_deadline(organiser, other_user) -> None:
+    host = client_for(organiser)
+    event_id = host.post("/api/v1/events/", event_body(), format="json").json()["id"]
     client_for(other_user).post(
         f"/api/v1/events/{event_id}/register/",
         {"decklist": sample("legal-bison-pressure")},
@@ -129,6 +203,6 @@ def test_registrations_show_locked_after_the_deadline(user, other_user) -> None:
         decklist_deadline=timezone.now() - dt.timedelta(minutes=1)
     )
 
-    rows = organiser.get(f"/api/v1/events/{event_id}/registrations/").json()
+    rows = host.get(f"/api/v1/events/{event_id}/registrations/").json()
 
     assert [row["locked"] for row in rows] == [True]

@@ -18,6 +18,8 @@ from rest_framework.authtoken.models import Token
 from schemathesis import checks
 from schemathesis.openapi import checks as openapi_checks  # noqa: F401 - registers OpenAPI checks
 
+from decks.services import organiser_grant
+
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "0"))
 if not EXAMPLES:
     pytest.skip(
@@ -44,8 +46,10 @@ def _open_rates(settings) -> None:
 
 @pytest.fixture
 def token_header(django_user_model) -> dict[str, str]:
-    """Requests go in signed in (by token), so writes get past 401 and meet real validation."""
+    """Requests go in signed in (by token) as an organiser, so writes (event creation too) get
+    past 401/403 and meet real validation."""
     user, _ = django_user_model.objects.get_or_create(username="schemathesis")
+    organiser_grant(user=user)
     token, _ = Token.objects.get_or_create(user=user)
     return {"Authorization": f"Token {token.key}"}
 

@@ -155,14 +155,14 @@ def test_deck_hash_ignores_order_case_and_repeats_but_not_counts():
 
 
 @pytest.fixture
-def event(player):
+def event(organiser):
     return event_create(
         game=RNR,
         format=Format.objects.get(game__slug=RNR, slug="standard"),
         name="Liberty Open",
         date=dt.date(2026, 10, 3),
         decklist_deadline=dt.datetime(2026, 10, 2, 18, 0, tzinfo=dt.UTC),
-        organiser=player,
+        organiser=organiser,
     )
 
 
@@ -234,7 +234,7 @@ def test_resubmitting_before_the_deadline_replaces_the_list(event, other_player)
     assert second.legal
 
 
-def test_an_event_format_must_belong_to_the_event_game(player):
+def test_an_event_format_must_belong_to_the_event_game(organiser):
     with pytest.raises(DeckError, match="another game"):
         event_create(
             game="rival-realms",
@@ -242,4 +242,5 @@ def test_an_event_format_must_belong_to_the_event_game(player):
             name="Mismatch",
             date=dt.date(2026, 10, 3),
             decklist_deadline=timezone.now(),
+            organiser=organiser,
         )

@@ -522,9 +522,10 @@ def _event(organiser, *, deadline_in: dt.timedelta = dt.timedelta(days=1)) -> Ev
     )
 
 
-def test_create_an_event(alice):
+def test_an_organiser_creates_an_event(client, organiser):
+    client.force_login(organiser)
     fmt = format_default(RNR)
-    response = alice.post(
+    response = client.post(
         reverse("event-new"),
         {
             "name": "Autumn Cup",
@@ -534,12 +535,13 @@ def test_create_an_event(alice):
         },
     )
     event = Event.objects.get(name="Autumn Cup")
+    assert event.organiser == organiser
     assert response["Location"] == reverse("event-detail", args=[event.pk])
-    assert b"Autumn Cup" in alice.get(reverse("event-list")).content
+    assert b"Autumn Cup" in client.get(reverse("event-list")).content
 
 
-def test_register_shows_the_verdict_and_hash(client, other_user, user):
-    event = _event(user)
+def test_register_shows_the_verdict_and_hash(client, other_user, organiser):
+    event = _event(organiser)
     client.force_login(other_user)
     response = client.post(
         reverse("event-register", args=[event.pk]),
@@ -553,18 +555,20 @@ def test_register_shows_the_verdict_and_hash(client, other_user, user):
     assert "Registrations (organiser)" not in page
 
 
-def test_register_with_one_of_my_decks(alice, user):
-    event = _event(user)
+def test_register_with_one_of_my_decks(alice, user, organiser):
+    event = _event(organiser)
     deck = make_deck(user)
     response = alice.post(reverse("event-register", args=[event.pk]), {"deck": deck.pk})
     assert response.status_code == 302
     assert Registration.objects.get(event=event).legal
+    alice.force_login(organiser)
     page = alice.get(reverse("event-detail", args=[event.pk])).content.decode()
     assert "Registrations (organiser)" in page
+    assert user.username in page
 
 
-def test_registration_is_locked_after_the_deadline(alice, user):
-    event = _event(user, deadline_in=-dt.timedelta(hours=1))
+def test_registration_is_locked_after_the_deadline(alice, organiser):
+    event = _event(organiser, deadline_in=-dt.timedelta(hours=1))
     page = alice.get(reverse("event-detail", args=[event.pk]))
     assert b"locked" in page.content
     response = alice.post(
@@ -574,8 +578,8 @@ def test_registration_is_locked_after_the_deadline(alice, user):
     assert b"deadline" in response.content
 
 
-def test_register_a_malformed_list_is_inline(alice, user):
-    event = _event(user)
+def test_register_a_malformed_list_is_inline(alice, organiser):
+    event = _event(organiser)
     response = alice.post(
         reverse("event-register", args=[event.pk]), {"decklist": "0 Stamp Act", "kind": "text"}
     )
@@ -583,8 +587,8 @@ def test_register_a_malformed_list_is_inline(alice, user):
     assert b"line 1" in response.content
 
 
-def test_withdraw(alice, user):
-    event = _event(user)
+def test_withdraw(alice, organiser):
+    event = _event(organiser)
     alice.post(reverse("event-register", args=[event.pk]), {"decklist": "1 Stamp Act"})
     assert alice.post(reverse("event-withdraw", args=[event.pk])).status_code == 302
     assert not Registration.objects.filter(event=event).exists()

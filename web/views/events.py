@@ -17,9 +17,16 @@ from django.views.decorators.http import require_GET, require_POST
 
 from decks.decklist import DecklistParseError
 from decks.models import Event, Registration
-from decks.selectors import deck_export, deck_list_owned, event_registrations, format_check
+from decks.selectors import (
+    deck_export,
+    deck_list_owned,
+    event_registrations,
+    format_check,
+    user_is_organiser,
+)
 from decks.services import (
     DeckError,
+    OrganiserRequiredError,
     RegistrationLockedError,
     event_create,
     registration_submit,
@@ -111,11 +118,27 @@ def tournament_report_csv(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def event_list(request: HttpRequest) -> HttpResponse:
     events = Event.objects.select_related("game", "format", "organiser").order_by("-date", "name")
-    return render(request, "web/event_list.html", {"events": events[:200], "now": timezone.now()})
+    context = {
+        "events": events[:200],
+        "now": timezone.now(),
+        "can_organise": user_is_organiser(request.user),
+    }
+    return render(request, "web/event_list.html", context)
+
+
+def _organiser_required(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/organiser_required.html", status=403)
 
 
 @login_required
 def event_new(request: HttpRequest) -> HttpResponse:
+    """Organisers create an event; anyone else gets a 403 page saying how to become one.
+
+    ``event_create`` enforces the rule; asking first spares a non-organiser the form (and a 400
+    for a form they may not send).
+    """
+    if not user_is_organiser(request.user):
+        return _organiser_required(request)
     form = EventCreateForm(request.POST or None)
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
@@ -130,6 +153,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
                 organiser=request.user,
                 variant=(form.cleaned_data.get("variant") or "").strip(),
             )
+        except OrganiserRequiredError:
+            return _organiser_required(request)
         except DeckError as error:
             errors = list(error.problems)
         else:
