@@ -1,0 +1,533 @@
+"""Test hands for Regality vs Religion: Revolution: seeded games of one side against a random rival.
+
+The game deals no hand: every tile is open and chosen, not drawn (rulebook §`Preparations`), so
+there is no mulligan and the only policy is "never". What a deck fixes is a side (zone ``side``:
+the seven tiles of one alignment, plus the Citizen when that side starts) and the neutral tiles
+it plays with (zone ``neutral``). Their number names the variant (§`Game system options`):
+
+- 0: old style, no neutral tile but the Citizen;
+- 2: random (or secret random, played open here): the side holds its two neutral tiles and the
+  rival two drawn at random, per game, from the other fourteen;
+- 3: draft as the second player, who takes three; the rival's two are drawn at random;
+- 5: standard, a neutral area of five that both players place from.
+
+A goldfish game is the side played by the greedy agent (``rules/agents/greedy.py``, one turn of
+look-ahead on ``RvRState.evaluate``) against the uniform random agent holding the other side. The
+side holding the Citizen places it first (§`How to play`). ``sample`` reports the win rate, the
+mean ally margin at the end (§`Game end`), how each game ended, and for each tile of the deck how
+often the side placed it, how often it ends the game as the side's ally and how often it was
+destroyed, banished or assassinated (§`Tile effects and icons`). ``walk`` replays one such game a
+turn of the side at a time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from rules.agents.greedy import GreedyAgent
+from rules.agents.random_agent import RandomAgent
+from rules.engines.core import Event, Rng, SetupError, card_key
+from rules.engines.core.hands import HandWalk
+from rules.engines.regality_vs_religion.board import CELL_NAMES
+from rules.engines.regality_vs_religion.game import SIDE_NAMES, RvRGame, RvRState
+
+MulliganPolicy = Callable[[Sequence[str], int], bool]
+
+SIDE_ZONE, NEUTRAL_ZONE = "side", "neutral"
+SIDE_SIZE = 7
+RIVAL_NEUTRALS = 2
+MAX_PLACEMENTS = 100
+OPENING_HANDS_KEPT = 5
+#: neutral tiles in the deck -> (variant, how the rival gets neutral tiles)
+VARIANTS: dict[int, tuple[str, str]] = {
+    0: ("old-style", "Old style: no neutral tile but the Citizen"),
+    2: ("random", "Random: two neutral tiles each, the rival's drawn at random"),
+    3: ("draft", "Draft as the second player: three neutral tiles, the rival's two at random"),
+    5: ("standard", "Standard: a neutral area of five, open to both players"),
+}
+NOTATION_SIDES = ("reg", "rel")
+
+
+def _never(hand: Sequence[str], mulligans: int) -> bool:
+    return False
+
+
+#: no hand is drawn, so nothing is ever sent back (§Preparations)
+MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {"never": _never}
+DEFAULT_POLICY = "never"
+
+
+@lru_cache(maxsize=1)
+def _game() -> RvRGame:
+    return RvRGame()
+
+
+@dataclass(frozen=True)
+class Goldfish:
+    """How a deck is played: the side, who starts, the variant and the tiles in each area."""
+
+    side: int
+    first: int
+    variant: str
+    area: tuple[int, ...]  # the side's own tiles, its neutral tiles included
+    neutral_area: tuple[int, ...]  # the shared neutral area (standard only)
+    rival_pool: tuple[int, ...]  # neutral tiles the rival's may be drawn from
+    rival_draws: int
+    tracked: tuple[int, ...]  # the deck's tiles, in a stable order
+
+
+def goldfish(deck: Sequence[Mapping[str, Any]]) -> Goldfish:
+    """Return how ``deck`` is played; raise SetupError naming every problem the engine cannot play."""
+    tables = _game().tables
+    problems: list[str] = []
+    side_tiles: list[int] = []
+    neutral_tiles: list[int] = []
+    for record in deck:
+        name = str(record.get("name", "?"))
+        tile = tables.by_key.get(card_key(name))
+        zone = str(record.get("zone") or SIDE_ZONE)
+        if tile is None:
+            problems.append(f"there is no tile called {name!r}")
+        elif zone == SIDE_ZONE:
+            side_tiles.append(tile)
+        elif zone == NEUTRAL_ZONE:
+            neutral_tiles.append(tile)
+        else:
+            problems.append(f"{name} sits in an unknown zone {zone!r}")
+    every = side_tiles + neutral_tiles
+    twice = sorted({tables.specs[t].name for t in every if every.count(t) > 1})
+    if twice:
+        problems.append(f"the game has one of each tile (Contents): {', '.join(twice)} twice")
+    citizen = tables.citizen
+    sided = [t for t in side_tiles if t != citizen]
+    alignments = {tables.specs[t].branch for t in sided}
+    side = 0
+    if alignments == {SIDE_NAMES[0]} or alignments == {SIDE_NAMES[1]}:
+        side = SIDE_NAMES.index(next(iter(alignments)))
+        own = (tables.regality, tables.religion)[side]
+        missing = [tables.specs[t].name for t in own if t not in sided]
+        if missing or len(sided) != SIDE_SIZE:
+            problems.append(
+                f"a side is exactly the {SIDE_SIZE} tiles of its alignment (Preparations); "
+                f"this one lacks {', '.join(missing) or 'nothing'} and holds {len(sided)}"
+            )
+    else:
+        problems.append(
+            "the side must hold the seven tiles of one alignment, Regality or Religion "
+            f"(Preparations); it holds {', '.join(sorted(a or '?' for a in alignments)) or 'none'}"
+        )
+    wrong = [t for t in neutral_tiles if t == citizen or t not in tables.neutrals]
+    if wrong:
+        names = ", ".join(tables.specs[t].name for t in wrong)
+        problems.append(f"{names} cannot be among the neutral tiles drawn (Preparations)")
+    if len(neutral_tiles) not in VARIANTS:
+        problems.append(
+            f"{len(neutral_tiles)} neutral tiles fit no variant: 0 (old style), 2 (random), "
+            "3 (draft, second player) or 5 (standard) (Game system options)"
+        )
+    if problems:
+        raise SetupError("Regality vs Religion cannot play this deck: " + "; ".join(problems))
+    variant = VARIANTS[len(neutral_tiles)][0]
+    first = side if citizen in side_tiles else 1 - side
+    shared = variant == "standard"
+    area = tuple(sorted(side_tiles + ([] if shared else neutral_tiles)))
+    pool = tuple(t for t in tables.neutrals if t != citizen and t not in neutral_tiles)
+    return Goldfish(
+        side=side,
+        first=first,
+        variant=variant,
+        area=area,
+        neutral_area=tuple(sorted(neutral_tiles)) if shared else (),
+        rival_pool=pool,
+        rival_draws=RIVAL_NEUTRALS if variant in ("random", "draft") else 0,
+        tracked=tuple(side_tiles + neutral_tiles),
+    )
+
+
+@dataclass
+class _Game:
+    """One seeded goldfish game: its state, both agents and what the tally watches."""
+
+    state: RvRState
+    agents: tuple[Any, Any]
+    rival_neutrals: tuple[int, ...]
+    placed: set[int] = field(default_factory=set)
+    removed: set[int] = field(default_factory=set)
+    own_turns: int = 0
+
+
+def deal(fish: Goldfish, seed: int) -> _Game:
+    """Set up the game of ``seed``: areas, the rival's random neutral tiles and both agents."""
+    game = _game()
+    keys = game.tables.keys
+    rng = Rng(seed)
+    rival_neutrals = tuple(rng.sample(list(fish.rival_pool), fish.rival_draws))
+    rival_area = list((game.tables.regality, game.tables.religion)[1 - fish.side])
+    rival_area += rival_neutrals
+    if fish.first != fish.side:
+        rival_area.append(game.tables.citizen)
+    areas = [list(fish.area), rival_area] if fish.side == 0 else [rival_area, list(fish.area)]
+    fields = [
+        "-",
+        ",".join(keys[t] for t in sorted(areas[0])),
+        ",".join(keys[t] for t in sorted(areas[1])),
+        ",".join(keys[t] for t in fish.neutral_area) or "-",
+        NOTATION_SIDES[fish.first],
+    ]
+    setup = {"variant": fish.variant, "position": " | ".join(fields)}
+    setup["max_placements"] = MAX_PLACEMENTS
+    state = game.new_initial_state(seed, setup)
+    agents: list[Any] = [None, None]
+    agents[fish.side] = GreedyAgent(seed=rng.randrange(2**31))
+    agents[1 - fish.side] = RandomAgent(seed=rng.randrange(2**31))
+    return _Game(state, (agents[0], agents[1]), rival_neutrals)
+
+
+def _step(play: _Game, side: int) -> None:
+    state = play.state
+    player = state.current_player()
+    action = play.agents[player].act(state)
+    if player == side and action.kind == "place":
+        play.placed.add(state.tables.by_key[str(action.args[0])])
+    state.apply_unchecked(action)
+    play.removed.update(state.discard)
+
+
+def play_rival(play: _Game, side: int) -> None:
+    """Let the rival play until it is the side's turn to place (or the game is over)."""
+    while not play.state.is_terminal() and play.state.current_player() != side:
+        _step(play, side)
+
+
+def play_own_turn(play: _Game, side: int) -> None:
+    """Play the side's turn (a placement and its effect choices), then the rival's reply."""
+    state = play.state
+    if state.is_terminal():
+        return
+    while not state.is_terminal() and state.current_player() == side:
+        _step(play, side)
+    play.own_turns += 1
+    play_rival(play, side)
+
+
+def _ally_tiles(state: RvRState, player: int) -> list[int]:
+    return [
+        code & 31
+        for code in state.cells
+        if code >= 0 and not code & 0xC0 and (code >> 5) & 1 == player
+    ]
+
+
+def _outcome_label(state: RvRState, side: int) -> str:
+    result = state.returns()[side]
+    reason = state.end_reason().replace("-", " ")
+    if result > 0:
+        return f"won: {reason}"
+    if result < 0:
+        return f"lost: {reason}"
+    return f"drawn: {reason}"
+
+
+@dataclass(frozen=True)
+class HandReport:
+    """What ``sample`` found over its games (satisfies ``rules.engines.core.hands.HandSummary``)."""
+
+    games: int
+    side: str
+    first: bool
+    variant: str
+    mean_margin: float
+    mean_placements: float
+    tiles: dict[str, dict[str, float]]  # tile name -> placed / ally at the end / removed rates
+    rival_neutrals: dict[str, int]
+    wins: dict[str, int]
+    win_turn: dict[str, float]
+    opening_hands: list[list[str]] = field(default_factory=list)
+
+    @property
+    def won(self) -> int:
+        """Return the number of games the side won."""
+        return sum(count for label, count in self.wins.items() if label.startswith("won"))
+
+    @property
+    def figures(self) -> list[tuple[str, str]]:
+        """Return the headline figures as (label, formatted value) rows, in display order."""
+        games = self.games or 1
+        low, high = _wilson(self.won, self.games)
+        rival = SIDE_NAMES[1 - SIDE_NAMES.index(self.side)].title()
+        variant = next(text for name, text in VARIANTS.values() if name == self.variant)
+        rows = [
+            ("Games", str(self.games)),
+            ("Variant", variant),
+            ("You play", f"{self.side.title()}, going {'first' if self.first else 'second'}"),
+            ("Rival", f"{rival}, played by the random agent"),
+            ("Won", f"{_percent(self.won / games)} (95%: {_percent(low)}-{_percent(high)})"),
+            ("Mean ally margin at the end", f"{self.mean_margin:+.2f}"),
+            ("Mean game length", f"{self.mean_placements:.1f} placements"),
+        ]
+        for label, count in sorted(self.wins.items()):
+            verb, how = label.split(": ")
+            rows.append(
+                (
+                    f"{verb.title()} ({how})",
+                    f"{_percent(count / games)}, after {self.win_turn[label]:.1f} placements",
+                )
+            )
+        if self.rival_neutrals:
+            common = sorted(self.rival_neutrals.items(), key=lambda item: (-item[1], item[0]))
+            text = ", ".join(f"{name} {_percent(n / games)}" for name, n in common[:4])
+            rows.append(("Rival's neutral tiles, most often drawn", text))
+        for name, rates in self.tiles.items():
+            rows.append(
+                (
+                    name,
+                    f"placed {_percent(rates['placed'])} · your ally at the end "
+                    f"{_percent(rates['ally_at_end'])} · removed {_percent(rates['removed'])}",
+                )
+            )
+        return rows
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the report as JSON-ready data."""
+        return {
+            "games": self.games,
+            "side": self.side,
+            "first": self.first,
+            "variant": self.variant,
+            "mean_margin": self.mean_margin,
+            "mean_placements": self.mean_placements,
+            "tiles": {name: dict(rates) for name, rates in self.tiles.items()},
+            "rival_neutrals": dict(self.rival_neutrals),
+            "wins": dict(self.wins),
+            "win_turn": dict(self.win_turn),
+            "opening_hands": self.opening_hands,
+            "figures": [list(row) for row in self.figures],
+        }
+
+
+def _percent(rate: float) -> str:
+    return f"{100 * rate:.1f}%"
+
+
+def _wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    if games == 0:
+        return (0.0, 1.0)
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * (rate * (1 - rate) / games + z * z / (4 * games * games)) ** 0.5
+    half /= 1 + z * z / games
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _placeable(state: RvRState, side: int) -> list[str]:
+    specs = state.tables.specs
+    return sorted(specs[t].name for t in [*state.areas[side], *state.neutral])
+
+
+def sample(
+    deck: Sequence[Mapping[str, Any]],
+    n: int = 100,
+    seed: int = 0,
+    mulligan_policy: str | MulliganPolicy = DEFAULT_POLICY,
+) -> HandReport:
+    """Play ``n`` goldfish games of ``deck`` (seeds ``seed`` .. ``seed + n - 1``) and report.
+
+    ``mulligan_policy`` is accepted for the common protocol; no hand is drawn, so none applies.
+    Raises SetupError (with every problem named) when the engine cannot play the deck.
+    """
+    if isinstance(mulligan_policy, str) and mulligan_policy not in MULLIGAN_POLICIES:
+        raise ValueError(f"unknown mulligan policy {mulligan_policy!r} (known: never)")
+    fish = goldfish(deck)
+    side = fish.side
+    specs = _game().tables.specs
+    placed: Counter[int] = Counter()
+    allied: Counter[int] = Counter()
+    removed: Counter[int] = Counter()
+    rivals: Counter[str] = Counter()
+    outcomes: Counter[str] = Counter()
+    lengths: Counter[str] = Counter()
+    margin = placements = 0
+    openings: list[list[str]] = []
+    for index in range(n):
+        play = deal(fish, seed + index)
+        play.state.quiet()
+        play_rival(play, side)
+        if len(openings) < OPENING_HANDS_KEPT:
+            openings.append(_placeable(play.state, side))
+        while not play.state.is_terminal():
+            play_own_turn(play, side)
+        state = play.state
+        tracked = set(fish.tracked)
+        placed.update(play.placed & tracked)
+        removed.update(play.removed & tracked)
+        allied.update(set(_ally_tiles(state, side)) & tracked)
+        rivals.update(specs[t].name for t in play.rival_neutrals)
+        margin += state.final_allies[side] - state.final_allies[1 - side]
+        placements += state.placements
+        label = _outcome_label(state, side)
+        outcomes[label] += 1
+        lengths[label] += state.placements
+    games = n or 1
+    return HandReport(
+        games=n,
+        side=SIDE_NAMES[side],
+        first=fish.first == side,
+        variant=fish.variant,
+        mean_margin=margin / games,
+        mean_placements=placements / games,
+        tiles={
+            specs[t].name: {
+                "placed": placed[t] / games,
+                "ally_at_end": allied[t] / games,
+                "removed": removed[t] / games,
+            }
+            for t in fish.tracked
+        },
+        rival_neutrals=dict(rivals),
+        wins=dict(outcomes),
+        win_turn={label: lengths[label] / count for label, count in outcomes.items()},
+        opening_hands=openings,
+    )
+
+
+# --- one game, step by step -------------------------------------------------------------------
+def walk(
+    deck: Sequence[Mapping[str, Any]],
+    *,
+    seed: int,
+    mulligans: int = 0,
+    kept: bool = False,
+    turns: int = 0,
+) -> HandWalk:
+    """Replay the goldfish game of ``seed`` after ``turns`` turns of the side (and the replies).
+
+    There is no hand to send back, so ``mulligans`` changes nothing; the opening (``kept`` false
+    and no turn played) is the side at its first placement, with every tile it may place. A deck
+    the engine cannot play gives a walk whose ``error`` says why.
+    """
+    try:
+        fish = goldfish(deck)
+    except SetupError as exc:
+        return HandWalk(seed=seed, error=str(exc))
+    side = fish.side
+    play = deal(fish, seed)
+    seen = 0
+    play_rival(play, side)
+    while play.own_turns < turns and not play.state.is_terminal():
+        seen = len(play.state.events or [])
+        play_own_turn(play, side)
+    state = play.state
+    specs = state.tables.specs
+    zones: list[tuple[str, list[str]]] = [("Board", _board_rows(state, side))]
+    if state.neutral:
+        zones.append(("Neutral area", sorted(specs[t].name for t in state.neutral)))
+    zones.append(("Rival's area", sorted(specs[t].name for t in state.areas[1 - side])))
+    zones.append(("Discard pile", sorted(specs[t].name for t in state.discard)))
+    allies = state.allies()
+    return HandWalk(
+        seed=seed,
+        kept=kept or turns > 0,
+        turns=play.own_turns,
+        finished=state.is_terminal(),
+        outcome=_outcome(state, side),
+        phase="Game over" if state.is_terminal() else f"Your turn {play.own_turns + 1}: place",
+        hand=sorted(specs[t].name for t in state.areas[side]),
+        zones=zones,
+        counters=[
+            ("Your allies", str(allies[side])),
+            ("Rival's allies", str(allies[1 - side])),
+            ("Placements", str(state.placements)),
+            ("Empty spaces", str(sum(1 for code in state.cells if code < 0))),
+        ],
+        log=_words(state, side, (state.events or [])[seen:]),
+    )
+
+
+def _outcome(state: RvRState, side: int) -> str:
+    if not state.is_terminal():
+        return ""
+    ours, theirs = state.final_allies[side], state.final_allies[1 - side]
+    reason = state.end_reason()
+    result = state.returns()[side]
+    how = {
+        "board-full": f"the board is full, {ours} allies to {theirs}",
+        "death": "Death ends the game as an ally of the loser",
+        "no-tile": "a player had no tile to place",
+        "turn-limit": f"the game reached {MAX_PLACEMENTS} placements",
+    }.get(reason, reason)
+    verb = "You won" if result > 0 else "You lost" if result < 0 else "Drawn"
+    return f"{verb} after {state.placements} placements: {how}."
+
+
+def _board_rows(state: RvRState, side: int) -> list[str]:
+    """Return the board as text, one row per rank, seen from the side's seat (far rank first)."""
+    specs = state.tables.specs
+    ranks = (2, 1, 0) if side == 0 else (0, 1, 2)
+    files = (0, 1, 2) if side == 0 else (2, 1, 0)
+    rows = []
+    for rank in ranks:
+        cells = []
+        for file in files:
+            cell = rank * 3 + file
+            code = state.cells[cell]
+            if code < 0:
+                text = "empty"
+            else:
+                text = specs[code & 31].name
+                under = (code >> 8) - 1
+                if under >= 0:
+                    text += f" over {specs[under].name}"
+                if code & 0xC0:
+                    text += " (face down)"
+                else:
+                    text += " (yours)" if (code >> 5) & 1 == side else " (rival's)"
+            cells.append(f"{CELL_NAMES[cell]} {text}")
+        rows.append(" | ".join(cells))
+    return rows
+
+
+def _words(state: RvRState, side: int, events: Iterable[Event]) -> list[str]:
+    names = {spec.key: spec.name for spec in state.tables.specs}
+
+    def name(key: Any) -> str:
+        return names.get(str(key), str(key))
+
+    lines = []
+    for event in events:
+        who = "You" if event.player == side else "The rival"
+        d = event.detail
+        kind = event.kind
+        if kind == "place":
+            lines.append(
+                f"{who} place{'' if who == 'You' else 's'} {name(d['tile'])} on {d['cell']}."
+            )
+        elif kind == "cover":
+            lines.append(f"{who}: Tower covers {name(d['covered'])} on {d['cell']}.")
+        elif kind == "negated":
+            lines.append(f"{name(d['tile'])} on {d['cell']} is negated and has no power.")
+        elif kind == "decline":
+            lines.append(f"{who}: {name(d['tile'])}'s power is not used.")
+        elif kind == "turn":
+            lines.append(f"{who}: the tiles on {', '.join(d['cells'])} turn.")
+        elif kind == "destroy":
+            tiles = ", ".join(name(t) for t in d["tiles"])
+            lines.append(f"{who}: {tiles} destroyed, face down until removed.")
+        elif kind == "banish":
+            lines.append(f"{who}: {name(d['tile'])} on {d['cell']} is banished.")
+        elif kind == "reenact":
+            lines.append(f"{who}: re-enact {name(d['tile'])} on {d['cell']}.")
+        elif kind == "transport":
+            lines.append(f"{who}: {name(d['tile'])} moves from {d['cell']} to {d['to']}.")
+        elif kind == "recall":
+            lines.append(f"{who}: {name(d['tile'])} goes back to the area.")
+        elif kind == "assassinate":
+            lines.append(f"{who}: {name(d['tile'])} is assassinated.")
+        elif kind == "removed":
+            lines.append(f"{name(d['tile'])} is removed from {d['cell']}.")
+        elif kind == "game-end":
+            lines.append(_outcome(state, side))
+    return lines

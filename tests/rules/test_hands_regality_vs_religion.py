@@ -1,0 +1,199 @@
+"""Test hands for Regality vs Religion: a side and its neutral tiles, played greedily against random.
+
+Decks are the sample decklists of ``fixtures/decks/regality-vs-religion``, turned into one record
+per tile (the shape ``Card.record()`` gives, plus the DeckCard zone) from the engine's built-in
+copy of the tile list, which a data test proves equal to the database; one test here plays
+database records too.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from decks.decklist.text import parse_text
+from decks.validation import rules_for
+from rules.engines.core import SetupError
+from rules.engines.regality_vs_religion.hands import (
+    DEFAULT_POLICY,
+    MULLIGAN_POLICIES,
+    goldfish,
+    sample,
+    walk,
+)
+from rules.engines.regality_vs_religion.tiles import builtin_records
+
+SLUG = "regality-vs-religion"
+DECKS = Path(__file__).resolve().parents[2] / "fixtures" / "decks" / SLUG
+RECORDS = {record["name"]: record for record in builtin_records()}
+OTHER_NEUTRALS = 16 - 2  # neutral tiles but the Citizen, less the deck's two
+
+
+def deck_records(filename: str) -> list[dict[str, Any]]:
+    """One record per tile of a sample decklist, each with its zone."""
+    decklist = parse_text((DECKS / filename).read_text(encoding="utf-8"))
+    rules = rules_for(SLUG)
+    records = []
+    for entry in decklist.entries:
+        zone = rules.zone_for_section(entry.section) or rules.zones[0]
+        record = RECORDS.get(entry.name, {"name": entry.name, "type": "tile"})
+        records.extend([{**record, "zone": zone}] * entry.quantity)
+    return records
+
+
+STANDARD = deck_records("legal-regality-standard.txt")
+RANDOM = deck_records("legal-regality-secret-random.txt")
+DRAFT = deck_records("legal-religion-draft.txt")
+OLD_STYLE = deck_records("legal-religion-old-style.txt")
+
+
+def within_95(rate: float, exact: float, games: int) -> bool:
+    """Whether a Monte Carlo rate lies inside the 95% interval around the exact probability."""
+    return abs(rate - exact) <= 1.96 * math.sqrt(exact * (1 - exact) / games)
+
+
+def test_no_hand_is_drawn_so_nothing_is_ever_sent_back():
+    assert list(MULLIGAN_POLICIES) == ["never"] and DEFAULT_POLICY == "never"
+    opening = walk(STANDARD, seed=0)
+    assert not opening.can_mulligan and not opening.kept
+    assert walk(STANDARD, seed=0, mulligans=2, kept=True) == walk(STANDARD, seed=0, kept=True)
+    with pytest.raises(ValueError, match="unknown mulligan policy"):
+        sample(STANDARD, n=1, mulligan_policy="london")
+
+
+@pytest.mark.parametrize(
+    ("deck", "variant", "side", "first"),
+    [
+        (STANDARD, "standard", "regality", True),
+        (RANDOM, "random", "regality", True),
+        (DRAFT, "draft", "religion", False),
+        (OLD_STYLE, "old-style", "religion", False),
+    ],
+)
+def test_the_neutral_tiles_name_the_variant_and_the_citizen_names_the_starting_player(
+    deck, variant, side, first
+):
+    # Preparations: the starting player holds the Citizen; Game system options: how many neutrals.
+    report = sample(deck, n=4, seed=0)
+    assert (report.variant, report.side, report.first) == (variant, side, first)
+    figures = dict(report.figures)
+    assert figures["You play"] == f"{side.title()}, going {'first' if first else 'second'}"
+
+
+def test_the_same_seed_gives_the_same_report():
+    first = sample(RANDOM, n=15, seed=3).as_dict()
+    random.random()  # the global generator must play no part
+    assert sample(RANDOM, n=15, seed=3).as_dict() == first
+    assert sample(RANDOM, n=15, seed=4).as_dict() != first
+
+
+def test_the_starting_side_always_places_the_citizen_first():
+    # How to play: the first turn must place the Citizen.
+    report = sample(STANDARD, n=20, seed=0)
+    assert report.tiles["Citizen"]["placed"] == 1.0
+    opening = walk(STANDARD, seed=0)
+    assert opening.log == [] and dict(opening.counters)["Placements"] == "0"
+    second = walk(OLD_STYLE, seed=0)
+    assert second.log[0].startswith("The rival places Citizen on")
+    assert dict(second.counters)["Placements"] == "1"
+
+
+def test_the_rivals_neutral_tiles_are_drawn_uniformly_from_the_others():
+    # Random: two tiles each; the deck holds Death and Tower, the rival draws 2 of the other 14.
+    games = 150
+    report = sample(RANDOM, n=games, seed=0)
+    assert sum(report.rival_neutrals.values()) == 2 * games
+    assert not {"Death", "Tower", "Citizen"} & set(report.rival_neutrals)
+    assert len(report.rival_neutrals) == OTHER_NEUTRALS
+    dragon = report.rival_neutrals["Dragon"] / games
+    assert within_95(dragon, 2 / OTHER_NEUTRALS, games)
+
+
+def test_the_greedy_side_beats_the_random_rival_and_the_figures_say_so():
+    report = sample(STANDARD, n=40, seed=0)
+    figures = dict(report.figures)
+    assert report.won >= 32
+    assert report.mean_margin > 0 and figures["Mean ally margin at the end"].startswith("+")
+    assert set(report.tiles) == {r["name"] for r in STANDARD}
+    for rates in report.tiles.values():
+        assert 0 <= rates["placed"] <= 1 and 0 <= rates["removed"] <= 1
+    # The opening is everything the side may place: its own tiles and the neutral area.
+    assert report.opening_hands[0] == sorted(r["name"] for r in STANDARD)
+    assert report.as_dict()["figures"] == [list(row) for row in report.figures]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), turns=st.integers(0, 5))
+def test_a_walk_replays_and_each_turn_places_one_tile_of_the_hand(seed, turns):
+    before = walk(STANDARD, seed=seed, turns=turns)
+    assert walk(STANDARD, seed=seed, turns=turns) == before
+    after = walk(STANDARD, seed=seed, turns=turns + 1)
+    if before.finished:
+        assert after == before
+        return
+    assert after.turns == turns + 1
+    placed = after.log[0].removeprefix("You place ").split(" on ")[0]
+    offered = before.hand + dict(before.zones).get("Neutral area", [])
+    assert placed in offered
+    # No tile of this deck brings a tile back, so the hand only shrinks: by the tile placed.
+    if placed in before.hand:
+        expected = list(before.hand)
+        expected.remove(placed)
+        assert after.hand == expected
+    else:
+        assert after.hand == before.hand
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), deck=st.sampled_from([STANDARD, RANDOM, DRAFT, OLD_STYLE]))
+def test_a_walk_to_the_end_reports_an_outcome_that_matches_the_board(seed, deck):
+    end = walk(deck, seed=seed, turns=20)
+    assert end.finished and end.phase == "Game over" and end.outcome in end.log
+    counters = dict(end.counters)
+    ours, theirs = int(counters["Your allies"]), int(counters["Rival's allies"])
+    assert ours + theirs <= 9
+    if "the board is full" in end.outcome:
+        assert end.outcome.startswith("You won" if ours > theirs else "You lost")
+        assert len(dict(end.zones)["Board"]) == 3
+
+
+def test_the_board_is_drawn_from_the_sides_seat():
+    regality = dict(walk(STANDARD, seed=0).zones)["Board"]
+    religion = dict(walk(OLD_STYLE, seed=0).zones)["Board"]
+    assert [row.split()[0] for row in regality] == ["a3", "a2", "a1"]
+    assert [row.split()[0] for row in religion] == ["c1", "c2", "c3"]
+
+
+@pytest.mark.parametrize(
+    ("filename", "message"),
+    [
+        ("illegal-mixed-alignment.txt", r"one alignment.*it holds regality, religion"),
+        ("illegal-side-tiles.txt", r"lacks Wizard and holds 6"),
+        ("illegal-neutral-count.txt", r"4 neutral tiles fit no variant"),
+        ("illegal-copy-limit.txt", r"one of each tile \(Contents\): Samurai twice"),
+        ("illegal-wrong-zone.txt", r"Citizen cannot be among the neutral tiles"),
+        ("illegal-unknown-card.txt", r"there is no tile called 'Dragoon'"),
+    ],
+)
+def test_a_deck_the_engine_cannot_play_is_refused_with_the_reason(filename, message):
+    deck = deck_records(filename)
+    with pytest.raises(SetupError, match=message):
+        goldfish(deck)
+    refused = walk(deck, seed=0)
+    assert refused.error.startswith("Regality vs Religion cannot play this deck")
+    assert not refused.hand and not refused.zones
+
+
+@pytest.mark.django_db
+def test_database_records_play_the_same_games_as_the_built_in_records():
+    from cards.models import Card
+
+    tiles = {c.name: c for c in Card.objects.filter(game__slug=SLUG)}
+    deck = [{**tiles[r["name"]].record(), "zone": r["zone"]} for r in RANDOM]
+    assert sample(deck, n=5, seed=1).as_dict() == sample(RANDOM, n=5, seed=1).as_dict()
