@@ -49,6 +49,7 @@ from web.selectors import (
     game_variants,
 )
 from web.services import deck_card_add, deck_decklist_merge
+from web.testhands import test_hands_available
 
 EXPORT_TYPES = {
     "text": ("text/plain; charset=utf-8", "txt"),
@@ -110,6 +111,7 @@ def _deck_page(
     context = _workspace_context(deck, errors=errors)
     context.update(
         is_owner=is_owner,
+        has_test_hands=test_hands_available(deck.game.slug),
         paste_form=paste_form or DeckPasteForm(),
         add_form=add_form or DeckCardAddForm(),
         settings_form=settings_form

@@ -1,5 +1,5 @@
-"""Test hands on a deck page: a sample opening hand with mulligans, goldfish turns and figures
-over many hands. Games without a test-hands model say so."""
+"""Test hands on a deck page: the opening (mulligans where the game has them), goldfish turns and
+the game's figures over many hands. Games without a test-hands model say so."""
 
 from __future__ import annotations
 
@@ -11,22 +11,31 @@ from django.views.decorators.http import require_GET
 
 from web.forms import GoldfishForm, TestHandsForm
 from web.selectors import deck_for_viewer
-from web.testhands import goldfish_walk, mulligan_policies, test_hands_available, test_hands_summary
+from web.testhands import (
+    MAX_TURNS,
+    goldfish_walk,
+    mulligan_policies,
+    test_hands_available,
+    test_hands_summary,
+    words,
+)
 
 
 @require_GET
 def deck_test_hands(request: HttpRequest, pk: int) -> HttpResponse:
-    """Draw a hand (mulligan or keep, then step goldfish turns) and run N test hands."""
+    """Deal an opening (mulligan or keep, then step goldfish turns) and run N test hands."""
     deck = deck_for_viewer(request.user, pk)
-    if not test_hands_available(deck.game.slug):
+    slug = deck.game.slug
+    if not test_hands_available(slug):
         return render(request, "web/test_hands.html", {"deck": deck, "available": False})
     from rules.engines.core import SetupError
 
     run = "hands" in request.GET
     walk = None
+    walk_form = GoldfishForm(request.GET)
+    walk_valid = walk_form.is_valid()
     if not (request.htmx and run):  # htmx asks for the figures alone
-        walk_form = GoldfishForm(request.GET)
-        walk_data = walk_form.cleaned_data if walk_form.is_valid() else {}
+        walk_data = walk_form.cleaned_data if walk_valid else {}
         seed = walk_data.get("seed")
         walk = goldfish_walk(
             deck,
@@ -35,7 +44,8 @@ def deck_test_hands(request: HttpRequest, pk: int) -> HttpResponse:
             kept=bool(walk_data.get("kept")),
             turns=walk_data.get("turns") or 0,
         )
-    summary_form = TestHandsForm(request.GET if run else None, policies=mulligan_policies())
+    policies = mulligan_policies(slug)
+    summary_form = TestHandsForm(request.GET if run else None, policies=policies)
     summary = None
     summary_error = ""
     if run and summary_form.is_valid():
@@ -51,12 +61,21 @@ def deck_test_hands(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "deck": deck,
         "available": True,
+        "words": words(slug),
         "walk": walk,
+        "walk_errors": []
+        if walk_valid
+        else [e for errs in walk_form.errors.values() for e in errs],
+        "max_turns": MAX_TURNS,
         "summary_form": summary_form,
         "summary": summary,
         "summary_error": summary_error,
-        "wins": sorted(summary.wins.items(), key=lambda kv: -kv[1]) if summary else [],
+        "wins": sorted(summary.wins.items(), key=lambda kv: (-kv[1], kv[0])) if summary else [],
     }
     template = "web/_test_hands_summary.html" if request.htmx and run else "web/test_hands.html"
-    bad = (run and not summary_form.is_valid()) or summary_error or (walk and walk.error)
+    bad = (
+        (run and not summary_form.is_valid())
+        or summary_error
+        or (walk is not None and (walk.error or not walk_valid))
+    )
     return render(request, template, context, status=400 if bad else 200)

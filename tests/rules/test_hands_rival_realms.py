@@ -1,0 +1,184 @@
+"""Rival Realms test hands: openings without a mulligan, the goldfish line and its figures."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.engines.core import SetupError
+from rules.engines.rival_realms.game import SETUP_KEYS
+from rules.engines.rival_realms.hands import (
+    HAND_SIZE,
+    MULLIGAN_POLICIES,
+    OPENING_SUPPLY,
+    Goldfish,
+    _new_game,
+    idle_action,
+    own_turn,
+    sample,
+    sample_deck,
+    walk,
+)
+from rules.engines.rival_realms.state import STARTING_LIFE
+from rules.simulation import wilson_interval
+
+COURT = sample_deck("legal-arcane-court")
+KNIGHTS = sample_deck("legal-knights-and-keeps")
+DECK_SIZE = 40
+
+
+def _supply_count(deck: list[dict]) -> int:
+    return sum(1 for record in deck if record["type"] == "supply")
+
+
+def test_the_rulebook_has_no_mulligan_so_never_is_the_only_policy() -> None:
+    assert list(MULLIGAN_POLICIES) == ["never"]
+    with pytest.raises(ValueError, match="no mulligan policy"):
+        sample(COURT, n=1, mulligan_policy="no-supply")
+
+
+def test_sample_is_seeded_and_reports_openings_deploys_damage_and_ends() -> None:
+    report = sample(KNIGHTS, n=12, seed=4)
+    assert report == sample(KNIGHTS, n=12, seed=4)
+    assert report.games == 12 and sum(report.wins.values()) == 12
+    assert all(len(hand) == HAND_SIZE for hand in report.opening_hands)
+    assert set(report.deployed_on_turn) == {1, 2, 3}
+    # Cards played and damage only grow with the turns.
+    played, damage = report.played_by_turn, report.damage_by_turn
+    assert played[3] <= played[5] <= played[10]
+    assert 0 <= damage[3] <= damage[5] <= damage[10] <= STARTING_LIFE
+    labels = [label for label, _ in report.figures]
+    assert "Realm or unit deployed on turn 1" in labels
+    assert "Damage to the rival by turn 5" in labels
+    assert all(label.startswith(("won: ", "lost: ", "drawn: ")) for label in report.wins)
+    json.dumps(report.as_dict())
+
+
+def test_supply_in_opening_hands_agrees_with_the_hypergeometric_odds() -> None:
+    # given: 21 supply cards in 40; seven cards dealt, no mulligan
+    supply = _supply_count(COURT)
+    n = 400
+    report = sample(COURT, n=n, seed=1000, turns=1)
+    # then: P(at least 2 supply cards) is inside the Monte Carlo figure's 95% interval
+    none_or_one = sum(
+        math.comb(supply, k) * math.comb(DECK_SIZE - supply, HAND_SIZE - k)
+        for k in range(OPENING_SUPPLY)
+    )
+    exact = 1 - none_or_one / math.comb(DECK_SIZE, HAND_SIZE)
+    low, high = wilson_interval(round(report.opening_with_supply * n), n)
+    assert low <= exact <= high
+    # and the mean supply count is within 1.96 standard errors of 7 * 21 / 40
+    p = supply / DECK_SIZE
+    variance = HAND_SIZE * p * (1 - p) * (DECK_SIZE - HAND_SIZE) / (DECK_SIZE - 1)
+    assert abs(report.supply_in_opening - HAND_SIZE * p) <= 1.96 * math.sqrt(variance / n)
+
+
+def test_a_deck_the_engine_cannot_play_is_refused_with_its_reason() -> None:
+    short = KNIGHTS[:-1]
+    with pytest.raises(SetupError, match="40 cards"):
+        sample(short, n=1)
+    view = walk(short, seed=1)
+    assert view.finished and "40 cards" in view.error
+
+
+def test_walk_deals_the_same_opening_hand_as_sample_and_replays_by_seed() -> None:
+    opening = walk(COURT, seed=21)
+    assert not opening.kept and not opening.can_mulligan
+    assert opening.hand == sample(COURT, n=1, seed=21, turns=2).opening_hands[0]
+    assert walk(COURT, seed=21, kept=True, turns=3) == walk(COURT, seed=21, kept=True, turns=3)
+
+
+def test_walk_steps_one_own_turn_at_a_time_and_shows_the_table() -> None:
+    first = walk(KNIGHTS, seed=2, kept=True, turns=1)
+    second = walk(KNIGHTS, seed=2, kept=True, turns=2)
+    assert (first.turns, second.turns) == (1, 2)
+    assert first.log[0] == "turn (you): turn 1"
+    assert any(line.startswith("turn (you): turn 3") for line in second.log)
+    counters = dict(second.counters)
+    assert int(counters["Rival's life"]) <= int(dict(first.counters)["Rival's life"])
+    assert [label for label, _ in second.zones] == ["Your field", "Your discard deck"]
+
+
+def _seed_with(names: set[str], supply_at_least: int) -> int:
+    for seed in range(200):
+        state = _new_game(KNIGHTS, seed, 3)
+        hand = [state.table[c] for c in state.hand[0]]
+        supply = sum(spec.supply for spec in hand)
+        if names <= {spec.name for spec in hand} and supply >= supply_at_least:
+            return seed
+    raise AssertionError("no such deal in 200 seeds")
+
+
+def test_goldfish_deploys_a_prerequisite_and_its_unit_together_then_attacks() -> None:
+    # given: an opening hand with Stables, a Scout Rider (needs Stables) and supply for both (3 + 2)
+    seed = _seed_with({"Stables", "Scout Rider"}, 5)
+    # when: the first turn is played
+    view = walk(KNIGHTS, seed=seed, kept=True, turns=1)
+    # then: both were deployed, the Rider attacked unblocked and was discarded after combat
+    assert "play (you): card stables" in view.log
+    assert "play (you): card scout-rider" in view.log
+    assert any(line.startswith("attack (you): card scout-rider") for line in view.log)
+    assert "Stables" in dict(view.zones)["Your field"]
+    assert "Scout Rider" in dict(view.zones)["Your discard deck"]
+    assert int(dict(view.counters)["Rival's life"]) <= STARTING_LIFE - 2
+
+
+@pytest.mark.skipif("redraw_discard" not in SETUP_KEYS, reason="engine without ruling 23")
+def test_goldfish_discards_what_it_can_never_play_before_it_redraws() -> None:
+    # given: Knights and Keeps holds Stone Keep but no Palisade, its prerequisite
+    assert "Palisade" not in {record["name"] for record in KNIGHTS}
+    for seed in range(100):
+        state = _new_game(KNIGHTS, seed, 3)
+        if any(state.table[c].name == "Stone Keep" for c in state.hand[0]):
+            break
+    goldfish = Goldfish()
+    # when: the first turn is played up to its Redraw
+    while not (state.phase == "redraw" and state.current_player() == 0 and not state.tasks):
+        state.apply(goldfish.act(state) if state.current_player() == 0 else idle_action(state))
+    assert "stone-keep" in goldfish.dead_cards(state)
+    while state.phase == "redraw":
+        state.apply(goldfish.act(state))
+    # then: the Stone Keep went to the discard deck and the hand was drawn back up to seven
+    assert "Stone Keep" in {state.table[c].name for c in state.discard[0]}
+    assert "Stone Keep" not in {state.table[c].name for c in state.hand[0]}
+    assert len(state.hand[0]) == HAND_SIZE
+
+
+@pytest.mark.skipif("redraw_discard" not in SETUP_KEYS, reason="engine without ruling 23")
+@pytest.mark.parametrize("deck", [COURT, KNIGHTS], ids=["arcane-court", "knights-and-keeps"])
+def test_both_sample_decks_bring_the_idle_rivals_life_to_zero(deck: list) -> None:
+    report = sample(deck, n=10, seed=3)
+    assert report.wins.get("won: life", 0) >= 8
+    assert 5 <= report.win_turn["won: life"] <= 50
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), deck=st.sampled_from([COURT, KNIGHTS]))
+def test_goldfish_plays_legally_and_the_idle_rival_never_acts(seed: int, deck: list) -> None:
+    state = _new_game(deck, seed, 6)
+    goldfish = Goldfish()
+    while not state.is_terminal():
+        if state.current_player() == 1:
+            action = idle_action(state)
+        else:
+            if state.phase == "deploy" and not state.tasks:
+                plan = goldfish.plan(state)
+                names = {state.table[c].name for c in state.field[0]}
+                # the plan is payable from the hand's supply and meets prerequisites in order
+                supply = state.supply[0] + sum(
+                    state.table[c].supply for c in state.hand[0] if state.table[c].type == "supply"
+                )
+                assert sum(state.table[c].cost for c in plan) <= supply
+                for card in plan:
+                    assert set(state.table[card].prerequisites) <= names
+                    names.add(state.table[card].name)
+            action = goldfish.act(state)
+        assert action in state.legal_actions()
+        state.apply(action)
+        assert not state.field[1] and len(state.hand[1]) == HAND_SIZE
+        assert sum(state.zone_counts().values()) == 2 * DECK_SIZE
+    assert own_turn(state) <= 7
