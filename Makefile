@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install migrate data run test lint format clean api-fuzz browser
+.PHONY: install migrate data run test lint format clean api-fuzz browser worker
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -26,6 +26,11 @@ data: migrate
 
 run: data
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# A Celery worker for matchup runs; it needs CELERY_BROKER_URL (and so does `make run`, to use it).
+worker: migrate
+	@test -n "$$CELERY_BROKER_URL" || { echo "Set CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0) first"; exit 1; }
+	$(BIN)/celery -A deckwright worker --loglevel=INFO --concurrency=$${WORKER_CONCURRENCY:-1}
 
 lint: install
 	$(BIN)/ruff check .

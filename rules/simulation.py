@@ -97,11 +97,16 @@ class SimulationReport:
     first_player: FirstPlayerResult | None = None
     game_log: dict[str, Any] | None = None
     """The logged game (``log_game``): seed, setup, actions, events; not part of ``as_dict``."""
+    game_summaries: list[dict[str, Any]] = field(default_factory=list)
+    """One entry per game, in order: ``winner`` (side), ``length`` (actions), ``turns``,
+    ``end_reason`` and ``first_player`` (seat); enough to list every game. Not part of
+    ``as_dict`` (it grows with the number of games)."""
 
     def as_dict(self) -> dict[str, Any]:
-        """Return plain data (without ``game_log``)."""
+        """Return plain data (without ``game_log`` and ``game_summaries``)."""
         data = asdict(self)
         data.pop("game_log", None)
+        data.pop("game_summaries", None)
         return data
 
     def to_json(self) -> str:
@@ -221,6 +226,7 @@ def run(
     team_wins = team_losses = 0
     first_games = first_wins = first_losses = 0
     game_log: dict[str, Any] | None = None
+    summaries: list[dict[str, Any]] = []
     for index in range(games):
         game_seed = seeds.next_u64() >> 1
         swap = alternate_seats and index % 2 == 1
@@ -259,6 +265,15 @@ def run(
         if turn_count is not None:
             turns.append(turn_count)
         first = _hook(state, "first_player")
+        summaries.append(
+            {
+                "winner": winner,
+                "length": actions,
+                "turns": turn_count,
+                "end_reason": reason,
+                "first_player": first,
+            }
+        )
         if first is not None:
             first_games += 1
             first_wins += seat_winner == first
@@ -326,4 +341,5 @@ def run(
         },
         first_player=first_result,
         game_log=game_log,
+        game_summaries=summaries,
     )

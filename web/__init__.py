@@ -7,9 +7,9 @@
 - card browser ``/cards/`` (query language, filters, sort, image grid or list);
 - decks: ``/decks/`` (public), ``/decks/mine/``, ``/decks/new/``, ``/decks/<id>/`` (the builder:
   autocomplete, paste/import, quantities, live validation and statistics), export, clone,
-  settings, ``versions/`` (history and diffs), ``test-hands/`` (Revolt N Reign);
-- ``/matchups/``: two decks, two agents, games run chunk by chunk with progress, results and a
-  replay from the event log;
+  settings, ``versions/`` (history and diffs), ``test-hands/`` (every game with a test-hands model);
+- ``/matchups/``: matchups of every game with an engine, stored as runs (a Celery worker or the
+  page's polls play them), results, the list of games and a step-by-step replay of any one;
 - tournaments: ``/tournament/`` (batch legality check with a CSV report) and ``/events/``
   (registration, deadline, lock, deck hash).
 """

@@ -340,25 +340,44 @@ class GoldfishForm(forms.Form):
 
 
 class TestHandsForm(forms.Form):
+    """How many goldfish games to deal, from which seed, and the game's mulligan policy."""
+
     hands = forms.IntegerField(min_value=1, max_value=500, initial=100, label="Hands to deal")
     deal_seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, initial=1, label="Seed")
-    policy = forms.ChoiceField(choices=(), label="Mulligan when", initial="no-pillar")
+    policy = forms.ChoiceField(choices=(), label="Mulligan when")
 
-    def __init__(self, *args: Any, policies: list[str], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, policies: list[tuple[str, str]], **kwargs: Any) -> None:
+        """``policies``: the game's (name, words) pairs, its default first."""
         super().__init__(*args, **kwargs)
-        labels = {
-            "no-pillar": "the hand has no Pillar",
-            "two-to-five-pillars": "the hand has fewer than 2 or more than 5 Pillars",
-            "never": "never",
-        }
-        self.fields["policy"].choices = [(p, labels.get(p, p)) for p in policies]
+        self.fields["policy"].choices = policies
+        self.fields["policy"].initial = policies[0][0] if policies else None
 
 
 class MatchupForm(forms.Form):
-    deck_a = forms.ModelChoiceField(queryset=None, label="Deck A (moves first)")
+    deck_a = forms.ModelChoiceField(
+        queryset=None,
+        label="Deck A (moves first)",
+        help_text="For Reggae Revolution, the team's starting deck.",
+    )
     agent_a = forms.ChoiceField(choices=(), label="Deck A played by")
-    deck_b = forms.ModelChoiceField(queryset=None, label="Deck B")
+    deck_b = forms.ModelChoiceField(
+        queryset=None,
+        label="Deck B",
+        required=False,
+        empty_label="None (Reggae Revolution)",
+        help_text="The opponent's deck, of the same game. Not used for Reggae Revolution.",
+    )
     agent_b = forms.ChoiceField(choices=(), label="Deck B played by")
+    players = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in (1, 2, 3, 4)],
+        coerce=int,
+        initial=2,
+        required=False,
+        empty_value=2,
+        label="Team size (Reggae Revolution)",
+        help_text="Reggae Revolution is played together: every player of the team starts with "
+        "deck A and is played by deck A's agent; the result is the team's win rate.",
+    )
     games = forms.IntegerField(min_value=1, max_value=200, initial=20)
     seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, initial=1)
 
@@ -373,6 +392,13 @@ class MatchupForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         a, b = data.get("deck_a"), data.get("deck_b")
-        if a is not None and b is not None and a.game_id != b.game_id:
+        if a is None:
+            return data
+        if a.game.slug == "reggae-revolution":
+            data["deck_b"] = None
+            return data
+        if b is None:
+            self.add_error("deck_b", f"{a.game.name} is played by two decks: pick deck B.")
+        elif a.game_id != b.game_id:
             raise forms.ValidationError("Both decks must be of the same game.")
         return data

@@ -37,9 +37,9 @@ urlpatterns = [
         name="deck-export",
     ),
     path("matchups/", matchups.matchup_new, name="matchup-new"),
-    path("matchups/<str:token>/", matchups.matchup_detail, name="matchup-detail"),
-    path("matchups/<str:token>/step/", matchups.matchup_step, name="matchup-step"),
-    path("matchups/<str:token>/replay/", matchups.matchup_replay, name="matchup-replay"),
+    path("matchups/<int:pk>/", matchups.matchup_detail, name="matchup-detail"),
+    path("matchups/<int:pk>/step/", matchups.matchup_step, name="matchup-step"),
+    path("matchups/<int:pk>/games/<int:number>/", matchups.matchup_game, name="matchup-game"),
     path("tournament/", events.tournament_check, name="tournament-check"),
     path(
         "tournament/reports/<str:token>.csv",

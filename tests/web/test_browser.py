@@ -350,13 +350,31 @@ def test_test_hands_draw_keep_step_and_deal_many(page, user, password):
     shot(page, "test-hands")
 
 
-def test_test_hands_say_not_available_for_a_game_without_a_model(page, user, password):
+def test_test_hands_place_and_play_a_reign_absolute_faction(page, user, password):
     from tests.web.conftest import make_deck
 
-    deck = make_deck(user, game="rival-realms", sample_name="legal-arcane-court", name="Court")
+    deck = make_deck(user, game="reign-absolute", sample_name="legal-elves-grove", name="Grove")
     log_in(page, user, password)
-    page.goto(f"/decks/{deck.pk}/test-hands/")
-    expect(page.get_by_test_id("not-available")).to_contain_text("not available for Rival Realms")
+    page.goto(f"/decks/{deck.pk}/")
+    page.get_by_role("link", name="test hands").click()
+    expect(page.get_by_test_id("not-available")).to_have_count(0)
+    expect(page.get_by_role("heading", name="The deal")).to_be_visible()
+    expect(page.get_by_role("heading", name="Placement order (11)")).to_be_visible()
+    expect(page.get_by_role("link", name="Mulligan")).to_have_count(0)
+    page.get_by_role("link", name="Place the units").click()
+    expect(page.get_by_role("heading", level=2).first).to_have_text("Units placed")
+    expect(page.get_by_role("heading", name="Your units (11)")).to_be_visible()
+    page.get_by_role("link", name="Play turn 1").click()
+    expect(page.get_by_role("heading", level=2).first).to_have_text(re.compile("After your turn 1"))
+    expect(page.locator(".event-log li").first).to_be_visible()
+    # The figures form works from the keyboard: type the number, press Enter.
+    hands = page.get_by_label("Hands to deal")
+    hands.fill("12")
+    hands.press("Enter")
+    summary = page.get_by_test_id("summary")
+    expect(summary).to_contain_text("Liege among your first 3 units placed")
+    expect(page.get_by_role("table", name="How the games ended")).to_contain_text("won: last-liege")
+    shot(page, "test-hands-reign-absolute")
 
 
 def test_matchup_with_progress_results_and_replay(page, user, password):
@@ -375,11 +393,29 @@ def test_matchup_with_progress_results_and_replay(page, user, password):
     expect(page.get_by_test_id("win-rate")).to_have_count(2)
     expect(page.get_by_role("img", name=re.compile("Game length"))).to_be_visible()
     expect(page.get_by_role("img", name=re.compile("How games ended"))).to_be_visible()
+    games = page.get_by_test_id("matchup-games")
+    expect(games.get_by_role("link", name=re.compile(r"^Replay game \d+$"))).to_have_count(25)
+    expect(games).to_contain_text(re.compile(r"Games 1\W25 of 30"))
     shot(page, "matchup-results")
-    page.get_by_role("link", name="Replay a game").click()
+    games.get_by_role("link", name="Next games →").click()
+    page.get_by_role("link", name="Replay game 27").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Game 27 of Eagles vs Bisons")
     step = page.get_by_test_id("replay-step")
-    expect(step).to_contain_text("Event 20 of")
-    page.get_by_role("link", name="Next event").click()
-    expect(step).to_contain_text("Event 21 of")
+    expect(step).to_contain_text("Step 1 of")
+    page.get_by_role("link", name="Next step").click()
+    expect(step).to_contain_text("Step 2 of")
+    page.keyboard.press("ArrowRight")
+    expect(step).to_contain_text("Step 3 of")
+    page.get_by_label(re.compile("Go to step")).fill("1")
+    page.get_by_role("button", name="Go").click()
+    expect(step).to_contain_text("Step 1 of")
     expect(page.locator("[aria-current=step]")).to_have_count(1)
     shot(page, "matchup-replay")
+    # on a phone the replay, the results with the list of games and the form fit the screen
+    page.set_viewport_size({"width": 375, "height": 740})
+    for url in (page.url, page.url.split("games/")[0], "/matchups/"):
+        page.goto(url)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, f"{url} scrolls sideways on a phone ({width}px)"
+    expect(page.get_by_test_id("recent-runs")).to_contain_text("Eagles vs Bisons")
+    shot(page, "matchup-new-phone")

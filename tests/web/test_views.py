@@ -649,11 +649,12 @@ def test_test_hands_of_an_unplayable_deck_say_why(alice, user):
     assert b"cannot be played yet" in response.content
 
 
-def test_test_hands_not_available_for_other_games(alice, user):
+def test_test_hands_are_available_for_rival_realms(alice, user):
     deck = make_deck(user, game="rival-realms", sample_name="legal-arcane-court", name="Court")
     response = alice.get(reverse("deck-test-hands", args=[deck.pk]))
     assert response.status_code == 200
-    assert b"not available for Rival Realms yet" in response.content
+    assert b"not available" not in response.content
+    assert len(response.context["walk"].hand) == 7
 
 
 def test_test_hands_respect_visibility(client, legal_deck):
@@ -677,48 +678,61 @@ def _start_matchup(client, a, b, *, games=3, agents=("random", "random")):
     )
 
 
+def _run_pk(response) -> int:
+    assert response.status_code == 302
+    return int(response["Location"].rstrip("/").split("/")[-1])
+
+
+def _poll_to_end(client, pk: int):
+    """Poll the run as htmx does until every game is played; return the last answer."""
+    from rules.models import MatchupRun
+
+    for _ in range(50):
+        step = client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
+        if MatchupRun.objects.get(pk=pk).finished:
+            return step
+    raise AssertionError("the matchup did not finish")
+
+
 def test_matchup_runs_in_chunks_to_results_and_replay(alice, user):
     a = make_deck(user, name="Eagles")
     b = make_deck(user, name="Bisons", sample_name="legal-bison-pressure")
     assert alice.get(reverse("matchup-new"), {"deck": a.pk}).status_code == 200
     response = _start_matchup(alice, a, b, games=12)
-    assert response.status_code == 302
-    token = response["Location"].rstrip("/").split("/")[-1]
+    pk = _run_pk(response)
     page = alice.get(response["Location"])
     assert b"Playing game 1 of 12" in page.content
-    step_url = reverse("matchup-step", args=[token])
-    first = alice.get(step_url, HTTP_HX_REQUEST="true")
-    assert b"Playing game 11 of 12" in first.content  # random agents play 10 games a chunk
-    last = alice.get(step_url, HTTP_HX_REQUEST="true")
+    last = _poll_to_end(alice, pk)
     body = last.content.decode()
     assert "Results of 12 games" in body
     assert "95% interval" in body
     assert 'data-testid="length-chart"' in body and 'data-testid="reason-chart"' in body
-    replay = alice.get(reverse("matchup-replay", args=[token]), {"step": 3})
+    replay = alice.get(reverse("matchup-game", args=[pk, 3]), {"step": 2})
     assert replay.status_code == 200
-    assert b"Event 3 of" in replay.content
-    again = alice.get(reverse("matchup-replay", args=[token]), {"step": "x"})
-    assert again.status_code == 200
+    assert b"Step 2 of" in replay.content
+    again = alice.get(reverse("matchup-game", args=[pk, 3]), {"step": "x"})
+    assert again.status_code == 400
 
 
 def test_matchup_is_reproducible_by_seed(alice, user):
+    from rules.models import MatchupRun
+
     a = make_deck(user, name="Eagles")
     b = make_deck(user, name="Bisons", sample_name="legal-bison-pressure")
     results = []
     for _ in range(2):
-        token = _start_matchup(alice, a, b, games=5)["Location"].rstrip("/").split("/")[-1]
-        step = alice.get(reverse("matchup-step", args=[token]), HTTP_HX_REQUEST="true")
-        results.append(step.context["run"]["totals"])
+        pk = _run_pk(_start_matchup(alice, a, b, games=5))
+        _poll_to_end(alice, pk)
+        results.append(MatchupRun.objects.get(pk=pk).totals)
     assert results[0] == results[1]
 
 
 def test_matchup_of_an_unplayable_deck_says_why(alice, user):
     a = make_deck(user, name="Eagles")
     short = make_deck(user, name="Short", sample_name="illegal-deck-size")
-    token = _start_matchup(alice, a, short)["Location"].rstrip("/").split("/")[-1]
-    step = alice.get(reverse("matchup-step", args=[token]), HTTP_HX_REQUEST="true")
-    assert step.status_code == 400
-    assert b"cannot play these decks" in step.content
+    response = _start_matchup(alice, a, short)
+    assert response.status_code == 400
+    assert b"cannot play these decks" in response.content
 
 
 def test_matchup_refuses_decks_of_two_games(alice, user):
@@ -738,22 +752,22 @@ def test_matchup_cannot_use_someone_elses_private_deck(client, user, other_user)
 
 
 def test_matchup_of_another_session_is_404(client):
-    assert client.get(reverse("matchup-detail", args=["nope"])).status_code == 404
+    assert client.get(reverse("matchup-detail", args=[999_999])).status_code == 404
 
 
 def test_rival_realms_matchup(alice, user):
     a = make_deck(user, game="rival-realms", sample_name="legal-arcane-court", name="Court")
     b = make_deck(user, game="rival-realms", sample_name="legal-knights-and-keeps", name="Keeps")
-    token = _start_matchup(alice, a, b, games=2)["Location"].rstrip("/").split("/")[-1]
-    step = alice.get(reverse("matchup-step", args=[token]), HTTP_HX_REQUEST="true")
+    step = _poll_to_end(alice, _run_pk(_start_matchup(alice, a, b, games=2)))
     assert step.status_code == 200
     assert b"Results of 2 games" in step.content
 
 
-def test_matchups_not_available_for_a_game_without_a_deck_engine_setup(alice, user):
+def test_matchups_are_available_for_reign_absolute(alice, user):
     deck = make_deck(user, game="reign-absolute", sample_name="legal-elves-grove", name="Elves")
     response = alice.get(reverse("matchup-new"), {"deck": deck.pk})
-    assert b"Matchups are not available for Reign Absolute" in response.content
+    assert response.status_code == 200
+    assert b"not available" not in response.content
 
 
 def test_import_a_csv_file_into_a_deck(alice, legal_deck):

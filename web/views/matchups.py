@@ -1,95 +1,129 @@
-"""Matchup pages: pick two decks and two agents, watch the games run, read the results and
-replay a game from its event log. A run lives in the browser session, advanced chunk by chunk."""
+"""Matchup pages: pick decks and agents, watch the games run, read the results, list the games
+and replay any one of them step by step.
+
+A run is a ``rules.models.MatchupRun`` row owned by the signed-in user (or by the anonymous
+visitor's session). With a Celery broker configured a worker plays it and the page's poll only
+reads the progress; without one each poll plays the next chunk.
+"""
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.cache import cache
+from django.core.paginator import InvalidPage, Paginator
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
+from rules.models import MatchupRun
+from rules.selectors import matchup_run_for_owner, matchup_runs_owned_by
+from rules.services import (
+    AGENT_LABELS,
+    MatchupRunError,
+    matchup_game_record,
+    matchup_run_advance,
+    matchup_run_create,
+)
 from web.charts import bar_chart
 from web.forms import MatchupForm
 from web.matchups import (
-    AGENTS,
     SETUPS,
-    chunk_size,
-    matchup_chunk,
-    matchup_setup,
+    MatchupSetupError,
+    agent_label,
+    game_rows,
+    matchup_plan,
     matchup_summary,
     matchups_available,
-    sample_game,
-    totals_add,
+    outcome_text,
+    replay_steps,
 )
-from web.selectors import deck_for_viewer, deck_list_visible_to
+from web.selectors import deck_list_visible_to
 
-SESSION_RUNS = "web:matchups"
-KEPT_RUNS = 3
-
-
-def _runs(request: HttpRequest) -> dict[str, Any]:
-    return request.session.get(SESSION_RUNS, {})
+SESSION_MARK = "web:matchup-runs"
+RECENT_RUNS = 10
+GAMES_PER_PAGE = 25
+REPLAY_CACHE_SECONDS = 3600
 
 
-def _run(request: HttpRequest, token: str) -> dict[str, Any]:
-    run = _runs(request).get(token)
-    if run is None:
-        raise Http404("That matchup has expired; start it again.")
-    return run
+def _session_key(request: HttpRequest, *, create: bool = False) -> str | None:
+    """The anonymous visitor's session key (made, and kept by a mark, when ``create``)."""
+    if create and not request.user.is_authenticated:
+        request.session[SESSION_MARK] = True
+        if request.session.session_key is None:
+            request.session.save()
+    return request.session.session_key
 
 
-def _save(request: HttpRequest, token: str, run: dict[str, Any]) -> None:
-    runs = _runs(request)
-    runs[token] = run
-    request.session[SESSION_RUNS] = dict(list(runs.items())[-KEPT_RUNS:])
+def _message(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
+    return render(request, "web/message.html", {"title": title, "text": text}, status=status)
+
+
+def _not_found(request: HttpRequest) -> HttpResponse:
+    return _message(
+        request,
+        "No such matchup",
+        "There is no matchup run here that belongs to you. Runs are visible only to whoever "
+        "started them (an anonymous visitor's runs stay with their browser session).",
+        404,
+    )
 
 
 def matchup_new(request: HttpRequest) -> HttpResponse:
-    """Choose two decks (of a game with an engine) and two agents, then start the run."""
+    """Choose decks (of any game with an engine), agents and a number of games; start the run."""
     decks = deck_list_visible_to(request.user).filter(game__slug__in=list(SETUPS))
     initial = {"deck_a": request.GET.get("deck"), "deck_b": request.GET.get("deck")}
-    form = MatchupForm(request.POST or None, decks=decks, agents=AGENTS, initial=initial)
+    form = MatchupForm(request.POST or None, decks=decks, agents=AGENT_LABELS, initial=initial)
     if request.method == "POST" and form.is_valid():
-        a, b = form.cleaned_data["deck_a"], form.cleaned_data["deck_b"]
-        if not matchups_available(a.game.slug):
-            form.add_error(None, f"Matchups are not available for {a.game.name} yet.")
-        else:
-            token = secrets.token_urlsafe(9)
-            _save(
-                request,
-                token,
-                {
-                    "decks": [a.pk, b.pk],
-                    "labels": [a.name, b.name],
-                    "game": a.game.slug,
-                    "agents": [form.cleaned_data["agent_a"], form.cleaned_data["agent_b"]],
-                    "games": form.cleaned_data["games"],
-                    "seed": form.cleaned_data["seed"],
-                    "chunks": 0,
-                    "totals": {},
-                    "error": "",
-                },
+        data = form.cleaned_data
+        try:
+            plan = matchup_plan(
+                data["deck_a"],
+                data["deck_b"],
+                [data["agent_a"], data["agent_b"]],
+                data["players"],
             )
-            return redirect("matchup-detail", token=token)
+        except MatchupSetupError as error:
+            form.add_error(None, str(error))
+        else:
+            run = matchup_run_create(
+                game=data["deck_a"].game,
+                owner=request.user if request.user.is_authenticated else None,
+                session_key=_session_key(request, create=True) or "",
+                sides=plan.sides(),
+                agents=plan.agents,
+                setup=plan.setup,
+                cooperative=plan.cooperative,
+                games=data["games"],
+                seed=data["seed"],
+                deck_a=data["deck_a"],
+                deck_b=data["deck_b"],
+            )
+            return redirect("matchup-detail", pk=run.pk)
     unavailable = ""
     wanted = request.GET.get("deck", "")
     if wanted.isdigit():
         deck = deck_list_visible_to(request.user).filter(pk=int(wanted)).first()
         if deck is not None and not matchups_available(deck.game.slug):
-            unavailable = f"Matchups are not available for {deck.game.name} yet."
+            unavailable = f"Matchups are not available for {deck.game.name}."
+    recent = list(matchup_runs_owned_by(request.user, _session_key(request))[:RECENT_RUNS])
     status = 400 if request.method == "POST" else 200
-    return render(
-        request, "web/matchup_new.html", {"form": form, "unavailable": unavailable}, status=status
-    )
+    context = {"form": form, "unavailable": unavailable, "recent": recent}
+    return render(request, "web/matchup_new.html", context, status=status)
 
 
-def _context(token: str, run: dict[str, Any]) -> dict[str, Any]:
-    done = run["totals"].get("games", 0)
-    context: dict[str, Any] = {"token": token, "run": run, "done": done}
+def _context(run: MatchupRun, page_number: Any = 1) -> dict[str, Any]:
+    done = run.played
+    context: dict[str, Any] = {
+        "run": run,
+        "done": done,
+        "agents": [agent_label(name) for name in run.agents],
+        "seats": list(zip(run.labels, [agent_label(name) for name in run.agents], strict=True)),
+        "decks": list({side["deck"]: side for side in run.sides}.values()),
+        "poll_delay": "1s" if run.worker else "50ms",
+    }
     if done:
-        summary = matchup_summary(run["totals"], run["labels"], run["agents"])
+        summary = matchup_summary(run)
         context["summary"] = summary
         context["length_chart"] = bar_chart(
             summary["length_points"], title="Game length", x_label="Actions", y_label="Games"
@@ -97,76 +131,99 @@ def _context(token: str, run: dict[str, Any]) -> dict[str, Any]:
         context["reason_chart"] = bar_chart(
             summary["reason_points"], title="How games ended", x_label="End", y_label="Games"
         )
+    if run.finished and done:
+        paginator = Paginator(range(done), GAMES_PER_PAGE)
+        page = paginator.page(page_number)
+        context["games_page"] = page
+        context["game_rows"] = game_rows(run, page.start_index() - 1, page.end_index())
+        # engines with a ``first_player`` hook say who moved first in each game
+        context["show_first"] = any(row.first for row in context["game_rows"])
     return context
 
 
-@require_GET
-def matchup_detail(request: HttpRequest, token: str) -> HttpResponse:
-    run = _run(request, token)
-    return render(request, "web/matchup_detail.html", _context(token, run))
+def _owned(request: HttpRequest, pk: int) -> MatchupRun | None:
+    return matchup_run_for_owner(request.user, _session_key(request), pk)
 
 
 @require_GET
-def matchup_step(request: HttpRequest, token: str) -> HttpResponse:
-    """Play the next chunk of games and answer the progress (or, at the end, the results)."""
-    from rules.engines.core import SetupError
-
-    run = _run(request, token)
-    done = run["totals"].get("games", 0)
-    if done < run["games"] and not run["error"]:
-        decks = [deck_for_viewer(request.user, pk) for pk in run["decks"]]
-        size = min(chunk_size(run["agents"]), run["games"] - done)
-        try:
-            chunk = matchup_chunk(
-                run["game"],
-                matchup_setup(*decks),
-                run["agents"],
-                size,
-                run["seed"] * 1_000_003 + run["chunks"],
-            )
-        except (SetupError, ValueError) as error:
-            run["error"] = str(error)
-        else:
-            run["totals"] = totals_add(run["totals"], chunk)
-            run["chunks"] += 1
-        _save(request, token, run)
-    template = "web/_matchup_progress.html" if request.htmx else "web/matchup_detail.html"
-    return render(request, template, _context(token, run), status=400 if run["error"] else 200)
-
-
-@require_GET
-def matchup_replay(request: HttpRequest, token: str) -> HttpResponse:
-    """One game of the matchup (the run's seed), stepped through event by event."""
-    from rules.engines.core import SetupError
-
-    run = _run(request, token)
-    if "replay" not in run:
-        decks = [deck_for_viewer(request.user, pk) for pk in run["decks"]]
-        try:
-            run["replay"] = sample_game(
-                run["game"], matchup_setup(*decks), run["agents"], run["seed"]
-            )
-        except SetupError as error:
-            run["replay"] = {"error": str(error), "events": []}
-        _save(request, token, run)
-    replay = run["replay"]
-    events = replay.get("events", [])
+def matchup_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The run: its progress while it plays, then its results and the list of its games."""
+    run = _owned(request, pk)
+    if run is None:
+        return _not_found(request)
+    page = request.GET.get("page", "1")
     try:
-        step = int(request.GET.get("step", min(len(events), 20)))
+        context = _context(run, page)
+    except InvalidPage:
+        return _message(
+            request,
+            "No such page of games",
+            f"The list of games has no page {page!r}; it starts at page 1.",
+            404,
+        )
+    return render(request, "web/matchup_detail.html", context)
+
+
+@require_GET
+def matchup_step(request: HttpRequest, pk: int) -> HttpResponse:
+    """The poll: without a worker, play the next chunk; answer the progress (or the results)."""
+    run = _owned(request, pk)
+    if run is None:
+        return _not_found(request)
+    if not run.worker and not run.finished:
+        run = matchup_run_advance(run_id=run.pk)
+    template = "web/_matchup_progress.html" if request.htmx else "web/matchup_detail.html"
+    status = 400 if run.status == MatchupRun.Status.FAILED else 200
+    return render(request, template, _context(run), status=status)
+
+
+@require_GET
+def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Game ``number`` of the run, played again from its seed, shown step by step."""
+    run = _owned(request, pk)
+    if run is None:
+        return _not_found(request)
+    # the creation time tells apart runs that reuse a deleted run's id
+    key = f"web:matchup-game:{run.pk}:{run.created_at.timestamp()}:{number}"
+    record = cache.get(key)
+    if record is None:
+        try:
+            record = matchup_game_record(run, number)
+        except MatchupRunError as error:
+            status = 409 if 1 <= number <= run.played else 404
+            return _message(request, f"Game {number} cannot be replayed", str(error), status)
+        cache.set(key, record, REPLAY_CACHE_SECONDS)
+    steps = replay_steps(record.get("events", []))
+    raw = request.GET.get("step", "1")
+    try:
+        step = int(raw)
     except ValueError:
-        step = 0
-    step = max(0, min(step, len(events)))
+        return _message(
+            request,
+            "Not a step number",
+            f"{raw!r} is not a step number: give a whole number from 1 to {len(steps)}.",
+            400,
+        )
+    total = len(steps)
+    step = max(1, min(step, total)) if total else 0
+    current = steps[step - 1] if step else {"player": None, "events": []}
+    for line in current["events"]:
+        line["who"] = run.seat_label(line["player"])
+    summary = record["summary"]
     context = {
-        "token": token,
         "run": run,
-        "replay": replay,
-        "shown": events[:step],
+        "number": number,
+        "outcome": outcome_text(run, summary.get("winner")),
+        "summary": summary,
+        "end_reason": str(summary.get("end_reason", "")).replace("-", " ").replace("_", " "),
         "step": step,
-        "total": len(events),
-        "next_step": min(step + 1, len(events)),
-        "prev_step": max(step - 1, 0),
-        "jump": min(step + 20, len(events)),
+        "total": total,
+        "current": current,
+        "who": "table" if current["player"] is None else run.seat_label(current["player"]),
+        "previous_step": max(step - 1, 1),
+        "next_step": min(step + 1, total),
+        "played_before": sum(len(s["events"]) for s in steps[: max(step - 1, 0)]),
+        "previous_game": number - 1 if number > 1 else None,
+        "next_game": number + 1 if number < run.played else None,
     }
-    return render(
-        request, "web/matchup_replay.html", context, status=400 if replay.get("error") else 200
-    )
+    return render(request, "web/matchup_replay.html", context)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.engines.core import Game, Information, SetupError, register_game
+from rules.engines.core import Game, Information, SetupError, card_key, register_game
 from rules.engines.reggae_revolution.cards import (
     GAME_SLUG,
     CardDataError,
@@ -14,12 +14,12 @@ from rules.engines.reggae_revolution.cards import (
     fixture_records,
 )
 from rules.engines.reggae_revolution.effects import SYMBOLS
-from rules.engines.reggae_revolution.state import HAND_SIZE, ReggaeState
+from rules.engines.reggae_revolution.state import HAND_SIZE, LINEUP_SIZE, ReggaeState
 
 STARTERS_PER_SYMBOL = 3
 DEFAULT_PLAYERS = 2
 DEFAULT_TURN_LIMIT = 200
-SETUP_KEYS = frozenset({"players", "first_player", "turn_limit", "redraws"})
+SETUP_KEYS = frozenset({"players", "first_player", "turn_limit", "redraws", "lineup"})
 
 
 @register_game
@@ -62,7 +62,9 @@ class ReggaeRevolutionGame(Game):
     def new_initial_state(
         self, seed: int = 0, setup: Mapping[str, Any] | None = None
     ) -> ReggaeState:
-        """Deal the game (Setup): starting decks, hands of six, lineup, piles, villain deck."""
+        """Deal the game (Setup): starting decks, hands of six, lineup, piles, villain deck.
+
+        ``lineup`` names main-deck cards dealt face up first (a full setup's lineup)."""
         setup = dict(setup or {})
         unknown = sorted(set(setup) - SETUP_KEYS)
         if unknown:
@@ -101,6 +103,7 @@ class ReggaeRevolutionGame(Game):
             state._draw(player, HAND_SIZE, reshuffle=False)
         state.main_deck = [*by_type.get("main", []), *by_type.get("wild", [])]
         rng.shuffle(state.main_deck)
+        self._deal_lineup(state, setup.get("lineup") or ())
         state._refill_lineup()
         state.oppression = list(by_type.get("oppression", []))
         state.villain_deck = [*by_type.get("villain", []), *by_type.get("scheme", [])]
@@ -112,3 +115,15 @@ class ReggaeRevolutionGame(Game):
         state.log("setup", first, players=players)
         state._settle()
         return state
+
+    def _deal_lineup(self, state: ReggaeState, names: Sequence[str]) -> None:
+        """Put the named main-deck cards face up first (a full setup's lineup), in order."""
+        if len(names) > LINEUP_SIZE:
+            raise SetupError(f"the lineup holds {LINEUP_SIZE} cards, not {len(names)}")
+        for slot, name in enumerate(names):
+            key = card_key(str(name))
+            card = next((c for c in state.main_deck if self.table[c].key == key), None)
+            if card is None:
+                raise SetupError(f"{name!r} is not a main-deck card left for the lineup")
+            state.main_deck.remove(card)
+            state.lineup[slot] = card

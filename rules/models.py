@@ -1,0 +1,105 @@
+"""What the rules lab stores: matchup runs, played chunk by chunk by a worker or by page polls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+
+class MatchupRun(models.Model):
+    """Decks played against each other (or, co-operatively, together) by agents, many times.
+
+    The engine setup is captured when the run starts, with each deck's name, version and content
+    hash, so editing a deck later never changes a run. ``results`` lists every game played so
+    far; ``totals`` adds them up for the charts.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="matchup_runs",
+    )
+    session_key = models.CharField(
+        max_length=40, blank=True, help_text="The anonymous visitor's session that owns the run."
+    )
+    game = models.ForeignKey("cards.Game", on_delete=models.PROTECT, related_name="matchup_runs")
+    deck_a = models.ForeignKey(
+        "decks.Deck", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    deck_b = models.ForeignKey(
+        "decks.Deck", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    sides = models.JSONField(
+        default=list,
+        help_text='One entry per seat: {"label", "deck", "version", "hash", "agent"} at start.',
+    )
+    agents = models.JSONField(default=list, help_text="Agent name per seat.")
+    setup = models.JSONField(default=dict, help_text="The engine setup every game starts from.")
+    cooperative = models.BooleanField(default=False)
+    games = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    chunks_done = models.PositiveIntegerField(
+        default=0, help_text="Chunks saved so far (a chunk is about a second of games)."
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    worker = models.BooleanField(
+        default=False, help_text="Played by a Celery worker (else advanced by the page's polls)."
+    )
+    totals = models.JSONField(default=dict)
+    results = models.JSONField(
+        default=list,
+        help_text='Per game: {"winner", "length", "turns", "end_reason", "first_player"}.',
+    )
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        indexes = [
+            models.Index(fields=("owner", "-created_at"), name="matchuprun_owner_idx"),
+            models.Index(fields=("session_key", "-created_at"), name="matchuprun_session_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.games} games, seed {self.seed})"
+
+    @property
+    def labels(self) -> list[str]:
+        """The name shown for each seat."""
+        return [str(side.get("label", "")) for side in self.sides]
+
+    @property
+    def title(self) -> str:
+        """``A vs B``, or ``A, team of N`` for a co-operative run."""
+        if self.cooperative:
+            deck = self.sides[0].get("deck_name", "?") if self.sides else "?"
+            return f"{deck}, team of {len(self.sides)}"
+        return " vs ".join(self.labels)
+
+    @property
+    def played(self) -> int:
+        """How many games have been played so far."""
+        return len(self.results)
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    def seat_label(self, seat: Any) -> str:
+        """The label of a seat number (``table`` for anything else)."""
+        if isinstance(seat, int) and 0 <= seat < len(self.sides):
+            return self.labels[seat]
+        return "table"

@@ -1,0 +1,314 @@
+"""Matchup runs: create one, play it chunk by chunk, regenerate any of its games.
+
+Game ``k`` of a run is one ``rules.simulation.run`` call of a single game seeded with
+``game_seed(seed, k)``, so a game never depends on how the run was cut into chunks: a chunk is
+as many games as fit in about a second (at least one), played by a Celery worker
+(``rules.tasks.matchup_run_play``) or by the page's polls, one chunk per request, with the
+same games either way. Any game can be played again on its own, with ``log_game`` keeping its
+full record for the replay.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from rules.agents import Agent, make_agent
+from rules.engines.core import Game
+from rules.models import MatchupRun
+from rules.simulation import AgentSpec, SimulationReport
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    from cards.models import Game as CardGame
+    from decks.models import Deck
+
+logger = logging.getLogger(__name__)
+
+#: the agents a web matchup offers, with what the page calls them
+AGENT_LABELS = {
+    "random": "Random",
+    "greedy": "Greedy (one turn ahead, 100 positions a move)",
+    "mcts": "MCTS (40 playouts a move)",
+}
+#: modest search budgets, so a web run stays reasonable
+GREEDY_MAX_NODES = 100
+MCTS_ITERATIONS = 40
+AGENT_OPTIONS: dict[str, dict[str, Any]] = {
+    "greedy": {"max_nodes": GREEDY_MAX_NODES},
+    "mcts": {"iterations": MCTS_ITERATIONS},
+}
+#: Reign Absolute has no rollout hooks: its random rollouts stop after four turn changes and
+#: score the position (measured on a busy two-core machine: about 19 s a game, where rollouts
+#: to the end took minutes)
+AGENT_OPTIONS_BY_GAME: dict[tuple[str, str], dict[str, Any]] = {
+    ("reign-absolute", "mcts"): {"rollout_turns": 4},
+}
+#: a chunk plays games until this many seconds have passed (one poll, or one worker save)
+CHUNK_SECONDS = 1.0
+CHUNK_MAX_GAMES = 50
+MAX_GAMES = 200
+HISTOGRAM_BUCKET = 25
+
+
+class MatchupRunError(ValueError):
+    """A game number the run does not have, or a game that no longer replays as it was played."""
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` (0-based) of a run: the same however the run is chunked."""
+    return seed * 1_000_003 + index
+
+
+def agent_spec(name: str, game_slug: str = "") -> AgentSpec:
+    """What ``rules.simulation.run`` takes for an agent name (with the web's search budgets)."""
+    if name not in AGENT_LABELS:
+        raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_LABELS)})")
+    options: dict[str, Any] = dict(AGENT_OPTIONS.get(name, {}))
+    options.update(AGENT_OPTIONS_BY_GAME.get((game_slug, name), {}))
+    factory: Callable[[int], Agent] = partial(make_agent, name, **options)
+    return factory
+
+
+def play_game(
+    engine: Game,
+    setup: dict[str, Any],
+    agents: Sequence[str],
+    seed: int,
+    index: int,
+    *,
+    log: bool = False,
+) -> SimulationReport:
+    """Play game ``index`` of a run (a report of one game; with ``log``, its full record).
+
+    Raises ``rules.engines.core.SetupError`` (a ``ValueError``) for a setup the engine refuses."""
+    from rules.simulation import run
+
+    return run(
+        engine,
+        setup,
+        [agent_spec(name, engine.slug) for name in agents],
+        1,
+        game_seed(seed, index),
+        bucket_width=HISTOGRAM_BUCKET,
+        log_game=0 if log else None,
+    )
+
+
+def play_chunk(
+    game_slug: str,
+    setup: dict[str, Any],
+    agents: Sequence[str],
+    seed: int,
+    start: int,
+    stop: int,
+    seconds: float = CHUNK_SECONDS,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Play games ``start`` up to ``stop`` (excluded) until ``seconds`` have passed (at least
+    one game); return their per-game results and their added-up counts."""
+    from rules.adapters import engine_for
+
+    engine = engine_for(game_slug)
+    began = time.monotonic()
+    results: list[dict[str, Any]] = []
+    totals: dict[str, Any] = {}
+    for index in range(start, min(stop, start + CHUNK_MAX_GAMES)):
+        report = play_game(engine, setup, agents, seed, index)
+        results.extend(report.game_summaries)
+        totals = totals_add(totals, chunk_totals(report))
+        if time.monotonic() - began >= seconds:
+            break
+    return results, totals
+
+
+def chunk_totals(report: SimulationReport) -> dict[str, Any]:
+    """A chunk's counts as plain data, to add to a run's totals."""
+    totals: dict[str, Any] = {
+        "games": report.games,
+        "wins": [side.wins for side in report.sides],
+        "draws": report.draws,
+        "length_total": sum(game["length"] for game in report.game_summaries),
+        "histogram": dict(report.length_histogram),
+        "end_reasons": dict(report.end_reasons),
+        "first_games": report.first_player.games if report.first_player else 0,
+        "first_wins": report.first_player.wins if report.first_player else 0,
+    }
+    if report.team is not None:
+        totals["team_wins"] = report.team.wins
+        totals["team_losses"] = report.team.losses
+    return totals
+
+
+def totals_add(totals: dict[str, Any], chunk: dict[str, Any]) -> dict[str, Any]:
+    """Add a chunk's counts to a run's totals: numbers add, lists add by seat, dicts by key."""
+    merged: dict[str, Any] = {}
+    for key in sorted(set(totals) | set(chunk)):
+        if key not in totals or key not in chunk:
+            value = totals.get(key, chunk.get(key))
+            merged[key] = dict(value) if isinstance(value, dict) else value
+            continue
+        old, new = totals[key], chunk[key]
+        if isinstance(old, dict):
+            merged[key] = dict(old)
+            for name, count in new.items():
+                merged[key][name] = merged[key].get(name, 0) + count
+        elif isinstance(old, list):
+            merged[key] = [x + y for x, y in zip(old, new, strict=True)]
+        else:
+            merged[key] = old + new
+    return merged
+
+
+# -- services -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def matchup_run_create(
+    *,
+    game: CardGame,
+    owner: AbstractBaseUser | None,
+    session_key: str,
+    sides: list[dict[str, Any]],
+    agents: list[str],
+    setup: dict[str, Any],
+    cooperative: bool,
+    games: int,
+    seed: int,
+    deck_a: Deck | None,
+    deck_b: Deck | None,
+) -> MatchupRun:
+    """Store a new run; with a broker configured, hand it to a Celery worker once committed."""
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"a run plays 1 to {MAX_GAMES} games, not {games}")
+    for name in agents:
+        agent_spec(name)
+    worker = bool(settings.CELERY_BROKER_URL)
+    run = MatchupRun.objects.create(
+        owner=owner,
+        session_key="" if owner is not None else session_key,
+        game=game,
+        deck_a=deck_a,
+        deck_b=deck_b,
+        sides=sides,
+        agents=agents,
+        setup=setup,
+        cooperative=cooperative,
+        games=games,
+        seed=seed,
+        worker=worker,
+    )
+    if worker:
+        transaction.on_commit(lambda: _enqueue(run.pk))
+    return run
+
+
+def _enqueue(run_id: int) -> None:
+    """Hand the run to a worker; a broker that cannot be reached fails the run, saying so."""
+    from rules.tasks import matchup_run_play
+
+    try:
+        matchup_run_play.delay(run_id)
+    except Exception as error:  # kombu's connection errors have no common public base
+        logger.exception("matchup run %s could not be queued", run_id)
+        MatchupRun.objects.filter(pk=run_id).update(
+            status=MatchupRun.Status.FAILED,
+            error=f"The task queue could not be reached ({type(error).__name__}); try again later.",
+            finished_at=timezone.now(),
+        )
+
+
+def matchup_run_advance(*, run_id: int, seconds: float | None = None) -> MatchupRun:
+    """Play the run's next chunk (about ``seconds`` of games) and save its games; a finished
+    run is returned unchanged.
+
+    Two callers racing for the same chunk (two polls, a poll and a worker) cannot both count
+    it: the save only applies while ``chunks_done`` is still what it was when the chunk began."""
+    from rules.engines.core import SetupError
+
+    run = MatchupRun.objects.select_related("game").get(pk=run_id)
+    if run.finished:
+        return run
+    chunk = run.chunks_done
+    current = MatchupRun.objects.filter(pk=run.pk, chunks_done=chunk)
+    try:
+        results, totals = play_chunk(
+            run.game.slug,
+            run.setup,
+            run.agents,
+            run.seed,
+            run.played,
+            run.games,
+            CHUNK_SECONDS if seconds is None else seconds,
+        )
+    except (SetupError, ValueError) as error:
+        now = timezone.now()
+        current.update(
+            status=MatchupRun.Status.FAILED,
+            error=f"The engine cannot play these decks: {error}",
+            finished_at=now,
+        )
+    except Exception as error:  # an engine bug must end the run visibly, not hang its page
+        logger.exception("matchup run %s failed after %s games", run.pk, run.played)
+        current.update(
+            status=MatchupRun.Status.FAILED,
+            error=f"The engine stopped with an internal error ({type(error).__name__}).",
+            finished_at=timezone.now(),
+        )
+    else:
+        now = timezone.now()
+        results = list(run.results) + results
+        done = len(results) >= run.games
+        current.update(
+            chunks_done=chunk + 1,
+            results=results,
+            totals=totals_add(run.totals, totals),
+            status=MatchupRun.Status.DONE if done else MatchupRun.Status.RUNNING,
+            started_at=run.started_at or now,
+            finished_at=now if done else None,
+            updated_at=now,
+        )
+    run.refresh_from_db()
+    return run
+
+
+def matchup_run_play_all(*, run_id: int) -> MatchupRun:
+    """Play every remaining chunk (what the worker does), saving after each one."""
+    run = matchup_run_advance(run_id=run_id)
+    while not run.finished:
+        run = matchup_run_advance(run_id=run_id)
+    return run
+
+
+def matchup_game_record(run: MatchupRun, number: int) -> dict[str, Any]:
+    """Play game ``number`` (1-based) of a run again, from its seed, and return its full record
+    (``rules.simulation.game_record``) with the game's ``summary``.
+
+    The result must equal the one stored when the run played it, or ``MatchupRunError`` says
+    so (the engine or the card data changed since)."""
+    from rules.adapters import engine_for
+
+    if number < 1 or number > run.games:
+        raise MatchupRunError(f"This run has no game {number}: it plays games 1 to {run.games}.")
+    if number > run.played:
+        raise MatchupRunError(f"Game {number} has not been played yet ({run.played} so far).")
+    index = number - 1
+    report = play_game(engine_for(run.game.slug), run.setup, run.agents, run.seed, index, log=True)
+    replayed = report.game_summaries[0]
+    stored = run.results[index]
+    keys = ("winner", "length", "end_reason")
+    if any(replayed.get(key) != stored.get(key) for key in keys):
+        raise MatchupRunError(
+            f"Game {number} no longer plays out as it did (the engine or the card data changed "
+            "since the run); start the matchup again to replay its games."
+        )
+    record = dict(report.game_log or {})
+    record["summary"] = replayed
+    return record

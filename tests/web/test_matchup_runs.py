@@ -1,0 +1,483 @@
+"""Matchup runs through the pages: every game with an engine, from the form to the replay of one
+game of the batch, stored in the database and visible only to whoever started them."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils.html import escape
+
+from decks.models import Visibility
+from decks.selectors import format_default
+from decks.services import deck_card_set, deck_create
+from rules.models import MatchupRun
+from tests.web.conftest import make_deck, sample
+
+pytestmark = pytest.mark.django_db
+
+RVR = "regality-vs-religion"
+RELIGION_STANDARD = """# game: regality-vs-religion
+# name: Temple Guard, Standard
+
+[Side]
+1 Bishop
+1 Cardinal
+1 Hierophant
+1 Monk
+1 Paladin
+1 Saint
+1 Temple
+
+[Neutral]
+1 Fairy
+1 Pirate
+1 Witch
+1 Dragon
+1 Sage
+"""
+
+
+def rvr_deck(owner, name: str, decklist: str, variant: str = "standard"):
+    return deck_create(
+        owner=owner,
+        game=RVR,
+        name=name,
+        decklist=decklist,
+        format=format_default(RVR),
+        variant=variant,
+    )
+
+
+def two_decks(user, game: str):
+    """Two legal sample decks of a game, deck A first (for Reggae Revolution: one deck)."""
+    if game == "revolt-n-reign":
+        return make_deck(user, name="Eagles"), make_deck(
+            user, name="Bisons", sample_name="legal-bison-pressure"
+        )
+    if game == "rival-realms":
+        return (
+            make_deck(user, game=game, sample_name="legal-arcane-court", name="Court"),
+            make_deck(user, game=game, sample_name="legal-knights-and-keeps", name="Keeps"),
+        )
+    if game == "reign-absolute":
+        return (
+            make_deck(user, game=game, sample_name="legal-elves-grove", name="Elves"),
+            make_deck(user, game=game, sample_name="legal-empire-legion", name="Empire"),
+        )
+    if game == RVR:
+        return (
+            rvr_deck(user, "King's Court", sample(RVR, "legal-regality-standard")),
+            rvr_deck(user, "Temple Guard", RELIGION_STANDARD),
+        )
+    return make_deck(user, game=game, sample_name="legal-starting-deck", name="Starters"), None
+
+
+def start(client, a, b, *, games=3, agents=("random", "random"), players=None, seed=5):
+    data = {
+        "deck_a": a.pk,
+        "deck_b": b.pk if b is not None else "",
+        "agent_a": agents[0],
+        "agent_b": agents[1],
+        "games": games,
+        "seed": seed,
+    }
+    if players is not None:
+        data["players"] = players
+    return client.post(reverse("matchup-new"), data)
+
+
+def run_id(response) -> int:
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return int(response["Location"].rstrip("/").split("/")[-1])
+
+
+def poll_to_end(client, pk: int, limit: int = 50):
+    """Poll the run's progress (as htmx does) until it has played every game."""
+    for _ in range(limit):
+        response = client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
+        if MatchupRun.objects.get(pk=pk).finished:
+            return response
+    raise AssertionError("the run did not finish")
+
+
+GAMES = ["revolt-n-reign", "rival-realms", "reign-absolute", RVR, "reggae-revolution"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_runs_to_results_lists_its_games_and_replays_one(alice, user, game):
+    # given two decks of the game (one for the co-operative game)
+    a, b = two_decks(user, game)
+    # when a matchup of 4 games is started and polled to the end
+    pk = run_id(start(alice, a, b, games=4, players=3 if b is None else None))
+    page = alice.get(reverse("matchup-detail", args=[pk]))
+    assert page.status_code == 200
+    final = poll_to_end(alice, pk)
+    # then the results and the list of all four games are shown
+    assert final.status_code == 200
+    body = final.content.decode()
+    assert "Results of 4 games" in body
+    assert "95% interval" in body
+    for number in range(1, 5):
+        assert reverse("matchup-game", args=[pk, number]) in body
+    run = MatchupRun.objects.get(pk=pk)
+    assert run.status == MatchupRun.Status.DONE
+    assert len(run.results) == 4
+    assert sum(run.totals["wins"]) + run.totals["draws"] == 4
+    # and game 3, played again, ends as the stored result says
+    replay = alice.get(reverse("matchup-game", args=[pk, 3]))
+    assert replay.status_code == 200
+    stored = run.results[2]
+    assert {k: replay.context["summary"][k] for k in stored} == stored
+    assert replay.context["total"] >= 1
+    assert f"Game 3 of {escape(run.title)}" in replay.content.decode()
+
+
+def test_reggae_revolution_is_a_team_win_rate_for_the_chosen_team_size(alice, user):
+    deck, _ = two_decks(user, "reggae-revolution")
+    pk = run_id(start(alice, deck, None, games=3, players=3))
+    final = poll_to_end(alice, pk)
+    run = MatchupRun.objects.get(pk=pk)
+    assert run.cooperative
+    assert run.setup == {"players": 3}
+    assert run.title == "Starters, team of 3"
+    body = final.content.decode()
+    assert "Starters, team of 3" in body
+    assert "Team won" in body or "Team lost" in body
+    assert run.totals["team_wins"] + run.totals["team_losses"] == 3
+
+
+def test_regality_vs_religion_carries_variant_and_neutral_tiles_and_seats_by_side(alice, user):
+    regality, religion = two_decks(user, RVR)
+    # deck A is the Religion deck: it moves first, but sits in the engine's Religion seat
+    pk = run_id(start(alice, religion, regality, games=2))
+    run = MatchupRun.objects.get(pk=pk)
+    assert run.setup["variant"] == "standard"
+    assert run.setup["first"] == "religion"
+    assert run.setup["neutral"][:5] == ["Dragon", "Fairy", "Pirate", "Sage", "Witch"]
+    assert run.labels == ["King's Court", "Temple Guard"]
+    poll_to_end(alice, pk)
+    replay = alice.get(reverse("matchup-game", args=[pk, 1]))
+    assert "starts religion" in replay.content.decode()  # the game-start event of turn 1
+
+
+def test_a_run_is_reproducible_by_seed_however_it_is_chunked(alice, user, monkeypatch):
+    a, b = two_decks(user, "revolt-n-reign")
+    first = run_id(start(alice, a, b, games=12))
+    poll_to_end(alice, first)
+    # a second run of the same seed, cut into one-game chunks, plays the same games
+    monkeypatch.setattr("rules.services.CHUNK_SECONDS", 0.0)
+    second = run_id(start(alice, a, b, games=12))
+    step = alice.get(reverse("matchup-step", args=[second]), HTTP_HX_REQUEST="true")
+    assert b"Playing game 2 of 12" in step.content
+    poll_to_end(alice, second)
+    one, two = MatchupRun.objects.get(pk=first), MatchupRun.objects.get(pk=second)
+    assert two.chunks_done == 12
+    assert one.results == two.results
+    assert one.totals == two.totals
+
+
+def test_the_list_of_games_is_paginated(alice, user):
+    a, b = two_decks(user, "rival-realms")
+    pk = run_id(start(alice, a, b, games=30))
+    poll_to_end(alice, pk)
+    first = alice.get(reverse("matchup-detail", args=[pk]))
+    assert len(first.context["game_rows"]) == 25
+    assert b"Games 1\xe2\x80\x9325 of 30" in first.content
+    second = alice.get(reverse("matchup-detail", args=[pk]), {"page": 2})
+    assert [row.number for row in second.context["game_rows"]] == [26, 27, 28, 29, 30]
+    missing = alice.get(reverse("matchup-detail", args=[pk]), {"page": 9})
+    assert missing.status_code == 404
+    assert b"no page" in missing.content
+
+
+def test_replay_goes_step_by_step(alice, user):
+    a, b = two_decks(user, "rival-realms")
+    pk = run_id(start(alice, a, b, games=2))
+    poll_to_end(alice, pk)
+    url = reverse("matchup-game", args=[pk, 2])
+    opening = alice.get(url)
+    total = opening.context["total"]
+    assert total > 2
+    assert f"Step 1 of {total}" in opening.content.decode()
+    second = alice.get(url, {"step": 2})
+    assert f"Step 2 of {total}" in second.content.decode()
+    assert second.context["current"]["events"]
+    assert second.context["who"] in ("Court", "Keeps", "table")
+    last = alice.get(url, {"step": 10_000})
+    assert last.context["step"] == total  # past the end shows the last step
+    assert 'aria-current="step"' in last.content.decode()
+    assert 'for="replay-step"' in last.content.decode()
+
+
+def test_bad_game_numbers_and_steps_say_so(alice, user):
+    a, b = two_decks(user, "rival-realms")
+    pk = run_id(start(alice, a, b, games=2))
+    poll_to_end(alice, pk)
+    too_far = alice.get(reverse("matchup-game", args=[pk, 3]))
+    assert too_far.status_code == 404
+    assert b"This run has no game 3" in too_far.content
+    zero = alice.get(reverse("matchup-game", args=[pk, 0]))
+    assert zero.status_code == 404
+    bad_step = alice.get(reverse("matchup-game", args=[pk, 1]), {"step": "x"})
+    assert bad_step.status_code == 400
+    assert b"is not a step number" in bad_step.content
+
+
+def test_a_game_not_played_yet_cannot_be_replayed(alice, user):
+    a, b = two_decks(user, "revolt-n-reign")
+    pk = run_id(start(alice, a, b, games=12))
+    response = alice.get(reverse("matchup-game", args=[pk, 11]))
+    assert response.status_code == 404
+    assert b"has not been played yet" in response.content
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"games": 0}, "greater than or equal to 1"),
+        ({"games": 5000}, "less than or equal to 200"),
+        ({"games": "many"}, "whole number"),
+        ({"agent_a": "alphabeta"}, "Select a valid choice"),
+        ({"deck_b": ""}, "played by two decks"),
+        ({"seed": -1}, "greater than or equal to 0"),
+    ],
+)
+def test_bad_input_is_refused_with_a_message(alice, user, change, message):
+    a, b = two_decks(user, "revolt-n-reign")
+    data = {
+        "deck_a": a.pk,
+        "deck_b": b.pk,
+        "agent_a": "random",
+        "agent_b": "random",
+        "games": 3,
+        "seed": 1,
+        **change,
+    }
+    response = alice.post(reverse("matchup-new"), data)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not MatchupRun.objects.exists()
+
+
+def test_decks_the_engine_cannot_seat_are_refused_before_the_run(alice, user):
+    elves = make_deck(user, game="reign-absolute", sample_name="legal-elves-grove", name="Elves")
+    grove = make_deck(user, game="reign-absolute", sample_name="legal-elves-grove", name="Grove")
+    response = start(alice, elves, grove)
+    assert response.status_code == 400
+    assert b"pick decks of two different factions" in response.content
+    king = rvr_deck(user, "King", sample(RVR, "legal-regality-standard"))
+    queen = rvr_deck(user, "Queen", sample(RVR, "legal-regality-standard"))
+    assert b"one Regality deck and one Religion deck" in start(alice, king, queen).content
+    draft = rvr_deck(user, "Draft", sample(RVR, "legal-religion-draft"), variant="draft")
+    assert b"different variants" in start(alice, king, draft).content
+    eagles = make_deck(user, name="Eagles")
+    short = make_deck(user, name="Short", sample_name="illegal-deck-size")
+    refused = start(alice, eagles, short)
+    assert refused.status_code == 400
+    assert b"cannot play these decks" in refused.content
+    assert not MatchupRun.objects.exists()
+
+
+def test_only_the_owner_sees_a_run(client, alice, user, other_user):
+    a, b = two_decks(user, "rival-realms")
+    pk = run_id(start(alice, a, b, games=2))
+    poll_to_end(alice, pk)
+    client.force_login(other_user)
+    for url in (
+        reverse("matchup-detail", args=[pk]),
+        reverse("matchup-step", args=[pk]),
+        reverse("matchup-game", args=[pk, 1]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 404
+        assert b"No such matchup" in response.content
+    assert b"Court vs Keeps" not in client.get(reverse("matchup-new")).content
+
+
+def test_anonymous_runs_belong_to_the_browser_session(client, django_user_model, user):
+    a = make_deck(user, name="Eagles", visibility=Visibility.PUBLIC)
+    b = make_deck(user, name="Bisons", sample_name="legal-bison-pressure", visibility="public")
+    pk = run_id(start(client, a, b, games=2))
+    run = MatchupRun.objects.get(pk=pk)
+    assert run.owner is None
+    assert run.session_key == client.session.session_key
+    poll_to_end(client, pk)
+    assert b"Eagles vs Bisons" in client.get(reverse("matchup-new")).content
+    assert client.get(reverse("matchup-game", args=[pk, 1])).status_code == 200
+    from django.test import Client
+
+    stranger = Client()
+    assert stranger.get(reverse("matchup-detail", args=[pk])).status_code == 404
+    assert b"Eagles vs Bisons" not in stranger.get(reverse("matchup-new")).content
+
+
+def test_recent_runs_are_listed_on_the_matchup_page(alice, user):
+    a, b = two_decks(user, "rival-realms")
+    run_id(start(alice, a, b, games=2))
+    page = alice.get(reverse("matchup-new"))
+    assert page.status_code == 200
+    assert b"Your recent matchups" in page.content
+    assert b"Court vs Keeps" in page.content
+    assert b"0 of 2 games" in page.content
+
+
+def test_editing_a_deck_later_does_not_change_a_finished_run(alice, user):
+    a, b = two_decks(user, "rival-realms")
+    pk = run_id(start(alice, a, b, games=3))
+    poll_to_end(alice, pk)
+    before = MatchupRun.objects.get(pk=pk)
+    card = a.cards.select_related("card").first().card
+    deck_card_set(deck=a, card=card, quantity=0, actor=user)
+    a.refresh_from_db()
+    assert a.version > before.sides[0]["version"]
+    replay = alice.get(reverse("matchup-game", args=[pk, 2]))
+    assert replay.status_code == 200
+    assert replay.context["summary"]["winner"] == before.results[1]["winner"]
+    assert MatchupRun.objects.get(pk=pk).sides == before.sides
+
+
+def test_every_game_is_offered(alice, user):
+    deck = make_deck(user, game="reign-absolute", sample_name="legal-elves-grove", name="Elves")
+    page = alice.get(reverse("matchup-new"), {"deck": deck.pk})
+    assert b"not available" not in page.content
+    assert b"Team size (Reggae Revolution)" in page.content
+    assert b"MCTS" in page.content
+
+
+def _stored_run(user, **fields) -> MatchupRun:
+    a, b = two_decks(user, "rival-realms")
+    values = {
+        "owner": user,
+        "game": a.game,
+        "deck_a": a,
+        "deck_b": b,
+        "sides": [{"label": "Court", "deck": a.pk}, {"label": "Keeps", "deck": b.pk}],
+        "agents": ["random", "random"],
+        "setup": {"decks": [["Nope"], ["Nope"]]},
+        "games": 2,
+        "seed": 1,
+    }
+    values.update(fields)
+    return MatchupRun.objects.create(**values)
+
+
+def test_with_a_worker_the_poll_only_reads_the_progress(alice, user):
+    run = _stored_run(user, worker=True)
+    step = alice.get(reverse("matchup-step", args=[run.pk]), HTTP_HX_REQUEST="true")
+    assert step.status_code == 200
+    assert b"Waiting for a worker to start the games" in step.content
+    assert b"delay:1s" in step.content  # polls gently while the worker plays
+    assert MatchupRun.objects.get(pk=run.pk).played == 0
+
+
+def test_a_run_the_engine_cannot_play_fails_with_the_reason(alice, user):
+    run = _stored_run(user)
+    step = alice.get(reverse("matchup-step", args=[run.pk]), HTTP_HX_REQUEST="true")
+    assert step.status_code == 400
+    assert b"The engine cannot play these decks" in step.content
+    failed = MatchupRun.objects.get(pk=run.pk)
+    assert failed.status == MatchupRun.Status.FAILED
+    assert failed.error
+    assert b"Failed" in alice.get(reverse("matchup-new")).content
+
+
+def test_a_full_reggae_setup_deals_its_own_lineup_face_up(alice, user):
+    deck = make_deck(
+        user, game="reggae-revolution", sample_name="legal-full-setup", name="Full Table"
+    )
+    pk = run_id(start(alice, deck, None, games=1, players=2))
+    run = MatchupRun.objects.get(pk=pk)
+    assert run.setup["lineup"] == [
+        "Amber Oath",
+        "Any-Which-Way Anthem",
+        "Basement Sound System",
+        "Brass Section",
+        "Canopy Assembly",
+        "Cease-Fire Chorus",
+    ]
+    from rules.adapters import engine_for
+
+    state = engine_for("reggae-revolution").new_initial_state(run.seed, run.setup)
+    assert sorted(state.table[card].name for card in state.lineup) == run.setup["lineup"]
+    poll_to_end(alice, pk)
+    assert MatchupRun.objects.get(pk=pk).status == MatchupRun.Status.DONE
+
+
+def test_an_illegal_reggae_starting_deck_is_refused(alice, user):
+    deck = make_deck(
+        user, game="reggae-revolution", sample_name="illegal-starter-count", name="Odd"
+    )
+    response = start(alice, deck, None, players=2)
+    assert response.status_code == 400
+    assert b"Odd is not a legal deck" in response.content
+
+
+def test_the_list_of_recent_runs_costs_the_same_queries_however_long(alice, user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as context:
+            assert alice.get(reverse("matchup-new")).status_code == 200
+        return len(context.captured_queries)
+
+    _stored_run(user)
+    one = queries()
+    for _ in range(5):
+        _stored_run(user)
+    assert queries() == one
+
+
+REGALITY_SIDE = ["Castle", "Citizen", "General", "King", "Minister", "Princess", "Queen", "Wizard"]
+RELIGION_SIDE = ["Bishop", "Cardinal", "Hierophant", "Monk", "Paladin", "Saint", "Temple"]
+#: an opponent for each Regality vs Religion sample: the other side, the same variant
+RVR_OPPONENTS = {
+    "legal-regality-standard": (RELIGION_SIDE, ["Fairy", "Pirate", "Witch", "Dragon", "Sage"]),
+    "legal-regality-secret-random": (RELIGION_SIDE, ["Fairy", "Pirate"]),
+    "legal-religion-draft": (REGALITY_SIDE, ["Bard", "Ninja"]),
+    "legal-religion-old-style": (REGALITY_SIDE, []),
+}
+SAMPLE_PAIRS = [
+    ("revolt-n-reign", "legal-eagle-control", "legal-bison-pressure"),
+    ("revolt-n-reign", "legal-scroll-petitions", "legal-eagle-control"),
+    ("rival-realms", "legal-arcane-court", "legal-knights-and-keeps"),
+    ("reign-absolute", "legal-elves-grove", "legal-empire-legion"),
+    ("reign-absolute", "legal-azuma-shogunate", "legal-umbrous-shadows"),
+    ("reggae-revolution", "legal-starting-deck", None),
+    ("reggae-revolution", "legal-full-setup", None),
+    *((RVR, name, "opponent") for name in RVR_OPPONENTS),
+]
+
+
+@pytest.mark.parametrize(("game", "first", "second"), SAMPLE_PAIRS)
+def test_every_legal_sample_deck_can_start_a_matchup(user, game, first, second):
+    from decks.decklist import decklist_read
+    from web.matchups import matchup_plan
+
+    text = sample(game, first)
+    variant = decklist_read(text, "text").metadata.get("variant", "")
+    a = deck_create(
+        owner=user,
+        game=game,
+        name=first,
+        decklist=text,
+        format=format_default(game),
+        variant=variant,
+    )
+    b = None
+    if second == "opponent":
+        side, neutral = RVR_OPPONENTS[first]
+        lines = ["[Side]", *(f"1 {t}" for t in side), "[Neutral]", *(f"1 {t}" for t in neutral)]
+        b = rvr_deck(user, "Opponent", "\n".join(lines), variant=variant)
+        a, b = (b, a) if "Citizen" in side else (a, b)  # whoever has the Citizen moves first
+    elif second is not None:
+        b = make_deck(user, game=game, sample_name=second, name=second)
+    # the engine deals a game from the setup (matchup_plan refuses otherwise, saying why)
+    plan = matchup_plan(a, b, ["random", "random"], 2)
+    assert len(plan.agents) == 2
+    if game == RVR:
+        assert plan.setup["variant"] == variant
+        neutral = plan.setup.get("neutral", [])
+        first_neutral = sorted(r.card.name for r in a.cards.filter(zone="neutral"))
+        assert neutral[: len(first_neutral)] == first_neutral  # deck A's neutral tiles first
+        assert len(neutral) == len(set(neutral))
