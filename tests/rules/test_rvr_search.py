@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import io
 import json
-import random
 
 import pytest
 from django.core.management import call_command
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from rules.engines.regality_vs_religion import solver as solver_module
 from rules.engines.regality_vs_religion.game import WIN_SCORE
 from rules.engines.regality_vs_religion.notation import format_position
 from rules.engines.regality_vs_religion.solver import (
@@ -20,6 +22,7 @@ from rules.engines.regality_vs_religion.solver import (
     perft,
     solve,
 )
+from rules.management.commands.rvr_solve import random_benchmark, random_endgame
 from tests.rules.rvr_helpers import GAME, play, position
 
 PERFT_POSITIONS = {
@@ -166,23 +169,13 @@ def test_rvr_solve_explains_what_it_cannot_solve():
         call_command("rvr_solve", "--variant", "secret-random", stdout=io.StringIO())
 
 
-def _random_endgame(seed: int, empty: int):
-    """Play seeded random moves from the old-style opening until ``empty`` cells are left."""
-    rng = random.Random(seed)
-    state = GAME.new_initial_state(0, {"variant": "old-style"})
-    while not (state.phase == "place" and sum(code < 0 for code in state.cells) <= empty):
-        assert state.phase != "over"
-        state.apply_unchecked(rng.choice(state.legal_actions()))
-    return state
-
-
 # (seed, empty cells): random playouts whose positions the reference solver settles in a second.
 RANDOM_ENDGAMES = [(0, 3), (1, 3), (2, 3), (3, 3), (4, 3), (5, 3), (2, 4), (4, 4), (6, 4)]
 
 
 @pytest.mark.parametrize(("seed", "empty"), RANDOM_ENDGAMES)
 def test_fast_solver_agrees_with_the_reference_on_random_endgames(seed, empty):
-    state = _random_endgame(seed, empty)
+    state = random_endgame(seed, empty)
     assert fast_solvable(state)
     fast = FastSolver(state).solve(state)
     reference = Solver().solve(state)
@@ -191,6 +184,34 @@ def test_fast_solver_agrees_with_the_reference_on_random_endgames(seed, empty):
     # The fast solver's best first action keeps the value (checked by the reference).
     play(state, str(fast.best_action))
     assert Solver().solve(state).value == fast.value
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=10**6), empty=st.integers(min_value=1, max_value=3))
+def test_fast_solver_agrees_with_the_reference_on_any_small_endgame(seed, empty):
+    # given a random old-style playout stopped with at most three empty cells (or at its end)
+    state = random_endgame(seed, empty)
+    # when both solvers solve it
+    fast = FastSolver(state).solve(state)
+    reference = Solver().solve(state)
+    # then they agree on the value, so on the winner and the margin
+    assert fast.complete and reference.complete
+    assert (fast.value, fast.winner, fast.margin) == (
+        reference.value,
+        reference.winner,
+        reference.margin,
+    )
+
+
+@pytest.mark.parametrize(("seed", "empty"), [(0, 3), (10, 3), (0, 4), (16, 4)])
+def test_storing_end_positions_in_the_table_keeps_the_value(seed, empty, monkeypatch):
+    # Deep searches (the opening) also store positions with two spaces or fewer left to fill.
+    state = random_endgame(seed, empty)
+    direct = FastSolver(state).solve(state)
+    monkeypatch.setattr(solver_module, "_SMALL_IN_TABLE", 0)
+    stored = FastSolver(state).solve(state)
+    assert stored.value == direct.value
+    assert stored.table_size > direct.table_size
 
 
 @pytest.mark.parametrize("text", [ONE_EMPTY, *TWO_EMPTY[:2]])
@@ -215,6 +236,19 @@ def test_fast_solver_reproduces_the_published_three_and_four_empty_results():
         assert (solution.winner, solution.margin) == ("religion", margin)
 
 
+def test_fast_solver_reproduces_the_published_five_empty_result():
+    from rules.management.commands.rvr_solve import BENCHMARK_POSITIONS
+
+    label, text = BENCHMARK_POSITIONS[2]
+    assert label.startswith("5 empty")
+    state = position(text, "old-style")
+    solution = solve(state)
+    assert (solution.winner, solution.margin) == ("regality", 1)
+    # The best first action keeps the value.
+    play(state, str(solution.best_action))
+    assert solve(state).value == solution.value
+
+
 def test_positions_outside_the_fast_solver_use_the_general_one():
     assert isinstance(make_solver(position(TWO_EMPTY[2])), Solver)
     assert isinstance(make_solver(position(ONE_EMPTY, "old-style")), FastSolver)
@@ -229,3 +263,18 @@ def test_the_benchmark_positions_are_old_style_positions_for_the_fast_solver():
         state = position(text, "old-style")
         assert fast_solvable(state)
         assert sum(code < 0 for code in state.cells) <= 5
+
+
+def test_random_endgames_stop_at_a_placement_with_the_cells_asked_for():
+    for seed in range(5):
+        state = random_endgame(seed, 4)
+        assert state.phase == "place" and state.variant == "old-style"
+        assert sum(code < 0 for code in state.cells) <= 4
+    assert format_position(random_endgame(3, 5)) == format_position(random_endgame(3, 5))
+
+
+def test_the_random_benchmark_reports_its_figures():
+    figures = random_benchmark(3, 2)
+    assert figures["benchmark"] == "random, 3 empty" and figures["positions"] == 2
+    assert 0 <= figures["median_seconds"] <= figures["worst_seconds"]
+    assert 0 <= figures["under_one_second"] <= 2 and figures["nodes"] > 0

@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any
 
 from rules.engines.core import Action
@@ -295,12 +294,9 @@ def _first(item: tuple) -> float:
 # the board a tile is only "shielded or not, facing whom, face up or down", and the tiles in hand
 # are bit masks. ``FastSolver`` searches whole turns (a placement and its choice together) over
 # that compact state, so equal outcomes of different moves (a King declining and a Citizen on the
-# same space, two directions that turn the same tiles) are searched once.
+# same space, two directions that turn the same tiles) are searched once. The board is one
+# integer of bit fields (see ``_UP_FIELDS``), so a turn or a destruction is a mask operation.
 
-# Cell states at the start of a turn: empty, face down (always destroyed by the player who moved
-# last, since a player's own destroyed tiles leave at the start of its turn), or face up.
-_EMPTY, _DOWN, _PLAIN, _SHIELDED = 0, 1, 2, 4  # _PLAIN / _SHIELDED | facing player
-_NEW_DOWN = 6  # destroyed during the turn being generated
 _FAST_KINDS = {"turn": 1, "destroy": 2}
 
 
@@ -344,9 +340,10 @@ def fast_solvable(state: RvRState) -> bool:
 class FastSolver:
     """MTD(f) over a fail-soft alpha-beta of whole turns on a compact state (see module notes).
 
-    A position is ``(board, hand0, hand1, neutral, to_move, citizen_due)``: ``board`` a tuple of
-    nine cell states, hands bit masks over tile indices. The table maps a symmetry-reduced packed
-    key to ``(lower, upper, best child key)``; the best child is searched first next time.
+    A position is ``(board, hand0, hand1, neutral, to_move, citizen_due)``: ``board`` one integer
+    (the bit fields above), hands bit masks over the tiles in play (numbered locally). The table
+    maps a symmetry-reduced packed key to ``(lower, upper, key of the best child)``; the best
+    child is searched first next time.
     """
 
     def __init__(
@@ -356,37 +353,65 @@ class FastSolver:
             raise ValueError("this position needs the general Solver")
         tables = state.tables
         self.tables = tables
-        count = len(tables.specs)
+        # Tiles that can still be placed, numbered 0..n-1; the board only keeps cell states.
+        self.tiles = tuple(sorted({*state.areas[0], *state.areas[1], *state.neutral}))
+        self.local = {tile: index for index, tile in enumerate(self.tiles)}
+        count = len(self.tiles)
+        specs = [tables.specs[tile] for tile in self.tiles]
         self.kind = tuple(
-            _FAST_KINDS.get(s.active.kind, 0) if s.active is not None else 0 for s in tables.specs
+            _FAST_KINDS.get(s.active.kind, 0) if s.active is not None else 0 for s in specs
         )
-        self.code = tuple((_SHIELDED if s.shield else _PLAIN) for s in tables.specs)
-        self.groups = tuple(tables.groups[t] if self.kind[t] else ((), ()) for t in range(count))
-        self.citizen_bit = 1 << tables.citizen
-        self.plays = tuple(_fast_tile(spec) for spec in tables.specs)
+        self.shielded = tuple(bool(s.shield) for s in specs)
+        # groups[i][player][cell]: the distinct cell masks one choice of tile i can affect.
+        nothing: tuple[tuple[int, ...], ...] = ((),) * 9
+        self.groups = tuple(
+            tuple(
+                tuple(
+                    tuple(sorted({_mask(g) for g in tables.groups[tile][p][c]})) for c in range(9)
+                )
+                for p in (0, 1)
+            )
+            if self.kind[i]
+            else (nothing, nothing)
+            for i, tile in enumerate(self.tiles)
+        )
+        self.turners = sum(1 << i for i in range(count) if self.kind[i] == 1)
+        self.destroyers = sum(1 << i for i in range(count) if self.kind[i] == 2)
+        self.shielded_tiles = sum(1 << i for i in range(count) if self.shielded[i])
+        # player | cell << 1 | turning tiles << 5 -> the distinct (shield bit, cell mask) turns
+        # those tiles offer from that cell.
+        self.turns: dict[int, tuple[tuple[int, int], ...]] = {}
+        citizen = self.local.get(tables.citizen)
+        self.citizen_bit = 0 if citizen is None else 1 << citizen
         # weaker[u]: tiles whose every choice ``u`` also has, from every space (same shield):
         # when both are in the mover's hand and reach the same board, placing ``u`` (keeping the
         # weaker tile) is never better than placing the weaker tile and keeping ``u``.
         self.weaker = tuple(self._weaker(u, count) for u in range(count))
-        self.gathers = [gather for gather, _ in state.symmetries] or [itemgetter(*range(9))]
-        self.table: dict[int, tuple[float, float, tuple | None]] = {}
-        self.last: dict[tuple[bytes, int, int], int] = {}
-        self.canon: dict[bytes, int] = {}
-        self.moves: dict[
-            tuple[bytes, int, int], tuple[tuple[tuple[int, bytes, int], ...], frozenset[bytes]]
-        ] = {}
+        perms = [perm for _, perm in state.symmetries] or [tuple(range(9))]
+        self.symmetries = tuple(
+            tuple(_permute_mask(perm, m) for m in range(512))
+            for perm in perms
+            if perm != tuple(range(9))
+        )
+        self.hand_shift = (36, 36 + count, 36 + 2 * count, 36 + 3 * count)
+        self.table: dict[int, tuple[float, float, int | None]] = {}
+        self.last: dict[int, int] = {}
+        self.canon: dict[int, int] = {}
+        self.moves: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
         self.max_table = max_table
         self.memo_limit = min(max_table, 1_000_000)
         self.time_limit = time_limit
         self.deadline: float | None = None
         self.nodes = 0
+        self.history = [0] * (1 << 14)
+        self.killers: list[list[int]] = [[] for _ in range(10)]
+        self.lookahead_cells = _LOOKAHEAD_CELLS
+        self.small_in_table = False
 
     def _weaker(self, strong: int, count: int) -> int:
-        if not self.plays[strong]:
-            return 0
         mask = 0
         for weak in range(count):
-            if weak == strong or not self.plays[weak] or self.code[weak] != self.code[strong]:
+            if weak == strong or self.shielded[weak] != self.shielded[strong]:
                 continue
             if not self.kind[weak]:
                 same = not self.kind[strong]
@@ -407,27 +432,29 @@ class FastSolver:
         return mask
 
     # ------------------------------------------------------------------ conversion
-    @staticmethod
-    def compact(state: RvRState) -> tuple[bytes, int, int, int, int, bool]:
+    def compact(self, state: RvRState) -> tuple[int, int, int, int, int, bool]:
         """Return the compact form of a placement-phase ``state``."""
         shield = state.tables.shield
-        board = []
-        for code in state.cells:
+        board = 0
+        for cell, code in enumerate(state.cells):
             if code < 0:
-                board.append(_EMPTY)
-            elif code & 0xC0:
-                board.append(_DOWN)
+                continue
+            bit = 1 << cell
+            if code & 0xC0:
+                board |= bit << 27
             else:
-                board.append((_SHIELDED if shield[code & 31] else _PLAIN) | ((code >> 5) & 1))
+                board |= bit << (9 * ((code >> 5) & 1))
+                if shield[code & 31]:
+                    board |= bit << 18
 
         def mask(tiles: list[int]) -> int:
             result = 0
             for tile in tiles:
-                result |= 1 << tile
+                result |= 1 << self.local[tile]
             return result
 
         return (
-            bytes(board),
+            board,
             mask(state.areas[0]),
             mask(state.areas[1]),
             mask(state.neutral),
@@ -457,11 +484,13 @@ class FastSolver:
             float(value), best, self.nodes, seconds, len(self.table), complete, values, "turn"
         )
 
-    def value_of(
-        self, board: bytes, h0: int, h1: int, neutral: int, to_move: int, due: bool
-    ) -> int:
+    def value_of(self, board: int, h0: int, h1: int, neutral: int, to_move: int, due: bool) -> int:
         """Return the exact value (Regality's view) by MTD(f) on null windows."""
         node = (board, h0, h1, neutral, to_move, due)
+        to_fill = _POPCOUNT[511 & ~((board | board >> 9) & 511)]
+        self.lookahead_cells = max(_LOOKAHEAD_CELLS, to_fill - 1)
+        # Deep searches reach the same end positions by many move orders: store them too.
+        self.small_in_table = to_fill >= _SMALL_IN_TABLE
         return int(mtdf(self._search, node))
 
     def _outcome_value(self, outcome: RvRState) -> int:
@@ -524,85 +553,103 @@ class FastSolver:
         return None
 
     # ------------------------------------------------------------------ search
-    def _key(self, node: tuple[bytes, int, int, int, int, bool]) -> int:
+    def _key(self, node: tuple[int, int, int, int, int, bool]) -> int:
         board, h0, h1, neutral, to_move, due = node
         packed = self.canon.get(board)
         if packed is None:
-            packed = int.from_bytes(bytes(min([g(board) for g in self.gathers])), "little")
+            packed = board
+            r0, r1, sh, down = board & 511, (board >> 9) & 511, (board >> 18) & 511, board >> 27
+            for sym in self.symmetries:
+                image = sym[r0] | sym[r1] << 9 | sym[sh] << 18 | sym[down] << 27
+                if image < packed:
+                    packed = image
             if len(self.canon) >= self.memo_limit:
                 self.canon.clear()
             self.canon[board] = packed
-        return (
-            packed | (h0 << 72) | (h1 << 104) | (neutral << 136) | (to_move << 168) | (due << 169)
-        )
+        s0, s1, s2, s3 = self.hand_shift
+        return packed | h0 << s0 | h1 << s1 | neutral << s2 | to_move << s3 | due << (s3 + 1)
 
-    def _moves(
-        self, board: bytes, tile: int, player: int
-    ) -> tuple[tuple[tuple[int, bytes, int], ...], frozenset[bytes]]:
+    def _moves(self, board: int, tile: int, player: int) -> tuple[tuple[int, int, int, int], ...]:
         """Every end of turn after ``player`` places ``tile`` on ``board`` (memoised).
 
-        Each is ``(what, board after the turn, value)``: ``what`` is 0 for a full board (the
-        game is over with ``value``), 1 when the opponent has no empty space (it loses with
-        ``value``), 2 when the opponent fills the last space, 3 for any other position;
-        ``value`` is 0 for 2 and 3 (the caller knows whether the opponent has a tile left).
+        Each is ``(what, board after the turn, value, move)``: ``what`` is 0 for a full board
+        (the game is over with ``value``), 2 when the opponent fills the last space, 3 for any
+        other position (a destruction never fills the board, so the opponent always has a
+        space); ``value`` is 0 for 2 and 3 (the caller knows whether the opponent has a tile);
+        ``move`` is ``cell << 4 | choice`` (0 for declining, else the group's number from 1).
         """
-        memo_key = (board, tile, player)
+        memo_key = board | tile << 36 | player << 42
         moves = self.moves.get(memo_key)
         if moves is not None:
             return moves
-        empties = [c for c in range(9) if not board[c]]
-        plain = [c for c in range(9) if 2 <= board[c] <= 3]
-        filled = len(empties) == 1
-        other = 1 - player
-        placed = self.code[tile] | player
+        r0, r1, sh, down = board & 511, (board >> 9) & 511, (board >> 18) & 511, board >> 27
+        empty = 511 & ~(r0 | r1 | down)
+        filled = not empty & (empty - 1)
+        plain = (r0 | r1) & ~sh
         kind = self.kind[tile]
-        tile_groups = self.groups[tile][player]
-        boards: list[bytearray] = []
-        for cell in empties:
-            base = bytearray(board)
-            base[cell] = placed
-            boards.append(base)
-            if kind and not (kind == 2 and filled):
-                for group in tile_groups[cell]:
-                    hit = [c for c in group if c in plain]
-                    if not hit:
-                        continue
-                    changed = base.copy()
-                    if kind == 1:
-                        for c in hit:
-                            changed[c] ^= 1
-                    else:
-                        for c in hit:
-                            changed[c] = _NEW_DOWN
-                    boards.append(changed)
-        result: list[tuple[int, bytes, int]] = []
-        seen: set[bytes] = set()
-        for changed in boards:
-            after = bytes(changed).translate(_AFTER_TURN)
-            if after in seen:
-                continue
-            seen.add(after)
-            if _EMPTY not in changed and _DOWN not in changed and _NEW_DOWN not in changed:
-                result.append((0, after, _final_value(changed)))
-            elif _EMPTY not in after:
-                result.append((1, after, _no_tile_value(after, other)))
-            elif _DOWN not in after and after.count(_EMPTY) == 1:
-                result.append((2, after, 0))
+        groups = self.groups[tile][player]
+        shift = 9 * player
+        shield = self.shielded[tile]
+        # The tiles already face down were destroyed by the opponent: they leave at the start
+        # of its turn. Tiles destroyed now are face down when it starts.
+        up = board & _UP_FIELDS
+        result: list[tuple[int, int, int, int]] = []
+        seen: set[int] = set()
+        bits = empty
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            placed = up | low << shift | (low << 18 if shield else 0)
+            cell = low.bit_length() - 1
+            code = cell << 4
+            after_empty = (empty ^ low) | down
+            # Without a destruction: the board fills (what 0), the opponent fills the last
+            # space (2), or the game goes on (3). A destruction never fills the board (3).
+            if not after_empty:
+                what = 0
+            elif after_empty & (after_empty - 1):
+                what = 3
             else:
-                result.append((3, after, 0))
-        moves = (tuple(result), frozenset(seen))
+                what = 2
+            seen.add(placed)
+            result.append(
+                (0, placed, _final_value(placed), code) if not what else (what, placed, 0, code)
+            )
+            if kind == 1:
+                for index, group in enumerate(groups[cell], 1):
+                    hit = group & plain
+                    if hit:
+                        after = placed ^ (hit | hit << 9)
+                        if after not in seen:
+                            seen.add(after)
+                            result.append(
+                                (0, after, _final_value(after), code | index)
+                                if not what
+                                else (what, after, 0, code | index)
+                            )
+            elif kind == 2 and not filled:
+                for index, group in enumerate(groups[cell], 1):
+                    hit = group & plain
+                    if hit:
+                        after = (placed & ~(hit | hit << 9)) | hit << 27
+                        if after not in seen:
+                            seen.add(after)
+                            result.append((3, after, 0, code | index))
+        moves = tuple(result)
         if len(self.moves) >= self.memo_limit:
             self.moves.clear()
         self.moves[memo_key] = moves
         return moves
 
     def _children(
-        self, node: tuple[bytes, int, int, int, int, bool], alpha: float, beta: float
-    ) -> tuple[list[int], list]:
+        self, node: tuple[int, int, int, int, int, bool], alpha: float, beta: float
+    ) -> tuple[list[int], list[tuple[tuple[int, int, int, int, int, bool], int]]]:
         """Return (terminal values, distinct non-terminal children) after every turn.
 
-        Generation stops as soon as a terminal value alone ends the search of this node (at
-        least ``beta`` for Regality to move, at most ``alpha`` for Religion).
+        Each child comes with its move (player, tile, space and choice as one small integer, the
+        history heuristic's index). Generation stops as soon as a terminal value alone ends the
+        search of this node (at least ``beta`` for Regality to move, at most ``alpha`` for
+        Religion).
         """
         board, h0, h1, neutral, player, due = node
         sign = 1 if player == 0 else -1
@@ -613,8 +660,12 @@ class FastSolver:
             available = self.citizen_bit
         other = 1 - player
         finals: list[int] = []
-        children: list[tuple] = []
-        seen: set[tuple] = set()
+        children: list[tuple[tuple[int, int, int, int, int, bool], int]] = []
+        moves_get = self.moves.get
+        moves_of = self._moves
+        last_get = self.last.get
+        last_value = self._last_value
+        turners = self.turners
         bits = available
         while bits:
             low = bits & -bits
@@ -624,66 +675,223 @@ class FastSolver:
                 nh0, nh1, nn = (h0, h1 ^ low, neutral) if player else (h0 ^ low, h1, neutral)
             else:
                 nh0, nh1, nn = h0, h1, neutral ^ low
-            next_tiles = (nh0 if other == 0 else nh1) | nn
+            next_tiles = (nh1 if other else nh0) | nn
+            last_key = other << 36 | (next_tiles & turners) << 37
+            # Distinct tiles leave distinct hands, so children of different tiles never merge.
             weak = self.weaker[tile] & hand if hand & low else 0
-            dominated: set[bytes] = set()
-            while weak:
-                other_low = weak & -weak
-                weak ^= other_low
-                dominated |= self._moves(board, other_low.bit_length() - 1, player)[1]
-            for what, after, value in self._moves(board, tile, player)[0]:
-                if after in dominated:
-                    continue
+            dominated: frozenset[int] | set[int] = frozenset()
+            if weak:
+                dominated = set()
+                while weak:
+                    other_low = weak & -weak
+                    weak ^= other_low
+                    dominated.update(
+                        move[1] for move in moves_of(board, other_low.bit_length() - 1, player)
+                    )
+            move_base = player << 13 | tile << 8
+            moves = moves_get(board | tile << 36 | player << 42)
+            if moves is None:
+                moves = moves_of(board, tile, player)
+            for what, after, value, code in moves:
                 if what >= 2:
+                    if dominated and after in dominated:
+                        continue
                     if not next_tiles:
                         value = _no_tile_value(after, other)
                     elif what == 2:
-                        value = self._last_value(after, other, next_tiles)
+                        value = last_get(after | last_key)
+                        if value is None:
+                            value = last_value(after, other, next_tiles)
                     else:
-                        child = (after, nh0, nh1, nn, other, False)
-                        if child not in seen:
-                            seen.add(child)
-                            children.append(child)
+                        children.append(((after, nh0, nh1, nn, other, False), move_base | code))
                         continue
                 finals.append(value)
                 if value * sign >= cut:
                     return finals, children
         return finals, children
 
-    def _last_value(self, board: bytes, player: int, tiles: int) -> int:
+    def _lookahead(self, node: tuple[int, int, int, int, int, bool]) -> float:
+        """Order estimate (Regality's view): the best the player to move reaches in one turn.
+
+        A turn that ends the game counts with its value (which outweighs any margin); the
+        others with the ally margin they leave, a destruction marked down as in ``_search``.
+        """
+        board, h0, h1, neutral, player, _ = node
+        hand = h1 if player else h0
+        best: float | None = None
+        bits = hand | neutral
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            for what, after, value, _ in self._moves(board, low.bit_length() - 1, player):
+                estimate: float = value
+                if what >= 2:
+                    estimate = _POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511]
+                    if after >> 27:
+                        estimate += _DESTROY_PENALTY if player else -_DESTROY_PENALTY
+                if best is None or (estimate < best if player else estimate > best):
+                    best = estimate
+        return 0 if best is None else best
+
+    def _small(
+        self, node: tuple[int, int, int, int, int, bool], alpha: float, beta: float
+    ) -> float:
+        """Fail-soft alpha-beta of an end-of-game node (two spaces or fewer left to fill).
+
+        Every turn but a destruction ends in a closed form (the board fills, or the opponent
+        fills the last space), whose value depends only on the board it leaves: the turns of
+        all the mover's tiles are pooled and each distinct board is valued once. A destruction
+        leaves one empty and one face-down space, another small node. Small nodes are almost
+        never reached twice, so they are not stored in the table.
+        """
+        self.nodes += 1
+        board, h0, h1, neutral, player, due = node
+        hand = h1 if player else h0
+        available = hand | neutral
+        if due and hand & self.citizen_bit:
+            available = self.citizen_bit
+        other = 1 - player
+        maximising = player == 0
+        best = -INF if maximising else INF
+        r0, r1, sh, down = board & 511, (board >> 9) & 511, (board >> 18) & 511, board >> 27
+        empty = 511 & ~(r0 | r1 | down)
+        plain = (r0 | r1) & ~sh
+        up = board & _UP_FIELDS
+        shift = 9 * player
+        last_get = self.last.get
+        last_value = self._last_value
+        turns_get = self.turns.get
+        turners = self.turners
+        opponent = h0 if player else h1
+        # Tiles from the hand leave the opponent the same tiles; a neutral tile is one fewer.
+        pools = [(available & hand, opponent | neutral)]
+        bits = available & ~hand
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            pools.append((low, opponent | neutral ^ low))
+        for tiles, next_tiles in pools:
+            if not tiles:
+                continue
+            last_key = other << 36 | (next_tiles & turners) << 37
+            turns_key = player | (tiles & turners) << 5
+            shields = tiles & self.shielded_tiles
+            plains = tiles & ~shields
+            cells = empty
+            while cells:
+                spot = cells & -cells
+                cells ^= spot
+                placed = up | spot << shift
+                outcomes = []
+                if plains:
+                    outcomes.append(placed)
+                if shields:
+                    outcomes.append(placed | spot << 18)
+                cell = spot.bit_length() - 1
+                turns = turns_get(turns_key | cell << 1)
+                if turns is None:
+                    turns = self._turns(player, cell, tiles)
+                for shield_bit, group in turns:
+                    hit = group & plain
+                    if hit:
+                        outcomes.append((placed | shield_bit) ^ (hit | hit << 9))
+                filling = not ((empty ^ spot) | down)
+                for after in outcomes:
+                    if filling:
+                        margin = _POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511]
+                        value = WIN_SCORE + margin if margin > 0 else -WIN_SCORE + margin
+                    elif not next_tiles:
+                        value = _no_tile_value(after, other)
+                    else:
+                        value = last_get(after | last_key)
+                        if value is None:
+                            value = last_value(after, other, next_tiles)
+                    if maximising:
+                        if value > best:
+                            best = value
+                            if value >= beta:
+                                return best
+                    elif value < best:
+                        best = value
+                        if value <= alpha:
+                            return best
+        # Destructions (only with two empty spaces: filling the board allows none).
+        bits = available & self.destroyers if empty & (empty - 1) else 0
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            tile = low.bit_length() - 1
+            if hand & low:
+                nh0, nh1, nn = (h0, h1 ^ low, neutral) if player else (h0 ^ low, h1, neutral)
+            else:
+                nh0, nh1, nn = h0, h1, neutral ^ low
+            shield_bit = self.shielded[tile]
+            cells = empty
+            while cells:
+                spot = cells & -cells
+                cells ^= spot
+                placed = up | spot << shift | (spot << 18 if shield_bit else 0)
+                for group in self.groups[tile][player][spot.bit_length() - 1]:
+                    hit = group & plain
+                    if not hit:
+                        continue
+                    child = ((placed & ~(hit | hit << 9)) | hit << 27, nh0, nh1, nn, other, False)
+                    if maximising:
+                        value = self._small(child, max(alpha, best), beta)
+                        if value > best:
+                            best = value
+                            if value >= beta:
+                                return best
+                    else:
+                        value = self._small(child, alpha, min(beta, best))
+                        if value < best:
+                            best = value
+                            if value <= alpha:
+                                return best
+        return best
+
+    def _turns(self, player: int, cell: int, tiles: int) -> tuple[tuple[int, int], ...]:
+        """The distinct turns ``tiles`` offer from ``cell``: (shield bit of the tile, targets)."""
+        tiles &= self.turners
+        key = player | cell << 1 | tiles << 5
+        turns = self.turns.get(key)
+        if turns is None:
+            pooled: set[tuple[int, int]] = set()
+            bits = tiles
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                tile = low.bit_length() - 1
+                shield_bit = 1 << (18 + cell) if self.shielded[tile] else 0
+                pooled.update((shield_bit, group) for group in self.groups[tile][player][cell])
+            turns = self.turns[key] = tuple(sorted(pooled))
+        return turns
+
+    def _last_value(self, board: int, player: int, tiles: int) -> int:
         """Value when ``player`` fills the last space (every tile face up, nothing to destroy).
 
         The margin only grows with the best turn the player can make there (or nothing, by
         declining), so the value is the best over its tiles of one group flip.
         """
-        key = (board, player, tiles)
+        turners = tiles & self.turners
+        key = board | player << 36 | turners << 37
         value = self.last.get(key)
         if value is not None:
             return value
-        cell = board.index(_EMPTY)
-        own, theirs = _PLAIN | player, _PLAIN | (1 - player)
+        r0, r1, sh = board & 511, (board >> 9) & 511, (board >> 18) & 511
+        cell = (511 & ~(r0 | r1)).bit_length() - 1
+        plain = ~sh
+        own, theirs = (r1 & plain, r0 & plain) if player else (r0 & plain, r1 & plain)
         gain = 0
-        kinds, groups = self.kind, self.groups
-        bits = tiles
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            tile = low.bit_length() - 1
-            if kinds[tile] != 1:
-                continue
-            for group in groups[tile][player][cell]:
-                flip = 0
-                for c in group:
-                    v = board[c]
-                    if v == theirs:
-                        flip += 2
-                    elif v == own:
-                        flip -= 2
+        groups = self.groups
+        while turners:
+            low = turners & -turners
+            turners ^= low
+            for group in groups[low.bit_length() - 1][player][cell]:
+                flip = _POPCOUNT[group & theirs] - _POPCOUNT[group & own]
                 if flip > gain:
                     gain = flip
-        margin = _margin(board, player) + 1 + gain
-        if player:
-            margin = -margin
+        margin = _POPCOUNT[r0] - _POPCOUNT[r1] + (-1 - 2 * gain if player else 1 + 2 * gain)
         value = WIN_SCORE + margin if margin > 0 else -WIN_SCORE + margin
         if len(self.last) >= self.memo_limit:
             self.last.clear()
@@ -692,7 +900,7 @@ class FastSolver:
 
     def _search(
         self,
-        node: tuple[bytes, int, int, int, int, bool],
+        node: tuple[int, int, int, int, int, bool],
         alpha: float,
         beta: float,
         key: int | None = None,
@@ -701,9 +909,15 @@ class FastSolver:
 
         Before searching any child, the children's table entries are read: one that already
         proves a cut-off ends the node (enhanced transposition cut-off), and the rest order the
-        search (the previous best child first, then children with the best known bound, then by
-        the ally margin they leave).
+        search: the previous best child first, then children with the best known bound, then by
+        the ally margin they leave (or a one-turn look-ahead near the root), destructions last
+        (they lengthen the game, so their proofs are larger), the last two moves that refuted a
+        node as deep first (killers), ties broken by how often the move refuted one (history).
         """
+        board = node[0]
+        small = _POPCOUNT[(board | board >> 9) & 511] >= 7
+        if small and not self.small_in_table:
+            return self._small(node, alpha, beta)
         self.nodes += 1
         if self.deadline is not None and not self.nodes & 4095 and time.monotonic() > self.deadline:
             raise SolveTimeoutError
@@ -723,6 +937,9 @@ class FastSolver:
             if upper < beta:
                 beta = upper
         alpha0, beta0 = alpha, beta
+        if small:
+            self.nodes -= 1  # counted by _small
+            return self._store(key, entry, self._small(node, alpha, beta), alpha0, beta0, hint)
         maximising = node[4] == 0
         finals, children = self._children(node, alpha, beta)
         best = -INF if maximising else INF
@@ -734,49 +951,102 @@ class FastSolver:
             else:
                 beta = min(beta, best)
         if alpha < beta and children:
-            mover = 0 if maximising else 1
             get = table.get
+            canon = self.canon
             keyer = self._key
+            s0, s1, s2, s3 = self.hand_shift
             scored = []
-            for child in children:
-                child_key = keyer(child)
-                known = get(child_key)
+            seen: set[int] = set()
+            history = self.history
+            in_table = self.small_in_table
+            to_fill = _POPCOUNT[511 & ~((board | board >> 9) & 511)]
+            killers = self.killers[to_fill]
+            # Near the root, a wrong first try costs a large subtree: look one turn further.
+            look = _POPCOUNT[511 & ~((board | board >> 9) & 511)] >= self.lookahead_cells
+            for child, move in children:
+                after = child[0]
+                small = _POPCOUNT[(after | after >> 9) & 511] >= 7 and not in_table
+                if small:
+                    # Never stored: a raw (unreduced) key only names it as the best child.
+                    child_key = after | child[1] << s0 | child[2] << s1 | child[3] << s2
+                    known = None
+                else:
+                    packed = canon.get(after)
+                    if packed is None:
+                        child_key = keyer(child)
+                    else:
+                        child_key = packed | child[1] << s0 | child[2] << s1 | child[3] << s2
+                    child_key |= child[4] << s3
+                    if child_key in seen:
+                        continue  # the same position up to a symmetry
+                    seen.add(child_key)
+                    known = get(child_key)
                 if known is None:
-                    score = _margin(child[0], mover)
+                    if look and not small:
+                        score = self._lookahead(child)
+                    else:
+                        score = _POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511]
+                    if not maximising:
+                        score = -score
+                    if after >> 27:
+                        score -= _DESTROY_PENALTY
+                    score += min(history[move], 999) / 1000
+                    if move in killers:
+                        score += _KILLER_BONUS
                 elif maximising:
                     if known[0] >= beta:
                         best = known[0]
-                        best_child = child
+                        best_child = child_key
                         alpha = best
                         break
                     score = 100 + known[1] if known[1] > alpha else -100 + known[1]
                 else:
                     if known[1] <= alpha:
                         best = known[1]
-                        best_child = child
+                        best_child = child_key
                         beta = best
                         break
                     score = 100 - known[0] if known[0] < beta else -100 - known[0]
-                if child == hint:
+                if child_key == hint:
                     score = 1000
-                scored.append((score, child_key, child))
+                scored.append((score, child_key, child, move, small))
             else:
                 scored.sort(key=_first, reverse=True)
-                for _, child_key, child in scored:
-                    value = self._search(child, alpha, beta, child_key)
+                search, search_small = self._search, self._small
+                for _, child_key, child, move, small in scored:
+                    if small:
+                        value = search_small(child, alpha, beta)
+                    else:
+                        value = search(child, alpha, beta, child_key)
                     if maximising:
                         if value > best:
                             best = value
-                            best_child = child
+                            best_child = child_key
                             if value > alpha:
                                 alpha = value
                     elif value < best:
                         best = value
-                        best_child = child
+                        best_child = child_key
                         if value < beta:
                             beta = value
                     if alpha >= beta:
+                        history[move] += 1
+                        if move not in killers:
+                            killers.insert(0, move)
+                            del killers[2:]
                         break
+        return self._store(key, entry, best, alpha0, beta0, best_child)
+
+    def _store(
+        self,
+        key: int,
+        entry: tuple[float, float, int | None] | None,
+        best: float,
+        alpha0: float,
+        beta0: float,
+        best_child: int | None,
+    ) -> float:
+        """Record what a search of the window (alpha0, beta0) proved about ``key``."""
         lower, upper = (-INF, INF) if entry is None else (entry[0], entry[1])
         if best <= alpha0:
             upper = min(upper, best)
@@ -784,29 +1054,50 @@ class FastSolver:
             lower = max(lower, best)
         else:
             lower = upper = best
-        if entry is not None or len(table) < self.max_table:
-            table[key] = (lower, upper, best_child)
+        if entry is not None or len(self.table) < self.max_table:
+            self.table[key] = (lower, upper, best_child)
         return best
 
 
-_AFTER_TURN = bytes([0, 0, 2, 3, 4, 5, 1, 7]) + bytes(range(8, 256))
+# Board bit fields (one integer): bits 0-8 the face-up tiles facing Regality, 9-17 those facing
+# Religion, 18-26 which of the face-up tiles carry a shield, 27-35 the face-down tiles (always
+# destroyed by the player who moved last, since a player's own destroyed tiles leave at the
+# start of its turn). A cell in none of them is empty.
+_UP_FIELDS = (1 << 27) - 1
+# Move ordering: a destruction sorts as if it left this many allies fewer (it adds a turn to
+# the game, so its subtree is larger); nodes with at least this many spaces left to fill (empty
+# or face down), and within a turn of the root, order their children by a one-turn look-ahead.
+_DESTROY_PENALTY = 2
+_LOOKAHEAD_CELLS = 5
+# A move that refuted a node with as many spaces left to fill (one of the last two such killer
+# moves) sorts as if it left this many allies more.
+_KILLER_BONUS = 3
+# From this many spaces to fill at the root, end positions (two spaces or fewer left) are stored
+# in the table as well: a deep search reaches each of them by many move orders.
+_SMALL_IN_TABLE = 7
+_POPCOUNT = tuple(bin(m).count("1") for m in range(512))
 
 
-def _margin(board: bytes | bytearray, player: int) -> int:
-    """Face-up allies of ``player`` minus the opponent's."""
-    margin = board.count(2) + board.count(4) - board.count(3) - board.count(5)
-    return -margin if player else margin
+def _mask(cells: tuple[int, ...]) -> int:
+    result = 0
+    for cell in cells:
+        result |= 1 << cell
+    return result
 
 
-def _final_value(board: bytes | bytearray) -> int:
+def _permute_mask(perm: tuple[int, ...], mask: int) -> int:
+    return _mask(tuple(perm[c] for c in range(9) if mask >> c & 1))
+
+
+def _final_value(board: int) -> int:
     """Value of a full board (all face up): the most allies wins, a tie goes to Religion."""
-    margin = _margin(board, 0)
+    margin = _POPCOUNT[board & 511] - _POPCOUNT[(board >> 9) & 511]
     return WIN_SCORE + margin if margin > 0 else -WIN_SCORE + margin
 
 
-def _no_tile_value(board: bytes, loser: int) -> int:
+def _no_tile_value(board: int, loser: int) -> int:
     """Value when ``loser`` cannot place a tile at the start of its turn."""
-    margin = _margin(board, 0)
+    margin = _POPCOUNT[board & 511] - _POPCOUNT[(board >> 9) & 511]
     return -WIN_SCORE + margin if loser == 0 else WIN_SCORE + margin
 
 

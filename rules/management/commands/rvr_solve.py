@@ -4,19 +4,24 @@ Old-style positions (and any position whose tiles only turn or destroy on the bo
 searched by the turn-level ``FastSolver``; the rest by the general decision-level ``Solver``.
 ``--benchmark`` solves the published benchmark positions below (one per line: empty cells, tiles
 in hand, position) and prints time and nodes per second for each; the last is the slowest
-five-empty position found (eleven tiles in hand, the most a five-empty position can have).
+five-empty position found (eleven tiles in hand, the most a five-empty position can have). It
+then solves random positions with 3, 4 and 5 empty cells (``random_endgame``, seeds 0 to
+``--benchmark-seeds`` - 1, the sampling the tests use) and prints, per size, the median and worst
+CPU time, how many solved in under a second, and nodes per second.
 """
 
 from __future__ import annotations
 
 import json
+import random
+import statistics
 import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.engines.core import SetupError, get_game
-from rules.engines.regality_vs_religion.game import SECRET_VARIANTS, VARIANTS
+from rules.engines.regality_vs_religion.game import SECRET_VARIANTS, VARIANTS, RvRState
 from rules.engines.regality_vs_religion.notation import format_position
 from rules.engines.regality_vs_religion.solver import (
     Solution,
@@ -55,6 +60,43 @@ BENCHMARK_POSITIONS = (
         "| reg",
     ),
 )
+
+RANDOM_SIZES = (3, 4, 5)
+
+
+def random_endgame(seed: int, empty: int) -> RvRState:
+    """Play seeded random actions from the old-style opening until ``empty`` or fewer cells are
+    empty at a placement (or, rarely, the game ends first)."""
+    rng = random.Random(seed)
+    state = get_game("regality-vs-religion").new_initial_state(0, {"variant": "old-style"})
+    while state.phase != "over" and not (
+        state.phase == "place" and sum(code < 0 for code in state.cells) <= empty
+    ):
+        state.apply_unchecked(rng.choice(state.legal_actions()))
+    return state
+
+
+def random_benchmark(empty: int, seeds: int) -> dict[str, Any]:
+    """Solve ``random_endgame(seed, empty)`` for every seed below ``seeds``; return the figures
+    (CPU seconds: other jobs on the machine slow the wall clock, not the CPU time)."""
+    times: list[float] = []
+    nodes = 0
+    for seed in range(seeds):
+        state = random_endgame(seed, empty)
+        start = time.process_time()
+        solution = make_solver(state).solve(state)
+        times.append(time.process_time() - start)
+        nodes += solution.nodes
+    total = sum(times)
+    return {
+        "benchmark": f"random, {empty} empty",
+        "positions": seeds,
+        "median_seconds": round(statistics.median(times), 3),
+        "worst_seconds": round(max(times), 3),
+        "under_one_second": sum(t < 1 for t in times),
+        "nodes": nodes,
+        "nodes_per_second": round(nodes / total) if total > 0 else nodes,
+    }
 
 
 class Command(BaseCommand):
@@ -96,13 +138,19 @@ class Command(BaseCommand):
             action="store_true",
             help="Solve the benchmark positions (module docstring) and print their figures.",
         )
+        parser.add_argument(
+            "--benchmark-seeds",
+            type=int,
+            default=20,
+            help="Random positions per size (3, 4 and 5 empty cells) in --benchmark (0: none).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         """Run the command."""
         if options["variant"] in SECRET_VARIANTS:
             raise CommandError("secret variants hide information; only open positions are solved")
         if options["benchmark"]:
-            self._benchmark(options["json"])
+            self._benchmark(options["json"], options["benchmark_seeds"])
             return
         setup: dict[str, Any] = {"variant": options["variant"], "first": options["first"]}
         if options["position"]:
@@ -127,13 +175,25 @@ class Command(BaseCommand):
         else:
             self.stdout.write(_text(report))
 
-    def _benchmark(self, as_json: bool) -> None:
+    def _benchmark(self, as_json: bool, seeds: int) -> None:
         game = get_game("regality-vs-religion")
         for label, text in BENCHMARK_POSITIONS:
             state = game.new_initial_state(0, {"variant": "old-style", "position": text})
             entry = _report(format_position(state), make_solver(state).solve(state))
             entry["benchmark"] = label
             self.stdout.write(json.dumps(entry, sort_keys=True) if as_json else _text(entry))
+            self.stdout.flush()
+        for empty in RANDOM_SIZES if seeds > 0 else ():
+            figures = random_benchmark(empty, seeds)
+            if as_json:
+                self.stdout.write(json.dumps(figures, sort_keys=True))
+            else:
+                self.stdout.write(
+                    f"{figures['benchmark']}: {seeds} positions, median "
+                    f"{figures['median_seconds']} s, worst {figures['worst_seconds']} s, "
+                    f"{figures['under_one_second']} of {seeds} under 1 s, "
+                    f"{figures['nodes_per_second']} nodes/s (CPU time)"
+                )
             self.stdout.flush()
 
     def _split(self, state, limit: float | None, as_json: bool, max_table: int | None) -> None:
