@@ -468,6 +468,7 @@ def test_both_players_winning_at_once_is_a_draw() -> None:
 
 def test_a_hand_lock_repeating_the_position_ends_in_a_draw() -> None:
     state = realms({"hand": ["Dragon Rider"] * 7}, {"hand": ["Dragon Rider"] * 7})
+    state.redraw_discard = False  # ruling 23 off: nothing can change a locked hand
     state.tasks = [("start_turn", 0)]
     state.settle()
     moves = 0
@@ -608,3 +609,143 @@ def test_rulings_name_engine_tests_that_exist() -> None:
     named = set(re.findall(r"tests/rules/test_rival_realms\.py::(test_\w+)", doc))
     assert named, "the rulings cite no engine test"
     assert not {name for name in named if name not in globals()}
+
+
+# --- the Redraw discard (ruling 23: §Redraw, §The Playing Area, §Discarding cards) ------------
+def discards(state: RealmsState) -> list[str]:
+    return [a.args[0] for a in state.legal_actions() if a.kind == "discard"]
+
+
+def test_the_redraw_discard_is_open_only_to_the_active_player_in_redraw() -> None:
+    hand = ["Militia", "Militia", "Grain Tithe", "Stone Keep"]
+    state = realms({"hand": hand, "field": ["War Hounds"]}, {"hand": ["Militia"]})
+    assert discards(state) == []  # deploy
+    to_combat(state, "war-hounds")
+    assert state.current_player() == 1 and discards(state) == []  # the defender, in Defend
+    state.apply(END)
+    for _ in range(4):  # reinforce (both pass), then the two halves of Resolve
+        assert discards(state) == []
+        state.apply(PASS if state.phase == "reinforce" else END)
+    assert state.phase == "redraw" and state.current_player() == 0
+    assert discards(state) == ["grain-tithe", "militia", "stone-keep"]
+    assert state.legal_actions()[-1] == END
+
+
+def test_a_redraw_discard_goes_on_in_key_order_then_draws_back_to_seven() -> None:
+    hand = ["Militia", "Militia", "Grain Tithe", "Stone Keep", "Barracks"]
+    draw = ["Timber Levy"] * 6
+    state = realms({"hand": hand, "draw": draw}, {"hand": ["Fireball"]}, phase="redraw")
+    state.apply(Action("discard", ("militia",)))
+    # once begun, the discard is all that is left of the window: same or later keys, then end
+    assert state.legal_actions() == [
+        Action("discard", ("militia",)),
+        Action("discard", ("stone-keep",)),
+        END,
+    ]
+    state.apply(Action("discard", ("stone-keep",)))
+    assert state.legal_actions() == [END]  # the other Militia comes before the Stone Keep
+    assert total(state) == len(hand) + len(draw) + 1
+    state.apply(END)
+    assert sorted(keys(state, state.hand[0])) == sorted(
+        ["militia", "grain-tithe", "barracks", *["timber-levy"] * 4]
+    )
+    assert keys(state, state.discard[0]) == ["militia", "stone-keep"]
+    assert state.observation(1)["discard_decks"][0] == ["militia", "stone-keep"]  # public
+    assert state.active == 1 and state.cycling == ""
+    assert total(state) == len(hand) + len(draw) + 1
+
+
+def test_the_redraw_discard_unlocks_a_locked_hand() -> None:
+    state = realms(
+        {"hand": ["Dragon Rider"] * 7, "draw": ["Grain Tithe"] * 7},
+        {"hand": ["Dragon Rider"] * 7},
+        phase="redraw",
+    )
+    for _ in range(7):
+        state.apply(Action("discard", ("dragon-rider",)))
+    assert state.legal_actions() == [END]
+    state.apply(END)
+    assert keys(state, state.hand[0]) == ["grain-tithe"] * 7
+    assert keys(state, state.discard[0]) == ["dragon-rider"] * 7
+
+
+def test_without_the_redraw_discard_the_old_redraw_holds() -> None:
+    state = realms({"hand": ["Dragon Rider"] * 7, "draw": ["Grain Tithe"] * 7}, {}, phase="redraw")
+    state.redraw_discard = False
+    assert state.legal_actions() == [END]
+    setup = {**GAME.example_setups()[0], "redraw_discard": False}
+    state = GAME.new_initial_state(5, setup)
+    assert not state.redraw_discard and not state.observation(0)["redraw_discard"]
+    assert GAME.new_initial_state(5, GAME.example_setups()[0]).redraw_discard
+    with pytest.raises(SetupError, match="redraw_discard"):
+        GAME.new_initial_state(5, {"redraw_discard": "no"})
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), agent_seed=st.integers(0, 2**16))
+def test_every_redraw_discard_moves_one_card_from_hand_to_the_open_discard_pile(
+    seed: int, agent_seed: int
+) -> None:
+    state = GAME.new_initial_state(seed, GAME.example_setups()[0])
+    agent = RandomAgent(agent_seed)
+    seen = 0
+    while not state.is_terminal() and seen < 5:
+        action = agent.act(state)
+        if action.kind == "discard" and not state.tasks:
+            seen += 1
+            player = state.current_player()
+            hand, pile = len(state.hand[player]), keys(state, state.discard[player])
+            view = state.observation(1 - player)
+            state.apply(action)
+            assert len(state.hand[player]) == hand - 1 and total(state) == 80
+            assert keys(state, state.discard[player]) == [*pile, action.args[0]]
+            rival_view = state.observation(1 - player)
+            assert rival_view["discard_decks"][player] == [*pile, action.args[0]]
+            assert rival_view["rival_hand"] == view["rival_hand"] - 1
+            assert all(a.kind in ("discard", "end") for a in state.legal_actions())
+        else:
+            state.apply(action)
+
+
+def test_repetition_draws_are_rare_with_the_redraw_discard_and_certain_without() -> None:
+    """Seeded random games (30-turn limit): the Redraw discard keeps hands from locking."""
+    setup = GAME.example_setups()[0]
+    counts = {True: 0, False: 0}
+    for seed in range(40):
+        for on in (True, False):
+            state = GAME.new_initial_state(seed, {**setup, "turn_limit": 30, "redraw_discard": on})
+            agent = RandomAgent(seed)
+            while not state.is_terminal():
+                state.apply(agent.act(state))
+            counts[on] += state.end_reason() == REPEAT_REASON
+    assert counts[True] <= 2
+    assert counts[False] >= 36
+
+
+def test_greedy_discards_cards_it_can_never_pay_for_and_keeps_a_playable_hand() -> None:
+    # Stone Keep needs a Palisade, which is nowhere: a dead card; the draw deck is all supply.
+    dead = realms(
+        {"hand": ["Stone Keep"] * 3, "draw": ["Grain Tithe"] * 6}, {"hand": []}, phase="redraw"
+    )
+    assert dead.live_in_hand(0) == 0
+    assert GreedyAgent(1).act(dead) == Action("discard", ("stone-keep",))
+    playable = realms(
+        {"hand": ["Grain Tithe", "Iron Tribute", "Barracks"], "draw": ["Stone Keep"] * 6},
+        {"hand": []},
+        phase="redraw",
+    )
+    assert playable.live_in_hand(0) == 3
+    assert GreedyAgent(1).act(playable) == END
+
+
+def test_the_evaluation_counts_a_combat_under_way_as_it_is_likely_to_end() -> None:
+    state = realms({"field": ["Dire Bear", "Militia"]}, {"field": ["Tower Guard"]})
+    calm = state.evaluate(0)
+    to_combat(state, "dire-bear", "militia")
+    damage, leaving = state.combat_outlook()
+    assert damage == 1  # Tower Guard is assumed to block the Dire Bear; the Militia gets through
+    assert keys(state, sorted(leaving)) == ["dire-bear", "militia", "tower-guard"]
+    assert state.evaluate(0) != calm
+    block(state, "tower-guard", "militia")
+    state.apply(END)
+    assert state.combat_outlook()[0] == state.attack_of(state.field[0][0])  # the Bear, unblocked

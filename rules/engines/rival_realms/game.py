@@ -17,7 +17,7 @@ from rules.engines.rival_realms.decklists import build_deck, deck_problems, fixt
 from rules.engines.rival_realms.state import HAND_SIZE, RealmsState
 
 DEFAULT_TURN_LIMIT = 200
-SETUP_KEYS = frozenset({"decks", "first_player", "turn_limit"})
+SETUP_KEYS = frozenset({"decks", "first_player", "redraw_discard", "turn_limit"})
 
 
 @register_game
@@ -56,7 +56,8 @@ class RivalRealmsGame(Game):
         return [dict(deck) for deck in self._samples]
 
     def example_setups(self) -> list[dict[str, Any]]:
-        """Return the sample decks against each other (both seats first) and two built decks."""
+        """Return the sample decks against each other (both seats first), two built decks, and
+        the sample decks without the Redraw discard (ruling 23)."""
         sample = self.sample_decks()
         if self._built is None:
             self._built = [build_deck(self.specs, seed=11), build_deck(self.specs, seed=12)]
@@ -64,12 +65,18 @@ class RivalRealmsGame(Game):
             {"decks": sample[:2], "first_player": 0},
             {"decks": sample[:2], "first_player": 1},
             {"decks": [dict(deck) for deck in self._built]},
+            {"decks": sample[:2], "redraw_discard": False},
         ]
 
     def new_initial_state(
         self, seed: int = 0, setup: Mapping[str, Any] | None = None
     ) -> RealmsState:
-        """Set up (§Setup): shuffle both decks, draw 7 each, 20 life, a random first player."""
+        """Set up (§Setup): shuffle both decks, draw 7 each, 20 life, a random first player.
+
+        Setup keys: ``decks`` (two name -> count mappings or name lists; the sample decks when
+        absent), ``first_player`` (0 or 1; random when absent), ``turn_limit`` (default 200) and
+        ``redraw_discard`` (default True: the Redraw discard of ruling 23; False plays without it).
+        """
         setup = dict(setup or {})
         unknown = sorted(set(setup) - SETUP_KEYS)
         if unknown:
@@ -84,6 +91,9 @@ class RivalRealmsGame(Game):
         turn_limit = int(setup.get("turn_limit", DEFAULT_TURN_LIMIT))
         if turn_limit < 1:
             raise SetupError("turn_limit must be at least 1")
+        redraw_discard = setup.get("redraw_discard", True)
+        if not isinstance(redraw_discard, bool):
+            raise SetupError("redraw_discard must be true or false")
         table: list[CardSpec] = []
         owner: list[int] = []
         for seat, deck in enumerate(decks):
@@ -92,6 +102,7 @@ class RivalRealmsGame(Game):
                 owner.extend([seat] * deck[name])
         state = RealmsState(self, seed, tuple(table), tuple(owner))
         state.turn_limit = turn_limit
+        state.redraw_discard = redraw_discard
         rng = state.rng
         for seat in (0, 1):
             state.draw[seat] = [c for c in range(len(table)) if owner[c] == seat]

@@ -7,10 +7,16 @@ Payments, target choices and the engine's own work sit in a task queue in front 
 task that needs a choice becomes that player's decision. Cards on a field are named in actions by
 their key and field position, cards in hand by key, so actions read the same in every
 determinisation. The rulings these rules follow are written once, in ``docs/rules/rival-realms.md``.
+
+In the Redraw window the active player may discard cards from hand before drawing back up to seven
+(ruling 23; the setup option ``redraw_discard`` turns it off). Once they discard, the rest of the
+window is that discard: more ``discard`` actions, in key order so each set of cards is one
+sequence, then ``end`` to draw.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
@@ -53,6 +59,7 @@ class RealmsState(State):
         "blocked",
         "blocks",
         "combat_cards",
+        "cycling",
         "damage",
         "discard",
         "draw",
@@ -68,6 +75,7 @@ class RealmsState(State):
         "plan",
         "reason",
         "recent",
+        "redraw_discard",
         "scores",
         "shields",
         "stack",
@@ -103,6 +111,10 @@ class RealmsState(State):
         self.damage: dict[int, int] = {}
         self.shields: dict[int, int] = {}
         self.plan: dict[int, int] = {}
+        #: ruling 23: may the active player discard from hand before drawing in Redraw
+        self.redraw_discard = True
+        #: the key of the card last discarded in this Redraw ("" while none has been)
+        self.cycling = ""
         self.recent: tuple[int, ...] = ()
         self.mods: list[tuple[int, int, int, str]] = []
         self.tasks: list[tuple[Any, ...]] = []
@@ -170,6 +182,8 @@ class RealmsState(State):
         new.damage = self.damage.copy()
         new.shields = self.shields.copy()
         new.plan = self.plan.copy()
+        new.redraw_discard = self.redraw_discard
+        new.cycling = self.cycling
         new.recent = self.recent
         new.mods = self.mods.copy()
         new.tasks = self.tasks.copy()
@@ -205,7 +219,7 @@ class RealmsState(State):
             tuple(tuple(z) for z in self.lost),
             tuple(self.life),
             tuple(self.supply),
-            (self.active, self.window, self.phase, self.passes),
+            (self.active, self.window, self.phase, self.passes, self.cycling),
             tuple(self.attackers),
             tuple(sorted(self.blocks.items())),
             tuple(self.combat_cards),
@@ -218,31 +232,76 @@ class RealmsState(State):
         )
 
     def evaluate(self, player: int) -> float:
-        """Return a heuristic in [-1, 1]: life, fighting strength on the field and cards in hand."""
+        """Return a heuristic in [-1, 1]: life, fighting strength on the field and playable cards
+        in hand, with a combat under way counted as it is likely to end."""
         if self.scores is not None:
             return self.scores[player]
         rival = 1 - player
+        to_defender, leaving = self.combat_outlook()
+        life = list(self.life)
+        life[1 - self.active] -= to_defender
 
         def might(p: int) -> float:
             total = 0.0
             for card in self.field[p]:
                 spec = self.table[card]
+                if card in leaving:
+                    continue
                 if spec.type == "unit":
                     total += self.attack_of(card) + self.defense_of(card)
                 else:
                     total += 2.0
             return total
 
-        life = (self.life[player] - self.life[rival]) / STARTING_LIFE
+        # tanh: cards that gain life can take a lead far past 20, and the other terms still count.
+        lead = math.tanh((life[player] - life[rival]) / STARTING_LIFE)
         mine, theirs = might(player), might(rival)
         field = (mine - theirs) / (mine + theirs + 1.0)
         hand = (len(self.hand[player]) - len(self.hand[rival])) / (2 * HAND_SIZE)
-        # Supply cards in hand keep a hand playable: a hand without them can lock (ruling 14).
-        supply = (self._supply_in_hand(player) - self._supply_in_hand(rival)) / HAND_SIZE
-        return max(-1.0, min(1.0, 0.5 * life + 0.3 * field + 0.1 * hand + 0.1 * supply))
+        # A hand is worth what it can play: cards it can never pay for are what the Redraw
+        # discard (ruling 23) swaps for new ones, and what locks a hand without it (ruling 21).
+        live = (self.live_in_hand(player) - self.live_in_hand(rival)) / HAND_SIZE
+        return max(-1.0, min(1.0, 0.5 * lead + 0.3 * field + 0.1 * hand + 0.1 * live))
 
-    def _supply_in_hand(self, player: int) -> int:
-        return sum(1 for c in self.hand[player] if self.table[c].type == "supply")
+    def combat_outlook(self) -> tuple[int, set[int]]:
+        """Return the damage a combat under way is likely to deal the defender and the units it
+        is likely to take off the field (every unit in a combat leaves it, §`Unit Cards`).
+
+        Before blocks are declared the defender is assumed to block the strongest attackers, one
+        unit each, with its weakest units; after, the unblocked attackers' attack is the damage.
+        """
+        if not self.attackers:
+            return 0, set()
+        leaving = set(self.attackers) | set(self.blocks)
+        if self.phase in ("attack", "defend") and not self.blocks:
+            defender = 1 - self.active
+            blockers = sorted(
+                (c for c in self.field[defender] if self.table[c].type == "unit"),
+                key=lambda c: (self.attack_of(c) + self.defense_of(c), c),
+            )
+            attacks = sorted(self.attack_of(a) for a in self.attackers)
+            through = max(0, len(attacks) - len(blockers))
+            leaving.update(blockers[: len(attacks)])
+            return sum(attacks[:through]), leaving
+        unblocked = sum(self.attack_of(a) for a in self.attackers if a not in self.blocked)
+        return unblocked, leaving
+
+    def live_in_hand(self, player: int) -> int:
+        """Return the cards in ``player``'s hand that it could play: its supply cards, and cards
+        the hand's supply could pay for whose prerequisites are on the field or in the hand."""
+        hand = self.hand[player]
+        supply = self.supply[player] + sum(self.table[c].supply for c in hand)
+        names = {self.table[c].name for c in self.field[player]}
+        names.update(self.table[c].name for c in hand)
+        return sum(
+            1
+            for c in hand
+            if self.table[c].type == "supply"
+            or (
+                self.table[c].cost <= supply
+                and all(name in names for name in self.table[c].prerequisites)
+            )
+        )
 
     # --- hidden information -------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
@@ -259,6 +318,7 @@ class RealmsState(State):
             "window": self.window,
             "turn": self.turn,
             "turn_limit": self.turn_limit,
+            "redraw_discard": self.redraw_discard,
             "passes": self.passes,
             "life": self.life.copy(),
             "supply": self.supply.copy(),
@@ -489,6 +549,10 @@ class RealmsState(State):
         return actions
 
     def _window_actions(self, player: int) -> list[Action]:
+        if self.cycling:
+            # Ruling 23: a Redraw discard under way goes on in key order, or ends with the draw.
+            keys = sorted({self.table[c].key for c in self.hand[player]})
+            return [Action("discard", (k,)) for k in keys if k >= self.cycling] + [END]
         actions: list[Action] = []
         for card in self._distinct(self.hand[player]):
             spec = self.table[card]
@@ -514,6 +578,9 @@ class RealmsState(State):
                             (self.table[card].key, index, self.table[attacker].key, slot),
                         )
                     )
+        elif self.phase == "redraw" and self.redraw_discard:
+            keys = sorted({self.table[c].key for c in self.hand[player]})
+            actions.extend(Action("discard", (k,)) for k in keys)
         actions.append(PASS if self.phase == "reinforce" else END)
         return actions
 
@@ -608,6 +675,11 @@ class RealmsState(State):
                 self.blocked.append(attacker)
             self.log("block", player, card=action.args[0], attacker=action.args[2])
             self._trigger(card, "blocks")
+        elif kind == "discard":
+            card = self._take_from_hand(player, action.args[0])
+            self.discard[player].append(card)
+            self.cycling = action.args[0]
+            self.log("discard", player, card=action.args[0], redraw=True)
         elif kind == "pass":
             self.log("pass", player)
             self.passes += 1
@@ -640,6 +712,7 @@ class RealmsState(State):
             self.tasks.extend([("plan", self.active), ("damage_step", self.active)])
             self.phase = "damage"
         elif phase == "redraw":
+            self.cycling = ""
             self._draw(player, HAND_SIZE - len(self.hand[player]))
             self._end_turn()
 
