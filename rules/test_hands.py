@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-from rules.engines.core.hands import HandSummary, HandWalk
+from rules.engines.core.hands import HandSummary, HandWalk, resolve_policy
 
 __all__ = [
     "HAND_MODULES",
@@ -112,9 +112,7 @@ def sample(
     """
     module = _module(game)
     policy = module.DEFAULT_POLICY if mulligan_policy is None else mulligan_policy
-    if isinstance(policy, str) and policy not in module.MULLIGAN_POLICIES:
-        known = ", ".join(module.MULLIGAN_POLICIES)
-        raise ValueError(f"unknown mulligan policy {policy!r} (known: {known})")
+    resolve_policy(module.MULLIGAN_POLICIES, policy)  # an unknown name fails before any game
     report: HandSummary = module.sample(deck, n=n, seed=seed, mulligan_policy=policy)
     return report
 

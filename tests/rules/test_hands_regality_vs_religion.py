@@ -8,17 +8,12 @@ database records too.
 
 from __future__ import annotations
 
-import math
-import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from decks.decklist.text import parse_text
-from decks.validation import rules_for
 from rules.engines.core import SetupError
 from rules.engines.regality_vs_religion.hands import (
     DEFAULT_POLICY,
@@ -28,34 +23,22 @@ from rules.engines.regality_vs_religion.hands import (
     walk,
 )
 from rules.engines.regality_vs_religion.tiles import builtin_records
+from tests.rules.hands_helpers import assert_seeded, deck_records, within_95
 
 SLUG = "regality-vs-religion"
-DECKS = Path(__file__).resolve().parents[2] / "fixtures" / "decks" / SLUG
 RECORDS = {record["name"]: record for record in builtin_records()}
 OTHER_NEUTRALS = 16 - 2  # neutral tiles but the Citizen, less the deck's two
 
 
-def deck_records(filename: str) -> list[dict[str, Any]]:
+def tile_records(filename: str) -> list[dict[str, Any]]:
     """One record per tile of a sample decklist, each with its zone."""
-    decklist = parse_text((DECKS / filename).read_text(encoding="utf-8"))
-    rules = rules_for(SLUG)
-    records = []
-    for entry in decklist.entries:
-        zone = rules.zone_for_section(entry.section) or rules.zones[0]
-        record = RECORDS.get(entry.name, {"name": entry.name, "type": "tile"})
-        records.extend([{**record, "zone": zone}] * entry.quantity)
-    return records
+    return deck_records(SLUG, filename, RECORDS)
 
 
-STANDARD = deck_records("legal-regality-standard.txt")
-RANDOM = deck_records("legal-regality-secret-random.txt")
-DRAFT = deck_records("legal-religion-draft.txt")
-OLD_STYLE = deck_records("legal-religion-old-style.txt")
-
-
-def within_95(rate: float, exact: float, games: int) -> bool:
-    """Whether a Monte Carlo rate lies inside the 95% interval around the exact probability."""
-    return abs(rate - exact) <= 1.96 * math.sqrt(exact * (1 - exact) / games)
+STANDARD = tile_records("legal-regality-standard.txt")
+RANDOM = tile_records("legal-regality-secret-random.txt")
+DRAFT = tile_records("legal-religion-draft.txt")
+OLD_STYLE = tile_records("legal-religion-old-style.txt")
 
 
 def test_no_hand_is_drawn_so_nothing_is_ever_sent_back():
@@ -87,10 +70,7 @@ def test_the_neutral_tiles_name_the_variant_and_the_citizen_names_the_starting_p
 
 
 def test_the_same_seed_gives_the_same_report():
-    first = sample(RANDOM, n=15, seed=3).as_dict()
-    random.random()  # the global generator must play no part
-    assert sample(RANDOM, n=15, seed=3).as_dict() == first
-    assert sample(RANDOM, n=15, seed=4).as_dict() != first
+    assert_seeded(sample, RANDOM, n=15, seed=3)
 
 
 def test_the_starting_side_always_places_the_citizen_first():
@@ -182,7 +162,7 @@ def test_the_board_is_drawn_from_the_sides_seat():
     ],
 )
 def test_a_deck_the_engine_cannot_play_is_refused_with_the_reason(filename, message):
-    deck = deck_records(filename)
+    deck = tile_records(filename)
     with pytest.raises(SetupError, match=message):
         goldfish(deck)
     refused = walk(deck, seed=0)

@@ -33,7 +33,7 @@ GAME = game_for(EMPIRE)
 
 def test_there_is_no_hand_so_never_is_the_only_policy() -> None:
     assert list(MULLIGAN_POLICIES) == ["never"]
-    with pytest.raises(ValueError, match="no mulligan policy"):
+    with pytest.raises(ValueError, match=r"unknown mulligan policy 'no-liege' \(known: never\)"):
         sample(EMPIRE, n=1, mulligan_policy="no-liege")
 
 

@@ -37,7 +37,7 @@ def _supply_count(deck: list[dict]) -> int:
 
 def test_the_rulebook_has_no_mulligan_so_never_is_the_only_policy() -> None:
     assert list(MULLIGAN_POLICIES) == ["never"]
-    with pytest.raises(ValueError, match="no mulligan policy"):
+    with pytest.raises(ValueError, match=r"unknown mulligan policy 'no-supply' \(known: never\)"):
         sample(COURT, n=1, mulligan_policy="no-supply")
 
 

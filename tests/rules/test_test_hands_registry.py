@@ -9,15 +9,28 @@ import pytest
 from rules import test_hands
 from rules.engines.core import SetupError, registered_games
 from rules.engines.core.hands import HandWalk
+from rules.engines.regality_vs_religion.tiles import builtin_records
+from rules.engines.reggae_revolution import fixture_records
 from rules.engines.reign_absolute.hands import sample_deck as reign_deck
 from rules.engines.revolt_n_reign import RevoltNReignGame
 from rules.engines.rival_realms.hands import sample_deck as realms_deck
+from tests.rules.hands_helpers import deck_records
 
 RNR_DECK = [{**r, "zone": ""} for r in RevoltNReignGame().sample_deck("legal-scroll-petitions")]
 DECKS = {
     "revolt-n-reign": RNR_DECK,
     "rival-realms": realms_deck("legal-arcane-court"),
     "reign-absolute": reign_deck("legal-elves-grove"),
+    "reggae-revolution": deck_records(
+        "reggae-revolution",
+        "legal-starting-deck.txt",
+        {r["name"]: r for r in fixture_records()},
+    ),
+    "regality-vs-religion": deck_records(
+        "regality-vs-religion",
+        "legal-regality-standard.txt",
+        {r["name"]: r for r in builtin_records()},
+    ),
 }
 
 
@@ -28,9 +41,9 @@ def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> dict:
     return test_hands.HAND_MODULES
 
 
-def test_the_three_games_with_a_model_here_are_listed() -> None:
+def test_every_game_with_a_model_here_is_listed() -> None:
     listed = test_hands.games()
-    assert {"revolt-n-reign", "rival-realms", "reign-absolute"} <= set(listed)
+    assert set(DECKS) <= set(listed)
     assert set(listed) <= set(registered_games())
     assert not test_hands.available("no-such-game")
 

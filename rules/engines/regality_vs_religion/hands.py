@@ -26,14 +26,26 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.agents.greedy import GreedyAgent
 from rules.agents.random_agent import RandomAgent
 from rules.engines.core import Event, Rng, SetupError, card_key
-from rules.engines.core.hands import HandWalk
+from rules.engines.core.hands import (
+    WILSON_Z,
+    BaseHandReport,
+    HandWalk,
+    OutcomeTally,
+    card_namer,
+    never,
+    per_game,
+    percent,
+    percent_with_interval,
+    resolve_policy,
+)
 from rules.engines.regality_vs_religion.board import CELL_NAMES
 from rules.engines.regality_vs_religion.game import SIDE_NAMES, RvRGame, RvRState
+from rules.simulation import wilson_interval
 
 MulliganPolicy = Callable[[Sequence[str], int], bool]
 
@@ -52,12 +64,8 @@ VARIANTS: dict[int, tuple[str, str]] = {
 NOTATION_SIDES = ("reg", "rel")
 
 
-def _never(hand: Sequence[str], mulligans: int) -> bool:
-    return False
-
-
 #: no hand is drawn, so nothing is ever sent back (§Preparations)
-MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {"never": _never}
+MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {"never": never}
 DEFAULT_POLICY = "never"
 
 
@@ -233,10 +241,11 @@ def _outcome_label(state: RvRState, side: int) -> str:
 
 
 @dataclass(frozen=True)
-class HandReport:
+class HandReport(BaseHandReport):
     """What ``sample`` found over its games (satisfies ``rules.engines.core.hands.HandSummary``)."""
 
-    games: int
+    FIGURES_IN_DICT: ClassVar[bool] = True
+
     side: str
     first: bool
     variant: str
@@ -244,9 +253,6 @@ class HandReport:
     mean_placements: float
     tiles: dict[str, dict[str, float]]  # tile name -> placed / ally at the end / removed rates
     rival_neutrals: dict[str, int]
-    wins: dict[str, int]
-    win_turn: dict[str, float]
-    opening_hands: list[list[str]] = field(default_factory=list)
 
     @property
     def won(self) -> int:
@@ -257,7 +263,6 @@ class HandReport:
     def figures(self) -> list[tuple[str, str]]:
         """Return the headline figures as (label, formatted value) rows, in display order."""
         games = self.games or 1
-        low, high = _wilson(self.won, self.games)
         rival = SIDE_NAMES[1 - SIDE_NAMES.index(self.side)].title()
         variant = next(text for name, text in VARIANTS.values() if name == self.variant)
         rows = [
@@ -265,7 +270,13 @@ class HandReport:
             ("Variant", variant),
             ("You play", f"{self.side.title()}, going {'first' if self.first else 'second'}"),
             ("Rival", f"{rival}, played by the random agent"),
-            ("Won", f"{_percent(self.won / games)} (95%: {_percent(low)}-{_percent(high)})"),
+            (
+                "Won",
+                percent_with_interval(
+                    per_game(self.won, self.games),
+                    wilson_interval(self.won, self.games, z=WILSON_Z),
+                ),
+            ),
             ("Mean ally margin at the end", f"{self.mean_margin:+.2f}"),
             ("Mean game length", f"{self.mean_placements:.1f} placements"),
         ]
@@ -274,53 +285,22 @@ class HandReport:
             rows.append(
                 (
                     f"{verb.title()} ({how})",
-                    f"{_percent(count / games)}, after {self.win_turn[label]:.1f} placements",
+                    f"{percent(count / games)}, after {self.win_turn[label]:.1f} placements",
                 )
             )
         if self.rival_neutrals:
             common = sorted(self.rival_neutrals.items(), key=lambda item: (-item[1], item[0]))
-            text = ", ".join(f"{name} {_percent(n / games)}" for name, n in common[:4])
+            text = ", ".join(f"{name} {percent(n / games)}" for name, n in common[:4])
             rows.append(("Rival's neutral tiles, most often drawn", text))
         for name, rates in self.tiles.items():
             rows.append(
                 (
                     name,
-                    f"placed {_percent(rates['placed'])} · your ally at the end "
-                    f"{_percent(rates['ally_at_end'])} · removed {_percent(rates['removed'])}",
+                    f"placed {percent(rates['placed'])} · your ally at the end "
+                    f"{percent(rates['ally_at_end'])} · removed {percent(rates['removed'])}",
                 )
             )
         return rows
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return the report as JSON-ready data."""
-        return {
-            "games": self.games,
-            "side": self.side,
-            "first": self.first,
-            "variant": self.variant,
-            "mean_margin": self.mean_margin,
-            "mean_placements": self.mean_placements,
-            "tiles": {name: dict(rates) for name, rates in self.tiles.items()},
-            "rival_neutrals": dict(self.rival_neutrals),
-            "wins": dict(self.wins),
-            "win_turn": dict(self.win_turn),
-            "opening_hands": self.opening_hands,
-            "figures": [list(row) for row in self.figures],
-        }
-
-
-def _percent(rate: float) -> str:
-    return f"{100 * rate:.1f}%"
-
-
-def _wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    if games == 0:
-        return (0.0, 1.0)
-    rate = wins / games
-    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * (rate * (1 - rate) / games + z * z / (4 * games * games)) ** 0.5
-    half /= 1 + z * z / games
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _placeable(state: RvRState, side: int) -> list[str]:
@@ -339,8 +319,7 @@ def sample(
     ``mulligan_policy`` is accepted for the common protocol; no hand is drawn, so none applies.
     Raises SetupError (with every problem named) when the engine cannot play the deck.
     """
-    if isinstance(mulligan_policy, str) and mulligan_policy not in MULLIGAN_POLICIES:
-        raise ValueError(f"unknown mulligan policy {mulligan_policy!r} (known: never)")
+    resolve_policy(MULLIGAN_POLICIES, mulligan_policy)  # no hand is drawn: only checked
     fish = goldfish(deck)
     side = fish.side
     specs = _game().tables.specs
@@ -348,8 +327,7 @@ def sample(
     allied: Counter[int] = Counter()
     removed: Counter[int] = Counter()
     rivals: Counter[str] = Counter()
-    outcomes: Counter[str] = Counter()
-    lengths: Counter[str] = Counter()
+    outcomes = OutcomeTally()
     margin = placements = 0
     openings: list[list[str]] = []
     for index in range(n):
@@ -368,28 +346,25 @@ def sample(
         rivals.update(specs[t].name for t in play.rival_neutrals)
         margin += state.final_allies[side] - state.final_allies[1 - side]
         placements += state.placements
-        label = _outcome_label(state, side)
-        outcomes[label] += 1
-        lengths[label] += state.placements
-    games = n or 1
+        outcomes.add(_outcome_label(state, side), state.placements)
     return HandReport(
         games=n,
         side=SIDE_NAMES[side],
         first=fish.first == side,
         variant=fish.variant,
-        mean_margin=margin / games,
-        mean_placements=placements / games,
+        mean_margin=per_game(margin, n),
+        mean_placements=per_game(placements, n),
         tiles={
             specs[t].name: {
-                "placed": placed[t] / games,
-                "ally_at_end": allied[t] / games,
-                "removed": removed[t] / games,
+                "placed": per_game(placed[t], n),
+                "ally_at_end": per_game(allied[t], n),
+                "removed": per_game(removed[t], n),
             }
             for t in fish.tracked
         },
         rival_neutrals=dict(rivals),
-        wins=dict(outcomes),
-        win_turn={label: lengths[label] / count for label, count in outcomes.items()},
+        wins=outcomes.wins,
+        win_turn=outcomes.win_turn,
         opening_hands=openings,
     )
 
@@ -491,11 +466,7 @@ def _board_rows(state: RvRState, side: int) -> list[str]:
 
 
 def _words(state: RvRState, side: int, events: Iterable[Event]) -> list[str]:
-    names = {spec.key: spec.name for spec in state.tables.specs}
-
-    def name(key: Any) -> str:
-        return names.get(str(key), str(key))
-
+    name = card_namer(state.tables.specs)
     lines = []
     for event in events:
         who = "You" if event.player == side else "The rival"

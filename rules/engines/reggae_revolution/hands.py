@@ -18,18 +18,28 @@ the symbol-colour pairs scored by turns 5 and 10 (§`Yay`), and how the games en
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.engines.core import Event, SetupError
-from rules.engines.core.hands import HandWalk
+from rules.engines.core.hands import (
+    WILSON_Z,
+    BaseHandReport,
+    HandWalk,
+    OutcomeTally,
+    card_namer,
+    never,
+    per_game,
+    percent,
+    percent_with_interval,
+    resolve_policy,
+)
 from rules.engines.reggae_revolution.cards import CardSpec, fixture_records
 from rules.engines.reggae_revolution.evaluation import PAIRS
 from rules.engines.reggae_revolution.game import STARTERS_PER_SYMBOL, ReggaeRevolutionGame
-from rules.engines.reggae_revolution.policy import greedy_action, wilson_interval
+from rules.engines.reggae_revolution.policy import greedy_action
 from rules.engines.reggae_revolution.state import (
     END,
     KEEP,
@@ -40,6 +50,7 @@ from rules.engines.reggae_revolution.state import (
     WIN_REASON,
     ReggaeState,
 )
+from rules.simulation import wilson_interval
 
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
 
@@ -77,10 +88,6 @@ def _symbols(hand: Sequence[CardSpec]) -> set[str]:
     return {spec.symbol for spec in hand if spec.symbol}
 
 
-def _never(hand: Sequence[CardSpec], redraws: int) -> bool:
-    return False
-
-
 def _fewer_than_three_symbols(hand: Sequence[CardSpec], redraws: int) -> bool:
     return len(_symbols(hand)) < 3
 
@@ -90,7 +97,7 @@ def _not_all_four_symbols(hand: Sequence[CardSpec], redraws: int) -> bool:
 
 
 MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {
-    "never": _never,
+    "never": never,
     "fewer-than-three-symbols": _fewer_than_three_symbols,
     "not-all-four-symbols": _not_all_four_symbols,
 }
@@ -250,10 +257,11 @@ def play_turn(state: ReggaeState, tally: _Tally | None = None) -> None:
 
 
 @dataclass(frozen=True)
-class HandReport:
+class HandReport(BaseHandReport):
     """What ``sample`` found over its games (satisfies ``rules.engines.core.hands.HandSummary``)."""
 
-    games: int
+    FIGURES_IN_DICT: ClassVar[bool] = True
+
     redraw_rate: float
     all_four_symbols: float
     cards_after_first_villain: float
@@ -262,9 +270,6 @@ class HandReport:
     turn_1_target_rate: float
     two_turn_target_rate: float
     pairs_by_turn: dict[int, float]
-    wins: dict[str, int]
-    win_turn: dict[str, float]
-    opening_hands: list[list[str]] = field(default_factory=list)
 
     @property
     def won(self) -> int:
@@ -274,26 +279,23 @@ class HandReport:
     @property
     def figures(self) -> list[tuple[str, str]]:
         """Return the headline figures as (label, formatted value) rows, in display order."""
-        games = self.games or 1
-        low, high = wilson_interval(self.won, self.games)
         rows = [
             ("Games", str(self.games)),
-            ("Re-draws taken", _percent(self.redraw_rate)),
-            ("Kept hand shows all four symbols", _percent(self.all_four_symbols)),
+            ("Re-draws taken", percent(self.redraw_rate)),
+            ("Kept hand shows all four symbols", percent(self.all_four_symbols)),
             (
                 "Cards in hand after the first Villain Phase",
                 f"{self.cards_after_first_villain:.2f}",
             ),
             ("Symbols raised on turn 1", f"{self.raised_turn_1:.2f}"),
             ("Symbols raised on turns 1-2", f"{self.raised_turns_1_2:.2f}"),
-            (f"Turn 1 raises {TURN_1_TARGET}+ symbols", _percent(self.turn_1_target_rate)),
-            (f"Turns 1-2 raise {TWO_TURN_TARGET}+ symbols", _percent(self.two_turn_target_rate)),
+            (f"Turn 1 raises {TURN_1_TARGET}+ symbols", percent(self.turn_1_target_rate)),
+            (f"Turns 1-2 raise {TWO_TURN_TARGET}+ symbols", percent(self.two_turn_target_rate)),
         ]
         for turn, pairs in self.pairs_by_turn.items():
             rows.append((f"Pairs scored by turn {turn}", f"{pairs:.1f} of {PAIRS}"))
-        rows.append(
-            ("Won", f"{_percent(self.won / games)} (95%: {_percent(low)}-{_percent(high)})")
-        )
+        interval = wilson_interval(self.won, self.games, z=WILSON_Z)
+        rows.append(("Won", percent_with_interval(per_game(self.won, self.games), interval)))
         for label in OUTCOMES.values():
             count = self.wins.get(label, 0)
             if count:
@@ -306,28 +308,6 @@ class HandReport:
                 )
         return rows
 
-    def as_dict(self) -> dict[str, Any]:
-        """Return the report as JSON-ready data."""
-        return {
-            "games": self.games,
-            "redraw_rate": self.redraw_rate,
-            "all_four_symbols": self.all_four_symbols,
-            "cards_after_first_villain": self.cards_after_first_villain,
-            "raised_turn_1": self.raised_turn_1,
-            "raised_turns_1_2": self.raised_turns_1_2,
-            "turn_1_target_rate": self.turn_1_target_rate,
-            "two_turn_target_rate": self.two_turn_target_rate,
-            "pairs_by_turn": {str(turn): pairs for turn, pairs in self.pairs_by_turn.items()},
-            "wins": dict(self.wins),
-            "win_turn": dict(self.win_turn),
-            "opening_hands": self.opening_hands,
-            "figures": [list(row) for row in self.figures],
-        }
-
-
-def _percent(rate: float) -> str:
-    return f"{100 * rate:.1f}%"
-
 
 def sample(
     deck: Sequence[Mapping[str, Any]],
@@ -339,19 +319,12 @@ def sample(
 
     Raises SetupError (with every problem named) when the engine cannot play the deck.
     """
-    if isinstance(mulligan_policy, str):
-        if mulligan_policy not in MULLIGAN_POLICIES:
-            known = ", ".join(MULLIGAN_POLICIES)
-            raise ValueError(f"unknown mulligan policy {mulligan_policy!r} (known: {known})")
-        policy = MULLIGAN_POLICIES[mulligan_policy]
-    else:
-        policy = mulligan_policy
+    policy = resolve_policy(MULLIGAN_POLICIES, mulligan_policy)
     fish = goldfish(deck)
     redraws = all_four = after_villain = 0
     raised_1 = raised_12 = target_1 = target_12 = 0
     pair_totals = dict.fromkeys(PAIR_TURNS, 0)
-    outcomes: Counter[str] = Counter()
-    outcome_turns: Counter[str] = Counter()
+    outcomes = OutcomeTally()
     hands: list[list[str]] = []
     for index in range(n):
         state = deal(fish, seed + index)
@@ -377,22 +350,19 @@ def sample(
         for turn in PAIR_TURNS:
             reached = [t for t in tally.pairs_by_turn if t <= turn]
             pair_totals[turn] += tally.pairs_by_turn[max(reached)] if reached else 0
-        label = OUTCOMES[state.end_reason()]
-        outcomes[label] += 1
-        outcome_turns[label] += state.turn
-    games = n or 1
+        outcomes.add(OUTCOMES[state.end_reason()], state.turn)
     return HandReport(
         games=n,
-        redraw_rate=redraws / games,
-        all_four_symbols=all_four / games,
-        cards_after_first_villain=after_villain / games,
-        raised_turn_1=raised_1 / games,
-        raised_turns_1_2=raised_12 / games,
-        turn_1_target_rate=target_1 / games,
-        two_turn_target_rate=target_12 / games,
-        pairs_by_turn={turn: total / games for turn, total in pair_totals.items()},
-        wins=dict(outcomes),
-        win_turn={label: outcome_turns[label] / count for label, count in outcomes.items()},
+        redraw_rate=per_game(redraws, n),
+        all_four_symbols=per_game(all_four, n),
+        cards_after_first_villain=per_game(after_villain, n),
+        raised_turn_1=per_game(raised_1, n),
+        raised_turns_1_2=per_game(raised_12, n),
+        turn_1_target_rate=per_game(target_1, n),
+        two_turn_target_rate=per_game(target_12, n),
+        pairs_by_turn={turn: per_game(total, n) for turn, total in pair_totals.items()},
+        wins=outcomes.wins,
+        win_turn=outcomes.win_turn,
         opening_hands=hands,
     )
 
@@ -495,11 +465,7 @@ def _counters(state: ReggaeState) -> list[tuple[str, str]]:
 
 
 def _words(state: ReggaeState, events: Iterable[Event]) -> list[str]:
-    names = {spec.key: spec.name for spec in state.table}
-
-    def name(key: Any) -> str:
-        return names.get(str(key), str(key))
-
+    name = card_namer(state.table)
     lines = []
     for event in events:
         d = event.detail

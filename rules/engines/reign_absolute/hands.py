@@ -32,13 +32,23 @@ goldfish eradicates the idle rival). ``walk`` replays one such game for a page.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engines.core import Action, Rng, SetupError
-from rules.engines.core.hands import HandWalk
+from rules.engines.core.hands import (
+    BaseHandReport,
+    CardBox,
+    HandWalk,
+    OutcomeTally,
+    deck_counts,
+    never,
+    outcome_label,
+    outcome_text,
+    per_game,
+    resolve_policy,
+)
 from rules.engines.reign_absolute.cards import FIXTURE_DIR, CardSpec, fixture_records
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
 from rules.engines.reign_absolute.state import DOOM, PASS, ReignState, Square
@@ -46,12 +56,8 @@ from rules.engines.reign_absolute.state import DOOM, PASS, ReignState, Square
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
 
 
-def _never(units: Sequence[CardSpec], mulligans: int) -> bool:
-    return False
-
-
 # No hand, so nothing to mulligan (§Key Concepts & Mechanics): the deal is always kept.
-MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {"never": _never}
+MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {"never": never}
 DECK_DIR = FIXTURE_DIR.parent / "decks" / "reign-absolute"
 DEFAULT_POLICY = "never"
 SAMPLE_TURNS = 60  # own turns a sampled game may last before it counts as a draw
@@ -66,10 +72,9 @@ DONE = Action("done")
 
 
 @dataclass(frozen=True)
-class ReignHandReport:
+class ReignHandReport(BaseHandReport):
     """What ``sample`` found over its goldfish games."""
 
-    games: int
     faction: str
     liege_early: float  # share of games with the Liege among the first EARLY_PLACEMENTS placed
     liege_round: float  # mean placement round of the Liege (1 = placed first)
@@ -79,9 +84,6 @@ class ReignHandReport:
     under_units: dict[int, float]  # mean Combat Reinforcements under own units after that turn
     units_lost: float  # mean own units lost by the end of turn LOSS_TURN
     units_defeated: float  # mean rival units gone by the end of turn LOSS_TURN
-    wins: dict[str, int]
-    win_turn: dict[str, float]
-    opening_hands: list[list[str]] = field(default_factory=list)
 
     @property
     def figures(self) -> list[tuple[str, str]]:
@@ -105,35 +107,13 @@ class ReignHandReport:
         ]
         return rows
 
-    def as_dict(self) -> dict[str, Any]:
-        """Return the report as JSON-ready data."""
-        return {
-            "games": self.games,
-            "faction": self.faction,
-            "liege_early": self.liege_early,
-            "liege_round": self.liege_round,
-            "liege_exposed": self.liege_exposed,
-            "first_draw_combat": self.first_draw_combat,
-            "games_with_draw": self.games_with_draw,
-            "under_units": {str(k): v for k, v in self.under_units.items()},
-            "units_lost": self.units_lost,
-            "units_defeated": self.units_defeated,
-            "wins": dict(self.wins),
-            "win_turn": dict(self.win_turn),
-            "opening_hands": self.opening_hands,
-        }
-
 
 # --- decks and the engine ---------------------------------------------------------------------
-@functools.cache
-def _builtin() -> tuple[dict[str, dict[str, Any]], ReignAbsoluteGame]:
-    records = {str(r["name"]): dict(r) for r in fixture_records()}
-    return records, ReignAbsoluteGame(list(records.values()))
+BOX = CardBox(fixture_records, ReignAbsoluteGame)
 
 
 def sample_deck(stem: str) -> list[dict[str, Any]]:
     """One record per card (zone "") of a legal sample deck, ``fixtures/decks/reign-absolute``."""
-    builtin, _ = _builtin()
     text = (DECK_DIR / f"{stem}.txt").read_text(encoding="utf-8")
     counts: dict[str, int] = {}
     for line in text.splitlines():
@@ -141,7 +121,7 @@ def sample_deck(stem: str) -> list[dict[str, Any]]:
         if line and not line.startswith(("#", "[")):
             count, _, name = line.partition(" ")
             counts[name.strip()] = counts.get(name.strip(), 0) + int(count)
-    return [{**builtin[name], "zone": ""} for name, count in counts.items() for _ in range(count)]
+    return BOX.deck(counts)
 
 
 def sample_decks() -> list[str]:
@@ -151,21 +131,12 @@ def sample_decks() -> list[str]:
 
 def game_for(deck: Sequence[Mapping[str, Any]]) -> ReignAbsoluteGame:
     """The engine playing the deck's own card records (the built-in box supplies the rest)."""
-    builtin, game = _builtin()
-    own = {str(r["name"]): {k: v for k, v in r.items() if k != "zone"} for r in deck}
-    if all(builtin.get(name) == record for name, record in own.items()):
-        return game
-    try:
-        return ReignAbsoluteGame(list({**builtin, **own}.values()))
-    except ValueError as error:
-        raise SetupError(str(error)) from error
+    return BOX.game_for(deck)
 
 
 def deck_faction(game: ReignAbsoluteGame, deck: Sequence[Mapping[str, Any]]) -> str:
     """The faction whose whole deck ``deck`` is; raise ``SetupError`` when it is not one."""
-    counts: dict[str, int] = {}
-    for record in deck:
-        counts[str(record["name"])] = counts.get(str(record["name"]), 0) + 1
+    counts = deck_counts(deck)
     lieges = [r for r in deck if r.get("type") == "liege"]
     branches = [str(r.get("branch")) for r in (lieges or deck) if r.get("branch")]
     if not branches:
@@ -376,15 +347,6 @@ class IdleRival:
 
 
 # --- sampling ---------------------------------------------------------------------------------
-def _result(state: ReignState) -> str:
-    winner = state.winner_seat()
-    if winner == 0:
-        return f"won: {state.end_reason()}"
-    if winner is not None:
-        return f"lost: {state.end_reason()}"
-    return f"drawn: {state.end_reason()}"
-
-
 @dataclass
 class _Tally:
     """One game's numbers, filled in as it is played."""
@@ -468,13 +430,11 @@ def sample(
 
     Raises ``SetupError`` when the deck is not a whole faction deck of the box.
     """
-    if isinstance(mulligan_policy, str) and mulligan_policy not in MULLIGAN_POLICIES:
-        raise ValueError(f"Reign Absolute has no mulligan policy {mulligan_policy!r}")
+    resolve_policy(MULLIGAN_POLICIES, mulligan_policy)  # there is no mulligan: only checked
     faction = ""
     early = rounds = exposed = combat_first = drew = lost = removed = 0
     under = dict.fromkeys(BY_TURNS, 0)
-    wins: dict[str, int] = {}
-    win_turns: dict[str, int] = {}
+    outcomes = OutcomeTally()
     openings: list[list[str]] = []
     for index in range(n):
         state, faction = _new_game(deck, seed + index, turns)
@@ -492,26 +452,20 @@ def sample(
             under[t] += tally.under.get(t, 0)
         if len(openings) < 5:
             openings.append(sorted(tally.placed[:EARLY_PLACEMENTS]))
-        label = _result(state)
-        wins[label] = wins.get(label, 0) + 1
-        win_turns[label] = win_turns.get(label, 0) + own_turns
-
-    def mean(total: float) -> float:
-        return total / n if n else 0.0
-
+        outcomes.add(outcome_label(state.winner_seat(), state.end_reason()), own_turns)
     return ReignHandReport(
         games=n,
         faction=faction,
-        liege_early=mean(early),
-        liege_round=mean(rounds),
-        liege_exposed=mean(exposed),
-        first_draw_combat=combat_first / drew if drew else 0.0,
+        liege_early=per_game(early, n),
+        liege_round=per_game(rounds, n),
+        liege_exposed=per_game(exposed, n),
+        first_draw_combat=per_game(combat_first, drew),
         games_with_draw=drew,
-        under_units={t: mean(c) for t, c in under.items()},
-        units_lost=mean(lost),
-        units_defeated=mean(removed),
-        wins=wins,
-        win_turn={label: win_turns[label] / wins[label] for label in win_turns},
+        under_units={t: per_game(c, n) for t, c in under.items()},
+        units_lost=per_game(lost, n),
+        units_defeated=per_game(removed, n),
+        wins=outcomes.wins,
+        win_turn=outcomes.win_turn,
         opening_hands=openings,
     )
 
@@ -558,11 +512,7 @@ def walk(
         return HandWalk(seed=seed, finished=True, error=str(error))
     own_turns, log_from = (0, 0) if not kept else _play(state, seed, turns)
     finished = state.is_terminal()
-    outcome = ""
-    if finished:
-        winner = state.winner_seat()
-        result = "won" if winner == 0 else "lost" if winner is not None else "drew"
-        outcome = f"You {result} on turn {own_turns}: {state.end_reason()}."
+    outcome = outcome_text(state.winner_seat(), own_turns, state.end_reason()) if finished else ""
     if not kept:
         held = [t[2] for t in state.tasks if t[0] == "place" and t[1] == 0]
         order = [state.table[u].name for u in [*held, *reversed(state.faction_decks[0])]]

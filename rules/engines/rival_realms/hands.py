@@ -30,13 +30,24 @@ repetition). ``walk`` replays one such game for a page.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rules.engines.core import Action, SetupError
-from rules.engines.core.hands import HandWalk
+from rules.engines.core.hands import (
+    BaseHandReport,
+    CardBox,
+    HandWalk,
+    OutcomeTally,
+    deck_counts,
+    event_text,
+    never,
+    outcome_label,
+    outcome_text,
+    per_game,
+    resolve_policy,
+)
 from rules.engines.rival_realms.cards import CardSpec, fixture_records
 from rules.engines.rival_realms.decklists import fixture_decks
 from rules.engines.rival_realms.game import RivalRealmsGame
@@ -45,12 +56,8 @@ from rules.engines.rival_realms.state import HAND_SIZE, STARTING_LIFE, RealmsSta
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
 
 
-def _never(hand: Sequence[CardSpec], mulligans: int) -> bool:
-    return False
-
-
 # §Setup deals seven cards and has no mulligan: keeping the hand is the only choice.
-MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {"never": _never}
+MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {"never": never}
 DEFAULT_POLICY = "never"
 SAMPLE_TURNS = 50  # own turns a sampled game may last before it counts as a draw
 WALK_TURNS = 40
@@ -62,18 +69,14 @@ PASS = Action("pass")
 
 
 @dataclass(frozen=True)
-class RealmsHandReport:
+class RealmsHandReport(BaseHandReport):
     """What ``sample`` found over its goldfish games."""
 
-    games: int
     supply_in_opening: float  # mean supply cards in the opening hand
     opening_with_supply: float  # share of opening hands with at least OPENING_SUPPLY supply cards
     deployed_on_turn: dict[int, float]  # share of games with a realm or unit deployed that turn
     played_by_turn: dict[int, float]  # mean realms, units and reinforce cards played by then
     damage_by_turn: dict[int, float]  # mean damage dealt to the rival by the end of that turn
-    wins: dict[str, int]
-    win_turn: dict[str, float]
-    opening_hands: list[list[str]] = field(default_factory=list)
 
     @property
     def figures(self) -> list[tuple[str, str]]:
@@ -99,54 +102,19 @@ class RealmsHandReport:
         ]
         return rows
 
-    def as_dict(self) -> dict[str, Any]:
-        """Return the report as JSON-ready data."""
-        return {
-            "games": self.games,
-            "supply_in_opening": self.supply_in_opening,
-            "opening_with_supply": self.opening_with_supply,
-            "deployed_on_turn": {str(k): v for k, v in self.deployed_on_turn.items()},
-            "played_by_turn": {str(k): v for k, v in self.played_by_turn.items()},
-            "damage_by_turn": {str(k): v for k, v in self.damage_by_turn.items()},
-            "wins": dict(self.wins),
-            "win_turn": dict(self.win_turn),
-            "opening_hands": self.opening_hands,
-        }
-
 
 # --- decks and the engine ---------------------------------------------------------------------
-@functools.cache
-def _builtin() -> tuple[dict[str, dict[str, Any]], RivalRealmsGame]:
-    records = {str(r["name"]): dict(r) for r in fixture_records()}
-    return records, RivalRealmsGame(list(records.values()))
-
-
-def deck_counts(deck: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """Return ``{card name: copies}`` from one record per physical card."""
-    counts: dict[str, int] = {}
-    for record in deck:
-        name = str(record["name"])
-        counts[name] = counts.get(name, 0) + 1
-    return counts
+BOX = CardBox(fixture_records, RivalRealmsGame)
 
 
 def sample_deck(stem: str) -> list[dict[str, Any]]:
     """One record per card (zone "") of a legal sample deck, ``fixtures/decks/rival-realms``."""
-    builtin, _ = _builtin()
-    counts = fixture_decks()[stem]
-    return [{**builtin[name], "zone": ""} for name, count in counts.items() for _ in range(count)]
+    return BOX.deck(fixture_decks()[stem])
 
 
 def game_for(deck: Sequence[Mapping[str, Any]]) -> RivalRealmsGame:
     """The engine playing the deck's own card records (the built-in set supplies any others)."""
-    builtin, game = _builtin()
-    own = {str(r["name"]): {k: v for k, v in r.items() if k != "zone"} for r in deck}
-    if all(builtin.get(name) == record for name, record in own.items()):
-        return game
-    try:
-        return RivalRealmsGame(list({**builtin, **own}.values()))
-    except ValueError as error:
-        raise SetupError(str(error)) from error
+    return BOX.game_for(deck)
 
 
 def _new_game(deck: Sequence[Mapping[str, Any]], seed: int, own_turns: int) -> RealmsState:
@@ -351,16 +319,6 @@ def idle_action(state: RealmsState) -> Action:
 
 
 # --- sampling ---------------------------------------------------------------------------------
-def _result(state: RealmsState) -> str:
-    reason = state.end_reason()
-    winner = state.winner()
-    if winner == 0:
-        return f"won: {reason}"
-    if winner == 1:
-        return f"lost: {reason}"
-    return f"drawn: {reason}"
-
-
 def sample(
     deck: Sequence[Mapping[str, Any]],
     n: int = 100,
@@ -372,14 +330,12 @@ def sample(
 
     Raises ``SetupError`` for a deck the engine cannot play (not 40 cards, too many copies ...).
     """
-    if isinstance(mulligan_policy, str) and mulligan_policy not in MULLIGAN_POLICIES:
-        raise ValueError(f"Rival Realms has no mulligan policy {mulligan_policy!r}")
+    resolve_policy(MULLIGAN_POLICIES, mulligan_policy)  # there is no mulligan: only checked
     supply_total = with_supply = 0
     deployed = dict.fromkeys(DEPLOY_TURNS, 0)
     played = dict.fromkeys(BY_TURNS, 0)
     damage = dict.fromkeys(BY_TURNS, 0)
-    wins: dict[str, int] = {}
-    win_turns: dict[str, int] = {}
+    outcomes = OutcomeTally()
     hands: list[list[str]] = []
     for index in range(n):
         state = _new_game(deck, seed + index, turns)
@@ -416,38 +372,21 @@ def sample(
         for t in BY_TURNS:
             played[t] += sum(1 for turn in plays if turn <= t)
             damage[t] += STARTING_LIFE - max(0, life_after.get(t, state.life[1]))
-        label = _result(state)
-        wins[label] = wins.get(label, 0) + 1
-        win_turns[label] = win_turns.get(label, 0) + own_turn(state)
-
-    def mean(total: float) -> float:
-        return total / n if n else 0.0
-
+        outcomes.add(outcome_label(state.winner(), state.end_reason()), own_turn(state))
     return RealmsHandReport(
         games=n,
-        supply_in_opening=mean(supply_total),
-        opening_with_supply=mean(with_supply),
-        deployed_on_turn={t: mean(c) for t, c in deployed.items()},
-        played_by_turn={t: mean(c) for t, c in played.items()},
-        damage_by_turn={t: mean(c) for t, c in damage.items()},
-        wins=wins,
-        win_turn={label: win_turns[label] / wins[label] for label in win_turns},
+        supply_in_opening=per_game(supply_total, n),
+        opening_with_supply=per_game(with_supply, n),
+        deployed_on_turn={t: per_game(c, n) for t, c in deployed.items()},
+        played_by_turn={t: per_game(c, n) for t, c in played.items()},
+        damage_by_turn={t: per_game(c, n) for t, c in damage.items()},
+        wins=outcomes.wins,
+        win_turn=outcomes.win_turn,
         opening_hands=hands,
     )
 
 
 # --- one game, step by step -------------------------------------------------------------------
-def _event_text(event: Mapping[str, Any]) -> str:
-    who = "you" if event.get("player") == 0 else "rival"
-    detail = ", ".join(
-        f"{key.replace('_', ' ')} {value}"
-        for key, value in event.items()
-        if key not in ("kind", "player") and value not in (None, "", [], {})
-    )
-    kind = str(event.get("kind", "")).replace("_", " ")
-    return f"{kind} ({who}){': ' + detail if detail else ''}"
-
-
 def _field_names(state: RealmsState, player: int) -> list[str]:
     names = []
     for card in state.field[player]:
@@ -487,11 +426,7 @@ def walk(
             log_from = max(i for i, e in enumerate(state.events) if e.kind == "turn")
         state.apply(goldfish.act(state))
     finished = state.is_terminal()
-    outcome = ""
-    if finished:
-        winner = state.winner()
-        result = "won" if winner == 0 else "lost" if winner == 1 else "drew"
-        outcome = f"You {result} on turn {own_turn(state)}: {state.end_reason()}."
+    outcome = outcome_text(state.winner(), own_turn(state), state.end_reason()) if finished else ""
     return HandWalk(
         seed=seed,
         mulligans=0,
@@ -513,5 +448,5 @@ def walk(
             ("Draw deck", str(len(state.draw[0]))),
             ("Lost deck", str(len(state.lost[0]))),
         ],
-        log=[_event_text(e.as_dict()) for e in state.events[log_from:]] if turns else [],
+        log=[event_text(e.as_dict()) for e in state.events[log_from:]] if turns else [],
     )
