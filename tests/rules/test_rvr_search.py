@@ -278,3 +278,36 @@ def test_the_random_benchmark_reports_its_figures():
     assert figures["benchmark"] == "random, 3 empty" and figures["positions"] == 2
     assert 0 <= figures["median_seconds"] <= figures["worst_seconds"]
     assert 0 <= figures["under_one_second"] <= 2 and figures["nodes"] > 0
+
+
+def _refill_positions(count: int) -> list:
+    """Random old-style positions with one empty space and one face-down tile (left by a
+    destruction two spaces from the end), the player to move owning no Citizen due."""
+    found = []
+    for seed in range(400):
+        state = random_endgame(seed, 1)
+        cells = state.cells
+        down = [c for c, code in enumerate(cells) if code >= 0 and code & 0xC0]
+        if (
+            state.phase == "place"
+            and sum(code < 0 for code in cells) == 1
+            and len(down) == 1
+            and not state.citizen_due
+            and fast_solvable(state)
+        ):
+            found.append(state)
+            if len(found) == count:
+                break
+    return found
+
+
+def test_the_closed_form_after_a_destruction_agrees_with_the_reference():
+    # given positions a destruction leaves: one empty space, one face-down tile
+    states = _refill_positions(8)
+    assert states, "the sampler found no position left by a destruction"
+    for state in states:
+        solver = FastSolver(state)
+        board, h0, h1, neutral, to_move, _ = solver.compact(state)
+        spot = 1 << next(c for c, code in enumerate(state.cells) if code < 0)
+        # when the closed form values it, then it is the reference solver's value
+        assert solver._refill(board, spot, h0, h1, neutral, to_move) == Solver().solve(state).value

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from rules.engines.core import Action
@@ -398,13 +399,16 @@ class FastSolver:
         self.last: dict[int, int] = {}
         self.canon: dict[int, int] = {}
         self.moves: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
+        self.dominated: dict[int, frozenset[int]] = {}
+        self.refills: dict[int, float] = {}
         self.max_table = max_table
         self.memo_limit = min(max_table, 1_000_000)
         self.time_limit = time_limit
         self.deadline: float | None = None
         self.nodes = 0
-        self.history = [0] * (1 << 14)
-        self.killers: list[list[int]] = [[] for _ in range(10)]
+        # Refutations per move, as a tie-break fraction below one ally (_HISTORY_STEP each).
+        self.history = [0.0] * (1 << 14)
+        self.killers: list[list[int]] = [[] for _ in range(20)]
         self.lookahead_cells = _LOOKAHEAD_CELLS
         self.small_in_table = False
 
@@ -663,6 +667,7 @@ class FastSolver:
         children: list[tuple[tuple[int, int, int, int, int, bool], int]] = []
         moves_get = self.moves.get
         moves_of = self._moves
+        dominated_get = self.dominated.get
         last_get = self.last.get
         last_value = self._last_value
         turners = self.turners
@@ -679,15 +684,12 @@ class FastSolver:
             last_key = other << 36 | (next_tiles & turners) << 37
             # Distinct tiles leave distinct hands, so children of different tiles never merge.
             weak = self.weaker[tile] & hand if hand & low else 0
-            dominated: frozenset[int] | set[int] = frozenset()
+            dominated = _NO_BOARDS
             if weak:
-                dominated = set()
-                while weak:
-                    other_low = weak & -weak
-                    weak ^= other_low
-                    dominated.update(
-                        move[1] for move in moves_of(board, other_low.bit_length() - 1, player)
-                    )
+                weak_key = board | tile << 36 | player << 42 | weak << 43
+                dominated = dominated_get(weak_key)
+                if dominated is None:
+                    dominated = self._dominated(board, weak, player, weak_key)
             move_base = player << 13 | tile << 8
             moves = moves_get(board | tile << 36 | player << 42)
             if moves is None:
@@ -709,6 +711,18 @@ class FastSolver:
                 if value * sign >= cut:
                     return finals, children
         return finals, children
+
+    def _dominated(self, board: int, weak: int, player: int, key: int) -> frozenset[int]:
+        """The boards ``player`` reaches by placing one of the ``weak`` tiles (memoised)."""
+        boards: set[int] = set()
+        while weak:
+            low = weak & -weak
+            weak ^= low
+            boards.update(move[1] for move in self._moves(board, low.bit_length() - 1, player))
+        if len(self.dominated) >= self.memo_limit:
+            self.dominated.clear()
+        result = self.dominated[key] = frozenset(boards)
+        return result
 
     def _lookahead(self, node: tuple[int, int, int, int, int, bool]) -> float:
         """Order estimate (Regality's view): the best the player to move reaches in one turn.
@@ -741,8 +755,8 @@ class FastSolver:
         Every turn but a destruction ends in a closed form (the board fills, or the opponent
         fills the last space), whose value depends only on the board it leaves: the turns of
         all the mover's tiles are pooled and each distinct board is valued once. A destruction
-        leaves one empty and one face-down space, another small node. Small nodes are almost
-        never reached twice, so they are not stored in the table.
+        leaves one empty and one face-down space, valued in closed form too (``_refill``). Small
+        nodes are almost never reached twice, so they are not stored in the table.
         """
         self.nodes += 1
         board, h0, h1, neutral, player, due = node
@@ -835,7 +849,22 @@ class FastSolver:
                     hit = group & plain
                     if not hit:
                         continue
-                    child = ((placed & ~(hit | hit << 9)) | hit << 27, nh0, nh1, nn, other, False)
+                    after = (placed & ~(hit | hit << 9)) | hit << 27
+                    if not hit & (hit - 1):
+                        # One tile destroyed: the opponent places on the last empty space and
+                        # this player fills the destroyed tile's space (closed form).
+                        value = self._refill(after, empty ^ spot, nh0, nh1, nn, other)
+                        if maximising:
+                            if value > best:
+                                best = value
+                                if value >= beta:
+                                    return best
+                        elif value < best:
+                            best = value
+                            if value <= alpha:
+                                return best
+                        continue
+                    child = (after, nh0, nh1, nn, other, False)
                     if maximising:
                         value = self._small(child, max(alpha, best), beta)
                         if value > best:
@@ -848,6 +877,66 @@ class FastSolver:
                             best = value
                             if value <= alpha:
                                 return best
+        return best
+
+    def _refill(self, board: int, spot: int, h0: int, h1: int, neutral: int, player: int) -> float:
+        """Exact value when ``player`` must place on the one empty space ``spot`` of ``board``
+        (which has one face-down tile) and the opponent then fills that tile's space.
+
+        This is the position a destruction leaves two spaces from the end; it is valued like
+        ``_small`` would, without a window: the best over the player's placements and turns of
+        the closed-form last placement (memoised by the raw position).
+        """
+        s0, s1, s2, s3 = self.hand_shift
+        key = board | h0 << s0 | h1 << s1 | neutral << s2 | player << s3
+        value = self.refills.get(key)
+        if value is not None:
+            return value
+        self.nodes += 1
+        hand = h1 if player else h0
+        other = 1 - player
+        opponent = h0 if player else h1
+        r0, r1, sh = board & 511, (board >> 9) & 511, (board >> 18) & 511
+        plain = (r0 | r1) & ~sh
+        # The face-down tile leaves: the placement's board keeps only the face-up fields.
+        placed = (board & _UP_FIELDS) | spot << (9 * player)
+        cell = spot.bit_length() - 1
+        turners = self.turners
+        last_get = self.last.get
+        maximising = player == 0
+        best = -INF if maximising else INF
+        pools = [(hand, opponent | neutral)]
+        bits = neutral
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            pools.append((low, opponent | neutral ^ low))
+        for tiles, next_tiles in pools:
+            if not tiles:
+                continue
+            outcomes = []
+            shields = tiles & self.shielded_tiles
+            if tiles & ~shields:
+                outcomes.append(placed)
+            if shields:
+                outcomes.append(placed | spot << 18)
+            for shield_bit, group in self._turns(player, cell, tiles):
+                hit = group & plain
+                if hit:
+                    outcomes.append((placed | shield_bit) ^ (hit | hit << 9))
+            last_key = other << 36 | (next_tiles & turners) << 37
+            for after in outcomes:
+                if not next_tiles:
+                    value = _no_tile_value(after, other)
+                else:
+                    value = last_get(after | last_key)
+                    if value is None:
+                        value = self._last_value(after, other, next_tiles)
+                if value > best if maximising else value < best:
+                    best = value
+        if len(self.refills) >= self.memo_limit:
+            self.refills.clear()
+        self.refills[key] = best
         return best
 
     def _turns(self, player: int, cell: int, tiles: int) -> tuple[tuple[int, int], ...]:
@@ -912,7 +1001,7 @@ class FastSolver:
         search: the previous best child first, then children with the best known bound, then by
         the ally margin they leave (or a one-turn look-ahead near the root), destructions last
         (they lengthen the game, so their proofs are larger), the last two moves that refuted a
-        node as deep first (killers), ties broken by how often the move refuted one (history).
+        node as deep with the same player to move first (killers), ties broken by how often the move refuted one (history).
         """
         board = node[0]
         small = _POPCOUNT[(board | board >> 9) & 511] >= 7
@@ -960,7 +1049,7 @@ class FastSolver:
             history = self.history
             in_table = self.small_in_table
             to_fill = _POPCOUNT[511 & ~((board | board >> 9) & 511)]
-            killers = self.killers[to_fill]
+            killers = self.killers[to_fill << 1 | node[4]]
             # Near the root, a wrong first try costs a large subtree: look one turn further.
             look = _POPCOUNT[511 & ~((board | board >> 9) & 511)] >= self.lookahead_cells
             for child, move in children:
@@ -990,7 +1079,7 @@ class FastSolver:
                         score = -score
                     if after >> 27:
                         score -= _DESTROY_PENALTY
-                    score += min(history[move], 999) / 1000
+                    score += history[move]
                     if move in killers:
                         score += _KILLER_BONUS
                 elif maximising:
@@ -1011,7 +1100,7 @@ class FastSolver:
                     score = 1000
                 scored.append((score, child_key, child, move, small))
             else:
-                scored.sort(key=_first, reverse=True)
+                scored.sort(key=_FIRST, reverse=True)
                 search, search_small = self._search, self._small
                 for _, child_key, child, move, small in scored:
                     if small:
@@ -1030,7 +1119,8 @@ class FastSolver:
                         if value < beta:
                             beta = value
                     if alpha >= beta:
-                        history[move] += 1
+                        if history[move] < _HISTORY_CAP:
+                            history[move] += _HISTORY_STEP
                         if move not in killers:
                             killers.insert(0, move)
                             del killers[2:]
@@ -1072,6 +1162,10 @@ _LOOKAHEAD_CELLS = 5
 # A move that refuted a node with as many spaces left to fill (one of the last two such killer
 # moves) sorts as if it left this many allies more.
 _KILLER_BONUS = 3
+_HISTORY_STEP = 0.001
+_HISTORY_CAP = 0.999 - _HISTORY_STEP / 2
+_FIRST = itemgetter(0)
+_NO_BOARDS: frozenset[int] = frozenset()
 # From this many spaces to fill at the root, end positions (two spaces or fewer left) are stored
 # in the table as well: a deep search reaches each of them by many move orders.
 _SMALL_IN_TABLE = 7
