@@ -1,11 +1,20 @@
 """Benchmark: the Revolt N Reign engine; print random games/s, actions/s and search speeds.
 
     .venv/bin/python bench/revolt_n_reign.py [--games 300] [--seed 1] [--mcts-moves 10]
+    .venv/bin/python bench/revolt_n_reign.py --strength 200 [--opponents random,greedy] [--jobs 2]
 
 Random games use the three legal sample decks in turn (the conformance setups). "search loop"
 games run the way agents and simulations drive the engine (``quiet()`` states,
 ``apply_unchecked``); "checked" games use ``apply`` (legality checked) with the event log on.
 Pure Python, no database. Figures only, never a pass/fail timing.
+
+``--strength GAMES`` measures playing strength instead: ``make_agent("mcts")`` against each
+opponent over GAMES seeded games. Game ``i`` (seed ``seed + i``) uses deck pairing ``i % 9``:
+every ordered pair of the three sample decks (MCTS's deck, the opponent's deck, mirrors
+included), so each deck is played by both sides equally often; MCTS takes seat 0 and seat 1 in
+turn within a pairing. It prints wins, draws and losses with 95% Wilson intervals per opponent,
+per pairing and per MCTS deck. Games are independent, so ``--jobs`` spreads them over processes
+with the same result.
 """
 
 from __future__ import annotations
@@ -13,6 +22,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -94,13 +106,151 @@ def mcts_decisions(moves: int, seed: int, iterations: int, full_rollouts: bool =
     return decided / spent if spent else 0.0
 
 
+SAMPLE_DECKS = ("legal-bison-pressure", "legal-eagle-control", "legal-scroll-petitions")
+#: (MCTS's deck, the opponent's deck): every ordered pair, mirrors included
+PAIRINGS = tuple((mine, theirs) for mine in SAMPLE_DECKS for theirs in SAMPLE_DECKS)
+
+
+@dataclass(frozen=True)
+class StrengthGame:
+    """One finished strength game, from MCTS's side."""
+
+    opponent: str
+    index: int
+    pairing: tuple[str, str]
+    mcts_seat: int
+    outcome: int  # +1 MCTS won, 0 draw, -1 MCTS lost
+    reason: str
+    turns: int
+    seconds: float
+
+
+def strength_game(
+    opponent: str, index: int, seed: int, options: dict[str, Any] | None = None
+) -> StrengthGame:
+    """Play strength game ``index``: MCTS (``options`` passed to ``make_agent``) against ``opponent``."""
+    from rules.agents import make_agent
+    from rules.engines.core import get_game
+
+    game = get_game("revolt-n-reign")
+    pairing = PAIRINGS[index % len(PAIRINGS)]
+    mcts_seat = (index // len(PAIRINGS)) % 2
+    decks = [game.sample_deck(pairing[0]), game.sample_deck(pairing[1])]
+    if mcts_seat == 1:
+        decks.reverse()
+    game_seed = seed + index
+    state = game.new_initial_state(game_seed, {"decks": decks})
+    agents = [None, None]
+    agents[mcts_seat] = make_agent("mcts", seed=game_seed, **(options or {}))
+    agents[1 - mcts_seat] = make_agent(opponent, seed=game_seed + 7919)
+    start = time.perf_counter()
+    while not state.is_terminal():
+        state.apply(agents[state.current_player()].act(state))  # type: ignore[union-attr]
+    winner = state.winner()
+    outcome = 0 if winner is None else (1 if winner == mcts_seat else -1)
+    return StrengthGame(
+        opponent,
+        index,
+        pairing,
+        mcts_seat,
+        outcome,
+        state.end_reason(),
+        state.turn_count(),
+        time.perf_counter() - start,
+    )
+
+
+def strength_games(
+    opponents: Sequence[str],
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    options: dict[str, Any] | None = None,
+    progress: bool = False,
+) -> list[StrengthGame]:
+    """Play ``games`` strength games against each opponent (in ``jobs`` processes)."""
+    # interleaved, so that a run cut short still has games against every opponent
+    tasks = [(opponent, index, seed, options) for index in range(games) for opponent in opponents]
+    results: list[StrengthGame] = []
+    if jobs <= 1:
+        for task in tasks:
+            results.append(strength_game(*task))
+            if progress:
+                _progress(results[-1])
+        return results
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for future in as_completed([pool.submit(strength_game, *task) for task in tasks]):
+            results.append(future.result())
+            if progress:
+                _progress(results[-1])
+    return sorted(results, key=lambda result: (opponents.index(result.opponent), result.index))
+
+
+def _progress(result: StrengthGame) -> None:
+    mark = {1: "W", 0: "D", -1: "L"}[result.outcome]
+    print(
+        f"  {result.opponent:6} #{result.index:3} {result.pairing[0][6:]:>16} vs "
+        f"{result.pairing[1][6:]:<16} seat {result.mcts_seat} {mark} {result.reason:16} "
+        f"{result.turns:3} turns {result.seconds:6.1f} s",
+        flush=True,
+    )
+
+
+def _tally(results: Sequence[StrengthGame]) -> str:
+    from rules.simulation import wilson_interval
+
+    wins = sum(r.outcome == 1 for r in results)
+    draws = sum(r.outcome == 0 for r in results)
+    losses = len(results) - wins - draws
+    low, high = wilson_interval(wins, len(results))
+    rate = wins / len(results) if results else 0.0
+    return (
+        f"{wins:3}/{len(results):3} won {rate:6.1%} [95% CI {low:6.1%}-{high:6.1%}], "
+        f"{draws} drawn, {losses} lost"
+    )
+
+
+def strength_report(results: Sequence[StrengthGame]) -> list[str]:
+    """Lines summarising ``results``: per opponent, then per pairing and per MCTS deck."""
+    lines = []
+    for opponent in dict.fromkeys(r.opponent for r in results):
+        mine = [r for r in results if r.opponent == opponent]
+        seconds = sum(r.seconds for r in mine) / len(mine)
+        lines.append(f"MCTS vs {opponent}: {_tally(mine)} ({seconds:.1f} s/game)")
+        for pairing in PAIRINGS:
+            games = [r for r in mine if r.pairing == pairing]
+            if games:
+                label = f"{pairing[0][6:]} vs {pairing[1][6:]}"
+                lines.append(f"  {label:36} {_tally(games)}")
+        for deck in SAMPLE_DECKS:
+            games = [r for r in mine if r.pairing[0] == deck]
+            if games:
+                lines.append(f"  MCTS with {deck[6:]:26} {_tally(games)}")
+        for seat in (0, 1):
+            games = [r for r in mine if r.mcts_seat == seat]
+            if games:
+                lines.append(f"  MCTS in seat {seat}{'':23} {_tally(games)}")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--mcts-moves", type=int, default=10)
     parser.add_argument("--mcts-iterations", type=int, default=100)
+    parser.add_argument("--strength", type=int, metavar="GAMES", help="measure strength instead")
+    parser.add_argument("--opponents", default="random,greedy")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--progress", action="store_true", help="print every finished game")
     args = parser.parse_args()
+    if args.strength:
+        opponents = [name for name in args.opponents.split(",") if name]
+        results = strength_games(
+            opponents, args.strength, args.seed, args.jobs, progress=args.progress
+        )
+        print("\n".join(strength_report(results)))
+        return
     rate, actions, length = random_games(args.games, args.seed, checked=False)
     print(f"random games (search loop): {rate:8.1f} games/s {actions:9.0f} actions/s")
     print(f"  mean game length:         {length:8.1f} actions")

@@ -54,7 +54,7 @@ class MCTSAgent:
         rollout_limit: int = 400,
         rollout_turns: int | Literal["auto"] | None = AUTO,
         rollout_policy: bool = True,
-        prior_visits: int = 5,
+        prior_visits: int = 10,
     ) -> None:
         self.rng = Rng(seed)
         self.iterations = iterations
