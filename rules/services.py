@@ -210,6 +210,21 @@ def matchup_run_create(
     return run
 
 
+def matchup_runs_claim(*, user: AbstractBaseUser, run_ids: Sequence[int]) -> int:
+    """Give an anonymous visitor's runs to the account they just signed in to; return how many.
+
+    Only runs still without an owner are claimed, so a list replayed from another session
+    cannot take someone else's. The caller vouches that ``run_ids`` came from this visitor's
+    own session data (which survives the new session key ``login`` makes).
+    """
+    ids = [int(pk) for pk in run_ids]
+    if not ids:
+        return 0
+    return MatchupRun.objects.filter(pk__in=ids, owner__isnull=True).update(
+        owner=user, session_key=""
+    )
+
+
 def _enqueue(run_id: int) -> None:
     """Hand the run to a worker; a broker that cannot be reached fails the run, saying so."""
     from rules.tasks import matchup_run_play

@@ -311,6 +311,38 @@ def test_anonymous_runs_belong_to_the_browser_session(client, django_user_model,
     assert b"Eagles vs Bisons" not in stranger.get(reverse("matchup-new")).content
 
 
+def test_logging_in_keeps_the_runs_started_anonymously(client, django_user_model, user):
+    a = make_deck(user, name="Eagles", visibility=Visibility.PUBLIC)
+    b = make_deck(user, name="Bisons", sample_name="legal-bison-pressure", visibility="public")
+    pk = run_id(start(client, a, b, games=2))
+    poll_to_end(client, pk)
+    from django.test import Client
+
+    someone_else = Client()
+    theirs = run_id(start(someone_else, a, b, games=1))
+    django_user_model.objects.create_user("carol", "carol@example.com", "pw-carol-matchups")
+    response = client.post(reverse("login"), {"username": "carol", "password": "pw-carol-matchups"})
+    assert response.status_code == 302
+    run = MatchupRun.objects.get(pk=pk)
+    assert run.owner.username == "carol" and run.session_key == ""
+    assert client.get(reverse("matchup-detail", args=[pk])).status_code == 200
+    assert b"Eagles vs Bisons" in client.get(reverse("matchup-new")).content
+    # the other visitor's run stays theirs, and signing up claims it for them
+    assert MatchupRun.objects.get(pk=theirs).owner is None
+    response = someone_else.post(
+        reverse("signup"),
+        {
+            "username": "dave",
+            "email": "dave@example.com",
+            "password1": "pw-dave-matchups-9",
+            "password2": "pw-dave-matchups-9",
+        },
+    )
+    assert response.status_code == 302
+    assert MatchupRun.objects.get(pk=theirs).owner.username == "dave"
+    assert MatchupRun.objects.filter(owner__username="carol").count() == 1
+
+
 def test_recent_runs_are_listed_on_the_matchup_page(alice, user):
     a, b = two_decks(user, "rival-realms")
     run_id(start(alice, a, b, games=2))

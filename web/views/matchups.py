@@ -41,6 +41,8 @@ from web.matchups import (
 from web.selectors import deck_list_visible_to
 
 SESSION_MARK = "web:matchup-runs"
+#: the runs an anonymous visitor started, claimed for their account when they log in
+SESSION_RUNS = "web:anonymous-matchup-runs"
 RECENT_RUNS = 10
 GAMES_PER_PAGE = 25
 REPLAY_CACHE_SECONDS = 3600
@@ -99,6 +101,9 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
                 deck_a=data["deck_a"],
                 deck_b=data["deck_b"],
             )
+            if run.owner_id is None:
+                # kept in the session data, which logging in carries over to the new key
+                request.session[SESSION_RUNS] = [*request.session.get(SESSION_RUNS, []), run.pk]
             return redirect("matchup-detail", pk=run.pk)
     unavailable = ""
     wanted = request.GET.get("deck", "")

@@ -1,0 +1,25 @@
+"""Signal receivers of the web app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
+from django.http import HttpRequest
+
+from rules.services import matchup_runs_claim
+from web.views.matchups import SESSION_RUNS
+
+
+@receiver(user_logged_in, dispatch_uid="web.claim_anonymous_matchup_runs")
+def claim_anonymous_matchup_runs(
+    sender: Any, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any
+) -> None:
+    """Matchup runs started before logging in (or signing up) move to the account."""
+    if request is None or not hasattr(request, "session"):
+        return
+    run_ids = request.session.pop(SESSION_RUNS, None)
+    if run_ids:
+        matchup_runs_claim(user=user, run_ids=run_ids)
