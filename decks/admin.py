@@ -1,4 +1,9 @@
+from __future__ import annotations
+
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from decks.models import (
     Deck,
@@ -69,8 +74,14 @@ class DeckVersionAdmin(admin.ModelAdmin):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ("name", "game", "format", "date", "decklist_deadline")
+    list_display = ("name", "game", "format", "date", "decklist_deadline", "organiser")
     list_filter = ("game",)
+
+    def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
+        """An event added here without an organiser is organised by whoever added it."""
+        if not change and obj.organiser_id is None:
+            obj.organiser = request.user
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(Registration)

@@ -210,6 +210,25 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.date})"
 
+    def clean(self) -> None:
+        """The checks ``event_create`` makes, for events edited in the admin: the format must
+        belong to the event's game, and a variant must be one of that game's."""
+        from django.core.exceptions import ValidationError
+
+        from decks.validation.base import rules_for
+
+        if self.game_id and self.format_id and self.format.game_id != self.game_id:
+            raise ValidationError({"format": f"{self.format.name} belongs to another game."})
+        if self.variant and self.game_id:
+            variants = rules_for(self.game.slug).variants
+            if self.variant not in variants:
+                known = ", ".join(variants) or "none"
+                raise ValidationError(
+                    {
+                        "variant": f"{self.game.name} has no variant {self.variant!r} (known: {known})."
+                    }
+                )
+
 
 class Registration(models.Model):
     """A player's entry to an event: the decklist exactly as submitted, its hash and verdict."""

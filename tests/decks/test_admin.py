@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from decks.models import Format
+from cards.models import Game
+from decks.models import Event, Format
 
 pytestmark = pytest.mark.django_db
 
@@ -27,3 +28,41 @@ def test_ban_list_entries_are_listed_with_their_dates(admin_client):
     assert response.status_code == 200
     assert b"Writs of Assistance" in response.content
     assert b"June 1, 2026" in response.content
+
+
+def _event_form(game: str, fmt: Format, **extra: str) -> dict[str, str]:
+    return {
+        "game": str(Format.objects.get(pk=fmt.pk).game.pk if game == "own" else game),
+        "format": str(fmt.pk),
+        "name": "Spring Open",
+        "date": "2026-12-05",
+        "decklist_deadline_0": "2026-12-04",
+        "decklist_deadline_1": "18:00:00",
+        "variant": "",
+        "organiser": "",
+        **extra,
+    }
+
+
+def test_an_event_added_in_the_admin_is_organised_by_whoever_added_it(admin_client, admin_user):
+    fmt = Format.objects.get(game__slug="revolt-n-reign", slug="standard")
+    response = admin_client.post("/admin/decks/event/add/", _event_form("own", fmt))
+
+    assert response.status_code == 302
+    event = Event.objects.get(name="Spring Open")
+    assert event.organiser == admin_user
+
+
+def test_the_admin_refuses_a_format_of_another_game_and_an_unknown_variant(admin_client):
+    fmt = Format.objects.get(game__slug="revolt-n-reign", slug="standard")
+    other = Game.objects.get(slug="rival-realms")
+    wrong_game = admin_client.post("/admin/decks/event/add/", _event_form(str(other.pk), fmt))
+    wrong_variant = admin_client.post(
+        "/admin/decks/event/add/", _event_form("own", fmt, variant="secret-draft")
+    )
+
+    assert wrong_game.status_code == 200
+    assert b"belongs to another game" in wrong_game.content
+    assert wrong_variant.status_code == 200
+    assert b"has no variant" in wrong_variant.content
+    assert not Event.objects.filter(name="Spring Open").exists()
