@@ -311,3 +311,82 @@ def test_the_closed_form_after_a_destruction_agrees_with_the_reference():
         spot = 1 << next(c for c, code in enumerate(state.cells) if code < 0)
         # when the closed form values it, then it is the reference solver's value
         assert solver._refill(board, spot, h0, h1, neutral, to_move) == Solver().solve(state).value
+
+
+def _fast_without(state, **switches) -> FastSolver:
+    """A ``FastSolver`` with some of its shortcuts switched off (attribute = False)."""
+    solver = FastSolver(state)
+    for name, value in switches.items():
+        setattr(solver, name, value)
+    return solver
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=10**6), empty=st.integers(min_value=3, max_value=4))
+def test_the_inline_three_to_fill_search_agrees_with_the_generic_one(seed, empty):
+    # given a random old-style position three or four spaces from the end
+    state = random_endgame(seed, empty)
+    # when it is solved with and without the search specialised to three spaces to fill
+    inline = FastSolver(state).solve(state)
+    generic = _fast_without(state, inline_three=False).solve(state)
+    # then the values agree
+    assert inline.complete and generic.complete
+    assert inline.value == generic.value
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=10**6), empty=st.integers(min_value=2, max_value=4))
+def test_the_end_position_memo_keyed_by_what_tiles_can_do_keeps_the_value(seed, empty):
+    # given a random old-style position two to four spaces from the end
+    state = random_endgame(seed, empty)
+    # when it is solved with and without the bound memo of end positions (whose key keeps
+    # only what the tiles in hand can do) and the cut-offs it gives
+    memo = FastSolver(state).solve(state)
+    plain = _fast_without(state, small_memo=False).solve(state)
+    # then the values agree
+    assert memo.value == plain.value
+
+
+def _end_nodes(count: int, empty: int) -> list:
+    """Compact placement-phase nodes of random old-style playouts with ``empty`` cells (or
+    fewer), with the solver that built them."""
+    found = []
+    for seed in range(count):
+        state = random_endgame(seed, empty)
+        if state.phase == "place" and not state.citizen_due:
+            solver = FastSolver(state)
+            found.append((solver, solver.compact(state)))
+    return found
+
+
+def test_destructions_valued_once_per_space_agree_with_every_destroyer():
+    # given end positions (two spaces to fill) where the player to move may hold destroyers
+    nodes = _end_nodes(60, 2)
+    assert any(solver.destroyers for solver, _ in nodes)
+    for solver, node in nodes:
+        # when _small_search values each space within reach once (King, General and Wizard
+        # destroying the same tile from the same space leave the same value) and when it
+        # tries every destroyer and every direction
+        generic = FastSolver.__new__(FastSolver)
+        generic.__dict__.update(solver.__dict__)
+        generic.simple_destroyers = False
+        generic.refills, generic.last = {}, {}
+        fast = solver._small_search(node, -float("inf"), float("inf"))
+        slow = generic._small_search(node, -float("inf"), float("inf"))
+        # then the exact values agree
+        assert fast == slow
+
+
+def test_the_closed_form_look_ahead_agrees_with_the_enumerated_one():
+    # given positions four to seven spaces from the end
+    nodes = [item for empty in (4, 5, 6, 7) for item in _end_nodes(25, empty)]
+    assert nodes
+    for solver, node in nodes:
+        # when the one-turn look-ahead is taken in closed form and by enumerating every turn
+        enumerated = FastSolver.__new__(FastSolver)
+        enumerated.__dict__.update(solver.__dict__)
+        enumerated.simple_destroyers = False
+        # then both give the same estimate, for either player to move
+        for player in (0, 1):
+            mover = (*node[:4], player, False)
+            assert solver._lookahead(mover) == enumerated._lookahead(mover)

@@ -377,6 +377,15 @@ class FastSolver:
             for i, tile in enumerate(self.tiles)
         )
         self.turners = sum(1 << i for i in range(count) if self.kind[i] == 1)
+        # Every destroyer unshielded, destroying one space: _small's fast destructions apply.
+        self.simple_destroyers = all(
+            not self.shielded[i]
+            and all(_POPCOUNT[g] == 1 for side in self.groups[i] for c in side for g in c)
+            for i in range(count)
+            if self.kind[i] == 2
+        )
+        self.reach: dict[int, int] = {}
+        self.tile_reaches: dict[int, int] = {}
         self.destroyers = sum(1 << i for i in range(count) if self.kind[i] == 2)
         self.shielded_tiles = sum(1 << i for i in range(count) if self.shielded[i])
         # player | cell << 1 | turning tiles << 5 -> the distinct (shield bit, cell mask) turns
@@ -399,8 +408,16 @@ class FastSolver:
         self.last: dict[int, int] = {}
         self.canon: dict[int, int] = {}
         self.moves: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
+        self.deltas: dict[int, tuple[tuple[int, int, int, int, int, int], ...]] = {}
+        self.dominated_marks: dict[int, frozenset[int]] = {}
         self.dominated: dict[int, frozenset[int]] = {}
         self.refills: dict[int, float] = {}
+        # Keys of _refill's memo without neutral tiles: turners of each side, then three flags;
+        # of _small's: the two hands' classes (_small_suffix, count + 2 bits each).
+        self.class_shift = 39 + count
+        self.powered = self.turners | self.destroyers
+        self.flag = 1 << count
+        self.small_bounds: dict[int, tuple[float, float]] = {}
         self.max_table = max_table
         self.memo_limit = min(max_table, 1_000_000)
         self.time_limit = time_limit
@@ -411,6 +428,10 @@ class FastSolver:
         self.killers: list[list[int]] = [[] for _ in range(20)]
         self.lookahead_cells = _LOOKAHEAD_CELLS
         self.small_in_table = False
+        # Shortcuts that the tests switch off to check them against the generic search. The
+        # end positions' memo needs every destruction to take a single tile (no recursion).
+        self.inline_three = True
+        self.small_memo = self.simple_destroyers
 
     def _weaker(self, strong: int, count: int) -> int:
         mask = 0
@@ -588,22 +609,49 @@ class FastSolver:
             return moves
         r0, r1, sh, down = board & 511, (board >> 9) & 511, (board >> 18) & 511, board >> 27
         empty = 511 & ~(r0 | r1 | down)
-        filled = not empty & (empty - 1)
         plain = (r0 | r1) & ~sh
+        delta_key = empty | down << 9 | plain << 18 | player << 27 | tile << 28
+        deltas = self.deltas.get(delta_key)
+        if deltas is None:
+            deltas = self._deltas(empty, down, plain, tile, player, delta_key)
+        # The tiles already face down were destroyed by the opponent: they leave at the start
+        # of its turn. Tiles destroyed now are face down when it starts.
+        up = board & _UP_FIELDS
+        result = []
+        for what, add, keep, flip, code, _ in deltas:
+            after = ((up | add) & keep) ^ flip
+            result.append(
+                (0, after, _final_value(after), code) if not what else (what, after, 0, code)
+            )
+        moves = tuple(result)
+        if len(self.moves) >= self.memo_limit:
+            self.moves.clear()
+        self.moves[memo_key] = moves
+        return moves
+
+    def _deltas(
+        self, empty: int, down: int, plain: int, tile: int, player: int, key: int
+    ) -> tuple[tuple[int, int, int, int, int, int], ...]:
+        """Every turn of ``player`` placing ``tile`` as a mask operation (memoised by ``key``).
+
+        A turn depends on the board only through its empty, face-down and unshielded face-up
+        cells, so many boards share one entry. Each is ``(what, add, keep, flip, move, mark)``:
+        the board after the turn is ``((face-up fields | add) & keep) ^ flip``; ``what`` and
+        ``move`` as in ``_moves``; ``mark`` (the bits the turn adds, turns or marks face down
+        together) tells two turns from one board apart exactly when their boards differ.
+        """
+        filled = not empty & (empty - 1)
         kind = self.kind[tile]
         groups = self.groups[tile][player]
         shift = 9 * player
         shield = self.shielded[tile]
-        # The tiles already face down were destroyed by the opponent: they leave at the start
-        # of its turn. Tiles destroyed now are face down when it starts.
-        up = board & _UP_FIELDS
-        result: list[tuple[int, int, int, int]] = []
-        seen: set[int] = set()
+        everything = (1 << 36) - 1
+        result: list[tuple[int, int, int, int, int, int]] = []
         bits = empty
         while bits:
             low = bits & -bits
             bits ^= low
-            placed = up | low << shift | (low << 18 if shield else 0)
+            add = low << shift | (low << 18 if shield else 0)
             cell = low.bit_length() - 1
             code = cell << 4
             after_empty = (empty ^ low) | down
@@ -615,35 +663,28 @@ class FastSolver:
                 what = 3
             else:
                 what = 2
-            seen.add(placed)
-            result.append(
-                (0, placed, _final_value(placed), code) if not what else (what, placed, 0, code)
-            )
+            result.append((what, add, everything, 0, code, add))
+            # Distinct targets give distinct boards: only the first group of each is kept.
+            hits: set[int] = set()
             if kind == 1:
                 for index, group in enumerate(groups[cell], 1):
                     hit = group & plain
-                    if hit:
-                        after = placed ^ (hit | hit << 9)
-                        if after not in seen:
-                            seen.add(after)
-                            result.append(
-                                (0, after, _final_value(after), code | index)
-                                if not what
-                                else (what, after, 0, code | index)
-                            )
+                    if hit and hit not in hits:
+                        hits.add(hit)
+                        flip = hit | hit << 9
+                        result.append((what, add, everything, flip, code | index, add ^ flip))
             elif kind == 2 and not filled:
                 for index, group in enumerate(groups[cell], 1):
                     hit = group & plain
-                    if hit:
-                        after = (placed & ~(hit | hit << 9)) | hit << 27
-                        if after not in seen:
-                            seen.add(after)
-                            result.append((3, after, 0, code | index))
-        moves = tuple(result)
-        if len(self.moves) >= self.memo_limit:
-            self.moves.clear()
-        self.moves[memo_key] = moves
-        return moves
+                    if hit and hit not in hits:
+                        hits.add(hit)
+                        keep = everything ^ (hit | hit << 9)
+                        result.append((3, add, keep, hit << 27, code | index, add | hit << 27))
+        deltas = tuple(result)
+        if len(self.deltas) >= self.memo_limit:
+            self.deltas.clear()
+        self.deltas[key] = deltas
+        return deltas
 
     def _children(
         self, node: tuple[int, int, int, int, int, bool], alpha: float, beta: float
@@ -724,6 +765,27 @@ class FastSolver:
         result = self.dominated[key] = frozenset(boards)
         return result
 
+    def _dominated_marks(
+        self, empty: int, down: int, plain: int, player: int, weak: int
+    ) -> frozenset[int]:
+        """The marks (see ``_deltas``) of the turns of the ``weak`` tiles (memoised): a turn of
+        a stronger tile with one of these marks reaches a board a weaker tile reaches."""
+        key = empty | down << 9 | plain << 18 | player << 27
+        marks: set[int] = set()
+        bits = weak
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            tile_key = key | (low.bit_length() - 1) << 28
+            deltas = self.deltas.get(tile_key)
+            if deltas is None:
+                deltas = self._deltas(empty, down, plain, low.bit_length() - 1, player, tile_key)
+            marks.update(delta[5] for delta in deltas)
+        if len(self.dominated_marks) >= self.memo_limit:
+            self.dominated_marks.clear()
+        result = self.dominated_marks[key | weak << 28] = frozenset(marks)
+        return result
+
     def _lookahead(self, node: tuple[int, int, int, int, int, bool]) -> float:
         """Order estimate (Regality's view): the best the player to move reaches in one turn.
 
@@ -732,8 +794,44 @@ class FastSolver:
         """
         board, h0, h1, neutral, player, _ = node
         hand = h1 if player else h0
-        best: float | None = None
         bits = hand | neutral
+        r0, r1, sh, down = board & 511, (board >> 9) & 511, (board >> 18) & 511, board >> 27
+        empty = 511 & ~(r0 | r1 | down)
+        if bits and self.simple_destroyers and _POPCOUNT[empty | down] >= 4:
+            # No turn can end the game: the best margin in closed form, from each empty space
+            # the best turn (+1 + 2 per tile turned over, -2 per own tile) or destruction (+1,
+            # +1 per tile of the opponent, -1 per own tile, less the destruction's mark-down).
+            own, theirs = (r1, r0) if player else (r0, r1)
+            plain = ~sh
+            own_plain, theirs_plain = own & plain, theirs & plain
+            turners = bits & self.turners
+            # (A destruction needs another empty space: filling the board allows none.)
+            destroyers = bits & self.destroyers if empty & (empty - 1) else 0
+            gain = 1
+            cells = empty
+            while cells:
+                spot = cells & -cells
+                cells ^= spot
+                cell = spot.bit_length() - 1
+                if turners:
+                    for _, group in self._turns(player, cell, turners):
+                        flip = 1 + 2 * (
+                            _POPCOUNT[group & theirs_plain] - _POPCOUNT[group & own_plain]
+                        )
+                        if flip > gain:
+                            gain = flip
+                if destroyers and gain < 2 - _DESTROY_PENALTY:
+                    reach_key = player | cell << 1 | destroyers << 5
+                    targets = self.reach.get(reach_key)
+                    if targets is None:
+                        targets = self._reach(player, cell, destroyers, reach_key)
+                    if targets & theirs_plain:
+                        gain = 2 - _DESTROY_PENALTY
+                    elif targets & own_plain and gain < -_DESTROY_PENALTY:
+                        gain = -_DESTROY_PENALTY
+            estimate = _POPCOUNT[own] - _POPCOUNT[theirs] + gain
+            return -estimate if player else estimate
+        best: float | None = None
         while bits:
             low = bits & -bits
             bits ^= low
@@ -748,6 +846,71 @@ class FastSolver:
         return 0 if best is None else best
 
     def _small(
+        self, node: tuple[int, int, int, int, int, bool], alpha: float, beta: float
+    ) -> float:
+        """``_small_search`` with a bound memo keyed by what the tiles in hand can do.
+
+        Without neutral tiles or a Citizen due, an end-of-game node's value depends on the hands
+        only through what their tiles can do: the mover's turning and destroying tiles and
+        whether it also holds a plain or a shielded tile without a power; the opponent's
+        turning tiles (for the last space) and whether it holds a plain or a shielded tile (for
+        the space a destruction frees). That gives far fewer keys than positions: the memo
+        holds (lower, upper) bounds, as the table does, and is read before a search.
+        """
+        board, h0, h1, neutral, player, due = node
+        if neutral or due or not self.small_memo:
+            return self._small_search(node, alpha, beta)
+        mover, opponent = (h1, h0) if player else (h0, h1)
+        key = board | self._small_suffix(player, mover, opponent)
+        return self._small_probe(node, key, alpha, beta)
+
+    def _small_suffix(self, player: int, mover: int, opponent: int) -> int:
+        """``_small``'s memo key less the board (see ``_small``)."""
+        shielded = self.shielded_tiles
+        flag = self.flag
+        powers = mover & self.powered
+        rest = mover ^ powers
+        mover_class = (
+            powers | (flag if rest & ~shielded else 0) | (flag << 1 if rest & shielded else 0)
+        )
+        opponent_class = (
+            opponent & self.turners
+            | (flag if opponent & ~shielded else 0)
+            | (flag << 1 if opponent & shielded else 0)
+        )
+        return player << 36 | (mover_class | opponent_class << self.class_shift) << 37
+
+    def _small_probe(
+        self, node: tuple[int, int, int, int, int, bool], key: int, alpha: float, beta: float
+    ) -> float:
+        """``_small_search`` of ``node`` through the bound memo, ``key`` its memo key."""
+        entry = self.small_bounds.get(key)
+        if entry is None:
+            lower, upper = -INF, INF
+        else:
+            lower, upper = entry
+            if lower >= beta or lower == upper:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower > alpha:
+                alpha = lower
+            if upper < beta:
+                beta = upper
+        best = self._small_search(node, alpha, beta)
+        if best <= alpha:
+            upper = best if best < upper else upper
+        elif best >= beta:
+            lower = best if best > lower else lower
+        else:
+            lower = upper = best
+        bounds = self.small_bounds
+        if entry is None and len(bounds) >= self.memo_limit:
+            bounds.clear()
+        bounds[key] = (lower, upper)
+        return best
+
+    def _small_search(
         self, node: tuple[int, int, int, int, int, bool], alpha: float, beta: float
     ) -> float:
         """Fail-soft alpha-beta of an end-of-game node (two spaces or fewer left to fill).
@@ -831,6 +994,42 @@ class FastSolver:
                             return best
         # Destructions (only with two empty spaces: filling the board allows none).
         bits = available & self.destroyers if empty & (empty - 1) else 0
+        if bits and not neutral and self.simple_destroyers:
+            # Without neutral tiles, _refill's value does not depend on which destroyer was
+            # used (only on what the kept tiles can do, which none of them changes), so each
+            # space within reach of one of them from each empty space is valued once, its memo
+            # read here. (Every destroyer here is unshielded and destroys a single space.)
+            suffix = self._refill_suffix(other, opponent, hand & ~(bits & -bits))
+            refills_get = self.refills.get
+            reach_get = self.reach.get
+            cells = empty
+            while cells:
+                spot = cells & -cells
+                cells ^= spot
+                placed = up | spot << shift
+                cell = spot.bit_length() - 1
+                reach_key = player | cell << 1 | bits << 5
+                targets = reach_get(reach_key)
+                if targets is None:
+                    targets = self._reach(player, cell, bits, reach_key)
+                targets &= plain
+                while targets:
+                    hit = targets & -targets
+                    targets ^= hit
+                    after = (placed & ~(hit | hit << 9)) | hit << 27
+                    value = refills_get(after | suffix)
+                    if value is None:
+                        value = self._refill_by(after, empty ^ spot, cell, hit, node, bits)
+                    if maximising:
+                        if value > best:
+                            best = value
+                            if value >= beta:
+                                return best
+                    elif value < best:
+                        best = value
+                        if value <= alpha:
+                            return best
+            return best
         while bits:
             low = bits & -bits
             bits ^= low
@@ -887,15 +1086,18 @@ class FastSolver:
         ``_small`` would, without a window: the best over the player's placements and turns of
         the closed-form last placement (memoised by the raw position).
         """
-        s0, s1, s2, s3 = self.hand_shift
-        key = board | h0 << s0 | h1 << s1 | neutral << s2 | player << s3
+        hand = h1 if player else h0
+        other = 1 - player
+        opponent = h0 if player else h1
+        if neutral:
+            s0, s1, s2, s3 = self.hand_shift
+            key = board | h0 << s0 | h1 << s1 | neutral << s2 | player << s3
+        else:
+            key = board | self._refill_suffix(player, hand, opponent)
         value = self.refills.get(key)
         if value is not None:
             return value
         self.nodes += 1
-        hand = h1 if player else h0
-        other = 1 - player
-        opponent = h0 if player else h1
         r0, r1, sh = board & 511, (board >> 9) & 511, (board >> 18) & 511
         plain = (r0 | r1) & ~sh
         # The face-down tile leaves: the placement's board keeps only the face-up fields.
@@ -938,6 +1140,58 @@ class FastSolver:
             self.refills.clear()
         self.refills[key] = best
         return best
+
+    def _tile_reach(self, tile: int, player: int, empty: int, key: int) -> int:
+        """The spaces ``tile`` can act on from any of the ``empty`` spaces (memoised)."""
+        reach = 0
+        for cell in range(9):
+            if empty >> cell & 1:
+                for group in self.groups[tile][player][cell]:
+                    reach |= group
+        self.tile_reaches[key] = reach
+        return reach
+
+    def _reach(self, player: int, cell: int, tiles: int, key: int) -> int:
+        """The spaces the destroyers ``tiles`` can destroy from ``cell`` (memoised by ``key``)."""
+        targets = 0
+        while tiles:
+            low = tiles & -tiles
+            tiles ^= low
+            for group in self.groups[low.bit_length() - 1][player][cell]:
+                targets |= group
+        self.reach[key] = targets
+        return targets
+
+    def _refill_by(
+        self, after: int, spot: int, cell: int, hit: int, node: tuple, destroyers: int
+    ) -> float:
+        """``_refill`` after the player to move at ``node`` placed one of its ``destroyers``
+        that can destroy ``hit`` from ``cell`` and did (no neutral tiles)."""
+        _, h0, h1, _, player, _ = node
+        while destroyers:
+            low = destroyers & -destroyers
+            destroyers ^= low
+            if hit in self.groups[low.bit_length() - 1][player][cell]:
+                break
+        if player:
+            return self._refill(after, spot, h0, h1 ^ low, 0, 0)
+        return self._refill(after, spot, h0 ^ low, h1, 0, 1)
+
+    def _refill_suffix(self, player: int, hand: int, opponent: int) -> int:
+        """``_refill``'s memo key without neutral tiles, less the board: only what the tiles
+        can do matters (the player's turns, whether it holds a plain or a shielded tile, the
+        opponent's turns for the last space and whether it holds any tile)."""
+        turners = self.turners
+        shielded = self.shielded_tiles
+        flags = (1 if hand & ~shielded else 0) | (2 if hand & shielded else 0)
+        if opponent:
+            flags |= 4
+        return (
+            player << 36
+            | (hand & turners) << 37
+            | (opponent & turners) << self.class_shift
+            | flags << (self.class_shift << 1)
+        )
 
     def _turns(self, player: int, cell: int, tiles: int) -> tuple[tuple[int, int], ...]:
         """The distinct turns ``tiles`` offer from ``cell``: (shield bit of the tile, targets)."""
@@ -1029,6 +1283,13 @@ class FastSolver:
         if small:
             self.nodes -= 1  # counted by _small
             return self._store(key, entry, self._small(node, alpha, beta), alpha0, beta0, hint)
+        if (
+            _POPCOUNT[(board | board >> 9) & 511] == 6
+            and self.inline_three
+            and not self.small_in_table
+        ):
+            best, best_child = self._three(node, alpha, beta, hint)
+            return self._store(key, entry, best, alpha0, beta0, best_child)
         maximising = node[4] == 0
         finals, children = self._children(node, alpha, beta)
         best = -INF if maximising else INF
@@ -1126,6 +1387,177 @@ class FastSolver:
                             del killers[2:]
                         break
         return self._store(key, entry, best, alpha0, beta0, best_child)
+
+    def _three(
+        self,
+        node: tuple[int, int, int, int, int, bool],
+        alpha: float,
+        beta: float,
+        hint: int | None,
+    ) -> tuple[float, int | None]:
+        """Fail-soft alpha-beta of a node with three spaces left to fill; return (value, best
+        child's raw key).
+
+        The generic search, specialised: every child but a destruction has two spaces to fill
+        and is an end position (``_small``, never in the table), so children are scored as they
+        are generated, from the board-independent turns of ``_deltas`` (no table reads, no
+        symmetry keys), and only a destruction's child, again three spaces from the end, is
+        keyed, by ``_search`` itself when it is reached. An end position's key in ``_small``'s
+        memo is the board and a suffix per tile placed, so its stored bounds are read here: one
+        that already refutes the window ends the node (an enhanced transposition cut-off, which
+        the table could not give for these children), the others order the search as the
+        table's bounds do in ``_search``; the rest is ``_search``'s order: the previous best
+        child, then the ally margin, destructions last, killer moves, history.
+        """
+        board, h0, h1, neutral, player, due = node
+        hand = h1 if player else h0
+        available = hand | neutral
+        if due and hand & self.citizen_bit:
+            available = self.citizen_bit
+        other = 1 - player
+        maximising = player == 0
+        best = -INF if maximising else INF
+        best_child = hint
+        s0, s1, s2, _ = self.hand_shift
+        history = self.history
+        killers = self.killers[6 | player]
+        deltas_get = self.deltas.get
+        marks_get = self.dominated_marks.get
+        weaker = self.weaker
+        r0, r1, sh, down = board & 511, (board >> 9) & 511, (board >> 18) & 511, board >> 27
+        empty = 511 & ~(r0 | r1 | down)
+        plain = (r0 | r1) & ~sh
+        up = board & _UP_FIELDS
+        delta_key = empty | down << 9 | plain << 18 | player << 27
+        reach_base = player << 5 | empty << 6
+        reach_get = self.tile_reaches.get
+        memo = not neutral and self.small_memo
+        small_suffix = self._small_suffix
+        bounds_get = self.small_bounds.get
+        probe = self._small_probe
+        scored = []
+        bits = available
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            tile = low.bit_length() - 1
+            if hand & low:
+                nh0, nh1, nn = (h0, h1 ^ low, neutral) if player else (h0 ^ low, h1, neutral)
+                weak = weaker[tile] & hand
+            else:
+                nh0, nh1, nn = h0, h1, neutral ^ low
+                weak = 0
+            next_tiles = (nh1 if other else nh0) | nn
+            # The children's keys in _small's memo (the opponent moves; no neutral tiles).
+            suffix = small_suffix(other, next_tiles, nh0 if other else nh1) if memo else -1
+            dominated = _NO_BOARDS
+            if weak:
+                dominated = marks_get(delta_key | weak << 28)
+                if dominated is None:
+                    dominated = self._dominated_marks(empty, down, plain, player, weak)
+            move_base = player << 13 | tile << 8
+            # A tile's turns only see the unshielded tiles within its reach.
+            reach_key = tile | reach_base
+            near = reach_get(reach_key)
+            if near is None:
+                near = self._tile_reach(tile, player, empty, reach_key)
+            near &= plain
+            tile_key = empty | down << 9 | near << 18 | player << 27 | tile << 28
+            deltas = deltas_get(tile_key)
+            if deltas is None:
+                deltas = self._deltas(empty, down, near, tile, player, tile_key)
+            if not next_tiles:
+                # The opponent cannot place a tile: each turn ends the game.
+                for _, add, keep, flip, _, mark in deltas:
+                    if dominated and mark in dominated:
+                        continue
+                    value = _no_tile_value(((up | add) & keep) ^ flip, other)
+                    if maximising:
+                        if value > best:
+                            best = value
+                            if value > alpha:
+                                alpha = value
+                    elif value < best:
+                        best = value
+                        if value < beta:
+                            beta = value
+                    if alpha >= beta:
+                        return best, hint
+                continue
+            for _, add, keep, flip, code, mark in deltas:
+                if dominated and mark in dominated:
+                    continue
+                after = ((up | add) & keep) ^ flip
+                move = move_base | code
+                if flip >> 27 or not memo:
+                    # A destruction (its child is searched through the table), or no memo.
+                    small_key = -1
+                    known = None
+                else:
+                    small_key = after | suffix
+                    known = bounds_get(small_key)
+                if known is None:
+                    score = _POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511]
+                    if not maximising:
+                        score = -score
+                    if flip >> 27:
+                        score -= _DESTROY_PENALTY
+                    score += history[move]
+                    if move in killers:
+                        score += _KILLER_BONUS
+                elif maximising:
+                    # Enhanced transposition cut-off, from the end positions' memo.
+                    if known[0] >= beta:
+                        return known[0], after | nh0 << s0 | nh1 << s1 | nn << s2
+                    score = 100 + known[1] if known[1] > alpha else -100 + known[1]
+                else:
+                    if known[1] <= alpha:
+                        return known[1], after | nh0 << s0 | nh1 << s1 | nn << s2
+                    score = 100 - known[0] if known[0] < beta else -100 - known[0]
+                scored.append((score, after, nh0, nh1, nn, move, small_key))
+        if hint is not None:
+            for index, item in enumerate(scored):
+                after, nh0, nh1, nn = item[1:5]
+                if after | nh0 << s0 | nh1 << s1 | nn << s2 == hint:
+                    scored[index] = (1000, *item[1:])
+                    break
+        scored.sort(key=_FIRST, reverse=True)
+        search, search_small = self._search, self._small
+        best_item = None
+        for item in scored:
+            _, after, nh0, nh1, nn, move, small_key = item
+            child = (after, nh0, nh1, nn, other, False)
+            if after >> 27:
+                value = search(child, alpha, beta)
+            elif small_key >= 0:
+                value = probe(child, small_key, alpha, beta)
+            else:
+                value = search_small(child, alpha, beta)
+            if maximising:
+                if value > best:
+                    best = value
+                    best_item = item
+                    if value > alpha:
+                        alpha = value
+            elif value < best:
+                best = value
+                best_item = item
+                if value < beta:
+                    beta = value
+            if alpha >= beta:
+                if history[move] < _HISTORY_CAP:
+                    history[move] += _HISTORY_STEP
+                if move not in killers:
+                    killers.insert(0, move)
+                    del killers[2:]
+                break
+        if best_item is not None:
+            _, after, nh0, nh1, nn, _, _ = best_item
+            if after >> 27:
+                best_child = self._key((after, nh0, nh1, nn, other, False))
+            else:
+                best_child = after | nh0 << s0 | nh1 << s1 | nn << s2
+        return best, best_child
 
     def _store(
         self,
