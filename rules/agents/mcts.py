@@ -10,7 +10,9 @@ with two optional state hooks: ``rollout_action(rng)`` (a quick playout policy) 
 ``rollout_turns()`` (how many turn changes a rollout plays before it stops and scores the
 position with ``evaluate``, or with the engine's ``rollout_value(player)`` when it has one).
 An engine's ``action_priors(player)`` (one value per legal action) seeds the root's actions
-with ``prior_visits`` virtual visits each (progressive bias). ``MCTSAgent(rollout_turns=...)`` overrides the engine's cut-off
+with ``prior_visits`` virtual visits each (progressive bias). An engine's ``advice()`` (an action
+or ``None``) decides, without search, the decisions whose effect lies beyond any rollout, such as
+a mulligan; ``MCTSAgent(advice=False)`` searches them too. ``MCTSAgent(rollout_turns=...)`` overrides the engine's cut-off
 (``None`` plays to the end); ``rollout_policy=False`` ignores the engine's policy.
 """
 
@@ -55,6 +57,7 @@ class MCTSAgent:
         rollout_turns: int | Literal["auto"] | None = AUTO,
         rollout_policy: bool = True,
         prior_visits: int = 10,
+        advice: bool = True,
     ) -> None:
         self.rng = Rng(seed)
         self.iterations = iterations
@@ -63,6 +66,7 @@ class MCTSAgent:
         self.rollout_turns = rollout_turns
         self.rollout_policy = rollout_policy
         self.prior_visits = prior_visits
+        self.advice = advice
         self._turns: int | None = None
         self._policy = False
 
@@ -72,6 +76,11 @@ class MCTSAgent:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        advice = getattr(state, "advice", None) if self.advice else None
+        if callable(advice):
+            advised = advice()
+            if advised is not None and advised in legal:
+                return advised
         turns = self.rollout_turns
         if turns == AUTO:
             hook = getattr(state, "rollout_turns", None)

@@ -460,6 +460,29 @@ class RevoltState(State):
             best = max(best, child._turn_value(player, budget))
         return best
 
+    def advice(self) -> Action | None:
+        """A rule of thumb for a decision search cannot judge: keep or mulligan (Setup, Step 3).
+
+        A mulligan's effect shows only after several turns, beyond where MCTS rollouts stop, so
+        search alone keeps or redraws nearly at random. The advice keeps a hand whose Pillar count
+        is within one of what a fresh seven from the player's own cards (hand and draw pile: only
+        what that player knows) holds on average, within two after a mulligan, and always keeps
+        the last hand allowed. Only the deciding player's own cards are read.
+        """
+        if self.phase != "mulligan" or self.result is not None:
+            return None
+        seat = self.seat
+        if self.mulligans[seat] >= MAX_MULLIGANS:
+            return KEEP
+        table = self.table
+        hand = self.hand[seat]
+        pool = len(hand) + len(self.draw[seat])
+        pillars = sum(1 for cid in hand if table[cid].type == PILLAR)
+        total = pillars + sum(1 for cid in self.draw[seat] if table[cid].type == PILLAR)
+        expected = round(OPENING_HAND * total / pool) if pool else 0
+        slack = 1 + self.mulligans[seat]
+        return KEEP if abs(pillars - expected) <= slack else MULLIGAN
+
     def rollout_turns(self) -> int:
         """How many turn changes an MCTS rollout plays before ``evaluate`` scores it."""
         return ROLLOUT_TURNS
