@@ -24,6 +24,7 @@ from rules.engines.core.hands import (
     OutcomeTally,
     event_text,
     never,
+    outcome_label,
     outcome_text,
     per_game,
     resolve_policy,
@@ -144,11 +145,10 @@ def sample(
                 pillar_first += 1
             state.apply(action)
         mulligans += state.mulligans[0]
-        # A win is labelled by its reason alone and timed; a loss or draw is only counted.
-        if state.winner() == 0:
-            outcomes.add(state.end_reason(), (state.turn + 1) // 2)
-        else:
-            outcomes.add("lost: " + state.end_reason() if state.winner() == 1 else "drawn")
+        # labelled as in every game's test hands ("won: attack-victory"); only wins are timed
+        winner = state.winner()
+        label = outcome_label(winner, state.end_reason())
+        outcomes.add(label, (state.turn + 1) // 2 if winner == 0 else None)
     return HandReport(
         games=n,
         mulligan_rate=per_game(mulligans, n),
