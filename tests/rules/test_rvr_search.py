@@ -321,30 +321,29 @@ def _fast_without(state, **switches) -> FastSolver:
     return solver
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(min_value=0, max_value=10**6), empty=st.integers(min_value=3, max_value=4))
-def test_the_inline_three_to_fill_search_agrees_with_the_generic_one(seed, empty):
-    # given a random old-style position three or four spaces from the end
-    state = random_endgame(seed, empty)
-    # when it is solved with and without the search specialised to three spaces to fill
-    inline = FastSolver(state).solve(state)
-    generic = _fast_without(state, inline_three=False).solve(state)
-    # then the values agree
-    assert inline.complete and generic.complete
-    assert inline.value == generic.value
+SHORTCUTS = {
+    # the search specialised to three spaces to fill, children valued inline
+    "inline_three": 3,
+    # the bound memo of end positions, keyed only by what the tiles in hand can do, and the
+    # cut-offs it gives
+    "small_memo": 2,
+}
 
 
+@pytest.mark.parametrize("shortcut", sorted(SHORTCUTS))
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(min_value=0, max_value=10**6), empty=st.integers(min_value=2, max_value=4))
-def test_the_end_position_memo_keyed_by_what_tiles_can_do_keeps_the_value(seed, empty):
-    # given a random old-style position two to four spaces from the end
+@given(data=st.data())
+def test_each_fast_solver_shortcut_keeps_the_value(shortcut, data):
+    # given a random old-style position a few spaces from the end (as near as the shortcut acts)
+    seed = data.draw(st.integers(min_value=0, max_value=10**6), label="seed")
+    empty = data.draw(st.integers(min_value=SHORTCUTS[shortcut], max_value=4), label="empty")
     state = random_endgame(seed, empty)
-    # when it is solved with and without the bound memo of end positions (whose key keeps
-    # only what the tiles in hand can do) and the cut-offs it gives
-    memo = FastSolver(state).solve(state)
-    plain = _fast_without(state, small_memo=False).solve(state)
-    # then the values agree
-    assert memo.value == plain.value
+    # when it is solved with and without the shortcut
+    fast = FastSolver(state).solve(state)
+    plain = _fast_without(state, **{shortcut: False}).solve(state)
+    # then both searches finish and the values agree
+    assert fast.complete and plain.complete
+    assert fast.value == plain.value
 
 
 def _end_nodes(count: int, empty: int) -> list:

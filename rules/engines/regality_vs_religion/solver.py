@@ -1380,11 +1380,7 @@ class FastSolver:
                         if value < beta:
                             beta = value
                     if alpha >= beta:
-                        if history[move] < _HISTORY_CAP:
-                            history[move] += _HISTORY_STEP
-                        if move not in killers:
-                            killers.insert(0, move)
-                            del killers[2:]
+                        _credit_cutoff(move, history, killers)
                         break
         return self._store(key, entry, best, alpha0, beta0, best_child)
 
@@ -1524,6 +1520,8 @@ class FastSolver:
         scored.sort(key=_FIRST, reverse=True)
         search, search_small = self._search, self._small
         best_item = None
+        # the window update below repeats ``_search``'s on purpose: a call per child is the
+        # hottest path of the solver
         for item in scored:
             _, after, nh0, nh1, nn, move, small_key = item
             child = (after, nh0, nh1, nn, other, False)
@@ -1545,11 +1543,7 @@ class FastSolver:
                 if value < beta:
                     beta = value
             if alpha >= beta:
-                if history[move] < _HISTORY_CAP:
-                    history[move] += _HISTORY_STEP
-                if move not in killers:
-                    killers.insert(0, move)
-                    del killers[2:]
+                _credit_cutoff(move, history, killers)
                 break
         if best_item is not None:
             _, after, nh0, nh1, nn, _, _ = best_item
@@ -1602,6 +1596,15 @@ _NO_BOARDS: frozenset[int] = frozenset()
 # in the table as well: a deep search reaches each of them by many move orders.
 _SMALL_IN_TABLE = 7
 _POPCOUNT = tuple(bin(m).count("1") for m in range(512))
+
+
+def _credit_cutoff(move: int, history: list[float], killers: list[int]) -> None:
+    """A move that cut the search off: raise its history score and keep it as a killer (two)."""
+    if history[move] < _HISTORY_CAP:
+        history[move] += _HISTORY_STEP
+    if move not in killers:
+        killers.insert(0, move)
+        del killers[2:]
 
 
 def _mask(cells: tuple[int, ...]) -> int:
