@@ -215,19 +215,13 @@ class Event(models.Model):
         belong to the event's game, and a variant must be one of that game's."""
         from django.core.exceptions import ValidationError
 
-        from decks.validation.base import rules_for
+        from decks.services import format_and_variant_problems
 
-        if self.game_id and self.format_id and self.format.game_id != self.game_id:
-            raise ValidationError({"format": f"{self.format.name} belongs to another game."})
-        if self.variant and self.game_id:
-            variants = rules_for(self.game.slug).variants
-            if self.variant not in variants:
-                known = ", ".join(variants) or "none"
-                raise ValidationError(
-                    {
-                        "variant": f"{self.game.name} has no variant {self.variant!r} (known: {known})."
-                    }
-                )
+        if self.game_id:
+            fmt = self.format if self.format_id else None
+            problems = format_and_variant_problems(self.game, fmt, self.variant)
+            if problems:
+                raise ValidationError({field: f"{text}." for field, text in problems.items()})
 
 
 class Registration(models.Model):

@@ -71,6 +71,17 @@ class OrganiserRequiredError(PermissionError):
 # -- helpers --------------------------------------------------------------------------------------
 
 
+def format_and_variant_problems(game: Game, format: Format | None, variant: str) -> dict[str, str]:
+    """What is wrong with a deck's or event's format and variant for ``game``, by field name:
+    the format must be the game's own, and a variant one of the game's."""
+    problems = {}
+    if format is not None and format.game_id != game.pk:
+        problems["format"] = f"format {format.name} belongs to another game"
+    if variant and variant not in rules_for(game.slug).variants:
+        problems["variant"] = f"{game.name} has no variant {variant!r}"
+    return problems
+
+
 def _game(game: Game | str) -> Game:
     return game if isinstance(game, Game) else Game.objects.get(slug=game)
 
@@ -178,13 +189,13 @@ def deck_create(
     problems = []
     if not name.strip():
         problems.append("a deck needs a name")
-    if format is not None and format.game_id != game.pk:
-        problems.append(f"format {format.name} belongs to another game")
+    setup = format_and_variant_problems(game, format, variant)
+    if "format" in setup:
+        problems.append(setup["format"])
     if visibility not in Visibility.values:
         problems.append(f"visibility must be one of {', '.join(Visibility.values)}")
-    rules = rules_for(game.slug)
-    if variant and variant not in rules.variants:
-        problems.append(f"{game.name} has no variant {variant!r}")
+    if "variant" in setup:
+        problems.append(setup["variant"])
     if problems:
         raise DeckError(problems)
     wanted = _cards_for(game, decklist_entries(game.slug, parsed))
@@ -464,10 +475,9 @@ def event_create(
     if not user_is_organiser(organiser):
         raise OrganiserRequiredError
     game = _game(game)
-    if format.game_id != game.pk:
-        raise DeckError([f"format {format.name} belongs to another game"])
-    if variant and variant not in rules_for(game.slug).variants:
-        raise DeckError([f"{game.name} has no variant {variant!r}"])
+    problems = format_and_variant_problems(game, format, variant)
+    if problems:
+        raise DeckError(list(problems.values()))
     return Event.objects.create(
         game=game,
         format=format,

@@ -9,8 +9,8 @@ from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from rules.services import matchup_runs_claim
-from web.views.matchups import SESSION_RUNS
+#: the runs an anonymous visitor started, claimed for their account when they log in
+SESSION_RUNS = "web:anonymous-matchup-runs"
 
 
 @receiver(user_logged_in, dispatch_uid="web.claim_anonymous_matchup_runs")
@@ -22,4 +22,6 @@ def claim_anonymous_matchup_runs(
         return
     run_ids = request.session.pop(SESSION_RUNS, None)
     if run_ids:
+        from rules.services import matchup_runs_claim  # the engines load only when needed
+
         matchup_runs_claim(user=user, run_ids=run_ids)

@@ -39,10 +39,9 @@ from web.matchups import (
     replay_steps,
 )
 from web.selectors import deck_list_visible_to
+from web.signals import SESSION_RUNS
 
 SESSION_MARK = "web:matchup-runs"
-#: the runs an anonymous visitor started, claimed for their account when they log in
-SESSION_RUNS = "web:anonymous-matchup-runs"
 RECENT_RUNS = 10
 GAMES_PER_PAGE = 25
 REPLAY_CACHE_SECONDS = 3600
