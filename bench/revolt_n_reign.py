@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/revolt_n_reign.py [--games 300] [--seed 1] [--mcts-moves 10]
     .venv/bin/python bench/revolt_n_reign.py --strength 200 [--opponents random,greedy] [--jobs 2]
+    .venv/bin/python bench/revolt_n_reign.py --strength 180 --agent greedy --opponents greedy
 
 Random games use the three legal sample decks in turn (the conformance setups). "search loop"
 games run the way agents and simulations drive the engine (``quiet()`` states,
@@ -14,7 +15,10 @@ every ordered pair of the three sample decks (MCTS's deck, the opponent's deck, 
 included), so each deck is played by both sides equally often; MCTS takes seat 0 and seat 1 in
 turn within a pairing. It prints wins, draws and losses with 95% Wilson intervals per opponent,
 per pairing and per MCTS deck. Games are independent, so ``--jobs`` spreads them over processes
-with the same result.
+with the same result. ``--agent`` puts another agent in MCTS's place; with the same agent on both
+sides (``--agent greedy --opponents greedy``) the run measures the sample decks instead of an
+agent, and the report adds each deck's win rate against each other deck over both orientations
+(the balance figures in ``docs/performance.md``).
 """
 
 from __future__ import annotations
@@ -126,9 +130,13 @@ class StrengthGame:
 
 
 def strength_game(
-    opponent: str, index: int, seed: int, options: dict[str, Any] | None = None
+    opponent: str,
+    index: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    agent: str = "mcts",
 ) -> StrengthGame:
-    """Play strength game ``index``: MCTS (``options`` passed to ``make_agent``) against ``opponent``."""
+    """Play strength game ``index``: ``agent`` (``options`` passed to ``make_agent``) against ``opponent``."""
     from rules.agents import make_agent
     from rules.engines.core import get_game
 
@@ -141,7 +149,7 @@ def strength_game(
     game_seed = seed + index
     state = game.new_initial_state(game_seed, {"decks": decks})
     agents = [None, None]
-    agents[mcts_seat] = make_agent("mcts", seed=game_seed, **(options or {}))
+    agents[mcts_seat] = make_agent(agent, seed=game_seed, **(options or {}))
     agents[1 - mcts_seat] = make_agent(opponent, seed=game_seed + 7919)
     start = time.perf_counter()
     while not state.is_terminal():
@@ -167,10 +175,13 @@ def strength_games(
     jobs: int = 1,
     options: dict[str, Any] | None = None,
     progress: bool = False,
+    agent: str = "mcts",
 ) -> list[StrengthGame]:
-    """Play ``games`` strength games against each opponent (in ``jobs`` processes)."""
+    """Play ``games`` games of ``agent`` against each opponent (in ``jobs`` processes)."""
     # interleaved, so that a run cut short still has games against every opponent
-    tasks = [(opponent, index, seed, options) for index in range(games) for opponent in opponents]
+    tasks = [
+        (opponent, index, seed, options, agent) for index in range(games) for opponent in opponents
+    ]
     results: list[StrengthGame] = []
     if jobs <= 1:
         for task in tasks:
@@ -210,13 +221,17 @@ def _tally(results: Sequence[StrengthGame]) -> str:
     )
 
 
-def strength_report(results: Sequence[StrengthGame]) -> list[str]:
-    """Lines summarising ``results``: per opponent, then per pairing and per MCTS deck."""
+def strength_report(results: Sequence[StrengthGame], agent: str = "mcts") -> list[str]:
+    """Lines summarising ``results``: per opponent, then per pairing and per ``agent``'s deck.
+
+    When ``agent`` also plays the opponent's side, a balance table follows: each deck's games
+    against each other deck, whichever side played it.
+    """
     lines = []
     for opponent in dict.fromkeys(r.opponent for r in results):
         mine = [r for r in results if r.opponent == opponent]
         seconds = sum(r.seconds for r in mine) / len(mine)
-        lines.append(f"MCTS vs {opponent}: {_tally(mine)} ({seconds:.1f} s/game)")
+        lines.append(f"{agent} vs {opponent}: {_tally(mine)} ({seconds:.1f} s/game)")
         for pairing in PAIRINGS:
             games = [r for r in mine if r.pairing == pairing]
             if games:
@@ -225,11 +240,35 @@ def strength_report(results: Sequence[StrengthGame]) -> list[str]:
         for deck in SAMPLE_DECKS:
             games = [r for r in mine if r.pairing[0] == deck]
             if games:
-                lines.append(f"  MCTS with {deck[6:]:26} {_tally(games)}")
+                lines.append(f"  {agent} with {deck[6:]:26} {_tally(games)}")
         for seat in (0, 1):
             games = [r for r in mine if r.mcts_seat == seat]
             if games:
-                lines.append(f"  MCTS in seat {seat}{'':23} {_tally(games)}")
+                lines.append(f"  {agent} in seat {seat}{'':23} {_tally(games)}")
+        if opponent == agent:
+            lines.extend(balance_report(mine))
+    return lines
+
+
+def balance_report(results: Sequence[StrengthGame]) -> list[str]:
+    """Each sample deck's record against each other deck, both sides played by one agent."""
+    lines = ["  deck balance (the row deck's games against the column deck, either side):"]
+    for deck in SAMPLE_DECKS:
+        cells = []
+        for other in SAMPLE_DECKS:
+            if other == deck:
+                continue
+            won = games = 0
+            for result in results:
+                if result.pairing == (deck, other):
+                    games += 1
+                    won += result.outcome == 1
+                elif result.pairing == (other, deck):
+                    games += 1
+                    won += result.outcome == -1
+            rate = won / games if games else 0.0
+            cells.append(f"vs {other[6:]:17} {won:3}/{games:3} ({rate:4.0%})")
+        lines.append(f"    {deck[6:]:17} " + "  ".join(cells))
     return lines
 
 
@@ -241,15 +280,16 @@ def main() -> None:
     parser.add_argument("--mcts-iterations", type=int, default=100)
     parser.add_argument("--strength", type=int, metavar="GAMES", help="measure strength instead")
     parser.add_argument("--opponents", default="random,greedy")
+    parser.add_argument("--agent", default="mcts", help="the agent measured (default mcts)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--progress", action="store_true", help="print every finished game")
     args = parser.parse_args()
     if args.strength:
         opponents = [name for name in args.opponents.split(",") if name]
         results = strength_games(
-            opponents, args.strength, args.seed, args.jobs, progress=args.progress
+            opponents, args.strength, args.seed, args.jobs, progress=args.progress, agent=args.agent
         )
-        print("\n".join(strength_report(results)))
+        print("\n".join(strength_report(results, args.agent)))
         return
     rate, actions, length = random_games(args.games, args.seed, checked=False)
     print(f"random games (search loop): {rate:8.1f} games/s {actions:9.0f} actions/s")
