@@ -134,16 +134,16 @@ def test_deck_list_query_count_is_fixed(alice, django_assert_num_queries):
 
 def test_patch_with_decklist_makes_a_version_and_diff_shows_it(alice):
     deck = create(alice)
-    text = sample("legal-bison-pressure").replace("8 Homestead Claim", "7 Homestead Claim")
-    text = text.replace("7 Village Green", "8 Village Green")
+    text = sample("legal-bison-pressure").replace("7 Homestead Claim", "6 Homestead Claim")
+    text = text.replace("5 Village Green", "6 Village Green")
     response = alice.patch(f"/api/v1/decks/{deck['id']}/", {"decklist": text}, format="json")
     assert response.status_code == 200 and response.json()["version"] == 2
     versions = alice.get(f"/api/v1/decks/{deck['id']}/versions/").json()
     assert [v["number"] for v in versions] == [1, 2]
     diff = alice.get(f"/api/v1/decks/{deck['id']}/diff/?from=1&to=2").json()
     assert diff["changed"] == [
-        {"name": "Homestead Claim", "zone": "", "from": 8, "to": 7},
-        {"name": "Village Green", "zone": "", "from": 7, "to": 8},
+        {"name": "Homestead Claim", "zone": "", "from": 7, "to": 6},
+        {"name": "Village Green", "zone": "", "from": 5, "to": 6},
     ]
     missing = alice.get(f"/api/v1/decks/{deck['id']}/diff/?from=1&to=9")
     assert missing.status_code == 404

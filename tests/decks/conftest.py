@@ -25,11 +25,16 @@ def read_sample(game: str, name: str) -> str:
     return (SAMPLES_DIR / game / f"{name}.txt").read_text(encoding="utf-8")
 
 
+#: a legal Revolt N Reign list the tests own, so that revising a shipped sample deck (Eagle Control
+#: was, on 2026-11-24) leaves the rule tests' arithmetic alone
+RULE_BASE = Path(__file__).with_name("rnr-rule-base.txt")
+
+
 def legal_rnr_deck() -> dict[str, int]:
-    """The legal Eagle Control sample as ``{name: quantity}`` (the base the rule tests bend)."""
+    """A legal 60-card list as ``{name: quantity}``: the base the rule tests bend (``RULE_BASE``)."""
     from decks.decklist import decklist_read
 
     deck: dict[str, int] = {}
-    for entry in decklist_read(read_sample(RNR, "legal-eagle-control")).entries:
+    for entry in decklist_read(RULE_BASE.read_text(encoding="utf-8")).entries:
         deck[entry.name] = deck.get(entry.name, 0) + entry.quantity
     return deck
