@@ -12,8 +12,11 @@ position with ``evaluate``, or with the engine's ``rollout_value(player)`` when 
 An engine's ``action_priors(player)`` (one value per legal action) seeds the root's actions
 with ``prior_visits`` virtual visits each (progressive bias). An engine's ``advice()`` (an action
 or ``None``) decides, without search, the decisions whose effect lies beyond any rollout, such as
-a mulligan; ``MCTSAgent(advice=False)`` searches them too. ``MCTSAgent(rollout_turns=...)`` overrides the engine's cut-off
-(``None`` plays to the end); ``rollout_policy=False`` ignores the engine's policy.
+a mulligan; ``MCTSAgent(advice=False)`` searches them too. An engine's ``search_actions()`` (the
+legal actions less those it knows to be dominated) is what the tree branches on, root included,
+and ``action_priors`` must then give one value per search action.
+``MCTSAgent(rollout_turns=...)`` overrides the engine's cut-off (``None`` plays to the end);
+``rollout_policy=False`` ignores the engine's policy.
 """
 
 from __future__ import annotations
@@ -25,6 +28,12 @@ from rules.agents.base import searchable_view
 from rules.engines.core import CHANCE, Action, Rng, State
 
 AUTO: Literal["auto"] = "auto"
+
+
+def _candidates(state: State) -> list[Action]:
+    """The actions worth searching: the engine's ``search_actions()`` if it has one, else all."""
+    hook = getattr(state, "search_actions", None)
+    return hook() if callable(hook) else state.legal_actions()
 
 
 class _Node:
@@ -73,7 +82,7 @@ class MCTSAgent:
     def act(self, state: State) -> Action:
         """Return the most visited root action after the search."""
         player = state.current_player()
-        legal = state.legal_actions()
+        legal = _candidates(state)
         if len(legal) == 1:
             return legal[0]
         advice = getattr(state, "advice", None) if self.advice else None
@@ -124,7 +133,7 @@ class MCTSAgent:
                 node = child
                 path.append(node)
                 continue
-            actions = state.legal_actions()
+            actions = _candidates(state)
             for action in actions:
                 child = node.children.get(action)
                 if child is not None:

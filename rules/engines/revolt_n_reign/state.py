@@ -408,6 +408,22 @@ class RevoltState(State):
         group = rng.choice(list(by_card.values()))
         return rng.choice(group)
 
+    def search_actions(self) -> list[Action]:
+        """The legal actions less a dominated one: ending the Play Phase while a Pillar may be laid.
+
+        A Pillar costs nothing, only adds IP and Branch count, and the chance is gone once the
+        turn ends ("Phase 3: Play Phase": one Pillar a turn), so a turn that ends with one in
+        hand is never better than the same turn with it laid. Search agents choose among these.
+        """
+        actions = self.legal_actions()
+        if (
+            self.phase == "play"
+            and not self.pillar_played
+            and any(action.kind == "pillar" for action in actions)
+        ):
+            actions.pop()  # ``end`` is always last, and a Pillar action keeps the list non-empty
+        return actions
+
     def rollout_value(self, player: int) -> float:
         """Score a rollout's last position for ``player`` in (-1, 1), more sharply than evaluate.
 
@@ -436,7 +452,7 @@ class RevoltState(State):
         is ended there. MCTS seeds its root with these (progressive bias), so it starts from the
         greedy plan and its rollouts only overrule it with evidence.
         """
-        actions = self.legal_actions()
+        actions = self.search_actions()
         share = max(1, PRIOR_NODES // len(actions))
         priors = []
         for action in actions:
