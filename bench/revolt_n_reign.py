@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/revolt_n_reign.py [--games 300] [--seed 1] [--mcts-moves 10]
     .venv/bin/python bench/revolt_n_reign.py --strength 200 [--opponents random,greedy] [--jobs 2]
-    .venv/bin/python bench/revolt_n_reign.py --strength 180 --agent greedy --opponents greedy
+    .venv/bin/python bench/revolt_n_reign.py --strength 360 --agent greedy --opponents greedy
 
 Random games use the three legal sample decks in turn (the conformance setups). "search loop"
 games run the way agents and simulations drive the engine (``quiet()`` states,
