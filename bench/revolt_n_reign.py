@@ -117,13 +117,13 @@ PAIRINGS = tuple((mine, theirs) for mine in SAMPLE_DECKS for theirs in SAMPLE_DE
 
 @dataclass(frozen=True)
 class StrengthGame:
-    """One finished strength game, from MCTS's side."""
+    """One finished strength game, from the measured agent's side (MCTS unless ``--agent``)."""
 
     opponent: str
     index: int
     pairing: tuple[str, str]
-    mcts_seat: int
-    outcome: int  # +1 MCTS won, 0 draw, -1 MCTS lost
+    seat: int  # the measured agent's
+    outcome: int  # +1 the measured agent won, 0 draw, -1 it lost
     reason: str
     turns: int
     seconds: float
@@ -142,25 +142,25 @@ def strength_game(
 
     game = get_game("revolt-n-reign")
     pairing = PAIRINGS[index % len(PAIRINGS)]
-    mcts_seat = (index // len(PAIRINGS)) % 2
+    seat = (index // len(PAIRINGS)) % 2
     decks = [game.sample_deck(pairing[0]), game.sample_deck(pairing[1])]
-    if mcts_seat == 1:
+    if seat == 1:
         decks.reverse()
     game_seed = seed + index
     state = game.new_initial_state(game_seed, {"decks": decks})
     agents = [None, None]
-    agents[mcts_seat] = make_agent(agent, seed=game_seed, **(options or {}))
-    agents[1 - mcts_seat] = make_agent(opponent, seed=game_seed + 7919)
+    agents[seat] = make_agent(agent, seed=game_seed, **(options or {}))
+    agents[1 - seat] = make_agent(opponent, seed=game_seed + 7919)
     start = time.perf_counter()
     while not state.is_terminal():
         state.apply(agents[state.current_player()].act(state))  # type: ignore[union-attr]
     winner = state.winner()
-    outcome = 0 if winner is None else (1 if winner == mcts_seat else -1)
+    outcome = 0 if winner is None else (1 if winner == seat else -1)
     return StrengthGame(
         opponent,
         index,
         pairing,
-        mcts_seat,
+        seat,
         outcome,
         state.end_reason(),
         state.turn_count(),
@@ -201,7 +201,7 @@ def _progress(result: StrengthGame) -> None:
     mark = {1: "W", 0: "D", -1: "L"}[result.outcome]
     print(
         f"  {result.opponent:6} #{result.index:3} {result.pairing[0][6:]:>16} vs "
-        f"{result.pairing[1][6:]:<16} seat {result.mcts_seat} {mark} {result.reason:16} "
+        f"{result.pairing[1][6:]:<16} seat {result.seat} {mark} {result.reason:16} "
         f"{result.turns:3} turns {result.seconds:6.1f} s",
         flush=True,
     )
@@ -242,7 +242,7 @@ def strength_report(results: Sequence[StrengthGame], agent: str = "mcts") -> lis
             if games:
                 lines.append(f"  {agent} with {deck[6:]:26} {_tally(games)}")
         for seat in (0, 1):
-            games = [r for r in mine if r.mcts_seat == seat]
+            games = [r for r in mine if r.seat == seat]
             if games:
                 lines.append(f"  {agent} in seat {seat}{'':23} {_tally(games)}")
         if opponent == agent:
