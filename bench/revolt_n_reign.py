@@ -15,10 +15,10 @@ every ordered pair of the three sample decks (MCTS's deck, the opponent's deck, 
 included), so each deck is played by both sides equally often; MCTS takes seat 0 and seat 1 in
 turn within a pairing. It prints wins, draws and losses with 95% Wilson intervals per opponent,
 per pairing and per MCTS deck. Games are independent, so ``--jobs`` spreads them over processes
-with the same result. ``--agent`` puts another agent in MCTS's place; with the same agent on both
-sides (``--agent greedy --opponents greedy``) the run measures the sample decks instead of an
-agent, and the report adds each deck's win rate against each other deck over both orientations
-(the balance figures in ``docs/performance.md``).
+with the same result. ``--agent`` puts another agent in MCTS's place (``--agent plan``: the
+turn-plan search); with the same agent on both sides (``--agent greedy --opponents greedy``)
+the run measures the sample decks instead of an agent, and the report adds each deck's win rate
+against each other deck over both orientations (the balance figures in ``docs/performance.md``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Agents that play any engine through the common API: random, greedy, MCTS, alpha-beta."""
+"""Agents that play any engine through the common API: random, greedy, MCTS, turn plans, alpha-beta."""
 
 from __future__ import annotations
 
@@ -8,18 +8,20 @@ from rules.agents.alphabeta import AlphaBeta, AlphaBetaAgent, SearchResult
 from rules.agents.base import Agent
 from rules.agents.greedy import GreedyAgent
 from rules.agents.mcts import MCTSAgent
+from rules.agents.plan import PlanAgent
 from rules.agents.random_agent import RandomAgent
 
 AGENTS = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "mcts": MCTSAgent,
+    "plan": PlanAgent,
     "alphabeta": AlphaBetaAgent,
 }
 
 
 def make_agent(name: str, seed: int = 0, **options: Any) -> Agent:
-    """Build an agent by name (``random``, ``greedy``, ``mcts``, ``alphabeta``)."""
+    """Build an agent by name (``random``, ``greedy``, ``mcts``, ``plan``, ``alphabeta``)."""
     try:
         cls = AGENTS[name]
     except KeyError:
@@ -34,6 +36,7 @@ __all__ = [
     "AlphaBetaAgent",
     "GreedyAgent",
     "MCTSAgent",
+    "PlanAgent",
     "RandomAgent",
     "SearchResult",
     "make_agent",

@@ -15,13 +15,13 @@ from rules.simulation import run, wilson_interval
 from tests.rules.rvr_helpers import GAME, play, position
 
 
-@pytest.mark.parametrize("name", ["random", "greedy", "mcts"])
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts", "plan"])
 @pytest.mark.parametrize("slug", registered_games())
 def test_every_agent_plays_legal_moves_in_every_engine(name, slug):
     game = get_game(slug)
     setup = game.example_setups()[0]
     state = game.new_initial_state(2, setup)
-    options = {"iterations": 8} if name == "mcts" else {}
+    options = {"mcts": {"iterations": 8}, "plan": {"samples": 12, "plan_nodes": 30}}.get(name, {})
     agent = make_agent(name, seed=1, **options)
     for _ in range(6):
         if state.is_terminal():

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.agents import GreedyAgent, MCTSAgent, RandomAgent
+from rules.agents import GreedyAgent, MCTSAgent, PlanAgent, RandomAgent
 from rules.engines.core import TERMINAL, Action, Rng
 from rules.engines.revolt_n_reign import RevoltNReignGame, RevoltState, deck_records, sample_decks
 from rules.engines.revolt_n_reign.state import (
@@ -301,6 +301,66 @@ def test_mcts_chooses_only_among_the_search_actions(monkeypatch: pytest.MonkeyPa
     assert len(legal) > 2 and MCTSAgent(seed=1, iterations=30).act(state) == only
 
 
+def test_plan_agent_lays_a_pillar_and_takes_the_attack_victory_in_one_turn() -> None:
+    """The whole turn is planned: the free Pillar, a lethal Attack, then ``end`` to reach the
+    Resolve Phase where the last UA falls ("Attack Victory")."""
+    state = lethal_position()
+    state.place(0, "village-green", "hand")
+    agent = PlanAgent(seed=4, samples=40, plan_nodes=120)
+    played = []
+    while not state.is_terminal() and state.active == 0:
+        action = agent.act(state)
+        assert action in state.legal_actions()
+        played.append(action.kind)
+        state.apply(action)
+    assert state.winner() == 0 and state.end_reason() == ATTACK_VICTORY
+    assert "pillar" in played and played[-1] == "end"
+
+
+def test_plan_agent_searches_determinisations_from_its_own_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = lethal_position()
+    calls = []
+    original = RevoltState.determinise
+
+    def spy(self: RevoltState, player: int, rng: Rng) -> RevoltState:
+        calls.append(player)
+        return original(self, player, rng)
+
+    monkeypatch.setattr(RevoltState, "determinise", spy)
+    action = PlanAgent(seed=3, samples=24, plan_nodes=60).act(state)
+    assert action in state.legal_actions()
+    assert len(calls) > 2 and set(calls) == {0}
+
+
+def test_plan_agent_chooses_only_among_the_search_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = lethal_position()
+    state.place(0, "village-green", "hand")
+    legal = state.legal_actions()
+    only = next(a for a in legal if a.kind == "play")
+    monkeypatch.setattr(RevoltState, "search_actions", lambda self: [only])
+    assert len(legal) > 2 and PlanAgent(seed=1, samples=20).act(state) == only
+
+
+def test_plan_agent_replays_by_seed_and_passes_only_in_the_play_phase() -> None:
+    """Same seed, same game. ``pass_action`` (how a plan whose search budget runs out ends the
+    turn) is ``end`` in the Play Phase and nothing while mulligans are decided."""
+
+    def game(seed: int) -> list:
+        state = GAME.new_initial_state(5, {**SETUPS[1], "turn_limit": 8})
+        agents = [PlanAgent(seed=seed, samples=10, plan_nodes=8), RandomAgent(seed=2)]
+        while not state.is_terminal():
+            state.apply(agents[state.current_player()].act(state))
+        return list(state.history)
+
+    first = game(7)
+    assert len(first) > 20 and first == game(7)
+    assert lethal_position().pass_action() == END
+    opening = GAME.new_initial_state(3, SETUPS[0])
+    assert opening.phase == "mulligan" and opening.pass_action() is None
+
+
 def test_rollout_value_is_antisymmetric_and_counts_a_lost_ua() -> None:
     state = lethal_position()
     assert state.rollout_value(0) == pytest.approx(-state.rollout_value(1))
@@ -321,6 +381,16 @@ def test_mcts_beats_random_in_most_of_20_seeded_games() -> None:
 
     results = strength_games(["random"], 20, seed=1)
     assert sum(result.outcome == 1 for result in results) >= 14
+
+
+@pytest.mark.slow
+def test_plan_agent_beats_random_in_most_of_20_seeded_games() -> None:
+    """The same 20 games with ``make_agent("plan")``: it won all 20 on 2026-11-24 (185 of the
+    benchmark's 200); falling below 15 means the turn-plan search got weaker."""
+    from bench.revolt_n_reign import strength_games
+
+    results = strength_games(["random"], 20, seed=1, agent="plan")
+    assert sum(result.outcome == 1 for result in results) >= 15
 
 
 def _opening_with_pillars(pillars: int, seed: int = 0) -> RevoltState:

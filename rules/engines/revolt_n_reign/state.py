@@ -424,6 +424,10 @@ class RevoltState(State):
             actions.pop()  # ``end`` is always last, and a Pillar action keeps the list non-empty
         return actions
 
+    def pass_action(self) -> Action | None:
+        """The action that ends the turn now: ``end`` in the Play Phase (``rules/agents/plan.py``)."""
+        return END if self.phase == "play" and self.result is None else None
+
     def rollout_value(self, player: int) -> float:
         """Score a rollout's last position for ``player`` in (-1, 1), more sharply than evaluate.
 
