@@ -36,6 +36,45 @@ def _candidates(state: State) -> list[Action]:
     return hook() if callable(hook) else state.legal_actions()
 
 
+def unsearched_choice(state: State, legal: list[Action], use_advice: bool) -> Action | None:
+    """The decision a search agent takes without searching: the only candidate, or the engine's
+    ``advice()`` when ``use_advice`` and it names a candidate; ``None`` means search."""
+    if len(legal) == 1:
+        return legal[0]
+    advice = getattr(state, "advice", None) if use_advice else None
+    if callable(advice):
+        advised = advice()
+        if advised is not None and advised in legal:
+            return advised
+    return None
+
+
+def play_out(
+    state: State, rng: Rng, turns: int | None, limit: int, policy: bool, last: int | None = None
+) -> None:
+    """Advance ``state`` in place until it ends, ``limit`` actions pass, or the turn has changed
+    hands more than ``turns`` times (``None``: no cut-off) counting from ``last`` (default the
+    player to act). Moves come from the engine's ``rollout_action`` when ``policy``, else uniform."""
+    changes = 0
+    last = state.current_player() if last is None else last
+    for _ in range(limit):
+        if state.is_terminal():
+            return
+        mover = state.current_player()
+        if mover == CHANCE:
+            state.apply_unchecked(state.sample_chance())
+            continue
+        if mover != last:
+            changes += 1
+            last = mover
+            if turns is not None and changes > turns:
+                return
+        if policy:
+            state.apply_unchecked(state.rollout_action(rng))  # type: ignore[attr-defined]
+        else:
+            state.apply_unchecked(rng.choice(state.legal_actions()))
+
+
 class _Node:
     __slots__ = ("available", "children", "mover", "total", "visits")
 
@@ -83,13 +122,9 @@ class MCTSAgent:
         """Return the most visited root action after the search."""
         player = state.current_player()
         legal = _candidates(state)
-        if len(legal) == 1:
-            return legal[0]
-        advice = getattr(state, "advice", None) if self.advice else None
-        if callable(advice):
-            advised = advice()
-            if advised is not None and advised in legal:
-                return advised
+        settled = unsearched_choice(state, legal, self.advice)
+        if settled is not None:
+            return settled
         turns = self.rollout_turns
         if turns == AUTO:
             hook = getattr(state, "rollout_turns", None)
@@ -161,27 +196,7 @@ class MCTSAgent:
         return mean + self.exploration * math.sqrt(math.log(max(node.available, 1)) / node.visits)
 
     def _rollout(self, state: State) -> list[float]:
-        turns = self._turns
-        policy = self._policy
-        rng = self.rng
-        changes = 0
-        last = state.current_player()
-        for _ in range(self.rollout_limit):
-            if state.is_terminal():
-                return state.returns()
-            mover = state.current_player()
-            if mover == CHANCE:
-                state.apply_unchecked(state.sample_chance())
-                continue
-            if mover != last:
-                changes += 1
-                last = mover
-                if turns is not None and changes > turns:
-                    break
-            if policy:
-                state.apply_unchecked(state.rollout_action(rng))  # type: ignore[attr-defined]
-            else:
-                state.apply_unchecked(rng.choice(state.legal_actions()))
+        play_out(state, self.rng, self._turns, self.rollout_limit, self._policy)
         if state.is_terminal():
             return state.returns()
         players = len(state.returns())

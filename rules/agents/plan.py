@@ -32,8 +32,8 @@ from __future__ import annotations
 import math
 
 from rules.agents.base import searchable_view
-from rules.agents.mcts import _candidates
-from rules.engines.core import CHANCE, Action, Rng, State
+from rules.agents.mcts import _candidates, play_out, unsearched_choice
+from rules.engines.core import Action, Rng, State
 
 
 class PlanAgent:
@@ -61,13 +61,9 @@ class PlanAgent:
         """Return the first action of the best turn plan found."""
         player = state.current_player()
         legal = _candidates(state)
-        if len(legal) == 1:
-            return legal[0]
-        advice = getattr(state, "advice", None) if self.advice else None
-        if callable(advice):
-            advised = advice()
-            if advised is not None and advised in legal:
-                return advised
+        settled = unsearched_choice(state, legal, self.advice)
+        if settled is not None:
+            return settled
         base = state.clone().quiet()
         plans = self.plans(searchable_view(base, player, self.rng), player, legal)
         return self._halve(base, player, legal, plans)
@@ -140,23 +136,6 @@ class PlanAgent:
             if step not in state.legal_actions():
                 break  # a different draw in this sample: the playout policy finishes the turn
             state.apply_unchecked(step)
-        rng = Rng(seed)
-        policy = getattr(state, "rollout_action", None)
-        changes, last = 0, player
-        for _ in range(self.rollout_limit):
-            if state.is_terminal():
-                break
-            mover = state.current_player()
-            if mover == CHANCE:
-                state.apply_unchecked(state.sample_chance())
-                continue
-            if mover != last:
-                changes += 1
-                last = mover
-                if changes > self.rollout_turns:
-                    break
-            if callable(policy):
-                state.apply_unchecked(policy(rng))
-            else:
-                state.apply_unchecked(rng.choice(state.legal_actions()))
+        policy = callable(getattr(state, "rollout_action", None))
+        play_out(state, Rng(seed), self.rollout_turns, self.rollout_limit, policy, last=player)
         return self._value(state, player)

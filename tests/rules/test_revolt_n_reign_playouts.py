@@ -292,13 +292,18 @@ def test_mcts_lays_its_pillar_before_it_ends_the_turn() -> None:
     assert len(state.pillars[0]) == before + 1
 
 
-def test_mcts_chooses_only_among_the_search_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "agent", [MCTSAgent(seed=1, iterations=30), PlanAgent(seed=1, samples=20)], ids=["mcts", "plan"]
+)
+def test_search_agents_choose_only_among_the_search_actions(
+    agent: MCTSAgent | PlanAgent, monkeypatch: pytest.MonkeyPatch
+) -> None:
     state = lethal_position()
     state.place(0, "village-green", "hand")
     legal = state.legal_actions()
     only = next(a for a in legal if a.kind == "play")
     monkeypatch.setattr(RevoltState, "search_actions", lambda self: [only])
-    assert len(legal) > 2 and MCTSAgent(seed=1, iterations=30).act(state) == only
+    assert len(legal) > 2 and agent.act(state) == only
 
 
 def test_plan_agent_lays_a_pillar_and_takes_the_attack_victory_in_one_turn() -> None:
@@ -332,15 +337,6 @@ def test_plan_agent_searches_determinisations_from_its_own_seat(
     action = PlanAgent(seed=3, samples=24, plan_nodes=60).act(state)
     assert action in state.legal_actions()
     assert len(calls) > 2 and set(calls) == {0}
-
-
-def test_plan_agent_chooses_only_among_the_search_actions(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = lethal_position()
-    state.place(0, "village-green", "hand")
-    legal = state.legal_actions()
-    only = next(a for a in legal if a.kind == "play")
-    monkeypatch.setattr(RevoltState, "search_actions", lambda self: [only])
-    assert len(legal) > 2 and PlanAgent(seed=1, samples=20).act(state) == only
 
 
 def test_plan_agent_replays_by_seed_and_passes_only_in_the_play_phase() -> None:
