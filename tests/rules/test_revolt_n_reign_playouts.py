@@ -322,6 +322,24 @@ def test_plan_agent_lays_a_pillar_and_takes_the_attack_victory_in_one_turn() -> 
     assert "pillar" in played and played[-1] == "end"
 
 
+def test_plan_agent_scores_a_turn_against_the_rivals_best_reply() -> None:
+    """Seat 0 is down to one UA with 10 DP and no Defense; seat 1 holds a Night Ride Dispatch
+    (10 AD) and the IP to play it. Whatever the rollout seed, ending the turn scores a loss: the
+    rival's reply is its own best turn (the Attack, then the Resolve Phase's Attack Victory)."""
+    state = lethal_position()
+    for cid in state.uas[0][:2]:
+        state.exile[0].append(cid)
+        state.uas[0].remove(cid)
+        del state.dp[cid]
+    state.dp[state.uas[0][0]] = 10
+    while len(state.hand[0]) > 7:  # no End Phase discard: ``end`` hands the turn over
+        state.discard[0].append(state.hand[0].pop())
+    state.place(1, "night-ride-dispatch", "hand")
+    state.ip[1] = 2
+    agent = PlanAgent(seed=1, reply_nodes=40)
+    assert [agent._score(state.clone(), END, [], seed) for seed in range(8)] == [-1.0] * 8
+
+
 def test_plan_agent_searches_determinisations_from_its_own_seat(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
