@@ -6,7 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from api.views import auth, cards, decks, meta
+from api.views import auth, cards, decks, events, meta
 
 app_name = "api"
 
@@ -20,7 +20,7 @@ router.register("subtypes", cards.SubtypeViewSet, basename="subtype")
 router.register("cards", cards.CardViewSet, basename="card")
 router.register("decks", decks.DeckViewSet, basename="deck")
 router.register("formats", decks.FormatViewSet, basename="format")
-router.register("events", decks.EventViewSet, basename="event")
+router.register("events", events.EventViewSet, basename="event")
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -5,6 +5,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from decks.events.selectors import event_is_locked
 from decks.models import (
     Deck,
     DeckCard,
@@ -74,8 +75,26 @@ class DeckVersionAdmin(admin.ModelAdmin):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ("name", "game", "format", "date", "decklist_deadline", "organiser")
+    """Events as the site shows them; ``Event.clean`` makes the site's format and date checks.
+
+    The deadline is typed and shown here in UTC (the server's zone), whatever the event's zone.
+    """
+
+    list_display = (
+        "name",
+        "game",
+        "format",
+        "date",
+        "time_zone",
+        "decklist_deadline",
+        "locked",
+        "organiser",
+    )
     list_filter = ("game",)
+
+    @admin.display(boolean=True, description="locked")
+    def locked(self, obj: Event) -> bool:
+        return event_is_locked(obj)
 
     def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
         """An event added here without an organiser is organised by whoever added it."""

@@ -187,13 +187,25 @@ class DeckVersion(models.Model):
 
 
 class Event(models.Model):
-    """A tournament: one game and format on one date, with a decklist deadline."""
+    """A tournament: one game and format on one date, with a decklist deadline.
+
+    The rules (when it locks, who sees and changes what, which dates are sane) live in
+    ``decks.events``; the date is a day where the event takes place, in ``time_zone``.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
     format = models.ForeignKey(Format, on_delete=models.PROTECT, related_name="events")
     name = models.CharField(max_length=160)
     date = models.DateField()
-    decklist_deadline = models.DateTimeField()
+    decklist_deadline = models.DateTimeField(
+        help_text="Stored in UTC; pages show it in the event's time zone."
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        help_text="IANA time zone of the event (e.g. Europe/Paris): the event day and the "
+        "deadline's wall-clock time are read in it.",
+    )
     variant = models.CharField(max_length=40, blank=True)
     organiser = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -212,16 +224,30 @@ class Event(models.Model):
 
     def clean(self) -> None:
         """The checks ``event_create`` makes, for events edited in the admin: the format must
-        belong to the event's game, and a variant must be one of that game's."""
+        belong to the event's game, a variant must be one of that game's, and the dates must be
+        sane (``decks.events.services.event_dates_problems``; a new event's deadline must also be
+        in the future)."""
         from django.core.exceptions import ValidationError
 
+        from decks.events.services import event_dates_problems
         from decks.services import format_and_variant_problems
 
+        problems: dict[str, str] = {}
         if self.game_id:
             fmt = self.format if self.format_id else None
-            problems = format_and_variant_problems(self.game, fmt, self.variant)
-            if problems:
-                raise ValidationError({field: f"{text}." for field, text in problems.items()})
+            problems.update(format_and_variant_problems(self.game, fmt, self.variant))
+        if self.date and self.decklist_deadline:
+            problems.update(
+                event_dates_problems(
+                    date=self.date,
+                    decklist_deadline=self.decklist_deadline,
+                    time_zone=self.time_zone,
+                    now=None,
+                    creating=self._state.adding,
+                )
+            )
+        if problems:
+            raise ValidationError({field: f"{text}." for field, text in problems.items()})
 
 
 class Registration(models.Model):

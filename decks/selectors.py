@@ -1,4 +1,4 @@
-"""Reads for decks, formats and events."""
+"""Reads for decks, formats and the organiser role (events: ``decks.events.selectors``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from cards.models import Game
 from decks.decklist import DecklistEntry, decklist_export
-from decks.models import Deck, DeckVersion, Event, Format, FormatCardEntry, Registration, Visibility
+from decks.models import Deck, DeckVersion, Format, FormatCardEntry, Visibility
 from decks.validation import ValidationReport, validate
 
 
@@ -133,10 +133,6 @@ def format_default(game: Game | str) -> Format | None:
 def format_list_entries_on(fmt: Format, on: dt.date) -> QuerySet[FormatCardEntry]:
     """The banned and restricted entries in force on a date ("was this list legal then?")."""
     return fmt.card_entries.in_effect(on).select_related("card").order_by("status", "card__name")
-
-
-def event_registrations(event: Event) -> QuerySet[Registration]:
-    return event.registrations.select_related("player").order_by("submitted_at")
 
 
 # -- the organiser role ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Writes for decks, formats and events. Every check happens here, before anything is written."""
+"""Writes for decks, formats and the organiser role (events: ``decks.events.services``). Every
+check happens here, before anything is written."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from typing import Any
 import yaml
 from django.contrib.auth.models import AbstractBaseUser, Group, Permission
 from django.db import transaction
-from django.utils import timezone
 
 from cards.models import Card, CardSet, Game
 from cards.naming import name_key
@@ -27,16 +27,14 @@ from decks.models import (
     Deck,
     DeckCard,
     DeckVersion,
-    Event,
     Format,
     FormatCardEntry,
     FormatCardStatus,
     FormatSet,
-    Registration,
     Visibility,
 )
 from decks.selectors import ORGANISER_PERMISSION, ORGANISERS_GROUP, user_is_organiser
-from decks.validation import card_index, rules_for, validate
+from decks.validation import card_index, rules_for
 
 FORMATS_FILE = "formats.yaml"
 
@@ -51,10 +49,6 @@ class DeckError(ValueError):
 
 class DeckPermissionError(PermissionError):
     """Someone other than the owner tried to change a deck."""
-
-
-class RegistrationLockedError(DeckError):
-    """The event's decklist deadline has passed: the registration can no longer change."""
 
 
 class OrganiserRequiredError(PermissionError):
@@ -453,40 +447,7 @@ def format_data_load(*, slug: str, fixtures_dir: Path) -> FormatLoadReport | Non
     return report
 
 
-# -- events ---------------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def event_create(
-    *,
-    game: Game | str,
-    format: Format,
-    name: str,
-    date: dt.date,
-    decklist_deadline: dt.datetime,
-    organiser: AbstractBaseUser,
-    variant: str = "",
-) -> Event:
-    """Create a tournament organised by ``organiser``; its format must belong to its game.
-
-    Only organisers create events (``user_is_organiser``): anyone else gets
-    ``OrganiserRequiredError``, before anything else is checked.
-    """
-    if not user_is_organiser(organiser):
-        raise OrganiserRequiredError
-    game = _game(game)
-    problems = format_and_variant_problems(game, format, variant)
-    if problems:
-        raise DeckError(list(problems.values()))
-    return Event.objects.create(
-        game=game,
-        format=format,
-        name=name,
-        date=date,
-        decklist_deadline=decklist_deadline,
-        organiser=organiser,
-        variant=variant,
-    )
+# -- the organiser role (events themselves: decks.events) ------------------------------------
 
 
 def _organisers_group() -> Group:
@@ -531,75 +492,19 @@ def organiser_revoke(*, user: AbstractBaseUser) -> bool:
     return was_organiser and not user_is_organiser(user)
 
 
-@transaction.atomic
-def registration_submit(
-    *,
-    event: Event,
-    player: AbstractBaseUser,
-    decklist: str,
-    kind: str = "text",
-    now: dt.datetime | None = None,
-) -> Registration:
-    """Submit (or resubmit before the deadline) a decklist for an event; judge it on the event date.
-
-    After the deadline the registration is locked: ``RegistrationLockedError``. An unreadable
-    decklist raises ``DecklistParseError``; an illegal one is stored with its verdict.
-    """
-    now = now or timezone.now()
-    event = Event.objects.select_related("game", "format").get(pk=event.pk)
-    if now > event.decklist_deadline:
-        raise RegistrationLockedError(
-            [f"the decklist deadline ({event.decklist_deadline.isoformat()}) has passed"]
-        )
-    parsed = decklist_read(decklist, kind)  # type: ignore[arg-type]
-    entries = decklist_entries(event.game.slug, parsed)
-    report = validate(
-        event.game.slug,
-        entries,
-        format=event.format_id,
-        as_of=event.date,
-        variant=event.variant or None,
-    )
-    values = {
-        "decklist": decklist,
-        "entries": [{"name": e.name, "zone": e.zone, "quantity": e.quantity} for e in entries],
-        "deck_hash": deck_hash(entries),
-        "submitted_at": now,
-        "legal": report.legal,
-        "verdict": report.to_dict(),
-    }
-    registration, _ = Registration.objects.update_or_create(
-        event=event, player=player, defaults=values
-    )
-    return registration
-
-
-@transaction.atomic
-def registration_withdraw(*, registration: Registration, now: dt.datetime | None = None) -> None:
-    """Withdraw a registration; refused after the deadline, when the list is locked."""
-    now = now or timezone.now()
-    if now > registration.event.decklist_deadline:
-        raise RegistrationLockedError(["the decklist deadline has passed; the list is locked"])
-    registration.delete()
-
-
 __all__ = [
     "DeckError",
     "DeckPermissionError",
     "DecklistParseError",
     "OrganiserRequiredError",
-    "RegistrationLockedError",
     "deck_card_set",
     "deck_cards_replace",
     "deck_clone",
     "deck_create",
     "deck_hash",
-    "event_create",
     "format_data_load",
     "organiser_grant",
     "organiser_revoke",
-    "registration_submit",
-    "registration_withdraw",
 ]
 
 

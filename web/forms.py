@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import zoneinfo
 from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.files.uploadedfile import UploadedFile
+from django.utils.html import format_html
 
 from cards.models import Branch, CardSet, CardType, Game, Rarity
 from decks.decklist import guess_kind
-from decks.models import Format, Visibility
+from decks.events.services import DEFAULT_TIME_ZONE, time_zone_names
+from decks.models import Event, Format, Visibility
 from decks.validation import rules_for
 
 MAX_UPLOAD_BYTES = 512 * 1024
@@ -246,20 +250,92 @@ class TournamentCheckForm(forms.Form):
         return fmt
 
 
-class EventCreateForm(forms.Form):
+class WallClockDateTimeField(forms.DateTimeField):
+    """A date and time as typed, with no zone attached: the form's time zone says where it is."""
+
+    def to_python(self, value: Any) -> dt.datetime | None:
+        result = super().to_python(value)  # aware in UTC, the server's zone: the same wall clock
+        return result.replace(tzinfo=None) if result is not None else None
+
+
+class EventForm(forms.Form):
+    """Create or change an event; the event services judge it (dates, format, what may change).
+
+    The deadline is a wall-clock time in the chosen time zone, shown beside the box; on a new
+    event ``static/js/event-time-zone.js`` preselects the browser's zone. Editing, ``event`` fills
+    the form and fields outside ``changeable`` are disabled (their posted values are ignored).
+    """
+
     name = forms.CharField(max_length=160)
     format = forms.TypedChoiceField(choices=(), coerce=int)
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    decklist_deadline = forms.DateTimeField(
+    date = forms.DateField(
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="The event day in its time zone; decks are judged on this day.",
+    )
+    time_zone = forms.ChoiceField(
+        choices=(),
+        required=False,  # a client that sends none gets UTC, as before zones existed
+        initial=DEFAULT_TIME_ZONE,
+        help_text="Where the event takes place: the day and the deadline are read in this zone.",
+    )
+    decklist_deadline = WallClockDateTimeField(
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
-        help_text="After this moment (UTC) decklists are locked.",
     )
     variant = forms.CharField(required=False, max_length=40)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        event: Event | None = None,
+        changeable: frozenset[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if event is not None:
+            zone = zoneinfo.ZoneInfo(event.time_zone)
+            kwargs.setdefault(
+                "initial",
+                {
+                    "name": event.name,
+                    "format": event.format_id,
+                    "date": event.date,
+                    "time_zone": event.time_zone,
+                    "decklist_deadline": event.decklist_deadline.astimezone(zone).replace(
+                        tzinfo=None
+                    ),
+                    "variant": event.variant,
+                },
+            )
         super().__init__(*args, **kwargs)
         self.fields["format"].choices = _format_choices(None)
+        self.fields["time_zone"].choices = [(name, name) for name in time_zone_names()]
+        for name, field in self.fields.items():
+            if changeable is not None and name not in changeable:
+                field.disabled = True
+        zone_field = self.fields["time_zone"]
+        zone_field.widget.attrs["data-time-zone"] = ""
+        if not self.is_bound and event is None:
+            zone_field.widget.attrs["data-detect"] = "1"
+        self.fields["decklist_deadline"].help_text = format_html(
+            "In <strong data-time-zone-label>{}</strong> time (the time zone above), stored in "
+            "UTC. After this moment decklists are locked; it must be in the future and at the "
+            "latest on the event day.",
+            self.chosen_time_zone,
+        )
+
+    @property
+    def chosen_time_zone(self) -> str:
+        """The zone the deadline box is read in: as posted (if it is a known one), else the
+        event's or the default."""
+        field = self.fields["time_zone"]
+        if self.is_bound and not field.disabled:
+            posted = self.data.get(self.add_prefix("time_zone"), "")
+            if posted in time_zone_names():
+                return posted
+        return self.get_initial_for_field(field, "time_zone") or DEFAULT_TIME_ZONE
+
+    def clean_time_zone(self) -> str:
+        return self.cleaned_data.get("time_zone") or DEFAULT_TIME_ZONE
 
     def clean_format(self) -> Format:
         fmt = Format.objects.select_related("game").filter(pk=self.cleaned_data["format"]).first()

@@ -49,6 +49,13 @@ urlpatterns = [
     path("events/", events.event_list, name="event-list"),
     path("events/new/", events.event_new, name="event-new"),
     path("events/<int:pk>/", events.event_detail, name="event-detail"),
+    path("events/<int:pk>/edit/", events.event_edit, name="event-edit"),
+    path("events/<int:pk>/delete/", events.event_delete_page, name="event-delete"),
+    path(
+        "events/<int:pk>/registrations/",
+        events.event_registrations_page,
+        name="event-registrations",
+    ),
     path("events/<int:pk>/register/", events.event_register, name="event-register"),
     path("events/<int:pk>/withdraw/", events.event_withdraw, name="event-withdraw"),
 ]

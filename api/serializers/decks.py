@@ -1,15 +1,14 @@
-"""Decks, validation reports, formats and events over the API."""
+"""Decks, validation reports and formats over the API (events: ``api.serializers.events``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from cards.models import Game
-from decks.models import Deck, Event, Format, Visibility
+from decks.models import Deck, Format, Visibility
 
 KINDS = ["text", "json", "csv"]
 MAX_DECKLIST = 200_000
@@ -226,67 +225,6 @@ class FormatCheckResponseSerializer(serializers.Serializer):
     as_of = serializers.DateField()
     results = FormatCheckResultSerializer(many=True)
     summary = FormatCheckSummarySerializer()
-
-
-class EventSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    game = serializers.CharField(source="game.slug")
-    format = serializers.CharField(source="format.slug")
-    date = serializers.DateField()
-    decklist_deadline = serializers.DateTimeField()
-    locked = serializers.SerializerMethodField(help_text="True once the decklist deadline passed.")
-    registration_count = serializers.IntegerField()
-    organiser = serializers.CharField(
-        source="organiser.get_username", allow_null=True, default=None
-    )
-    variant = serializers.CharField()
-
-    def get_locked(self, event: Event) -> bool:
-        return timezone.now() > event.decklist_deadline
-
-
-class EventCreateSerializer(serializers.Serializer):
-    game = serializers.SlugField(help_text="Game slug, e.g. revolt-n-reign.")
-    format = serializers.SlugField(help_text="One of the game's format slugs, e.g. standard.")
-    name = serializers.CharField(max_length=160)
-    date = serializers.DateField()
-    decklist_deadline = serializers.DateTimeField(
-        help_text="After this moment registrations are locked."
-    )
-    variant = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        game = Game.objects.filter(slug=attrs["game"]).first()
-        if game is None:
-            known = ", ".join(Game.objects.values_list("slug", flat=True))
-            raise serializers.ValidationError(
-                {"game": [f"No game {attrs['game']!r} (games: {known})."]}
-            )
-        if not attrs["name"].strip():
-            raise serializers.ValidationError({"name": ["An event needs a name."]})
-        attrs["game"] = game
-        attrs["format"] = format_for(attrs["format"], game)
-        return attrs
-
-
-class RegistrationSubmitSerializer(serializers.Serializer):
-    decklist = serializers.CharField(max_length=MAX_DECKLIST, trim_whitespace=False)
-    kind = serializers.ChoiceField(choices=KINDS, default="text")
-
-
-class RegistrationSerializer(serializers.Serializer):
-    event = serializers.IntegerField(source="event_id")
-    player = serializers.CharField(source="player.get_username")
-    deck_hash = serializers.CharField(help_text="SHA-256 of the submitted list (order-blind).")
-    submitted_at = serializers.DateTimeField()
-    legal = serializers.BooleanField()
-    verdict = ValidationReportSerializer()
-    entries = CardCountSerializer(many=True)
-    locked = serializers.SerializerMethodField()
-
-    def get_locked(self, registration: Any) -> bool:
-        return bool(self.context.get("locked"))
 
 
 def format_for(slug: str | None, game: Game) -> Format | None:

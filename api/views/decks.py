@@ -1,13 +1,12 @@
-"""Decks (CRUD, import/export, versions, clone), validation, formats and event registrations."""
+"""Decks (CRUD, import/export, versions, clone), validation and formats. Events are in
+``api.views.events``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -25,19 +24,16 @@ from rest_framework.exceptions import (
 )
 from rest_framework.permissions import (
     AllowAny,
-    BasePermission,
     IsAuthenticated,
     IsAuthenticatedOrReadOnly,
 )
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.errors import Conflict
-from api.schema import PROBLEM_MEDIA_TYPE, ProblemAutoSchema, problem_example
 from api.serializers import decks as s
 from cards.models import Game
 from decks.decklist import DecklistParseError, decklist_entries, decklist_read
-from decks.models import Deck, DeckVersion, Event, Format, Registration
+from decks.models import Deck, DeckVersion, Format
 from decks.selectors import (
     deck_export,
     deck_list_for_viewer,
@@ -45,23 +41,16 @@ from decks.selectors import (
     deck_validate,
     deck_version_diff,
     deck_versions,
-    event_registrations,
     format_check,
-    user_is_organiser,
 )
 from decks.services import (
     DeckError,
     DeckPermissionError,
-    OrganiserRequiredError,
-    RegistrationLockedError,
     deck_cards_replace,
     deck_clone,
     deck_create,
     deck_delete,
     deck_details_update,
-    event_create,
-    registration_submit,
-    registration_withdraw,
 )
 from decks.validation import UnknownFormatError, UnknownVariantError, validate
 
@@ -440,160 +429,3 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
                 errors = exc.detail.get("decklist", []) if isinstance(exc.detail, dict) else []
                 decks.append((deck.get("name", ""), None, [str(e) for e in errors]))
         return Response(format_check(fmt, decks, as_of=data.get("as_of")))
-
-
-class IsOrganiser(BasePermission):
-    """Only organisers create events; the 403's detail says how to become one."""
-
-    message = str(OrganiserRequiredError())
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return user_is_organiser(request.user)
-
-
-class EventSchema(ProblemAutoSchema):
-    """Event operations, with the organiser 403 as the example of creating one."""
-
-    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
-        responses = super()._get_response_bodies(direction)
-        if direction == "response" and getattr(self.view, "action", None) == "create":
-            examples = responses["403"]["content"][PROBLEM_MEDIA_TYPE]["examples"]
-            examples["not-an-organiser"] = {
-                "summary": "Signed in but not an organiser",
-                "value": problem_example("permission-denied", IsOrganiser.message),
-            }
-        return responses
-
-
-@extend_schema(tags=["events"])
-class EventViewSet(viewsets.ReadOnlyModelViewSet):
-    """Tournaments: organisers create them and see every registration; players submit a
-    decklist before the deadline, after which the list is locked."""
-
-    serializer_class = s.EventSerializer
-    lookup_value_regex = "[0-9]+"
-    extra_error_statuses = (409,)
-    schema = EventSchema()
-
-    def get_queryset(self) -> QuerySet[Event]:
-        return (
-            Event.objects.select_related("game", "format", "organiser")
-            .annotate(registration_count=Count("registrations"))
-            .order_by("-date", "name")
-        )
-
-    def get_permissions(self) -> list[Any]:
-        if self.action == "create":
-            return [IsAuthenticated(), IsOrganiser()]
-        return super().get_permissions()
-
-    @extend_schema(
-        summary="Create an event (organisers only; you become its organiser)",
-        description="Only organisers create events: members of the Organisers group, users given "
-        "the `decks.add_event` permission, and superusers. Anyone else signed in gets a 403 whose "
-        "`detail` says how to become one (ask an administrator).",
-        request=s.EventCreateSerializer,
-        responses={
-            201: s.EventSerializer,
-            403: OpenApiResponse(
-                description="Signed in but not an organiser (problem details, code "
-                "`permission-denied`): only organisers create events; an administrator grants "
-                "the role in the admin or with `manage.py organiser grant USERNAME`."
-            ),
-        },
-        examples=[
-            OpenApiExample(
-                "Event",
-                value={
-                    "game": "revolt-n-reign",
-                    "format": "standard",
-                    "name": "Autumn Open",
-                    "date": "2026-12-05",
-                    "decklist_deadline": "2026-12-04T18:00:00Z",
-                },
-                request_only=True,
-            )
-        ],
-    )
-    def create(self, request: Request) -> Response:
-        body = s.EventCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        try:
-            event = event_create(organiser=request.user, **body.validated_data)
-        except OrganiserRequiredError as exc:
-            raise PermissionDenied(str(exc)) from None
-        except DeckError as exc:
-            raise _deck_problem(exc, field="variant") from None
-        event = self.get_queryset().get(pk=event.pk)
-        return Response(s.EventSerializer(event).data, status=status.HTTP_201_CREATED)
-
-    @extend_schema(
-        summary="Every registration of the event (its organiser only)",
-        description="The event's organiser sees them even after their organiser role is revoked: "
-        "the event stays theirs. Anyone else signed in gets a 403.",
-        responses=s.RegistrationSerializer(many=True),
-    )
-    @action(detail=True, methods=["get"], permission_classes=[IsAuthenticated])
-    def registrations(self, request: Request, pk: str) -> Response:
-        event = self.get_object()
-        if event.organiser_id != request.user.pk:
-            raise PermissionDenied("Only the event's organiser sees every registration.")
-        registrations = event_registrations(event).select_related("event", "player")
-        locked = timezone.now() > event.decklist_deadline
-        data = s.RegistrationSerializer(registrations, many=True, context={"locked": locked}).data
-        return Response(data)
-
-    def _registration_response(self, registration: Registration, status_code: int = 200):
-        locked = timezone.now() > registration.event.decklist_deadline
-        data = s.RegistrationSerializer(registration, context={"locked": locked}).data
-        return Response(data, status=status_code)
-
-    @extend_schema(
-        summary="Submit or replace your decklist (until the deadline)",
-        request=s.RegistrationSubmitSerializer,
-        responses={201: s.RegistrationSerializer},
-        examples=[
-            OpenApiExample(
-                "Decklist", value={"decklist": SAMPLE_DECKLIST, "kind": "text"}, request_only=True
-            )
-        ],
-    )
-    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
-    def register(self, request: Request, pk: str) -> Response:
-        event = self.get_object()
-        body = s.RegistrationSubmitSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        try:
-            registration = registration_submit(
-                event=event,
-                player=request.user,
-                decklist=body.validated_data["decklist"],
-                kind=body.validated_data["kind"],
-            )
-        except RegistrationLockedError as exc:
-            raise Conflict(str(exc)) from None
-        except (DeckError, DecklistParseError) as exc:
-            raise _deck_problem(exc) from None
-        return self._registration_response(registration, status.HTTP_201_CREATED)
-
-    @extend_schema(summary="Your registration", responses=s.RegistrationSerializer)
-    @action(detail=True, methods=["get"], permission_classes=[IsAuthenticated])
-    def registration(self, request: Request, pk: str) -> Response:
-        event = self.get_object()
-        registration = get_object_or_404(
-            Registration.objects.select_related("event", "player"), event=event, player=request.user
-        )
-        return self._registration_response(registration)
-
-    @extend_schema(summary="Withdraw (until the deadline)", responses={204: None})
-    @registration.mapping.delete
-    def withdraw(self, request: Request, pk: str) -> Response:
-        event = self.get_object()
-        registration = get_object_or_404(
-            Registration.objects.select_related("event"), event=event, player=request.user
-        )
-        try:
-            registration_withdraw(registration=registration)
-        except RegistrationLockedError as exc:
-            raise Conflict(str(exc)) from None
-        return Response(status=status.HTTP_204_NO_CONTENT)

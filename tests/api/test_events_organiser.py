@@ -36,7 +36,7 @@ def event_body(**fields) -> dict:
         "game": GAME,
         "format": "standard",
         "name": "Winter Open",
-        "date": "2026-12-05",
+        "date": (timezone.localdate() + dt.timedelta(days=5)).isoformat(),
         "decklist_deadline": (timezone.now() + dt.timedelta(days=3)).isoformat(),
     }
     body.update(fields)

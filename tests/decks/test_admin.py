@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
+from django.utils import timezone
 
 from cards.models import Game
 from decks.models import Event, Format
@@ -35,9 +38,10 @@ def _event_form(game: str, fmt: Format, **extra: str) -> dict[str, str]:
         "game": str(Format.objects.get(pk=fmt.pk).game.pk if game == "own" else game),
         "format": str(fmt.pk),
         "name": "Spring Open",
-        "date": "2026-12-05",
-        "decklist_deadline_0": "2026-12-04",
+        "date": (timezone.localdate() + dt.timedelta(days=5)).isoformat(),
+        "decklist_deadline_0": (timezone.localdate() + dt.timedelta(days=4)).isoformat(),
         "decklist_deadline_1": "18:00:00",
+        "time_zone": "UTC",
         "variant": "",
         "organiser": "",
         **extra,

@@ -13,14 +13,10 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from decks.events.services import event_create
 from decks.models import Event, Format
 from decks.selectors import organiser_list, user_is_organiser
-from decks.services import (
-    OrganiserRequiredError,
-    event_create,
-    organiser_grant,
-    organiser_revoke,
-)
+from decks.services import OrganiserRequiredError, organiser_grant, organiser_revoke
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +32,7 @@ def make_event(organiser, name: str = "Liberty Open") -> Event:
         date=dt.date(2026, 10, 3),
         decklist_deadline=dt.datetime(2026, 10, 2, 18, 0, tzinfo=dt.UTC),
         organiser=organiser,
+        now=dt.datetime(2026, 9, 1, tzinfo=dt.UTC),
     )
 
 

@@ -1,27 +1,23 @@
-"""Deck services: create from a decklist, set quantities, versions and diffs, clone, events."""
+"""Deck services: create from a decklist, set quantities, versions and diffs, clone (events:
+tests/decks/test_events.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 import pytest
-from django.utils import timezone
 
 from decks.decklist import DecklistParseError
-from decks.models import Deck, DeckCard, Format, Registration, Visibility
+from decks.models import Deck, DeckCard, Format, Visibility
 from decks.selectors import deck_entries, deck_export, deck_validate, deck_version_diff
 from decks.services import (
     DeckError,
     DeckPermissionError,
-    RegistrationLockedError,
     deck_card_set,
     deck_cards_replace,
     deck_clone,
     deck_create,
     deck_hash,
-    event_create,
-    registration_submit,
-    registration_withdraw,
 )
 from tests.decks.conftest import RNR, read_sample
 
@@ -152,95 +148,3 @@ def test_deck_hash_ignores_order_case_and_repeats_but_not_counts():
 
     assert a == b != c
     assert len(a) == 64
-
-
-@pytest.fixture
-def event(organiser):
-    return event_create(
-        game=RNR,
-        format=Format.objects.get(game__slug=RNR, slug="standard"),
-        name="Liberty Open",
-        date=dt.date(2026, 10, 3),
-        decklist_deadline=dt.datetime(2026, 10, 2, 18, 0, tzinfo=dt.UTC),
-        organiser=organiser,
-    )
-
-
-def test_registration_stores_the_list_its_hash_and_verdict(event, other_player):
-    text = read_sample(RNR, "legal-bison-pressure")
-    before = dt.datetime(2026, 10, 1, 12, 0, tzinfo=dt.UTC)
-
-    registration = registration_submit(event=event, player=other_player, decklist=text, now=before)
-
-    assert registration.legal
-    assert registration.decklist == text
-    assert registration.deck_hash == deck_hash(registration_entries(registration))
-    assert registration.verdict["format"] == "standard"
-    assert registration.verdict["as_of"] == "2026-10-03"
-
-
-def registration_entries(registration: Registration) -> list[tuple[str, int]]:
-    return [(e["name"], e["quantity"]) for e in registration.entries]
-
-
-def test_an_illegal_list_is_registered_with_its_violations(event, other_player):
-    text = read_sample(RNR, "illegal-banned")
-    before = dt.datetime(2026, 10, 1, 12, 0, tzinfo=dt.UTC)
-
-    registration = registration_submit(event=event, player=other_player, decklist=text, now=before)
-
-    assert not registration.legal
-    assert [v["code"] for v in registration.verdict["violations"]] == ["banned"]
-
-
-def test_after_the_deadline_a_registration_is_locked(event, other_player):
-    before = dt.datetime(2026, 10, 1, 12, 0, tzinfo=dt.UTC)
-    after = dt.datetime(2026, 10, 2, 18, 1, tzinfo=dt.UTC)
-    first = registration_submit(
-        event=event,
-        player=other_player,
-        decklist=read_sample(RNR, "legal-bison-pressure"),
-        now=before,
-    )
-
-    with pytest.raises(RegistrationLockedError, match="deadline"):
-        registration_submit(
-            event=event,
-            player=other_player,
-            decklist=read_sample(RNR, "legal-eagle-control"),
-            now=after,
-        )
-    with pytest.raises(RegistrationLockedError):
-        registration_withdraw(registration=first, now=after)
-
-    stored = Registration.objects.get(pk=first.pk)
-    assert stored.deck_hash == first.deck_hash
-    assert stored.decklist == read_sample(RNR, "legal-bison-pressure")
-
-
-def test_resubmitting_before_the_deadline_replaces_the_list(event, other_player):
-    before = dt.datetime(2026, 10, 1, 12, 0, tzinfo=dt.UTC)
-    registration_submit(
-        event=event, player=other_player, decklist=read_sample(RNR, "illegal-banned"), now=before
-    )
-    second = registration_submit(
-        event=event,
-        player=other_player,
-        decklist=read_sample(RNR, "legal-bison-pressure"),
-        now=before,
-    )
-
-    assert Registration.objects.filter(event=event).count() == 1
-    assert second.legal
-
-
-def test_an_event_format_must_belong_to_the_event_game(organiser):
-    with pytest.raises(DeckError, match="another game"):
-        event_create(
-            game="rival-realms",
-            format=Format.objects.get(game__slug=RNR, slug="standard"),
-            name="Mismatch",
-            date=dt.date(2026, 10, 3),
-            decklist_deadline=timezone.now(),
-            organiser=organiser,
-        )

@@ -8,9 +8,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from decks.events.services import event_create
 from decks.models import Event
 from decks.selectors import format_default
-from decks.services import event_create, organiser_revoke
+from decks.services import organiser_revoke
 from tests.web.conftest import RNR, sample
 
 pytestmark = pytest.mark.django_db
@@ -20,8 +21,8 @@ def event_form(name: str = "Autumn Cup") -> dict[str, object]:
     return {
         "name": name,
         "format": format_default(RNR).pk,
-        "date": "2026-12-01",
-        "decklist_deadline": "2026-11-30T18:00",
+        "date": (timezone.localdate() + dt.timedelta(days=5)).isoformat(),
+        "decklist_deadline": f"{timezone.localdate() + dt.timedelta(days=4)}T18:00",
     }
 
 
@@ -92,7 +93,7 @@ def test_a_revoked_organiser_still_sees_their_events_registrations(client, organ
         game=RNR,
         format=format_default(RNR),
         name="Harbor Open",
-        date=timezone.localdate(),
+        date=timezone.localdate() + dt.timedelta(days=2),
         decklist_deadline=timezone.now() + dt.timedelta(days=1),
         organiser=organiser,
     )

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards.models import Card
+from decks.events.services import event_create
 from decks.models import Deck, DeckCard, Event, Registration, Visibility
 from decks.selectors import format_default
-from decks.services import event_create
 from tests.web.conftest import RNR, make_deck, sample
 
 pytestmark = pytest.mark.django_db
@@ -512,13 +512,16 @@ def test_tournament_csv_of_another_session_is_404(client):
 
 
 def _event(organiser, *, deadline_in: dt.timedelta = dt.timedelta(days=1)) -> Event:
+    # Created an hour before its deadline, so a deadline already passed is possible too.
+    deadline = timezone.now() + deadline_in
     return event_create(
         game=RNR,
         format=format_default(RNR),
         name="Harbor Open",
-        date=timezone.localdate(),
-        decklist_deadline=timezone.now() + deadline_in,
+        date=timezone.localdate() + dt.timedelta(days=2),
+        decklist_deadline=deadline,
         organiser=organiser,
+        now=deadline - dt.timedelta(hours=1),
     )
 
 
@@ -530,8 +533,8 @@ def test_an_organiser_creates_an_event(client, organiser):
         {
             "name": "Autumn Cup",
             "format": fmt.pk,
-            "date": "2026-12-01",
-            "decklist_deadline": "2026-11-30T18:00",
+            "date": (timezone.localdate() + dt.timedelta(days=5)).isoformat(),
+            "decklist_deadline": f"{timezone.localdate() + dt.timedelta(days=4)}T18:00",
         },
     )
     event = Event.objects.get(name="Autumn Cup")

@@ -16,23 +16,33 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from decks.decklist import DecklistParseError
-from decks.models import Event, Registration
-from decks.selectors import (
-    deck_export,
-    deck_list_owned,
-    event_registrations,
-    format_check,
-    user_is_organiser,
-)
-from decks.services import (
-    DeckError,
+from decks.events.errors import (
+    EventConflictError,
+    EventError,
+    EventPermissionError,
     OrganiserRequiredError,
     RegistrationLockedError,
+)
+from decks.events.selectors import (
+    event_changeable_fields,
+    event_check_organiser,
+    event_deletion_refusal,
+    event_is_locked,
+    event_is_organised_by,
+    registration_of,
+    registrations_visible_to,
+)
+from decks.events.selectors import event_list as event_list_query
+from decks.events.services import (
     event_create,
+    event_delete,
+    event_update,
     registration_submit,
     registration_withdraw,
 )
-from web.forms import EventCreateForm, RegistrationForm, TournamentFilesForm
+from decks.models import Event, Registration
+from decks.selectors import deck_export, deck_list_owned, format_check, user_is_organiser
+from web.forms import EventForm, RegistrationForm, TournamentFilesForm
 from web.selectors import batch_read
 
 SESSION_REPORTS = "web:tournament-reports"
@@ -117,17 +127,29 @@ def tournament_report_csv(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def event_list(request: HttpRequest) -> HttpResponse:
-    events = Event.objects.select_related("game", "format", "organiser").order_by("-date", "name")
-    context = {
-        "events": events[:200],
-        "now": timezone.now(),
-        "can_organise": user_is_organiser(request.user),
-    }
+    now = timezone.now()
+    events = list(event_list_query()[:200])
+    for event in events:
+        event.locked = event_is_locked(event, now=now)
+    context = {"events": events, "can_organise": user_is_organiser(request.user)}
     return render(request, "web/event_list.html", context)
 
 
 def _organiser_required(request: HttpRequest) -> HttpResponse:
     return render(request, "web/organiser_required.html", status=403)
+
+
+def _event_organiser_only(request: HttpRequest, event: Event, error: Exception) -> HttpResponse:
+    """403 for anyone but the event's organiser, saying who that is."""
+    organiser = event.organiser.get_username() if event.organiser else "nobody"
+    context = {"title": str(error), "text": f"{event.name} is organised by {organiser}."}
+    return render(request, "web/message.html", context, status=403)
+
+
+def _form_errors(form: EventForm, error: EventError) -> None:
+    """Each problem under its field (non-field errors for the rest)."""
+    for field, text in error.fields.items():
+        form.add_error(field if field in form.fields else None, f"{text[:1].upper()}{text[1:]}.")
 
 
 @login_required
@@ -139,28 +161,28 @@ def event_new(request: HttpRequest) -> HttpResponse:
     """
     if not user_is_organiser(request.user):
         return _organiser_required(request)
-    form = EventCreateForm(request.POST or None)
-    errors: list[str] = []
+    form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        fmt = form.cleaned_data["format"]
+        data = form.cleaned_data
         try:
             event = event_create(
-                game=fmt.game,
-                format=fmt,
-                name=form.cleaned_data["name"],
-                date=form.cleaned_data["date"],
-                decklist_deadline=form.cleaned_data["decklist_deadline"],
+                game=data["format"].game,
+                format=data["format"],
+                name=data["name"],
+                date=data["date"],
+                decklist_deadline=data["decklist_deadline"],
+                time_zone=data["time_zone"],
                 organiser=request.user,
-                variant=(form.cleaned_data.get("variant") or "").strip(),
+                variant=(data.get("variant") or "").strip(),
             )
         except OrganiserRequiredError:
             return _organiser_required(request)
-        except DeckError as error:
-            errors = list(error.problems)
+        except EventError as error:
+            _form_errors(form, error)
         else:
             return redirect("event-detail", pk=event.pk)
     status = 400 if request.method == "POST" else 200
-    return render(request, "web/event_new.html", {"form": form, "errors": errors}, status=status)
+    return render(request, "web/event_form.html", {"form": form, "event": None}, status=status)
 
 
 def _event_page(
@@ -172,32 +194,135 @@ def _event_page(
     status: int = 200,
 ) -> HttpResponse:
     user = request.user
-    mine = None
     decks: list[Any] = []
     if user.is_authenticated:
-        mine = Registration.objects.filter(event=event, player=user).first()
         decks = list(deck_list_owned(user).filter(game=event.game))
-    is_organiser = user.is_authenticated and user.pk == event.organiser_id
+    is_organiser = event_is_organised_by(event, user)
     context = {
         "event": event,
-        "locked": timezone.now() > event.decklist_deadline,
-        "mine": mine,
+        "locked": event_is_locked(event),
+        "mine": registration_of(event, user),
         "form": form or RegistrationForm(decks=decks),
         "errors": errors or [],
         "is_organiser": is_organiser,
-        "registrations": event_registrations(event) if is_organiser else None,
-        "registration_count": event.registrations.count(),
+        "registrations": registrations_visible_to(event, user) if is_organiser else None,
+        "can_delete": is_organiser and event_deletion_refusal(event) is None,
     }
     return render(request, "web/event_detail.html", context, status=status)
 
 
 def _event(pk: int) -> Event:
-    return get_object_or_404(Event.objects.select_related("game", "format", "organiser"), pk=pk)
+    return get_object_or_404(event_list_query(), pk=pk)
 
 
 @require_GET
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _event_page(request, _event(pk))
+
+
+@login_required
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser changes their event; fields its state no longer lets change are disabled."""
+    event = _event(pk)
+    try:
+        event_check_organiser(event, request.user, "changes the event")
+    except EventPermissionError as error:
+        return _event_organiser_only(request, event, error)
+    form = EventForm(request.POST or None, event=event, changeable=event_changeable_fields(event))
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                event_update(
+                    event=event,
+                    actor=request.user,
+                    name=data["name"],
+                    format=data["format"],
+                    variant=(data.get("variant") or "").strip(),
+                    date=data["date"],
+                    decklist_deadline=data["decklist_deadline"],
+                    time_zone=data["time_zone"],
+                )
+            except EventPermissionError as error:
+                return _event_organiser_only(request, event, error)
+            except EventConflictError as error:
+                _form_errors(form, error)
+                status = 409
+            except EventError as error:
+                _form_errors(form, error)
+            else:
+                messages.success(request, "Event updated.")
+                return redirect("event-detail", pk=event.pk)
+    context = {"form": form, "event": event, "locked": event_is_locked(event)}
+    return render(request, "web/event_form.html", context, status=status)
+
+
+@login_required
+def event_delete_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask, then delete the organiser's event with its registrations."""
+    event = _event(pk)
+    try:
+        event_check_organiser(event, request.user, "deletes the event")
+    except EventPermissionError as error:
+        return _event_organiser_only(request, event, error)
+    refusal = event_deletion_refusal(event)
+    if request.method == "POST" and refusal is None:
+        try:
+            count = event_delete(event=event, actor=request.user)
+        except EventConflictError as error:
+            refusal = "; ".join(error.problems)
+        else:
+            withdrawn = (
+                f" with its {count} registration{'s' if count != 1 else ''}" if count else ""
+            )
+            messages.success(request, f"Event {event.name} deleted{withdrawn}.")
+            return redirect("event-list")
+    status = 409 if refusal and request.method == "POST" else 200
+    context = {"event": event, "refusal": refusal}
+    return render(request, "web/event_delete.html", context, status=status)
+
+
+@login_required
+@require_GET
+def event_registrations_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser reads every submitted decklist with its verdict; nobody else may."""
+    event = _event(pk)
+    try:
+        registrations = list(registrations_visible_to(event, request.user))
+    except EventPermissionError as error:
+        return _event_organiser_only(request, event, error)
+    legal = sum(1 for r in registrations if r.legal)
+    context = {
+        "event": event,
+        "registrations": registrations,
+        "legal": legal,
+        "illegal": len(registrations) - legal,
+        "locked": event_is_locked(event),
+    }
+    return render(request, "web/event_registrations.html", context)
+
+
+def _verdict_message(request: HttpRequest, registration: Registration) -> None:
+    """Say at once whether the submitted list is legal, and if not, why (the page lists all)."""
+    verdict = registration.verdict
+    if registration.legal:
+        messages.success(
+            request,
+            f"Decklist submitted: legal in {verdict.get('format') or 'the event'} on "
+            f"{verdict.get('as_of')}. Keep the deck hash below as your receipt.",
+        )
+        return
+    violations = verdict.get("violations", [])
+    shown = "; ".join(v["message"] for v in violations[:3])
+    more = f" (and {len(violations) - 3} more, listed below)" if len(violations) > 3 else ""
+    count = f"{len(violations)} problem{'s' if len(violations) != 1 else ''}"
+    messages.warning(
+        request,
+        f"Decklist submitted, but it is NOT legal ({count}): {shown}{more}. "
+        "Fix it and submit again before the deadline.",
+    )
 
 
 @login_required
@@ -219,13 +344,15 @@ def event_register(request: HttpRequest, pk: int) -> HttpResponseBase:
             )
         text, kind = deck_export(deck), "text"
     try:
-        registration_submit(event=event, player=request.user, decklist=text, kind=kind)
+        registration = registration_submit(
+            event=event, player=request.user, decklist=text, kind=kind
+        )
     except RegistrationLockedError as error:
         return _event_page(request, event, form=form, errors=list(error.problems), status=409)
     except DecklistParseError as error:
         problems = [str(p) for p in error.problems]
         return _event_page(request, event, form=form, errors=problems, status=400)
-    messages.success(request, "Decklist submitted. Keep the deck hash below as your receipt.")
+    _verdict_message(request, registration)
     return redirect("event-detail", pk=event.pk)
 
 
@@ -233,7 +360,7 @@ def event_register(request: HttpRequest, pk: int) -> HttpResponseBase:
 @require_POST
 def event_withdraw(request: HttpRequest, pk: int) -> HttpResponseBase:
     event = _event(pk)
-    registration = Registration.objects.filter(event=event, player=request.user).first()
+    registration = registration_of(event, request.user)
     if registration is None:
         raise Http404("You are not registered for this event.")
     try:

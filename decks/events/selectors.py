@@ -1,0 +1,114 @@
+"""Reads about events, and the rules they answer: when an event locks, who sees its submitted
+decklists, and what its organiser may still change or delete.
+
+Web pages, the API and the admin call these instead of comparing deadlines or organiser ids
+themselves, so each rule is written once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, QuerySet
+from django.utils import timezone
+
+from decks.events.errors import EventPermissionError
+from decks.models import Event, Registration
+
+# What an organiser may change, by the event's state (see ``event_changeable_fields``).
+EVENT_FIELDS = frozenset(
+    {"name", "game", "format", "variant", "date", "decklist_deadline", "time_zone"}
+)
+# Players registered for this game, format and variant, and their lists were judged in it.
+FIXED_ONCE_REGISTERED = frozenset({"game", "format", "variant"})
+# A locked event is the record of the tournament: its lists and dates no longer move.
+CHANGEABLE_WHEN_LOCKED = frozenset({"name"})
+
+
+def event_is_locked(event: Event, *, now: dt.datetime | None = None) -> bool:
+    """The lock: once the decklist deadline has passed, no list may be submitted, replaced or
+    withdrawn. The deadline itself still counts as open."""
+    return (now or timezone.now()) > event.decklist_deadline
+
+
+def event_list() -> QuerySet[Event]:
+    """Every event, the newest date first, with ``registration_count`` and its relations."""
+    return (
+        Event.objects.select_related("game", "format", "organiser")
+        .annotate(registration_count=Count("registrations"))
+        .order_by("-date", "name", "pk")
+    )
+
+
+def event_is_organised_by(event: Event, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether ``user`` is the event's own organiser: the one person who changes or deletes it
+    and reads its submitted decklists. Not a superuser who is not (they use the admin), and still
+    true after the organiser role was revoked (the event stays theirs)."""
+    return bool(user.is_authenticated and event.organiser_id == user.pk)
+
+
+def event_check_organiser(event: Event, user: AbstractBaseUser | AnonymousUser, doing: str) -> None:
+    """Raise ``EventPermissionError`` unless ``user`` organises the event; ``doing`` completes
+    "Only the event's organiser ..."."""
+    if not event_is_organised_by(event, user):
+        raise EventPermissionError(f"Only the event's organiser {doing}.")
+
+
+def _registration_count(event: Event) -> int:
+    counted = getattr(event, "registration_count", None)
+    return counted if counted is not None else event.registrations.count()
+
+
+def event_changeable_fields(event: Event, *, now: dt.datetime | None = None) -> frozenset[str]:
+    """What the organiser may still change: everything until someone registers; then neither the
+    game, format nor variant (the lists were judged in them), though a moved date re-judges
+    them; once locked, only the name."""
+    if event_is_locked(event, now=now):
+        return CHANGEABLE_WHEN_LOCKED
+    if _registration_count(event):
+        return EVENT_FIELDS - FIXED_ONCE_REGISTERED
+    return EVENT_FIELDS
+
+
+def event_change_refusal(event: Event, field: str, *, now: dt.datetime | None = None) -> str:
+    """Why ``field`` may not change now (for a field outside ``event_changeable_fields``)."""
+    if event_is_locked(event, now=now):
+        return "the event is locked (its decklist deadline has passed): only its name may change"
+    count = _registration_count(event)
+    players = "1 player has" if count == 1 else f"{count} players have"
+    return (
+        f"{players} registered in this game, format and variant, so the {field.replace('_', ' ')} "
+        "can no longer change (create a new event instead)"
+    )
+
+
+def event_deletion_refusal(event: Event, *, now: dt.datetime | None = None) -> str | None:
+    """Why the organiser may not delete the event, or None if they may: a locked event with
+    registrations is the record of a tournament (an administrator can still delete it)."""
+    if event_is_locked(event, now=now) and _registration_count(event):
+        return (
+            "the event is locked and holds its players' submitted decklists, the record of the "
+            "tournament: it can no longer be deleted (ask an administrator)"
+        )
+    return None
+
+
+def registrations_visible_to(
+    event: Event, user: AbstractBaseUser | AnonymousUser
+) -> QuerySet[Registration]:
+    """Every registration of the event, with the submitted decklists: for its organiser only
+    (``EventPermissionError`` for anyone else), first submitted first."""
+    event_check_organiser(event, user, "sees every registration")
+    return event.registrations.select_related("event", "player").order_by("submitted_at", "pk")
+
+
+def registration_of(event: Event, user: AbstractBaseUser | AnonymousUser) -> Registration | None:
+    """The user's own registration for the event, if any."""
+    if not user.is_authenticated:
+        return None
+    return (
+        Registration.objects.select_related("event", "player")
+        .filter(event=event, player=user)
+        .first()
+    )
