@@ -300,8 +300,9 @@ class EventForm(forms.Form):
                     "format": event.format_id,
                     "date": event.date,
                     "time_zone": event.time_zone,
+                    # to the minute, as the box shows it: an untouched box is no change
                     "decklist_deadline": event.decklist_deadline.astimezone(zone).replace(
-                        tzinfo=None
+                        tzinfo=None, second=0, microsecond=0
                     ),
                     "variant": event.variant,
                 },
@@ -336,6 +337,17 @@ class EventForm(forms.Form):
 
     def clean_time_zone(self) -> str:
         return self.cleaned_data.get("time_zone") or DEFAULT_TIME_ZONE
+
+    def clean_variant(self) -> str:
+        return (self.cleaned_data.get("variant") or "").strip()
+
+    def changes(self) -> dict[str, Any]:
+        """What the organiser changed, as ``event_update`` arguments. The deadline box is
+        wall-clock time in the zone beside it, so a new zone re-reads the box."""
+        changed = set(self.changed_data)
+        if "time_zone" in changed and not self.fields["decklist_deadline"].disabled:
+            changed.add("decklist_deadline")
+        return {name: self.cleaned_data[name] for name in self.fields if name in changed}
 
     def clean_format(self) -> Format:
         fmt = Format.objects.select_related("game").filter(pk=self.cleaned_data["format"]).first()

@@ -94,7 +94,7 @@ def event_deadline_utc(value: dt.datetime, time_zone: str) -> dt.datetime:
 def event_dates_problems(
     *,
     date: dt.date,
-    decklist_deadline: dt.datetime,
+    decklist_deadline: dt.datetime | None,
     time_zone: str,
     now: dt.datetime | None = None,
     creating: bool = True,
@@ -108,6 +108,8 @@ def event_dates_problems(
     - a new event, or a changed date or deadline, is not in the past: the date is today or later,
       the deadline later than now (no year 1). Unchanged dates of an existing event are not
       judged against the clock, so an old event's name can still be corrected.
+
+    ``decklist_deadline`` None (one that could not be read) judges the date alone.
     """
     zone = _zone(time_zone)
     if zone is None:
@@ -127,6 +129,8 @@ def event_dates_problems(
             f"the event date {date.isoformat()} has passed (today is {today.isoformat()} "
             f"in {zone.key})"
         )
+    if decklist_deadline is None:
+        return problems
     try:
         deadline_day = decklist_deadline.astimezone(zone).date()
     except OverflowError:
@@ -177,16 +181,14 @@ def event_create(
     game = game if isinstance(game, Game) else Game.objects.get(slug=game)
     problems = _name_problems(name)
     problems.update(format_and_variant_problems(game, format, variant))
+    deadline = None
     try:
         deadline = event_deadline_utc(decklist_deadline, time_zone)
     except EventError as error:
         problems.update(error.fields)
-    else:
-        problems.update(
-            event_dates_problems(
-                date=date, decklist_deadline=deadline, time_zone=time_zone, now=now
-            )
-        )
+    problems.update(
+        event_dates_problems(date=date, decklist_deadline=deadline, time_zone=time_zone, now=now)
+    )
     if problems:
         raise EventError(problems)
     return Event.objects.create(
@@ -278,11 +280,13 @@ def event_update(
         problems.update(
             format_and_variant_problems(merged["game"], merged["format"], merged["variant"])
         )
-    if "decklist_deadline" not in problems:
+    if "time_zone" not in problems:
         problems.update(
             event_dates_problems(
                 date=merged["date"],
-                decklist_deadline=merged["decklist_deadline"],
+                decklist_deadline=None
+                if "decklist_deadline" in problems
+                else merged["decklist_deadline"],
                 time_zone=merged["time_zone"],
                 now=now,
                 creating=False,

@@ -173,7 +173,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                 decklist_deadline=data["decklist_deadline"],
                 time_zone=data["time_zone"],
                 organiser=request.user,
-                variant=(data.get("variant") or "").strip(),
+                variant=data["variant"],
             )
         except OrganiserRequiredError:
             return _organiser_required(request)
@@ -233,18 +233,8 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            data = form.cleaned_data
             try:
-                event_update(
-                    event=event,
-                    actor=request.user,
-                    name=data["name"],
-                    format=data["format"],
-                    variant=(data.get("variant") or "").strip(),
-                    date=data["date"],
-                    decklist_deadline=data["decklist_deadline"],
-                    time_zone=data["time_zone"],
-                )
+                event_update(event=event, actor=request.user, **form.changes())
             except EventPermissionError as error:
                 return _event_organiser_only(request, event, error)
             except EventConflictError as error:
