@@ -70,3 +70,59 @@ def test_the_admin_refuses_a_format_of_another_game_and_an_unknown_variant(admin
     assert wrong_variant.status_code == 200
     assert b"has no variant" in wrong_variant.content
     assert not Event.objects.filter(name="Spring Open").exists()
+
+
+def test_the_admin_makes_the_sites_date_checks(admin_client):
+    fmt = Format.objects.get(game__slug="revolt-n-reign", slug="standard")
+    past = admin_client.post(
+        "/admin/decks/event/add/", _event_form("own", fmt, decklist_deadline_0="2020-01-01")
+    )
+    after = admin_client.post(
+        "/admin/decks/event/add/",
+        _event_form(
+            "own",
+            fmt,
+            decklist_deadline_0=(timezone.localdate() + dt.timedelta(days=9)).isoformat(),
+        ),
+    )
+    far = admin_client.post("/admin/decks/event/add/", _event_form("own", fmt, date="9999-12-31"))
+    zone = admin_client.post(
+        "/admin/decks/event/add/", _event_form("own", fmt, time_zone="Nowhere")
+    )
+
+    assert b"is in the past" in past.content
+    assert b"is after the event" in after.content
+    assert b"more than 10 years ahead" in far.content
+    assert b"unknown time zone" in zone.content
+    assert not Event.objects.filter(name="Spring Open").exists()
+
+
+def test_the_admin_lists_whether_each_event_is_locked(admin_client):
+    fmt = Format.objects.get(game__slug="revolt-n-reign", slug="standard")
+    admin_client.post("/admin/decks/event/add/", _event_form("own", fmt))
+    event = Event.objects.get(name="Spring Open")
+    open_listing = admin_client.get("/admin/decks/event/").content.decode()
+    Event.objects.filter(pk=event.pk).update(
+        decklist_deadline=(timezone.now() - dt.timedelta(minutes=1)).replace(microsecond=0)
+    )
+    locked_listing = admin_client.get("/admin/decks/event/").content.decode()
+
+    assert 'alt="False"' in open_listing and 'alt="True"' not in open_listing
+    assert 'alt="True"' in locked_listing
+
+    # an old event's name can still be corrected: unchanged dates are not judged against the clock
+    form = _event_form("own", fmt, name="Spring Open (played)")
+    locked = Event.objects.get(pk=event.pk).decklist_deadline
+    form["decklist_deadline_0"], form["decklist_deadline_1"] = (
+        f"{locked:%Y-%m-%d}",
+        f"{locked:%H:%M:%S}",
+    )
+    form["date"] = f"{event.date:%Y-%m-%d}"
+    form["organiser"] = str(event.organiser_id)
+    renamed = admin_client.post(f"/admin/decks/event/{event.pk}/change/", form)
+    form["decklist_deadline_0"] = "2020-01-01"
+    moved_to_the_past = admin_client.post(f"/admin/decks/event/{event.pk}/change/", form)
+
+    assert renamed.status_code == 302
+    assert Event.objects.get(pk=event.pk).name == "Spring Open (played)"
+    assert b"is in the past" in moved_to_the_past.content
