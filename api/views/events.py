@@ -27,7 +27,12 @@ from decks.events.errors import (
     OrganiserRequiredError,
     RegistrationLockedError,
 )
-from decks.events.selectors import event_list, registration_of, registrations_visible_to
+from decks.events.selectors import (
+    event_check_organiser,
+    event_list,
+    registration_of,
+    registrations_visible_to,
+)
 from decks.events.services import (
     event_create,
     event_delete,
@@ -148,6 +153,10 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
 
     def _change(self, request: Request, *, partial: bool) -> Response:
         event = self.get_object()
+        try:  # who asks comes before what they send (the service checks again, under the lock)
+            event_check_organiser(event, request.user, "changes the event")
+        except EventPermissionError as exc:
+            raise _problem(exc) from None
         body = s.EventWriteSerializer(data=request.data, partial=partial, context={"event": event})
         body.is_valid(raise_exception=True)
         changes = dict(body.validated_data)

@@ -254,6 +254,10 @@ def test_nobody_else_changes_or_deletes_an_event(
         assert (patched.status_code, deleted.status_code) == (403, 403)
         assert patched.json()["detail"] == "Only the event's organiser changes the event."
         assert deleted.json()["detail"] == "Only the event's organiser deletes the event."
+    garbage = client_for(other_user).put(
+        f"/api/v1/events/{event_id}/", {"date": "x"}, format="json"
+    )
+    assert garbage.status_code == 403  # who asks is judged before what they send
     assert api_client.patch(f"/api/v1/events/{event_id}/", {"name": "x"}).status_code == 401
     assert api_client.delete(f"/api/v1/events/{event_id}/").status_code == 401
     assert Event.objects.get(pk=event_id).name == "Winter Open"

@@ -169,6 +169,17 @@ def test_once_someone_registered_the_format_is_fixed_in_the_form(
     )
 
     assert "1 player registered: the format and variant are fixed" in page
+    moved = client.post(
+        reverse("event-edit", args=[event.pk]),
+        event_form(
+            name="Renamed",
+            date=days_ahead(4).isoformat(),
+            decklist_deadline=f"{days_ahead(2)}T18:00",
+        ),
+        follow=True,
+    )
+    assert "The 1 registered list was judged again on the new date." in moved.content.decode()
+    assert Registration.objects.get(event=event).verdict["as_of"] == days_ahead(4).isoformat()
     assert "disabled" in field_tag(page, "format") and "disabled" in field_tag(page, "variant")
     assert "disabled" not in field_tag(page, "date")
     event.refresh_from_db()

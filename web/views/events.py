@@ -233,8 +233,9 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         status = 400
         if form.is_valid():
+            changes = form.changes()
             try:
-                event_update(event=event, actor=request.user, **form.changes())
+                event_update(event=event, actor=request.user, **changes)
             except EventPermissionError as error:
                 return _event_organiser_only(request, event, error)
             except EventConflictError as error:
@@ -243,7 +244,14 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
             except EventError as error:
                 _form_errors(form, error)
             else:
-                messages.success(request, "Event updated.")
+                rejudged = event.registration_count if "date" in changes else 0
+                again = (
+                    f" The {rejudged} registered list{'s were' if rejudged != 1 else ' was'} "
+                    "judged again on the new date."
+                    if rejudged
+                    else ""
+                )
+                messages.success(request, f"Event updated.{again}")
                 return redirect("event-detail", pk=event.pk)
     context = {"form": form, "event": event, "locked": event_is_locked(event)}
     return render(request, "web/event_form.html", context, status=status)
