@@ -1,5 +1,6 @@
 """Tournament pages: the organiser's batch legality check (with a CSV report) and events with
-registration, a decklist deadline, the lock and the deck hash shown to the player."""
+registration, a decklist deadline, the lock and the deck hash shown to the player; the event's
+organiser edits, deletes and reads the submitted decklists. The rules are in ``decks.events``."""
 
 from __future__ import annotations
 
