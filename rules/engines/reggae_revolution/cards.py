@@ -105,7 +105,7 @@ def card_spec(record: Mapping[str, Any] | CardRecord) -> CardSpec:
     return CardSpec(
         key=card_key(name),
         name=name,
-        type=card_type,
+        type=str(card_type),  # one of the known types: an unknown one raised above
         colour=colour,
         symbol=symbol,
         cost=cost,

@@ -197,9 +197,9 @@ def greedy_action(state: ReggaeState) -> Action:
             return Action("give", (_key(state, gift[0]), _key(state, gift[1])))
     # 3. Yay: score a card for a missing pair (or bury an oppression card).
     if state.yays_left > 0:
-        card = _yay_choice(state, hand)
-        if card is not None:
-            return Action("yay", (_key(state, card),))
+        yay = _yay_choice(state, hand)
+        if yay is not None:
+            return Action("yay", (_key(state, yay),))
     # 4. Sway: persuade villains, starting with the ones that threaten the loss.
     gift = _sway_choice(state, hand, urgent=False)
     if gift is not None:
