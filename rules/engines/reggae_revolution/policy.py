@@ -10,13 +10,13 @@ and reports the team's win rate with a Wilson 95% interval.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engines.core import Action
+from rules.engines.core.intervals import wilson_interval
 from rules.engines.reggae_revolution.state import END, KEEP, REDRAW, STOP, ReggaeState
 
 #: how much a card's effects are worth to the policy, per op
@@ -226,17 +226,6 @@ class GreedyTeamAgent:
     def act(self, state: ReggaeState) -> Action:
         """Return the greedy team policy's action."""
         return greedy_action(state)
-
-
-def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """Return the Wilson score interval of a win rate."""
-    if games == 0:
-        return (0.0, 1.0)
-    rate = wins / games
-    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
-    half /= 1 + z * z / games
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass
