@@ -25,7 +25,6 @@ from rules.engines.reggae_revolution.effects import (
 
 GAME_SLUG = "reggae-revolution"
 FIXTURE_DIR = Path(__file__).resolve().parents[3] / "fixtures" / GAME_SLUG
-PRINTED_COLUMNS = ("cost", "attack", "defense", "drain", "generation", "strength")
 
 
 @dataclass(frozen=True, slots=True)
