@@ -1,4 +1,4 @@
-"""Name normalisation and close-match suggestions shared by decklists, search, the API and the loader.
+"""Card-name matching shared by decklists, search, the API and the loader: keys and close matches.
 
 A card name is matched ignoring case, accents, punctuation and runs of white space, so
 ``"Stamp Act"``, ``"stamp-act"`` and ``"STAMP  ACT!"`` all name the same card. A name that matches
