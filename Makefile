@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install migrate data run test lint format clean api-fuzz browser worker
+.PHONY: install migrate data run test lint typecheck format clean api-fuzz browser worker
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -36,6 +36,10 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Static types of the pure-Python rules side (files and settings: [tool.mypy] in pyproject.toml).
+typecheck: install
+	$(BIN)/mypy rules/engines rules/agents rules/simulation.py
+
 format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
@@ -48,7 +52,7 @@ browser:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
-test: lint browser
+test: lint typecheck browser
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null || \
 		(echo "Models changed without a migration: run manage.py makemigrations"; exit 1)
 	$(BIN)/pytest

@@ -16,17 +16,13 @@ from rest_framework.exceptions import ValidationError
 
 from api.errors import InvalidQuery
 from cards.models import Card, CardSet, Game
+from cards.schema import PRINTED_NUMBERS
 from cards.search import QueryError, compile_query
 from cards.search.compiler import field_q
 
 ORDERINGS: dict[str, tuple[str, ...]] = {
     "name": ("name_key",),
-    "cost": ("cost",),
-    "attack": ("attack",),
-    "defense": ("defense",),
-    "drain": ("drain",),
-    "generation": ("generation",),
-    "strength": ("strength",),
+    **{column: (column,) for column in PRINTED_NUMBERS},
     "rarity": ("rarity__sort_order",),
     "type": ("card_type__sort_order",),
     "branch": ("branch__sort_order",),

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
-from rapidfuzz import fuzz, process
 
 from api.errors import NotFoundWithSuggestions
 from cards.models import Card, Game
-from cards.naming import name_key
+from cards.naming import close_matches, name_key
 from cards.search.index import name_contains_q, name_prefix_q
 
 FUZZY_CUTOFF = 70
@@ -74,7 +73,5 @@ def _closest(
     if not key:
         return []
     rows = list(cards.values_list("pk", "name_key", "name"))
-    matches = process.extract(
-        key, [row[1] for row in rows], scorer=fuzz.WRatio, limit=limit, score_cutoff=cutoff
-    )
-    return [rows[index][0] if ids else rows[index][2] for _choice, _score, index in matches]
+    matches = close_matches(key, [row[1] for row in rows], limit=limit, cutoff=cutoff)
+    return [rows[index][0] if ids else rows[index][2] for index in matches]

@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Ruling, Subtype
+from cards.schema import PRINTED_NUMBERS
 
 
 @admin.register(Game)
@@ -53,17 +54,7 @@ class CardAdmin(admin.ModelAdmin):
         ("Classification", {"fields": ("card_type", "subtypes", "branch", "rarity")}),
         (
             "Printed numbers",
-            {
-                "fields": (
-                    "cost",
-                    "attack",
-                    "defense",
-                    "drain",
-                    "generation",
-                    "strength",
-                    "copies_in_set",
-                )
-            },
+            {"fields": (*PRINTED_NUMBERS, "copies_in_set")},
         ),
         (
             "Behaviour and text",

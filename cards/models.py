@@ -15,7 +15,7 @@ from django.db import models
 from django.urls import reverse
 
 from cards.naming import name_key, slugify_name
-from cards.schema import PRINTED_NUMBERS, record_errors
+from cards.schema import PRINTED_NUMBERS, PrintedNumber, printed_numbers, record_errors
 
 
 class Game(models.Model):
@@ -254,6 +254,10 @@ class Card(models.Model):
             data[column] = getattr(self, column)
         # Absent means absent: a schema says "required" or "must not be present" naturally.
         return {key: value for key, value in data.items() if value is not None}
+
+    def printed_numbers(self) -> tuple[PrintedNumber, ...]:
+        """Return the numbers this card prints, named and labelled as its game prints them."""
+        return printed_numbers(self.game.number_labels, self)
 
     def clean(self, subtypes: list[str] | None = None) -> None:
         """Reject a card whose vocabulary belongs to another game or whose record breaks its schema."""

@@ -10,13 +10,48 @@ drain value" or "every effect uses the effect vocabulary" in one place, as data.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import jsonschema
 from jsonschema import Draft202012Validator
 
+#: the Card columns a game's printed numbers live in; each game names and labels the ones it
+#: prints in ``Game.number_labels`` (``cost`` is Revolt N Reign's ``ip_cost``, "IP cost")
 PRINTED_NUMBERS = ("cost", "attack", "defense", "drain", "generation", "strength")
+
+
+@dataclass(frozen=True)
+class PrintedNumber:
+    """One number a card prints: its column, the game's name and label for it, and its value."""
+
+    column: str
+    name: str
+    label: str
+    value: int
+
+
+def printed_numbers(
+    number_labels: Mapping[str, Any] | None, card: Any
+) -> tuple[PrintedNumber, ...]:
+    """Return the numbers ``card`` prints, in its game's ``number_labels`` order (unset ones left
+    out). ``card`` is anything with the number columns as attributes (a ``Card``, a record)."""
+    numbers = []
+    for column, meta in (number_labels or {}).items():
+        value = getattr(card, column, None)
+        if value is None:
+            continue
+        names = meta if isinstance(meta, Mapping) else {}
+        numbers.append(
+            PrintedNumber(
+                column=column,
+                name=str(names.get("name", column)),
+                label=str(names.get("label", column)),
+                value=value,
+            )
+        )
+    return tuple(numbers)
 
 
 def _freeze(schema: Mapping[str, Any]) -> str:

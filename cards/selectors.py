@@ -8,6 +8,7 @@ from django.db.models import Count, QuerySet
 
 from cards.models import Card, Game
 from cards.naming import name_key
+from cards.schema import printed_numbers
 from cards.search.index import name_contains_q, name_prefix_q
 
 
@@ -26,14 +27,11 @@ def card_list_for_game(game: Game) -> QuerySet[Card]:
 
 def card_export(game: Game) -> list[dict[str, Any]]:
     """The game's cards as plain JSON-ready objects, sorted by name (the export contract)."""
-    labels = game.number_labels or {}
     cards = []
     for card in card_list_for_game(game):
-        numbers = {}
-        for column, meta in labels.items():
-            value = getattr(card, column, None)
-            if value is not None:
-                numbers[meta.get("name", column)] = value
+        numbers = {
+            number.name: number.value for number in printed_numbers(game.number_labels, card)
+        }
         cards.append(
             {
                 "name": card.name,

@@ -7,7 +7,6 @@ game, setup, agents, number of games and seed give the same report, byte for byt
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -15,20 +14,9 @@ from typing import Any
 
 from rules.agents import Agent, make_agent
 from rules.engines.core import CHANCE, Action, Game, Rng, get_game
+from rules.engines.core.intervals import wilson_interval
 
 AgentSpec = str | Callable[[int], Agent]
-Z_95 = 1.959963984540054
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """Return the Wilson score interval for a proportion (95% by default)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass

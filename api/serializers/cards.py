@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from cards.models import Card, Game
+from cards.schema import PRINTED_NUMBERS
 from cards.search.compiler import branch_aliases, number_aliases
 
 
@@ -85,13 +86,7 @@ class RulingSerializer(serializers.Serializer):
 
 
 def _numbers(card: Card) -> dict[str, int]:
-    numbers = {}
-    for column, meta in (card.game.number_labels or {}).items():
-        value = getattr(card, column, None)
-        if value is not None:
-            name = meta.get("name", column) if isinstance(meta, dict) else column
-            numbers[name] = value
-    return numbers
+    return {number.name: number.value for number in card.printed_numbers()}
 
 
 class CardSerializer(serializers.Serializer):
@@ -183,11 +178,7 @@ class CardDetailSerializer(CardSerializer):
     def to_representation(self, card: Card) -> dict[str, Any]:
         data = super().to_representation(card)
         data.update(
-            attack=card.attack,
-            defense=card.defense,
-            drain=card.drain,
-            generation=card.generation,
-            strength=card.strength,
+            {column: getattr(card, column) for column in PRINTED_NUMBERS if column != "cost"},
             copies_in_set=card.copies_in_set,
             stats=card.stats,
             effects=card.effects,

@@ -17,21 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import PIL
 
+from cards.schema import PrintedNumber
+
 if TYPE_CHECKING:
     from cards.models import Card
 
 DIGEST_LENGTH = 16
 _DRAWING_CODE = ("face.py", "layout.py", "paint.py", "text.py", "styles")
-
-
-@dataclass(frozen=True)
-class PrintedNumber:
-    """One number a card prints: its column, the game's name and label for it, and its value."""
-
-    column: str
-    name: str
-    label: str
-    value: int
 
 
 @dataclass(frozen=True)
@@ -77,16 +69,7 @@ class CardFace:
 def face_for_card(card: Card) -> CardFace:
     """Collect what ``card`` shows; use ``Card.objects.with_related()`` to avoid extra queries."""
     game = card.game
-    numbers = tuple(
-        PrintedNumber(
-            column=column,
-            name=str(meta.get("name", column)),
-            label=str(meta.get("label", column)),
-            value=getattr(card, column),
-        )
-        for column, meta in (game.number_labels or {}).items()
-        if getattr(card, column, None) is not None
-    )
+    numbers = card.printed_numbers()
     branch = card.branch if card.branch_id else None
     rarity = card.rarity if card.rarity_id else None
     return CardFace(

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Model, Q
-from rapidfuzz import fuzz, process
 
 from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Subtype
-from cards.naming import name_key, slugify_name
+from cards.naming import close_matches, name_key, slugify_name
 from cards.schema import PRINTED_NUMBERS
 from cards.search.index import name_contains_q, rules_text_contains_q
 from cards.search.parser import (
@@ -176,8 +175,8 @@ def _suggest(value: str, choices: Iterable[str]) -> str:
     options = sorted(set(choices))
     if not options:
         return ""
-    found = process.extractOne(value.lower(), options, scorer=fuzz.ratio, score_cutoff=60)
-    hint = f" Did you mean {found[0]!r}?" if found else ""
+    found = close_matches(value.lower(), options, limit=1, cutoff=60, partial=False)
+    hint = f" Did you mean {options[found[0]]!r}?" if found else ""
     listed = ", ".join(options[:12]) + (" ..." if len(options) > 12 else "")
     return f"{hint} Known values: {listed}."
 
@@ -236,8 +235,8 @@ class _Compiler:
         if self._is_branch_alias(field):
             return self._vocabulary(node, "branch")
         known = sorted(set(VOCABULARY_FIELDS) | set(TEXT_FIELDS) | self._known_numbers())
-        found = process.extractOne(field, known, scorer=fuzz.ratio, score_cutoff=60)
-        hint = f" Did you mean {found[0]!r}?" if found else ""
+        found = close_matches(field, known, limit=1, cutoff=60, partial=False)
+        hint = f" Did you mean {known[found[0]]!r}?" if found else ""
         raise self.ctx.error(
             f"Unknown field {field!r}.{hint} See docs/query-language.md for every field.",
             node.position,

@@ -8,15 +8,13 @@ when a format row changes, here at once and in other processes within a second.
 from __future__ import annotations
 
 import datetime as dt
-import threading
-import time
 from dataclasses import dataclass
 
-from decks.validation.index import CardInfo, bump_generation, shared_generation
+from cards.caching import GenerationMemo
+from decks.validation.index import CardInfo
 from decks.validation.report import ValidationReport
 
 GENERATION_KEY = "deckwright:format-rules-generation"
-RECHECK_SECONDS = 1.0
 
 
 @dataclass(slots=True)
@@ -31,12 +29,6 @@ class FormatRules:
     legal_sets: frozenset[str]
     banned: dict[int, str]
     restricted: dict[int, int]
-    generation: int = 0
-    checked_at: float = 0.0
-
-
-_lock = threading.Lock()
-_snapshots: dict[tuple[int, dt.date], FormatRules] = {}
 
 
 def _build(format_id: int, as_of: dt.date) -> FormatRules:
@@ -68,63 +60,46 @@ def _build(format_id: int, as_of: dt.date) -> FormatRules:
     )
 
 
+_snapshots: GenerationMemo[tuple[int, dt.date], FormatRules] = GenerationMemo(
+    GENERATION_KEY, lambda key: _build(*key), max_entries=1025
+)
+
+
 def format_rules(format_id: int, as_of: dt.date) -> FormatRules:
     """The cached snapshot of a format on a date."""
-    key = (format_id, as_of)
-    rules = _snapshots.get(key)
-    now = time.monotonic()
-    if rules is not None:
-        if now - rules.checked_at < RECHECK_SECONDS:
-            return rules
-        if shared_generation(GENERATION_KEY) == rules.generation:
-            rules.checked_at = now
-            return rules
-    with _lock:
-        generation = shared_generation(GENERATION_KEY)
-        rules = _build(format_id, as_of)
-        rules.generation = generation
-        rules.checked_at = time.monotonic()
-        if len(_snapshots) > 1024:
-            _snapshots.clear()
-        _snapshots[key] = rules
-        return rules
+    return _snapshots.get((format_id, as_of))
 
 
-_format_ids: dict[tuple[str, str], int | None] = {}
-_format_ids_state = {"generation": -1, "checked_at": 0.0}
+def _format_id(key: tuple[str, str]) -> int | None:
+    from decks.models import Format
+
+    game_slug, format_slug = key
+    return (
+        Format.objects.filter(game__slug=game_slug, slug=format_slug)
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+_format_ids: GenerationMemo[tuple[str, str], int | None] = GenerationMemo(
+    GENERATION_KEY, _format_id
+)
 
 
 def format_id_for(game_slug: str, format_slug: str) -> int | None:
     """The id of a game's format by slug (cached like the snapshots), or None if it has none."""
-    now = time.monotonic()
-    if now - _format_ids_state["checked_at"] >= RECHECK_SECONDS:
-        generation = shared_generation(GENERATION_KEY)
-        if generation != _format_ids_state["generation"]:
-            _format_ids.clear()
-            _format_ids_state["generation"] = generation
-        _format_ids_state["checked_at"] = now
-    key = (game_slug, format_slug)
-    if key not in _format_ids:
-        from decks.models import Format
-
-        _format_ids[key] = (
-            Format.objects.filter(game__slug=game_slug, slug=format_slug)
-            .values_list("pk", flat=True)
-            .first()
-        )
-    return _format_ids[key]
+    return _format_ids.get((game_slug, format_slug))
 
 
 def format_rules_invalidate() -> None:
     """Forget every cached format snapshot (a format, its sets or its card lists changed)."""
-    format_rules_forget_local()
-    bump_generation(GENERATION_KEY)
+    _format_ids.forget_local()
+    _snapshots.invalidate()
 
 
 def format_rules_forget_local() -> None:
-    _snapshots.clear()
-    _format_ids.clear()
-    _format_ids_state["checked_at"] = 0.0
+    _snapshots.forget_local()
+    _format_ids.forget_local()
 
 
 def check_format(rules: FormatRules, totals: dict[CardInfo, int], report: ValidationReport) -> None:

@@ -3,25 +3,21 @@
 Validation runs thousands of times per second (tournament checks, the benchmark, the deck editor), so
 it never touches the database per deck: it reads plain ``CardInfo`` records from a ``CardIndex``.
 The index of a game is rebuilt when a card, set or vocabulary entry of that game changes in this
-process (signals), and at most ``RECHECK_SECONDS`` later when another process changed it (a
-generation counter in the Django cache).
+process (signals), and within ``cards.caching.RECHECK_SECONDS`` when another process changed it
+(a ``GenerationMemo``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import threading
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from django.core.cache import cache
-from rapidfuzz import fuzz, process
+from cards.caching import GenerationMemo
+from cards.naming import close_matches, name_key
+from cards.schema import PRINTED_NUMBERS
 
-from cards.naming import name_key
-
-RECHECK_SECONDS = 1.0
 SUGGESTION_LIMIT = 3
 SUGGESTION_CUTOFF = 60.0
 
@@ -71,8 +67,6 @@ class CardIndex:
     cards: list[CardInfo]
     type_names: dict[str, str]
     type_order: dict[str, int]
-    generation: int = 0
-    checked_at: float = 0.0
     by_name: dict[str, CardInfo] = field(init=False)
     by_key: dict[str, CardInfo] = field(init=False)
     by_id: dict[int, CardInfo] = field(init=False)
@@ -96,33 +90,13 @@ class CardIndex:
 
     def suggest(self, name: str, limit: int = SUGGESTION_LIMIT) -> list[str]:
         """The closest real card names to a name that matched nothing, best first."""
-        key = cached_name_key(name)
-        if not key or not self.keys:
-            return []
-        matches = process.extract(
-            key, self.keys, scorer=fuzz.WRatio, limit=limit, score_cutoff=SUGGESTION_CUTOFF
+        matches = close_matches(
+            cached_name_key(name), self.keys, limit=limit, cutoff=SUGGESTION_CUTOFF
         )
-        return [self.cards[position].name for _, _, position in matches]
-
-
-_lock = threading.Lock()
-_indexes: dict[str, CardIndex] = {}
+        return [self.cards[position].name for position in matches]
 
 
 GENERATION_KEY = "deckwright:card-index-generation"
-
-
-def shared_generation(key: str = GENERATION_KEY) -> int:
-    """The cross-process change counter behind ``key`` (0 when never bumped)."""
-    return int(cache.get(key, 0))
-
-
-def bump_generation(key: str = GENERATION_KEY) -> None:
-    """Tell every process that what ``key`` guards has changed."""
-    try:
-        cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, None)
 
 
 def _build(game_slug: str) -> CardIndex:
@@ -151,13 +125,8 @@ def _build(game_slug: str) -> CardIndex:
             set_code=row.card_set.code,
             set_release=row.card_set.release_date,
             copies_in_set=row.copies_in_set,
-            cost=row.cost,
-            attack=row.attack,
-            defense=row.defense,
-            drain=row.drain,
-            generation=row.generation,
-            strength=row.strength,
             stats=row.stats or {},
+            **{column: getattr(row, column) for column in PRINTED_NUMBERS},
         )
         for row in Card.objects.filter(game=game)
         .select_related("card_type", "branch", "rarity", "card_set")
@@ -173,24 +142,12 @@ def _build(game_slug: str) -> CardIndex:
     )
 
 
+_indexes: GenerationMemo[str, CardIndex] = GenerationMemo(GENERATION_KEY, _build)
+
+
 def card_index(game_slug: str) -> CardIndex:
     """The cached index of a game's cards, rebuilt when stale."""
-    index = _indexes.get(game_slug)
-    now = time.monotonic()
-    if index is not None:
-        if now - index.checked_at < RECHECK_SECONDS:
-            return index
-        generation = shared_generation()
-        if generation == index.generation:
-            index.checked_at = now
-            return index
-    with _lock:
-        generation = shared_generation()
-        index = _build(game_slug)
-        index.generation = generation
-        index.checked_at = time.monotonic()
-        _indexes[game_slug] = index
-        return index
+    return _indexes.get(game_slug)
 
 
 def card_index_invalidate() -> None:
@@ -198,10 +155,9 @@ def card_index_invalidate() -> None:
 
     Card data changes rarely (a load, an admin edit), so any change rebuilds every game's index.
     """
-    _indexes.clear()
-    bump_generation()
+    _indexes.invalidate()
 
 
 def card_index_forget_local() -> None:
     """Drop this process's cached indexes only (tests roll back writes without signals)."""
-    _indexes.clear()
+    _indexes.forget_local()

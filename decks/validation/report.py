@@ -1,10 +1,19 @@
-"""What a validation returns: a report of every violation and warning, JSON-serialisable."""
+"""What a validation returns: a report of every violation and warning, JSON-serialisable.
+
+Also the one legality CSV of the site (``validate_decks --csv``, the tournament page's download):
+a row per violation of each deck, one row for a legal deck, one per reading error.
+"""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
+
+#: the legality CSV's columns after the first, which names the deck (its file or its name)
+LEGALITY_CSV_COLUMNS = ("verdict", "card_count", "code", "message", "rule", "cards")
 
 
 @dataclass(slots=True)
@@ -79,3 +88,36 @@ class ValidationReport:
             "violations": [violation.to_dict() for violation in self.violations],
             "warnings": [warning.to_dict() for warning in self.warnings],
         }
+
+
+def legality_csv_rows(
+    name: str, report: Mapping[str, Any] | None, errors: Sequence[str] = ()
+) -> list[tuple[Any, ...]]:
+    """Return one deck's legality CSV rows from its ``ValidationReport.to_dict()``.
+
+    A deck that could not be read (``errors``, no report) gets an ``unreadable`` row per error.
+    """
+    if errors or report is None:
+        return [(name, "unreadable", "", "", error, "", "") for error in errors]
+    verdict = "legal" if report["legal"] else "illegal"
+    return [
+        (
+            name,
+            verdict,
+            report["card_count"],
+            violation["code"] if violation else "",
+            violation["message"] if violation else "",
+            violation["rule"] if violation else "",
+            "; ".join(violation["cards"]) if violation else "",
+        )
+        for violation in report["violations"] or [None]
+    ]
+
+
+def legality_csv_write(
+    out: TextIO, rows: Iterable[Sequence[Any]], *, name_column: str = "deck"
+) -> None:
+    """Write the legality CSV (header first) to ``out``, opened with ``newline=""`` if a file."""
+    writer = csv.writer(out)
+    writer.writerow((name_column, *LEGALITY_CSV_COLUMNS))
+    writer.writerows(rows)

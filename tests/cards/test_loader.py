@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from cards import loaders
 from cards.gamedata import GameDataError
 from cards.models import Card, Game
 from cards.services import game_data_load
@@ -209,3 +211,53 @@ def test_schema_sees_subtypes_of_cards_not_yet_saved(tmp_path: Path) -> None:
     )
     with pytest.raises(GameDataError, match=r"Red Knight\): subtypes: \[\] should be non-empty"):
         game_data_load(slug="mini", fixtures_dir=root)
+
+
+@pytest.mark.django_db
+def test_command_runs_registered_loaders_after_the_cards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    # given: the registry holds only two loaders of this test (decks' formats loader set aside)
+    monkeypatch.setattr(loaders, "_LOADERS", {})
+    seen: list[tuple[str, int]] = []
+
+    @loaders.register_game_data_loader("notes")
+    def load_notes(*, slug: str, fixtures_dir: Path) -> str | None:
+        seen.append((slug, Card.objects.filter(game__slug=slug).count()))
+        return f"{slug} notes: 3 note(s)"
+
+    @loaders.register_game_data_loader("puzzles")
+    def load_puzzles(*, slug: str, fixtures_dir: Path) -> str | None:
+        raise GameDataError([f"{fixtures_dir / slug}/puzzles.yaml: puzzle 1 has no answer"])
+
+    # when
+    with pytest.raises(CommandError, match="some game data is invalid"):
+        call_command("load_game_data", game=["mini"], fixtures=write_game(tmp_path))
+
+    # then: the cards were there for the loader, its summary printed, the failing one reported
+    assert seen == [("mini", 2)]
+    out, err = capsys.readouterr()
+    assert "mini notes: 3 note(s)" in out
+    assert "mini: puzzles not loaded, 1 problem(s):" in err
+    assert "puzzle 1 has no answer" in err
+
+
+def test_the_card_database_imports_no_app_above_it() -> None:
+    """Layers: cards < decks < rules < api, web; a module never imports a layer above its own."""
+    above = {
+        "cards": {"decks", "rules", "api", "web"},
+        "decks": {"rules", "api", "web"},
+        "rules": {"api", "web"},
+    }
+    root = Path(__file__).resolve().parents[2]
+    for app, forbidden in above.items():
+        for path in (root / app).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    names = [node.module]
+                else:
+                    continue
+                for name in names:
+                    assert name.split(".")[0] not in forbidden, f"{path} imports {name}"

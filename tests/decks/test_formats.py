@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.management import CommandError, call_command
 
 from cards.models import Card
 from decks.models import Format, FormatCardEntry, FormatCardStatus, FormatSet
@@ -160,4 +162,24 @@ def test_loading_formats_is_idempotent_and_reports_every_problem(tmp_path: Path)
     assert "'Eagle Div' is unknown (did you mean Eagle Dive" in problems
     assert "limit must be a whole number" in problems
     assert "'someday' is not a date" in problems
+    assert not Format.objects.filter(slug="broken").exists()
+
+
+def test_load_game_data_loads_the_formats_after_the_cards(tmp_path: Path, capsys):
+    # given: a copy of the game's folder whose formats.yaml bans a card that does not exist
+    fixtures = Path(settings.FIXTURES_DIR)
+    call_command("load_game_data", game=[RNR])
+    assert f"{RNR} formats: " in capsys.readouterr().out
+
+    shutil.copytree(fixtures / RNR, tmp_path / RNR)
+    (tmp_path / RNR / "formats.yaml").write_text(
+        "formats:\n  - {slug: broken, name: Broken, banned: [Eagle Div]}\n"
+    )
+
+    # when / then: the cards load, the formats are refused with their problem, the command fails
+    with pytest.raises(CommandError, match="some game data is invalid"):
+        call_command("load_game_data", game=[RNR], fixtures=tmp_path)
+    err = capsys.readouterr().err
+    assert f"{RNR}: formats not loaded, 1 problem(s):" in err
+    assert "'Eagle Div' is unknown" in err
     assert not Format.objects.filter(slug="broken").exists()

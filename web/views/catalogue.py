@@ -37,11 +37,7 @@ def card_detail(request: HttpRequest, game: str, slug: str) -> HttpResponse:
     card = get_object_or_404(
         Card.objects.with_related().prefetch_related("rulings"), game__slug=game, slug=slug
     )
-    numbers = [
-        (meta.get("label", column), getattr(card, column))
-        for column, meta in (card.game.number_labels or {}).items()
-        if getattr(card, column, None) is not None
-    ]
+    numbers = [(number.label, number.value) for number in card.printed_numbers()]
     return render(
         request,
         "cards/card_detail.html",

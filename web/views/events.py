@@ -4,7 +4,6 @@ organiser edits, deletes and reads the submitted decklists. The rules are in ``d
 
 from __future__ import annotations
 
-import csv
 import io
 import secrets
 from typing import Any
@@ -43,36 +42,21 @@ from decks.events.services import (
 )
 from decks.models import Event, Registration
 from decks.selectors import deck_export, deck_list_owned, format_check, user_is_organiser
+from decks.validation.report import legality_csv_rows, legality_csv_write
 from web.forms import EventForm, RegistrationForm, TournamentFilesForm
 from web.selectors import batch_read
 
 SESSION_REPORTS = "web:tournament-reports"
 KEPT_REPORTS = 5
-CSV_HEADER = ("deck", "verdict", "card_count", "code", "message", "rule", "cards")
 
 
 def _csv_rows(check: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """One row per violation, one per legal deck, one per reading error (as validate_decks)."""
-    rows: list[tuple[Any, ...]] = []
-    for result in check["results"]:
-        if result["errors"]:
-            rows.extend((result["name"], "unreadable", "", "", e, "", "") for e in result["errors"])
-            continue
-        report = result["report"]
-        verdict = "legal" if report["legal"] else "illegal"
-        for violation in report["violations"] or [None]:
-            rows.append(
-                (
-                    result["name"],
-                    verdict,
-                    report["card_count"],
-                    violation["code"] if violation else "",
-                    violation["message"] if violation else "",
-                    violation["rule"] if violation else "",
-                    "; ".join(violation["cards"]) if violation else "",
-                )
-            )
-    return rows
+    """The legality CSV rows of a batch check (kept in the session for the download)."""
+    return [
+        row
+        for result in check["results"]
+        for row in legality_csv_rows(result["name"], result["report"], result["errors"])
+    ]
 
 
 def tournament_check(request: HttpRequest) -> HttpResponse:
@@ -117,9 +101,7 @@ def tournament_report_csv(request: HttpRequest, token: str) -> HttpResponse:
     if report is None:
         raise Http404("That report has expired; run the check again.")
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(CSV_HEADER)
-    writer.writerows(report["rows"])
+    legality_csv_write(buffer, report["rows"], name_column="deck")
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
     filename = f"legality-{report['game']}-{report['format']}-{report['as_of']}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

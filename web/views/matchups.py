@@ -189,14 +189,13 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return _not_found(request)
     # the creation time tells apart runs that reuse a deleted run's id
     key = f"web:matchup-game:{run.pk}:{run.created_at.timestamp()}:{number}"
-    record = cache.get(key)
-    if record is None:
-        try:
-            record = matchup_game_record(run, number)
-        except MatchupRunError as error:
-            status = 409 if 1 <= number <= run.played else 404
-            return _message(request, f"Game {number} cannot be replayed", str(error), status)
-        cache.set(key, record, REPLAY_CACHE_SECONDS)
+    try:
+        record = cache.get_or_set(
+            key, lambda: matchup_game_record(run, number), REPLAY_CACHE_SECONDS
+        )
+    except MatchupRunError as error:
+        status = 409 if 1 <= number <= run.played else 404
+        return _message(request, f"Game {number} cannot be replayed", str(error), status)
     steps = replay_steps(record.get("events", []))
     raw = request.GET.get("step", "1")
     try:

@@ -19,6 +19,7 @@ from django.db import connection, transaction
 
 from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Subtype
 from cards.naming import name_key, slugify_name
+from cards.schema import PRINTED_NUMBERS
 
 ADJECTIVES = [
     "Amber",
@@ -289,9 +290,7 @@ class Command(BaseCommand):
 
     def _card(self, game: Game, vocab: dict[str, Any], name: str, rng: random.Random) -> Card:
         card_type = rng.choice(vocab["type"])
-        numbers: dict[str, int | None] = dict.fromkeys(
-            ("cost", "attack", "defense", "drain", "generation")
-        )
+        numbers: dict[str, int | None] = dict.fromkeys(PRINTED_NUMBERS)
         if card_type.slug == "unconstitutional-act":
             numbers.update(defense=rng.choice((20, 25, 30)), drain=rng.choice((1, 1, 2)))
         elif card_type.slug == "pillar":

@@ -1,4 +1,7 @@
-"""``manage.py load_game_data [--game SLUG] [--prune]``: load every game's cards idempotently."""
+"""``manage.py load_game_data [--game SLUG] [--prune]``: load every game's data idempotently.
+
+The cards first, then what other apps registered in ``cards.loaders`` (formats, for one).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from cards.gamedata import GameDataError, available_games
+from cards.loaders import game_data_loaders
 from cards.services import game_data_load
 
 
@@ -44,21 +48,16 @@ class Command(BaseCommand):
                     self.stderr.write(f"  - {problem}")
                 continue
             self.stdout.write(report.summary())
-            failed = self._load_formats(slug, fixtures_dir) or failed
+            for what, loader in game_data_loaders():
+                try:
+                    summary = loader(slug=slug, fixtures_dir=fixtures_dir)
+                except GameDataError as exc:
+                    failed = True
+                    self.stderr.write(f"{slug}: {what} not loaded, {len(exc.problems)} problem(s):")
+                    for problem in exc.problems:
+                        self.stderr.write(f"  - {problem}")
+                    continue
+                if summary is not None:
+                    self.stdout.write(summary)
         if failed:
             raise CommandError("some game data is invalid (see above); the rest was loaded")
-
-    def _load_formats(self, slug: str, fixtures_dir: Path) -> bool:
-        """Load the game's formats.yaml through the decks app; return True when it failed."""
-        from decks.services import DeckError, format_data_load
-
-        try:
-            formats = format_data_load(slug=slug, fixtures_dir=fixtures_dir)
-        except DeckError as exc:
-            self.stderr.write(f"{slug}: formats not loaded, {len(exc.problems)} problem(s):")
-            for problem in exc.problems:
-                self.stderr.write(f"  - {problem}")
-            return True
-        if formats is not None:
-            self.stdout.write(formats.summary())
-        return False

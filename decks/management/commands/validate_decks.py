@@ -7,7 +7,6 @@ when any is illegal, 2 when any input cannot be read (or the game or format is u
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import json
 import sys
@@ -18,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from decks.decklist import DecklistParseError, decklist_entries, decklist_read, guess_kind
 from decks.validation import UnknownFormatError, UnknownVariantError, validate
+from decks.validation.report import legality_csv_rows, legality_csv_write
 
 DECKLIST_SUFFIXES = (".txt", ".dek", ".deck", ".json", ".csv")
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
@@ -163,26 +163,12 @@ class Command(BaseCommand):
             self.stdout.write(f"  ~ [{warning['code']}] {warning['message']}")
 
     def _write_csv(self, path: Path, results: list[dict[str, Any]]) -> None:
+        rows = [
+            row
+            for result in results
+            for row in legality_csv_rows(
+                result["file"], result.get("report"), result.get("errors", ())
+            )
+        ]
         with path.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(("file", "verdict", "card_count", "code", "message", "rule", "cards"))
-            for result in results:
-                if "errors" in result:
-                    for error in result["errors"]:
-                        writer.writerow((result["file"], "unreadable", "", "", error, "", ""))
-                    continue
-                report = result["report"]
-                verdict = "legal" if report["legal"] else "illegal"
-                rows = report["violations"] or [None]
-                for v in rows:
-                    writer.writerow(
-                        (
-                            result["file"],
-                            verdict,
-                            report["card_count"],
-                            v["code"] if v else "",
-                            v["message"] if v else "",
-                            v["rule"] if v else "",
-                            "; ".join(v["cards"]) if v else "",
-                        )
-                    )
+            legality_csv_write(handle, rows, name_column="file")

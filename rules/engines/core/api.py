@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Self
 
 from rules.engines.core.rng import Rng
 
@@ -37,12 +37,13 @@ class SetupError(ValueError):
 class Action(NamedTuple):
     """A small immutable, hashable, orderable move: a kind and plain arguments.
 
-    ``str(action)`` reads like a move ("place Queen b2", "turn N"); ``Action.parse`` reverses it
-    for actions whose arguments are strings or integers.
+    Arguments are strings (card keys, cell names) or integers (indexes, coordinates, amounts);
+    which ones depends on the kind, so an engine casts them where it unpacks a kind's arguments.
+    ``str(action)`` reads like a move ("place Queen b2", "turn N"); ``Action.parse`` reverses it.
     """
 
     kind: str
-    args: tuple[Hashable, ...] = ()
+    args: tuple[str | int, ...] = ()
 
     def __str__(self) -> str:
         return " ".join([self.kind, *(str(arg) for arg in self.args)])
@@ -202,7 +203,7 @@ class State:
         if self.events is not None:
             self.events.append(Event(kind, player, detail))
 
-    def quiet(self) -> State:
+    def quiet(self) -> Self:
         """Stop recording events and history on this state and its clones (search hot loops)."""
         self.events = None
         self.history = _NoHistory()

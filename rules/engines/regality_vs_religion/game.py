@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Hashable, Mapping, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from rules.engines.core import (
     TERMINAL,
@@ -339,8 +339,10 @@ class RvRState(State):
     def _place(self, action: Action) -> None:
         player = self.to_move
         tables = self.tables
-        tile = tables.by_key[action.args[0]]
-        cell = CELL_INDEX[action.args[1]]
+        # A place action's arguments are (tile key, cell name). The solver applies it in its hot
+        # loop, where a cast() call would cost, so the two lookups say what they index instead.
+        tile = tables.by_key[action.args[0]]  # type: ignore[index]
+        cell = CELL_INDEX[action.args[1]]  # type: ignore[index]
         area = self.areas[player]
         if tile in area:
             area.remove(tile)
@@ -727,15 +729,15 @@ class RvRState(State):
         # Tiles that bring tiles back to an area make the game able to loop; the placement count
         # (and with it the turn limit) then belongs in the position key.
         self.recallers = any(
-            self.tables.active[t] is not None
-            and self.tables.active[t].kind in ("recall-board", "recall-discard")
+            (power := self.tables.active[t]) is not None
+            and power.kind in ("recall-board", "recall-discard")
             for t in in_play
         )
         self.reenactors = not self.tables.reenactors.isdisjoint(in_play)
 
     def _draft_pick(self, action: Action) -> None:
         player = self.to_move
-        tile = self.tables.by_key[action.args[0]]
+        tile = self.tables.by_key[cast(str, action.args[0])]
         self.offer.remove(tile)
         insort(self.areas[player], tile)
         self.log("pick", player, tile=self.tables.keys[tile])
@@ -753,7 +755,7 @@ class RvRState(State):
     def _secret_keep(self, action: Action) -> None:
         player = self.to_move
         tables = self.tables
-        tile = tables.by_key[action.args[0]]
+        tile = tables.by_key[cast(str, action.args[0])]
         self.offer.remove(tile)
         insort(self.areas[player], tile)
         self.hidden[player].append(tile)
@@ -799,7 +801,7 @@ class RvRState(State):
             board.append(entry)
         hidden_opp = self.hidden[opponent]
         offer_visible = self.offer_owner == player or self.phase == "draft"
-        observation = {
+        observation: dict[str, Any] = {
             "player": SIDE_NAMES[player],
             "variant": self.variant,
             "phase": self.phase,
@@ -939,6 +941,7 @@ class RvRState(State):
                 theirs = (best[1][pending[1]], best[1][pending[2]])
                 if mine < theirs:
                     best = (board, perm)
+        assert best is not None  # there were two symmetries or more
         board, perm = best
         if pending is not None:
             pending = (pending[0], perm[pending[1]], perm[pending[2]], pending[3], pending[4])

@@ -199,20 +199,21 @@ class Solver:
         maximising = state.to_move == 0
         history = self.history
         actions = state.legal_actions()
+        children: list[tuple[Action, RvRState | None]]
         if len(actions) > 1:
             if state.phase == "effect":
                 # Choices: try the one that leaves the mover best off first (cheap to apply).
                 scored = []
                 for action in actions:
-                    child = state.clone()
-                    child.apply_unchecked(action)
-                    if child.phase == "over":
-                        value = child.search_value()
+                    trial = state.clone()
+                    trial.apply_unchecked(action)
+                    if trial.phase == "over":
+                        value = trial.search_value()
                         score = 1000 + (value if maximising else -value)
                     else:
-                        regality, religion = child.allies()
+                        regality, religion = trial.allies()
                         score = regality - religion if maximising else religion - regality
-                    scored.append((score, action, child))
+                    scored.append((score, action, trial))
                 scored.sort(key=_first, reverse=True)
                 children = [(action, child) for _, action, child in scored]
             else:
@@ -706,6 +707,8 @@ class FastSolver:
         other = 1 - player
         finals: list[int] = []
         children: list[tuple[tuple[int, int, int, int, int, bool], int]] = []
+        value: int | None  # a memo read may miss (None) before the value is computed
+        dominated: frozenset[int] | None
         moves_get = self.moves.get
         moves_of = self._moves
         dominated_get = self.dominated.get
@@ -793,6 +796,7 @@ class FastSolver:
         others with the ally margin they leave, a destruction marked down as in ``_search``.
         """
         board, h0, h1, neutral, player, _ = node
+        estimate: float
         hand = h1 if player else h0
         bits = hand | neutral
         r0, r1, sh, down = board & 511, (board >> 9) & 511, (board >> 18) & 511, board >> 27
@@ -836,7 +840,7 @@ class FastSolver:
             low = bits & -bits
             bits ^= low
             for what, after, value, _ in self._moves(board, low.bit_length() - 1, player):
-                estimate: float = value
+                estimate = value
                 if what >= 2:
                     estimate = _POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511]
                     if after >> 27:
@@ -923,6 +927,7 @@ class FastSolver:
         """
         self.nodes += 1
         board, h0, h1, neutral, player, due = node
+        value: float | None  # a memo read may miss (None) before the value is computed
         hand = h1 if player else h0
         available = hand | neutral
         if due and hand & self.citizen_bit:
@@ -1406,6 +1411,9 @@ class FastSolver:
         child, then the ally margin, destructions last, killer moves, history.
         """
         board, h0, h1, neutral, player, due = node
+        value: float
+        score: float
+        dominated: frozenset[int] | None
         hand = h1 if player else h0
         available = hand | neutral
         if due and hand & self.citizen_bit:

@@ -25,7 +25,6 @@ from rules.engines.reggae_revolution.effects import (
 
 GAME_SLUG = "reggae-revolution"
 FIXTURE_DIR = Path(__file__).resolve().parents[3] / "fixtures" / GAME_SLUG
-PRINTED_COLUMNS = ("cost", "attack", "defense", "drain", "generation", "strength")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +104,7 @@ def card_spec(record: Mapping[str, Any] | CardRecord) -> CardSpec:
     return CardSpec(
         key=card_key(name),
         name=name,
-        type=card_type,
+        type=str(card_type),  # one of the known types: an unknown one raised above
         colour=colour,
         symbol=symbol,
         cost=cost,

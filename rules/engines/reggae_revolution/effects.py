@@ -55,6 +55,8 @@ def with_defaults(effect: Mapping[str, Any]) -> dict[str, Any]:
 def effect_problems(card_type: str, effects: Sequence[Mapping[str, Any]]) -> list[str]:
     """Return why the engine could not execute ``effects`` on a card of ``card_type`` (or [])."""
     problems: list[str] = []
+    ops: dict[str, tuple[tuple[str, ...], dict[str, Any]]]
+    who: tuple[str, ...]
     if card_type in PLAYER_CARD_TYPES:
         ops, who = BOON_OPS, BOON_WHO
     elif card_type in VILLAIN_DECK_TYPES:

@@ -10,13 +10,13 @@ and reports the team's win rate with a Wilson 95% interval.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engines.core import Action
+from rules.engines.core.intervals import wilson_interval
 from rules.engines.reggae_revolution.state import END, KEEP, REDRAW, STOP, ReggaeState
 
 #: how much a card's effects are worth to the policy, per op
@@ -197,9 +197,9 @@ def greedy_action(state: ReggaeState) -> Action:
             return Action("give", (_key(state, gift[0]), _key(state, gift[1])))
     # 3. Yay: score a card for a missing pair (or bury an oppression card).
     if state.yays_left > 0:
-        card = _yay_choice(state, hand)
-        if card is not None:
-            return Action("yay", (_key(state, card),))
+        yay = _yay_choice(state, hand)
+        if yay is not None:
+            return Action("yay", (_key(state, yay),))
     # 4. Sway: persuade villains, starting with the ones that threaten the loss.
     gift = _sway_choice(state, hand, urgent=False)
     if gift is not None:
@@ -226,17 +226,6 @@ class GreedyTeamAgent:
     def act(self, state: ReggaeState) -> Action:
         """Return the greedy team policy's action."""
         return greedy_action(state)
-
-
-def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """Return the Wilson score interval of a win rate."""
-    if games == 0:
-        return (0.0, 1.0)
-    rate = wins / games
-    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
-    half /= 1 + z * z / games
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass

@@ -10,7 +10,7 @@ The rulings these rules follow are written once, in ``docs/rules/reggae-revoluti
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from typing import Any
+from typing import Any, cast
 
 from rules.engines.core import TERMINAL, Action, Rng, State
 from rules.engines.reggae_revolution.cards import CardSpec
@@ -282,11 +282,12 @@ class ReggaeState(State):
 
     def scored_pairs(self) -> set[tuple[str, str]]:
         """Return the symbol-colour pairs the non-wild scored cards show."""
-        pairs = set()
+        pairs: set[tuple[str, str]] = set()
         for card in self.scored:
             spec = self.table[card]
             if spec.type in ("starter", "main"):
-                pairs.add((spec.symbol, spec.colour))
+                # card_spec refuses a starter or main card without a symbol and a colour
+                pairs.add(cast("tuple[str, str]", (spec.symbol, spec.colour)))
         return pairs
 
     def missing_pairs(self) -> set[tuple[str, str]]:
@@ -411,7 +412,7 @@ class ReggaeState(State):
             return
         if action == STOP:
             return
-        key = action.args[0]
+        key = cast(str, action.args[0])
         remaining = task[2] - 1 if kind in ("discard", "destroy", "recover") else 0
         if kind == "discard":
             self.discard[player].append(self._take(self.hand[player], key))
@@ -432,7 +433,7 @@ class ReggaeState(State):
     def _main_step(self, action: Action) -> None:
         player = self.active
         if action.kind == "play":
-            card = self._take(self.hand[player], action.args[0])
+            card = self._take(self.hand[player], cast(str, action.args[0]))
             spec = self.table[card]
             self.played.add(card)
             if spec.type in ("starter", "main"):
@@ -448,18 +449,19 @@ class ReggaeState(State):
             else:
                 self.discard[player].append(card)
         elif action.kind == "buy":
-            key = action.args[0]
+            key = cast(str, action.args[0])
             card = self._take_offer(key)
             self._pay(self.table[card].cost)
             self.discard[player].append(card)
             self.log("buy", player, card=key)
         elif action.kind == "give":
-            self._give(player, *action.args)
+            self._give(player, *cast("tuple[str, str]", action.args))
         elif action.kind == "yay":
-            card = self._take(self.hand[player], action.args[0])
+            key = cast(str, action.args[0])
+            card = self._take(self.hand[player], key)
             self.scored.append(card)
             self.yays_left -= 1
-            self.log("yay", player, card=action.args[0])
+            self.log("yay", player, card=key)
             if self.covered_pair_count() == len(ALL_PAIRS):
                 self._finish(1, WIN_REASON)
         elif action == END:
@@ -624,10 +626,10 @@ class ReggaeState(State):
         elif op == "destroy_lineup":
             slots = [s for s, c in enumerate(self.lineup) if c is not None][: effect["amount"]]
             for slot in slots:
-                card = self.lineup[slot]
-                assert card is not None
+                destroyed = self.lineup[slot]
+                assert destroyed is not None
                 self.lineup[slot] = None
-                self.destroyed.append(card)
+                self.destroyed.append(destroyed)
             self._refill_lineup()
         elif op == "seed_villain_deck":
             for _ in range(min(effect["amount"], len(self.oppression))):
@@ -685,7 +687,7 @@ class ReggaeState(State):
         """Destroy a card: starters and oppression go back to their piles, the rest are destroyed."""
         spec = self.table[card]
         if spec.type == "starter":
-            self.starter_piles[spec.symbol].append(card)
+            self.starter_piles[cast(str, spec.symbol)].append(card)  # a starter has a symbol
         elif spec.type == "oppression":
             self.oppression.append(card)
         else:

@@ -19,7 +19,6 @@ from rules.engines.core.records import read_fixture_records
 
 GAME_SLUG = "reign-absolute"
 FIXTURE_DIR = Path(__file__).resolve().parents[3] / "fixtures" / GAME_SLUG
-PRINTED_COLUMNS = ("cost", "attack", "defense", "drain", "generation", "strength")
 UNIT_TYPES = ("liege", "unit")
 COMBAT_TIMINGS = ("start_of_combat", "when_attacking", "when_defending")
 COMBAT_OPS = (

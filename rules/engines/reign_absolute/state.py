@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from rules.engines.core import TERMINAL, Action, Rng, State
 from rules.engines.reign_absolute.cards import CardSpec
@@ -95,7 +95,7 @@ class ReignState(State):
         self.table = table
         self.factions = tuple(factions)
         self.n = len(self.factions)
-        seat = {faction: p for p, faction in enumerate(self.factions)}
+        seat: dict[str | None, int] = {faction: p for p, faction in enumerate(self.factions)}
         self.owner: tuple[int, ...] = tuple(
             seat.get(spec.faction, -1) if spec.is_unit else -1 for spec in table
         )
@@ -355,8 +355,8 @@ class ReignState(State):
             else:
                 task = self.tasks[where]
                 self.tasks[where] = (task[0], task[1], card)
-        for unit, cards in stacks.items():
-            self.under[unit] = tuple(cards)
+        for unit, stack in stacks.items():
+            self.under[unit] = tuple(stack)
         self.deck = rest + others
         rng.shuffle(self.deck)
 
@@ -583,7 +583,8 @@ class ReignState(State):
     # --- decisions ----------------------------------------------------------------------------
     def _decide(self, task: tuple[Any, ...], action: Action) -> None:
         kind, player = task[0], task[1]
-        args = action.args
+        # Every decision here that reads arguments reads squares (a recall goes to ``_recall``).
+        args = cast("tuple[int, ...]", action.args)
         if kind == "place":
             self._put_unit(task[2], (args[0], args[1]))
             self.log("place", player, square=list(args))
@@ -619,13 +620,13 @@ class ReignState(State):
         self.moved[self.board[a]] = self.moved[self.board[b]] = True
 
     def _step(self, player: int, action: Action) -> None:
-        x, y, tx, ty = action.args
+        x, y, tx, ty = cast("tuple[int, int, int, int]", action.args)
         unit = self.board[(tx, ty)] = self.board.pop((x, y))
         self.moved[unit] = True
         self.log(action.kind, player, origin=[x, y], square=[tx, ty])
 
     def _action(self, player: int, action: Action) -> None:
-        args = action.args
+        args = cast("tuple[int, ...]", action.args)  # every Action's arguments are squares
         follow = [("draw", player, 1), ("end_turn", player)]
         everyone = (1 << self.n) - 1
         if action.kind in ("move", "march"):
@@ -662,14 +663,14 @@ class ReignState(State):
         combat = self.combat
         assert combat is not None
         if action.kind == "reveal":
-            square = (action.args[0], action.args[1])
+            square = cast(Square, action.args)
             combat["revealed"].append(square)
             self.known[self.board[square]] = (1 << self.n) - 1
             self.log("reveal", player, square=list(square), unit=self.spec_at(square).key)
             self.tasks.insert(0, ("reveal", player))
 
     def _recall(self, player: int, action: Action) -> None:
-        key, x, y = action.args
+        key, x, y = cast("tuple[str, int, int]", action.args)
         pile = self.unit_discards[player]
         for index, unit in enumerate(pile):
             if self.table[unit].key == key:
@@ -696,10 +697,11 @@ class ReignState(State):
             if int(op["count"]) > 1:
                 self.tasks.insert(0, ("extra_move", player, int(op["count"]) - 1))
         elif kind == "swap_adjacent_allies":
-            args = action.args
+            args = cast("tuple[int, ...]", action.args)
             self._swap((args[0], args[1]), (args[2], args[3]))
         elif kind == "peek":
-            self.known[self.board[(action.args[0], action.args[1])]] |= 1 << player
+            args = cast("tuple[int, ...]", action.args)
+            self.known[self.board[(args[0], args[1])]] |= 1 << player
         elif kind == "recall_unit":
             self._recall(player, action)
 
@@ -855,14 +857,15 @@ class ReignState(State):
                     self.discard.append(card)
                     continue
                 cards[side].append(card)
-                if (spec.op or {}).get("op") == "draw_reinforcements":
-                    pending.append((side, int(spec.op["count"])))
+                op = spec.op or {}
+                if op.get("op") == "draw_reinforcements":
+                    pending.append((side, int(op["count"])))
         cancels = [
             any((self.table[c].op or {}).get("op") == "cancel_enemy_reinforcements" for c in pile)
             for pile in cards
         ]
         void = (cancels[1], cancels[0])
-        ignored = [set(), set()]
+        ignored: list[set[str]] = [set(), set()]
         for side in (0, 1):
             for op in specs[side].combat_ops(roles[side]):
                 if op["op"] == "ignore_enemy_bonus":

@@ -23,7 +23,6 @@ from rules.engines.core.records import read_fixture_records
 GAME_SLUG = "revolt-n-reign"
 FIXTURE_DIR = Path(__file__).resolve().parents[3] / "fixtures" / GAME_SLUG
 DECK_DIR = Path(__file__).resolve().parents[3] / "fixtures" / "decks" / GAME_SLUG
-PRINTED_COLUMNS = ("cost", "attack", "defense", "drain", "generation", "strength")
 
 UA = "unconstitutional-act"
 PILLAR = "pillar"

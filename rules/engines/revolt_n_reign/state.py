@@ -717,6 +717,7 @@ class RevoltState(State):
         effect_targets = self._target_product(player, spec.play_targets, cache)
         if spec.type != ATTACK:
             return effect_targets
+        heads: list[int] | None
         if clash:
             heads = [c for c in self.cards_of(1 - player, ATTACK) if self.dp.get(c, 0) > 0]
         else:
@@ -776,13 +777,13 @@ class RevoltState(State):
             for index, effect in activated:
                 if (cid, index) in used:
                     continue
-                cost = effect.cost_ip
-                if cost is None:
+                cost_ip = effect.cost_ip
+                if cost_ip is None:
                     xs: Iterable[int] = (0,)
-                elif cost == "X":
+                elif cost_ip == "X":
                     xs = range(1, min(ip, effect.x_top) + 1)
                 else:
-                    xs = (0,) if int(cost) <= ip else ()
+                    xs = (0,) if int(cost_ip) <= ip else ()
                 for x in xs:
                     actions.extend(
                         Action("activate", (cid, index, x, *targets))

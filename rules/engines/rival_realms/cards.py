@@ -19,7 +19,6 @@ from rules.engines.core.records import read_fixture_records
 
 GAME_SLUG = "rival-realms"
 FIXTURE_DIR = Path(__file__).resolve().parents[3] / "fixtures" / GAME_SLUG
-PRINTED_COLUMNS = ("cost", "attack", "defense", "drain", "generation", "strength")
 CARD_TYPES = ("supply", "realm", "unit", "reinforce")
 PHASES = ("deploy", "attack", "defend", "reinforce", "resolve", "redraw", "any")
 TRIGGERS = ("on_deploy", "turn_start", "attacks", "blocks", "combat_end")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from rules.engines.core import TERMINAL, Action, Rng, State
 from rules.engines.rival_realms.cards import CardSpec
@@ -638,7 +638,7 @@ class RealmsState(State):
     def _window_step(self, player: int, action: Action) -> None:
         kind = action.kind
         if kind == "supply":
-            card = self._take_from_hand(player, action.args[0])
+            card = self._take_from_hand(player, cast(str, action.args[0]))
             spec = self.table[card]
             self.supply[player] += spec.supply
             self.discard[player].append(card)
@@ -646,7 +646,7 @@ class RealmsState(State):
             for number, _ in spec.of_kind("on_play"):
                 self.tasks.append(("ops", player, card, number, 0))
         elif kind == "play":
-            card = self._take_from_hand(player, action.args[0])
+            card = self._take_from_hand(player, cast(str, action.args[0]))
             spec = self.table[card]
             self.stack.append(card)
             self.supply[player] -= spec.cost
@@ -655,7 +655,7 @@ class RealmsState(State):
             if spec.type == "reinforce":
                 self._reinforce_action(player)
         elif kind == "use":
-            key, index, number = action.args
+            key, index, number = cast("tuple[str, int, int]", action.args)
             card = self.field[player][index]
             ability = self.table[card].abilities[number]
             self.log("use", player, card=key, ability=number)
@@ -663,23 +663,26 @@ class RealmsState(State):
             if self.phase == "reinforce" and "reinforce" in ability.phases:
                 self._reinforce_action(player)
         elif kind == "attack":
-            card = self.field[player][action.args[1]]
+            key, index = cast("tuple[str, int]", action.args)
+            card = self.field[player][index]
             self.attackers.append(card)
-            self.log("attack", player, card=action.args[0])
+            self.log("attack", player, card=key)
             self._trigger(card, "attacks")
         elif kind == "block":
-            card = self.field[player][action.args[1]]
-            attacker = self.field[self.active][action.args[3]]
+            key, index, attacker_key, slot = cast("tuple[str, int, str, int]", action.args)
+            card = self.field[player][index]
+            attacker = self.field[self.active][slot]
             self.blocks[card] = attacker
             if attacker not in self.blocked:
                 self.blocked.append(attacker)
-            self.log("block", player, card=action.args[0], attacker=action.args[2])
+            self.log("block", player, card=key, attacker=attacker_key)
             self._trigger(card, "blocks")
         elif kind == "discard":
-            card = self._take_from_hand(player, action.args[0])
+            key = cast(str, action.args[0])
+            card = self._take_from_hand(player, key)
             self.discard[player].append(card)
-            self.cycling = action.args[0]
-            self.log("discard", player, card=action.args[0], redraw=True)
+            self.cycling = key
+            self.log("discard", player, card=key, redraw=True)
         elif kind == "pass":
             self.log("pass", player)
             self.passes += 1
@@ -726,13 +729,14 @@ class RealmsState(State):
     def _decide(self, task: tuple[Any, ...], action: Action) -> None:
         kind, player = task[0], task[1]
         if kind == "pay_hand":
-            card = self._take_from_hand(player, action.args[0])
+            key = cast(str, action.args[0])
+            card = self._take_from_hand(player, key)
             self.discard[player].append(card)
-            self.log("pay", player, card=action.args[0], discarded=True)
+            self.log("pay", player, card=key, discarded=True)
             if task[2] > 1:
                 self.tasks.insert(0, ("pay_hand", player, task[2] - 1))
         elif kind == "pay_field":
-            card = self.field[player][action.args[1]]
+            card = self.field[player][cast(int, action.args[1])]
             payment = self._payment(task[2], task[3], task[4])
             zone = self.lost if payment["pay"] == "lose_from_field" else self.discard
             self._leave_field(card, zone)
@@ -740,9 +744,10 @@ class RealmsState(State):
             if task[5] > 1:
                 self.tasks.insert(0, (*task[:5], task[5] - 1))
         elif kind == "rival_discard":
-            card = self._take_from_hand(player, action.args[0])
+            key = cast(str, action.args[0])
+            card = self._take_from_hand(player, key)
             self.discard[player].append(card)
-            self.log("discard", player, card=action.args[0])
+            self.log("discard", player, card=key)
             if task[2] > 1 and self.hand[player]:
                 self.tasks.insert(0, ("rival_discard", player, task[2] - 1))
         elif kind == "return":
@@ -758,11 +763,11 @@ class RealmsState(State):
         elif kind == "choose":
             op = self._op(task)
             side = player if op.get("target") == "own_unit" else 1 - player
-            card = self.field[side][action.args[1]]
+            card = self.field[side][cast(int, action.args[1])]
             self._apply_op_to(player, op, card)
         elif kind == "assign":
             attacker, blockers, points = task[2], task[3], task[4]
-            amount = action.args[2]
+            amount = cast(int, action.args[2])
             self.plan[blockers[0]] = amount
             rest = blockers[1:]
             if len(rest) > 1:
@@ -834,7 +839,7 @@ class RealmsState(State):
             options = self._target_choices(player, op)
             if len(options) == 1:
                 side = player if target == "own_unit" else 1 - player
-                self._apply_op_to(player, op, self.field[side][options[0].args[1]])
+                self._apply_op_to(player, op, self.field[side][cast(int, options[0].args[1])])
             elif options:
                 self.tasks.insert(0, choice)
         else:

@@ -1,0 +1,86 @@
+"""The one cache helper: values kept in this process's memory, dropped when another process says so.
+
+Validation reads a game's cards and formats thousands of times a second, so each process keeps
+what it built from the database in a ``GenerationMemo``. A write that changes what a memo holds
+calls ``invalidate()``: this process forgets at once, and a generation counter in the Django cache
+(shared by every process when ``REDIS_URL`` is set) tells the others, which look at the counter at
+most once per ``RECHECK_SECONDS`` per entry and rebuild what they hold when it moved.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+from django.core.cache import cache
+
+RECHECK_SECONDS = 1.0
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+def shared_generation(key: str) -> int:
+    """Return the cross-process change counter behind ``key`` (0 when never bumped)."""
+    return int(cache.get(key, 0))
+
+
+def bump_generation(key: str) -> None:
+    """Tell every process that what ``key`` guards has changed."""
+    try:
+        cache.incr(key)
+    except ValueError:  # never bumped: the counter does not exist yet
+        cache.set(key, 1, None)
+
+
+class GenerationMemo(Generic[K, V]):
+    """``build(key)`` results kept per key, rebuilt once ``generation_key`` has moved.
+
+    An entry younger than ``recheck_seconds`` is returned without looking at the shared counter;
+    an older one costs one cache read. Builds run one at a time (``build`` reads the database).
+    """
+
+    def __init__(
+        self,
+        generation_key: str,
+        build: Callable[[K], V],
+        *,
+        max_entries: int | None = None,
+        recheck_seconds: float = RECHECK_SECONDS,
+    ) -> None:
+        self.generation_key = generation_key
+        self.build = build
+        self.max_entries = max_entries
+        self.recheck_seconds = recheck_seconds
+        # key -> [value, generation it was built at, when it was last found current]
+        self._entries: dict[K, list] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V:
+        """Return the value for ``key``, built now if absent or out of date."""
+        entry = self._entries.get(key)
+        now = time.monotonic()
+        if entry is not None:
+            if now - entry[2] < self.recheck_seconds:
+                return entry[0]
+            if shared_generation(self.generation_key) == entry[1]:
+                entry[2] = now
+                return entry[0]
+        with self._lock:
+            generation = shared_generation(self.generation_key)
+            value = self.build(key)
+            if self.max_entries is not None and len(self._entries) >= self.max_entries:
+                self._entries.clear()
+            self._entries[key] = [value, generation, time.monotonic()]
+            return value
+
+    def forget_local(self) -> None:
+        """Drop this process's entries only (tests roll back writes that sent no signal)."""
+        self._entries.clear()
+
+    def invalidate(self) -> None:
+        """Drop the entries here at once and, within ``recheck_seconds``, in every process."""
+        self._entries.clear()
+        bump_generation(self.generation_key)
