@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from decks.decklist import DecklistParseError
 from decks.models import Event, Registration
 from decks.selectors import (
+    batch_read,
     deck_export,
     deck_list_owned,
     event_registrations,
@@ -33,7 +34,6 @@ from decks.services import (
     registration_withdraw,
 )
 from web.forms import EventCreateForm, RegistrationForm, TournamentFilesForm
-from web.selectors import batch_read
 
 SESSION_REPORTS = "web:tournament-reports"
 KEPT_REPORTS = 5
