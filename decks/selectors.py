@@ -58,10 +58,14 @@ def deck_readable_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Deck]:
     Private decks of others are simply absent, so looking one up is a 404, not a 403. Each deck
     carries ``card_count``.
     """
+    return _with_card_count(Deck.objects.filter(_readable(user)))
+
+
+def _readable(user: AbstractBaseUser | AnonymousUser) -> Q:
     condition = ~Q(visibility=Visibility.PRIVATE)
     if user.is_authenticated:
         condition |= Q(owner=user)
-    return _with_card_count(Deck.objects.filter(condition))
+    return condition
 
 
 def deck_owned_by(deck: Deck, user: AbstractBaseUser | AnonymousUser | None) -> bool:
@@ -81,8 +85,13 @@ def deck_for_viewer(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
 def deck_for_change(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
     """The deck ``user`` is about to change: Http404 when they may not even see it, and
     ``DeckPermissionError`` when they may see it but it is not theirs (the API answers 403, the
-    pages 404). The services check ownership again under the deck's lock."""
-    deck = deck_for_viewer(user, pk)
+    pages 404). The services check ownership again under the deck's lock.
+
+    The deck's row only (no card count): the write re-reads what it needs under its lock.
+    """
+    deck = Deck.objects.filter(_readable(user), pk=pk).select_related("game", "format").first()
+    if deck is None:
+        raise Http404("No such deck")
     if not deck_owned_by(deck, user):
         raise DeckPermissionError("Only the deck's owner can change it.")
     return deck
