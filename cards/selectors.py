@@ -78,6 +78,29 @@ def card_autocomplete(text: str, *, game: Game | None = None, limit: int = 20) -
     return found
 
 
+def vocabulary_list(model: type[Any]) -> QuerySet[Any]:
+    """A vocabulary (card types, branches, rarities, subtypes) of every game, in display order."""
+    return model.objects.select_related("game").order_by(
+        "game__sort_order", "game__name", "sort_order", "name"
+    )
+
+
+def card_set_list() -> QuerySet[CardSet]:
+    """Card sets of every game, by game then oldest first."""
+    return CardSet.objects.select_related("game").order_by(
+        "game__sort_order", "game__name", "release_date", "code"
+    )
+
+
+def card_list_for_api(*, detail: bool) -> QuerySet[Card]:
+    """Cards with their related rows; a list leaves out what it does not show (behaviour, the
+    game's schema), a detail adds the rulings."""
+    cards = Card.objects.with_related()
+    if detail:
+        return cards.prefetch_related("rulings")
+    return cards.defer("stats", "effects", "flavor_text", "game__card_schema", "game__description")
+
+
 def card_type_counts(game: Game) -> QuerySet[Card]:
     """``[{"card_type__name", "n"}]``: how many cards of each type a game has, in type order."""
     return (
