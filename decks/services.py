@@ -261,7 +261,7 @@ def _zone_of(deck: Deck, zone: str) -> str:
     return zone
 
 
-@transaction.atomic
+@_write
 def deck_create(
     *,
     owner: AbstractBaseUser,

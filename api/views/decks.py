@@ -272,9 +272,8 @@ class DeckViewSet(viewsets.GenericViewSet):
         data = s.DeckWithCardsSerializer(deck, context=self.get_serializer_context()).data
         return Response(data, status=status_code, headers={"ETag": deck_etag(deck)})
 
-    def _stale(self, deck: Deck, exc: DeckVersionConflict) -> PreconditionFailed:
-        sent = self.request.headers.get("If-Match", "").strip()
-        return _precondition_failed(deck, sent)
+    def _stale(self, deck: Deck) -> PreconditionFailed:
+        return _precondition_failed(deck, self.request.headers.get("If-Match", "").strip())
 
     @extend_schema(
         summary="Decks you can see",
@@ -371,8 +370,8 @@ class DeckViewSet(viewsets.GenericViewSet):
                 format=s.format_for(data.get("format"), deck.game),
                 clear_format="format" in data and not data["format"],
             )
-        except DeckVersionConflict as exc:
-            raise self._stale(deck, exc) from None
+        except DeckVersionConflict:
+            raise self._stale(deck) from None
         except (DeckError, DecklistParseError) as exc:
             raise _deck_problem(exc) from None
         except DeckPermissionError as exc:
@@ -388,8 +387,8 @@ class DeckViewSet(viewsets.GenericViewSet):
         deck = self._owned()
         try:
             deck_delete(deck=deck, actor=request.user, expected_version=_if_match(request, deck))
-        except DeckVersionConflict as exc:
-            raise self._stale(deck, exc) from None
+        except DeckVersionConflict:
+            raise self._stale(deck) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
@@ -418,8 +417,8 @@ class DeckViewSet(viewsets.GenericViewSet):
                 actor=request.user,
                 expected_version=_if_match(request, deck),
             )
-        except DeckVersionConflict as exc:
-            raise self._stale(deck, exc) from None
+        except DeckVersionConflict:
+            raise self._stale(deck) from None
         except DeckError as exc:
             raise _deck_problem(exc, field="name") from None
         return self._detail(deck)

@@ -215,6 +215,7 @@ def deck_new(request: HttpRequest) -> HttpResponse:
     """Create a deck for a game and format, empty or from a decklist."""
     form = DeckCreateForm(request.POST or None, request.FILES or None)
     errors: list[str] = []
+    status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
         text, kind = form.decklist_text()
         try:
@@ -229,11 +230,11 @@ def deck_new(request: HttpRequest) -> HttpResponse:
                 visibility=form.cleaned_data["visibility"],
                 variant=form.cleaned_data["variant"],
             )
-        except (DecklistParseError, DeckError) as error:
+        except (DecklistParseError, DeckError, DeckBusyError) as error:
             errors = _problems(error)
+            status = BUSY if isinstance(error, DeckBusyError) else 400
         else:
             return redirect("deck-detail", pk=deck.pk)
-    status = 400 if request.method == "POST" else 200
     return render(
         request,
         "web/deck_new.html",
@@ -389,6 +390,8 @@ def deck_clone_view(request: HttpRequest, pk: int) -> HttpResponseBase:
         clone = deck_clone(deck=deck, owner=request.user)
     except DeckPermissionError:
         return render(request, "web/message.html", {"title": "Cannot clone"}, status=403)
+    except DeckBusyError as error:
+        return _deck_page(request, deck, errors=[str(error)], status=BUSY)
     messages.success(request, f"Cloned {deck.name}: this copy is private until you share it.")
     return redirect("deck-detail", pk=clone.pk)
 
