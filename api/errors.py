@@ -18,6 +18,7 @@ from rest_framework.views import exception_handler
 
 from api.problems import DRF_CODES, PROBLEM_TYPES, STATUS_CODES
 from cards.search import QueryError
+from decks.errors import DeckBusyError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 logger = logging.getLogger(__name__)
@@ -47,6 +48,32 @@ class Conflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
     default_code = "conflict"
     default_detail = "The request conflicts with the resource's current state."
+
+
+class PreconditionFailed(exceptions.APIException):
+    """A write whose ``If-Match`` names a version that is no longer current (HTTP 412): the body
+    carries the current version and the ``ETag`` header the current entity tag."""
+
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_code = "precondition-failed"
+    default_detail = "The resource changed since you read it; nothing was written."
+
+    def __init__(self, detail: str, *, current_version: int, etag: str) -> None:
+        super().__init__(detail=detail, code="precondition-failed")
+        self.problem_extra = {"current_version": current_version}
+        self.problem_headers = {"ETag": etag}
+
+
+class ServiceBusy(exceptions.APIException):
+    """The database stayed locked by other writers past its timeout (SQLite): retry shortly."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "busy"
+    default_detail = "The database is busy saving other changes; nothing was changed."
+
+    def __init__(self, detail: str | None = None) -> None:
+        super().__init__(detail=detail, code="busy")
+        self.problem_headers = {"Retry-After": "1"}
 
 
 def problem_type_url(code: str, request: HttpRequest | None = None) -> str:
@@ -110,6 +137,8 @@ def _summary(errors: list[dict[str, str]]) -> str:
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler, reshaped into problem details; unexpected errors stay 500s for Django."""
+    if isinstance(exc, DeckBusyError):
+        exc = ServiceBusy(str(exc))
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -145,6 +174,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     else:  # Http404 / Django PermissionDenied, already turned into a response by DRF
         detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
         body = problem(status_code, str(detail), request=request)
+    for name, value in getattr(exc, "problem_headers", {}).items():
+        response[name] = value
     response.data = body
     renderer = getattr(request, "accepted_renderer", None)
     if renderer is None or getattr(renderer, "format", "json") == "json":

@@ -67,6 +67,14 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "conflict", 409, "Conflict", "The request conflicts with the resource's current state."
         ),
         ProblemType(
+            "precondition-failed",
+            412,
+            "Precondition failed",
+            "The If-Match header names a version of the resource that is no longer current: "
+            "someone changed it since you read it, and nothing was written. current_version and "
+            "the ETag header give the current one; read it again and redo your change.",
+        ),
+        ProblemType(
             "unsupported-media-type",
             415,
             "Unsupported media type",
@@ -77,6 +85,13 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             429,
             "Too many requests",
             "Slow down: the Retry-After header says how many seconds to wait.",
+        ),
+        ProblemType(
+            "busy",
+            503,
+            "Busy",
+            "The database is busy saving other changes (SQLite serialises writers); nothing was "
+            "written. Retry after the Retry-After header's seconds.",
         ),
         ProblemType(
             "server-error", 500, "Server error", "Something failed on our side; it has been logged."
@@ -107,7 +122,9 @@ STATUS_CODES = {
     405: "method-not-allowed",
     406: "not-acceptable",
     409: "conflict",
+    412: "precondition-failed",
     415: "unsupported-media-type",
     429: "throttled",
     500: "server-error",
+    503: "busy",
 }

@@ -2,7 +2,9 @@
 
 ``ProblemAutoSchema`` adds, to whatever an endpoint declares, the errors it can actually return:
 400/401/404/429/500 everywhere (bad parameters, a bad token, a missing object or page, throttling,
-a server fault), 403 where writing or signing in is involved; each with an example body.
+a server fault), 403 where writing or signing in is involved, and what a view declares besides
+(``extra_error_statuses``, or ``extra_error_statuses_by_action``: 412 and 503 for deck writes);
+each with an example body.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ class ProblemSerializer(serializers.Serializer):
         child=serializers.CharField(), required=False, help_text="What would have been accepted."
     )
     retry_after = serializers.IntegerField(required=False, help_text="throttled: seconds to wait.")
+    current_version = serializers.IntegerField(
+        required=False, help_text="precondition-failed: the resource's current version."
+    )
 
 
 def problem_example(code: str, detail: str, **extra: Any) -> dict[str, Any]:
@@ -90,6 +95,14 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
     },
     "404": {"not-found": problem_example("not-found", "No Card matches the given query.")},
     "409": {"conflict": problem_example("conflict", "Registration is closed.")},
+    "412": {
+        "precondition-failed": problem_example(
+            "precondition-failed",
+            'This deck changed since you read it: If-Match names "deck-12-v3", it is now at '
+            'version 5 (ETag "deck-12-v5"). Nothing was written.',
+            current_version=5,
+        )
+    },
     "429": {
         "throttled": problem_example(
             "throttled", "Request was throttled. Expected available in 12 seconds.", retry_after=12
@@ -100,6 +113,11 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             "server-error", "Something failed on our side; it has been logged."
         )
     },
+    "503": {
+        "busy": problem_example(
+            "busy", "The database is busy saving other changes; nothing was changed."
+        )
+    },
 }
 DESCRIPTIONS = {
     "400": "Invalid parameters or body (problem details).",
@@ -107,8 +125,10 @@ DESCRIPTIONS = {
     "403": "Not allowed (or a session request without its CSRF token).",
     "404": "No such object, page, or an object that is not yours to see.",
     "409": "The object's state does not allow this.",
+    "412": "If-Match names a version that is no longer current; nothing was written.",
     "429": "Throttled; see the Retry-After header.",
     "500": "Server fault.",
+    "503": "The database is busy with other writes; nothing was written. Retry shortly.",
 }
 
 
@@ -126,6 +146,8 @@ class ProblemAutoSchema(AutoSchema):
         if self._needs_auth():
             codes.append("403")
         codes += [str(code) for code in getattr(self.view, "extra_error_statuses", ())]
+        by_action = getattr(self.view, "extra_error_statuses_by_action", {})
+        codes += [str(code) for code in by_action.get(getattr(self.view, "action", None), ())]
         return sorted(set(codes))
 
     def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
@@ -143,7 +165,12 @@ class ProblemAutoSchema(AutoSchema):
                     for name, value in EXAMPLES[code].items()
                 },
             }
-            if code == "429":
+            if code == "412":
+                entry.setdefault("headers", {})["ETag"] = {
+                    "schema": {"type": "string"},
+                    "description": "The current entity tag of the resource.",
+                }
+            if code in ("429", "503"):
                 entry.setdefault("headers", {})["Retry-After"] = {
                     "schema": {"type": "integer"},
                     "description": "Seconds to wait before the next request.",

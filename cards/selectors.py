@@ -1,14 +1,17 @@
-"""Reads from the card database."""
+"""Reads from the card database: games, card lists, the card browser, autocomplete, export."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, F, QuerySet
 
-from cards.models import Card, Game
+from cards.models import Branch, Card, CardSet, CardType, Game, Rarity
 from cards.naming import name_key
 from cards.schema import printed_numbers
+from cards.search import QueryError, card_search
 from cards.search.index import name_contains_q, name_prefix_q
 
 
@@ -71,3 +74,140 @@ def card_autocomplete(text: str, *, game: Game | None = None, limit: int = 20) -
             .order_by("name_key", "id")[: limit - len(found)]
         )
     return found
+
+
+def vocabulary_list(model: type[Any]) -> QuerySet[Any]:
+    """A vocabulary (card types, branches, rarities, subtypes) of every game, in display order."""
+    return model.objects.select_related("game").order_by(
+        "game__sort_order", "game__name", "sort_order", "name"
+    )
+
+
+def card_set_list() -> QuerySet[CardSet]:
+    """Card sets of every game, by game then oldest first."""
+    return CardSet.objects.select_related("game").order_by(
+        "game__sort_order", "game__name", "release_date", "code"
+    )
+
+
+def card_list_for_api(*, detail: bool) -> QuerySet[Card]:
+    """Cards with their related rows; a list leaves out what it does not show (behaviour, the
+    game's schema), a detail adds the rulings."""
+    cards = Card.objects.with_related()
+    if detail:
+        return cards.prefetch_related("rulings")
+    return cards.defer("stats", "effects", "flavor_text", "game__card_schema", "game__description")
+
+
+def card_type_counts(game: Game) -> QuerySet[Card]:
+    """``[{"card_type__name", "n"}]``: how many cards of each type a game has, in type order."""
+    return (
+        Card.objects.filter(game=game)
+        .values("card_type__name")
+        .annotate(n=Count("id"))
+        .order_by("card_type__sort_order")
+    )
+
+
+def card_for_page(*, game_slug: str, slug: str) -> Card:
+    """A card with everything its page shows (related rows, rulings); Card.DoesNotExist if none."""
+    return (
+        Card.objects.with_related().prefetch_related("rulings").get(game__slug=game_slug, slug=slug)
+    )
+
+
+# -- card browser ---------------------------------------------------------------------------------
+
+CARDS_PER_PAGE = 48
+
+SORTS = {
+    "name": ("name_key",),
+    "cost": ("cost",),
+    "rarity": ("rarity__sort_order",),
+    "type": ("card_type__sort_order",),
+    "set": ("card_set__release_date", "collector_number"),
+    "game": ("game__sort_order",),
+}
+
+
+@dataclass
+class CardBrowse:
+    """What the card browser shows: a page of cards, or the error that stopped the query."""
+
+    page: Page | None
+    error: QueryError | None = None
+    total: int = 0
+
+
+def _ordering(sort: str, direction: str) -> list[Any]:
+    columns = SORTS.get(sort, SORTS["name"])
+    descending = direction == "desc"
+    order = [
+        F(column).desc(nulls_last=True) if descending else F(column).asc(nulls_last=True)
+        for column in columns
+    ]
+    return [*order, "name_key", "pk"]
+
+
+def card_browse(
+    *,
+    query: str = "",
+    game: Game | None = None,
+    card_type: CardType | None = None,
+    branch: Branch | None = None,
+    rarity: Rarity | None = None,
+    card_set: CardSet | None = None,
+    sort: str = "name",
+    direction: str = "asc",
+    page: int | str = 1,
+    per_page: int = CARDS_PER_PAGE,
+) -> CardBrowse:
+    """Cards matching the query language and the filters, sorted and paginated.
+
+    A query that cannot run comes back as ``error`` (with its position) and no page.
+    """
+    try:
+        cards = card_search(query, game)
+    except QueryError as error:
+        return CardBrowse(page=None, error=error)
+    filters = {
+        "card_type": card_type,
+        "branch": branch,
+        "rarity": rarity,
+        "card_set": card_set,
+    }
+    cards = cards.filter(**{name: value for name, value in filters.items() if value is not None})
+    cards = cards.with_related().order_by(*_ordering(sort, direction))
+    paginator = Paginator(cards, per_page)
+    page_obj = paginator.get_page(page)
+    return CardBrowse(page=page_obj, total=paginator.count)
+
+
+def card_filter_choices() -> dict[str, Any]:
+    """Games and every game's types, branches, rarities and sets, for the browser's filters."""
+    games = list(Game.objects.order_by("sort_order", "name"))
+    by_game: dict[str, dict[int, list[Any]]] = {}
+    for label, model in (
+        ("types", CardType),
+        ("branches", Branch),
+        ("rarities", Rarity),
+    ):
+        grouped: dict[int, list[Any]] = {}
+        for row in model.objects.order_by("game_id", "sort_order", "name"):
+            grouped.setdefault(row.game_id, []).append(row)
+        by_game[label] = grouped
+    sets: dict[int, list[CardSet]] = {}
+    for row in CardSet.objects.order_by("game_id", "release_date", "code"):
+        sets.setdefault(row.game_id, []).append(row)
+    by_game["sets"] = sets
+
+    def grouped(label: str) -> list[tuple[Game, list[Any]]]:
+        return [(g, by_game[label].get(g.pk, [])) for g in games if by_game[label].get(g.pk)]
+
+    return {
+        "games": games,
+        "types": grouped("types"),
+        "branches": grouped("branches"),
+        "rarities": grouped("rarities"),
+        "sets": grouped("sets"),
+    }

@@ -1,21 +1,49 @@
-"""Reads for decks, formats and the organiser role (events: ``decks.events.selectors``)."""
+"""Reads for decks and formats: who may see and change a deck, lists, versions and what changed,
+the deck builder's panels, a card's formats and decks, tournament batches, the organiser role
+(events: ``decks.events.selectors``).
+
+The web pages and the API both read through here, so a rule (who owns a deck, which decks a list
+shows) is written once.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Permission
 from django.db.models import IntegerField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
+from django.http import Http404
 from django.utils import timezone
 
-from cards.models import Game
-from decks.decklist import DecklistEntry, decklist_export
-from decks.models import Deck, DeckVersion, Format, FormatCardEntry, Visibility
-from decks.validation import ValidationReport, validate
+from cards.models import Branch, Card, CardType, Game, Rarity
+from decks.decklist import (
+    DecklistEntry,
+    DecklistParseError,
+    decklist_entries,
+    decklist_export,
+    decklist_read,
+)
+from decks.decklist import guess_kind as decklist_guess_kind
+from decks.errors import DeckPermissionError
+from decks.models import (
+    Deck,
+    DeckCard,
+    DeckVersion,
+    Format,
+    FormatCardEntry,
+    Visibility,
+)
+from decks.stats import DeckStats, card_matches, deck_stats
+from decks.validation import ValidationReport, rules_for, validate
+from decks.validation.formats import format_rules
 
 
 def _with_card_count(decks: QuerySet[Deck]) -> QuerySet[Deck]:
@@ -29,10 +57,51 @@ def deck_readable_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Deck]:
     Private decks of others are simply absent, so looking one up is a 404, not a 403. Each deck
     carries ``card_count``.
     """
+    return _with_card_count(Deck.objects.filter(_readable(user)))
+
+
+def _readable(user: AbstractBaseUser | AnonymousUser) -> Q:
     condition = ~Q(visibility=Visibility.PRIVATE)
     if user.is_authenticated:
         condition |= Q(owner=user)
-    return _with_card_count(Deck.objects.filter(condition))
+    return condition
+
+
+def deck_owned_by(deck: Deck, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    """The one ownership rule: only the user who made a deck (or cloned it) may change it."""
+    return bool(user is not None and user.is_authenticated and user.pk == deck.owner_id)
+
+
+def deck_for_viewer(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
+    """The deck if ``user`` may see it (public, unlisted by link, or their own); else Http404,
+    so a private deck's existence is not revealed."""
+    deck = deck_readable_by(user).filter(pk=pk).first()
+    if deck is None:
+        raise Http404("No such deck")
+    return deck
+
+
+def deck_for_change(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
+    """The deck ``user`` is about to change: Http404 when they may not even see it, and
+    ``DeckPermissionError`` when they may see it but it is not theirs (the API answers 403, the
+    pages 404). The services check ownership again under the deck's lock.
+
+    The deck's row only (no card count): the write re-reads what it needs under its lock.
+    """
+    deck = Deck.objects.filter(_readable(user), pk=pk).select_related("game", "format").first()
+    if deck is None:
+        raise Http404("No such deck")
+    if not deck_owned_by(deck, user):
+        raise DeckPermissionError("Only the deck's owner can change it.")
+    return deck
+
+
+def deck_with_cards(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
+    """A readable deck with its card rows and their cards prefetched (the API's deck body)."""
+    deck = deck_readable_by(user).prefetch_related("cards__card").filter(pk=pk).first()
+    if deck is None:
+        raise Http404("No such deck")
+    return deck
 
 
 def deck_list_for_viewer(
@@ -120,6 +189,55 @@ def deck_version_diff(deck: Deck, older: int, newer: int) -> dict[str, Any]:
     return {"from": older, "to": newer, "added": added, "removed": removed, "changed": changed}
 
 
+@dataclass
+class DeckChanges:
+    """What happened to a deck after a version someone had open: the saves since, by version
+    number and note, and the cards added, removed and changed between then and now."""
+
+    since: int
+    current: int
+    saves: list[tuple[int, str]]
+    diff: dict[str, Any] | None
+
+    @property
+    def cards_changed(self) -> bool:
+        return bool(
+            self.diff and (self.diff["added"] or self.diff["removed"] or self.diff["changed"])
+        )
+
+
+def deck_changes_since(deck: Deck, version: int, *, until: int | None = None) -> DeckChanges:
+    """The saves of ``deck`` after ``version`` up to ``until`` (default: its current version).
+
+    ``diff`` is None when the older snapshot is missing (a version number the deck never had).
+    """
+    current = deck.version if until is None else until
+    saves = list(
+        deck.versions.filter(number__gt=version, number__lte=current)
+        .order_by("number")
+        .values_list("number", "note")
+    )
+    try:
+        diff = deck_version_diff(deck, version, current) if version < current else None
+    except DeckVersion.DoesNotExist:
+        diff = None
+    return DeckChanges(since=version, current=current, saves=saves, diff=diff)
+
+
+def format_list(*, game_slug: str | None = None) -> QuerySet[Format]:
+    """Formats of every game (or of one), by game then slug."""
+    formats = Format.objects.select_related("game").order_by("game__sort_order", "slug")
+    return formats.filter(game__slug=game_slug) if game_slug else formats
+
+
+def format_by_slug(slug: str, *, game: Game | None = None) -> list[Format]:
+    """The formats called ``slug`` (of ``game`` when given): none, one, or several games' own."""
+    formats = Format.objects.select_related("game").filter(slug=slug)
+    if game is not None:
+        formats = formats.filter(game=game)
+    return list(formats.order_by("game__sort_order")[:2])
+
+
 def format_list_for_game(game: Game | str) -> QuerySet[Format]:
     condition = Q(game=game) if isinstance(game, Game) else Q(game__slug=game)
     return Format.objects.filter(condition).select_related("game")
@@ -196,3 +314,241 @@ def format_check(
             "by_code": dict(sorted(codes.items())),
         },
     }
+
+
+# -- card page ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardFormatStatus:
+    format: Format
+    status: str  # legal | banned | restricted | not-legal
+    detail: str = ""
+
+
+def card_format_statuses(card: Card, on: dt.date | None = None) -> list[CardFormatStatus]:
+    """Where ``card`` may be played on a date: per format of its game, legal, banned,
+    restricted (with its limit) or not legal (its set is not in the format)."""
+    day = on or timezone.localdate()
+    statuses = []
+    for fmt in Format.objects.filter(game_id=card.game_id).order_by("-is_default", "name"):
+        rules = format_rules(fmt.pk, day)
+        if card.pk in rules.banned:
+            statuses.append(CardFormatStatus(fmt, "banned", rules.banned[card.pk]))
+        elif card.pk in rules.restricted:
+            limit = rules.restricted[card.pk]
+            statuses.append(
+                CardFormatStatus(
+                    fmt, "restricted", f"at most {limit} cop{'y' if limit == 1 else 'ies'}"
+                )
+            )
+        elif card.card_set.code in rules.legal_sets:
+            statuses.append(CardFormatStatus(fmt, "legal"))
+        else:
+            statuses.append(
+                CardFormatStatus(fmt, "not-legal", f"{card.card_set.code} is not in this format")
+            )
+    return statuses
+
+
+def card_public_decks(card: Card, limit: int = 20) -> QuerySet[Deck]:
+    """Public decks holding ``card``, most recently changed first."""
+    return (
+        Deck.objects.filter(visibility=Visibility.PUBLIC, cards__card=card)
+        .select_related("owner", "format")
+        .distinct()
+        .order_by("-updated_at", "pk")[:limit]
+    )
+
+
+# -- the deck builder's panels --------------------------------------------------------------------
+
+
+@dataclass
+class DeckRow:
+    card: Card
+    quantity: int
+    zone: str
+
+
+@dataclass
+class DeckSection:
+    title: str
+    count: int
+    rows: list[DeckRow] = field(default_factory=list)
+
+
+def deck_sections(deck: Deck) -> list[DeckSection]:
+    """The deck's cards grouped by zone (zoned games) or by card type, in the game's order."""
+    rules = rules_for(deck.game.slug)
+    rows = (
+        DeckCard.objects.filter(deck=deck)
+        .select_related("card__card_type", "card__branch", "card__rarity")
+        .order_by("zone", "card__card_type__sort_order", "card__name")
+    )
+    sections: dict[str, DeckSection] = {}
+    order: dict[str, tuple[int, str]] = {}
+    for row in rows:
+        if rules.zones:
+            title = rules.zone_labels.get(row.zone, row.zone or "Deck")
+            position = rules.zones.index(row.zone) if row.zone in rules.zones else 99
+        else:
+            title = row.card.card_type.name
+            position = row.card.card_type.sort_order
+        section = sections.get(title)
+        if section is None:
+            section = sections[title] = DeckSection(title=title, count=0)
+            order[title] = (position, title)
+        section.rows.append(DeckRow(card=row.card, quantity=row.quantity, zone=row.zone))
+        section.count += row.quantity
+    return [sections[title] for title in sorted(sections, key=lambda t: order[t])]
+
+
+@dataclass
+class DrawOdds:
+    label: str
+    hits: int
+    chances: list[tuple[str, Fraction]]
+
+
+@dataclass
+class StatsPanel:
+    """The statistics panel: counts with display names, the cost curve and draw odds."""
+
+    stats: DeckStats
+    by_type: list[tuple[str, int]]
+    by_branch: list[tuple[str, int]]
+    by_rarity: list[tuple[str, int]]
+    curve: list[tuple[int, int]]
+    odds: list[DrawOdds]
+    turns: list[str]
+    no_odds_reason: str = ""
+
+
+def _names(model: Any, game: Game) -> dict[str, str]:
+    return dict(model.objects.filter(game=game).values_list("slug", "name"))
+
+
+def deck_stats_panel(deck: Deck, entries: Iterable[Any] | None = None) -> StatsPanel:
+    """Counts by type/branch/rarity, the cost curve and draw odds per card type for a deck."""
+    game = deck.game
+    stats = deck_stats(game.slug, entries if entries is not None else deck_entries(deck))
+    type_names = _names(CardType, game)
+    branch_names = _names(Branch, game)
+    rarity_names = _names(Rarity, game)
+
+    def named(counts: dict[str, int], names: dict[str, str]) -> list[tuple[str, int]]:
+        return [
+            (names.get(slug, "None" if slug == "none" else slug), n) for slug, n in counts.items()
+        ]
+
+    rules = rules_for(game.slug)
+    turns = [(0, "Opening hand"), (1, "By turn 1"), (3, "By turn 3")]
+    turns = [(t, label) for t, label in turns if rules.cards_seen(t) is not None]
+    odds: list[DrawOdds] = []
+    reason = ""
+    if not turns:
+        reason = f"{game.name} has no hand to draw, so there are no draw odds."
+    elif stats.draw_pile_size == 0:
+        reason = "Add cards to see the odds of drawing them."
+    else:
+        for type_slug in stats.by_type:
+            test = card_matches(type=type_slug)
+            hits = sum(n for card, n in stats.draw_pile if test(card))
+            if not hits:
+                continue
+            chances = [(label, stats.draw_probability(test, turn=t)) for t, label in turns]
+            odds.append(DrawOdds(type_names.get(type_slug, type_slug), hits, chances))
+    return StatsPanel(
+        stats=stats,
+        by_type=named(stats.by_type, type_names),
+        by_branch=named(stats.by_branch, branch_names),
+        by_rarity=named(stats.by_rarity, rarity_names),
+        curve=list(stats.cost_curve.items()),
+        odds=odds,
+        turns=[label for _, label in turns],
+        no_odds_reason=reason,
+    )
+
+
+@dataclass
+class DeckWorkspace:
+    """Everything the builder re-renders after a change: the list, the verdict, the statistics."""
+
+    deck: Deck
+    sections: list[DeckSection]
+    report: ValidationReport
+    stats: StatsPanel
+
+
+def deck_workspace(deck: Deck) -> DeckWorkspace:
+    """The deck builder's live panels for ``deck``."""
+    entries = deck_entries(deck)
+    return DeckWorkspace(
+        deck=deck,
+        sections=deck_sections(deck),
+        report=deck_validate(deck),
+        stats=deck_stats_panel(deck, entries),
+    )
+
+
+def deck_zones(game: Game) -> list[tuple[str, str]]:
+    """``[(zone, label)]`` of a game whose decks have zones; empty otherwise."""
+    rules = rules_for(game.slug)
+    return [(zone, rules.zone_labels.get(zone, zone)) for zone in rules.zones]
+
+
+def game_variants() -> list[tuple[str, list[str]]]:
+    """``[(game name, variants)]`` for games that have variants."""
+    return [
+        (game.name, list(rules_for(game.slug).variants))
+        for game in Game.objects.order_by("sort_order", "name")
+        if rules_for(game.slug).variants
+    ]
+
+
+# -- tournament batches ---------------------------------------------------------------------------
+
+_SEPARATOR = re.compile(r"^\s*-{3,}\s*$", re.MULTILINE)
+
+
+@dataclass
+class BatchDeck:
+    name: str
+    entries: list[Any] | None
+    errors: list[str]
+
+
+def batch_read(
+    game: Game, *, pasted: str = "", files: Iterable[tuple[str, str]] = ()
+) -> list[BatchDeck]:
+    """Decks from uploaded files (``(filename, text)``) and pasted text (decks separated by a line
+    of three or more dashes); unreadable ones carry their errors instead of entries."""
+    sources: list[tuple[str, str, str]] = []
+    for filename, text in files:
+        sources.append((filename, text, decklist_guess_kind(filename, text)))
+    chunks = [chunk for chunk in _SEPARATOR.split(pasted or "") if chunk.strip()]
+    for number, chunk in enumerate(chunks, start=1):
+        sources.append((f"Pasted deck {number}", chunk, decklist_guess_kind("", chunk)))
+    decks = []
+    for label, text, kind in sources:
+        try:
+            parsed = decklist_read(text, kind)  # type: ignore[arg-type]
+        except DecklistParseError as error:
+            decks.append(BatchDeck(label, None, [str(p) for p in error.problems]))
+            continue
+        declared = parsed.metadata.get("game")
+        if declared and declared != game.slug:
+            decks.append(
+                BatchDeck(label, None, [f"this decklist is for {declared}, not {game.slug}"])
+            )
+            continue
+        name = parsed.metadata.get("name")
+        display = f"{label}: {name}" if name and name not in label else label
+        decks.append(BatchDeck(display, decklist_entries(game.slug, parsed), []))
+    return decks
+
+
+def deck_list_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Deck]:
+    """Decks a user may pick for a matchup: public ones and their own, by game and name."""
+    return deck_list_for_viewer(user).order_by("game__sort_order", "name", "pk")

@@ -4,15 +4,18 @@ check happens here, before anything is written."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from django.contrib.auth.models import AbstractBaseUser, Group, Permission
-from django.db import transaction
+from django.db import OperationalError, transaction
+from django.db.models import F
+from django.utils import timezone
 
 from cards.models import Card, CardSet, Game
 from cards.naming import name_key
@@ -23,6 +26,7 @@ from decks.decklist import (
     decklist_entries,
     decklist_read,
 )
+from decks.errors import DeckBusyError, DeckError, DeckPermissionError, DeckVersionConflict
 from decks.models import (
     Deck,
     DeckCard,
@@ -33,22 +37,16 @@ from decks.models import (
     FormatSet,
     Visibility,
 )
-from decks.selectors import ORGANISER_PERMISSION, ORGANISERS_GROUP, user_is_organiser
+from decks.selectors import (
+    ORGANISER_PERMISSION,
+    ORGANISERS_GROUP,
+    deck_owned_by,
+    user_is_organiser,
+)
 from decks.validation import card_index, rules_for
 
 FORMATS_FILE = "formats.yaml"
-
-
-class DeckError(ValueError):
-    """A deck change that cannot be made; ``problems`` says why, one line each."""
-
-    def __init__(self, problems: list[str]):
-        self.problems = problems
-        super().__init__("; ".join(problems))
-
-
-class DeckPermissionError(PermissionError):
-    """Someone other than the owner tried to change a deck."""
+T = TypeVar("T")
 
 
 class OrganiserRequiredError(PermissionError):
@@ -133,11 +131,6 @@ def _record_version(deck: Deck, note: str) -> DeckVersion:
     )
 
 
-def _check_owner(deck: Deck, actor: AbstractBaseUser | None) -> None:
-    if actor is not None and actor.pk != deck.owner_id:
-        raise DeckPermissionError("only the deck's owner can change it")
-
-
 def deck_hash(entries: Iterable[Any] | Mapping[str, int]) -> str:
     """A stable SHA-256 over the deck's sorted (name key, zone, count) lines.
 
@@ -158,9 +151,112 @@ def deck_hash(entries: Iterable[Any] | Mapping[str, int]) -> str:
 
 
 # -- decks ----------------------------------------------------------------------------------------
+#
+# Every write to an existing deck follows one pattern, so that concurrent writers never lose each
+# other's changes: lock the deck's row first (``_lock``: SELECT ... FOR UPDATE on PostgreSQL; on
+# SQLite, which has no row locks, ``transaction_mode=IMMEDIATE`` in settings makes each write
+# transaction take the database's write lock at BEGIN, so writers queue there instead), check the
+# owner and, when the writer says which version it read, that the deck is still at it
+# (``DeckVersionConflict`` otherwise); change quantities by increments computed in the database
+# (``F()``), never from a count read earlier; then count the change (``_bump``: version + 1 and
+# its ``DeckVersion`` snapshot). The unique (deck, number) constraint on versions is the last
+# guard: two writes can never both record the same version.
+
+MAX_COPIES = 999
 
 
-@transaction.atomic
+def _write(func: Callable[..., T]) -> Callable[..., T]:
+    """``transaction.atomic``, with SQLite's "database is locked" (another writer held the database
+    past the connection's timeout) raised as ``DeckBusyError`` for a clear 503 rather than a 500."""
+    atomic = transaction.atomic(func)
+
+    @functools.wraps(func)
+    def write(*args: Any, **kwargs: Any) -> T:
+        try:
+            return atomic(*args, **kwargs)
+        except OperationalError as error:
+            if "locked" not in str(error).lower():
+                raise
+            raise DeckBusyError from error
+
+    return write
+
+
+def _lock(deck: Deck | int) -> Deck:
+    """The deck re-read with its row locked until the transaction ends (Deck.DoesNotExist if it was
+    deleted meanwhile): what the caller had in hand may be stale."""
+    pk = deck.pk if isinstance(deck, Deck) else deck
+    return Deck.objects.select_for_update(of=("self",)).select_related("game").get(pk=pk)
+
+
+def _check_owner(deck: Deck, actor: AbstractBaseUser | None) -> None:
+    """``actor`` None is the system (loaders, migrations, tests), which may change any deck."""
+    if actor is not None and not deck_owned_by(deck, actor):
+        raise DeckPermissionError("only the deck's owner can change it")
+
+
+def _check_version(deck: Deck, expected_version: int | Collection[int] | None) -> None:
+    """Refuse a write made from a copy of the deck older than its current version."""
+    if expected_version is None:
+        return
+    allowed = {expected_version} if isinstance(expected_version, int) else set(expected_version)
+    if deck.version not in allowed:
+        raise DeckVersionConflict(deck_id=deck.pk, expected=allowed, current=deck.version)
+
+
+def _locked_for_write(
+    deck: Deck | int,
+    actor: AbstractBaseUser | None,
+    expected_version: int | Collection[int] | None,
+) -> Deck:
+    deck = _lock(deck)
+    _check_owner(deck, actor)
+    _check_version(deck, expected_version)
+    return deck
+
+
+def _bump(deck: Deck, note: str) -> Deck:
+    """Count one change of a locked deck: version + 1 in the database, and its snapshot."""
+    Deck.objects.filter(pk=deck.pk).update(version=F("version") + 1, updated_at=timezone.now())
+    deck.refresh_from_db(fields=["version", "updated_at"])
+    _record_version(deck, note)
+    return deck
+
+
+def _whole(value: Any, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise DeckError([f"{what} must be a whole number from {low} to {high}"])
+    return value
+
+
+def _card_of(deck: Deck, card: Card | str) -> tuple[int, str]:
+    """``(card id, canonical name)`` of a card of the deck's game, found by any spelling."""
+    game = deck.game
+    if isinstance(card, Card):
+        if card.game_id != deck.game_id:
+            raise DeckError([f"{card.name} is a card of another game"])
+        return card.pk, card.name
+    index = card_index(game.slug)
+    info = index.lookup(card)
+    if info is None:
+        suggestions = index.suggest(card)
+        hint = f" Did you mean {' or '.join(suggestions)}?" if suggestions else ""
+        raise DeckError([f"{card.strip()!r} is not a {game.name} card.{hint}"])
+    return info.id, info.name
+
+
+def _zone_of(deck: Deck, zone: str) -> str:
+    """The zone a card goes to: the game's first when none is given, "" for games without."""
+    rules = rules_for(deck.game.slug)
+    if not rules.zones:
+        return ""
+    zone = zone or rules.zones[0]
+    if zone not in rules.zones:
+        raise DeckError([f"{deck.game.name} has no zone {zone!r}"])
+    return zone
+
+
+@_write
 def deck_create(
     *,
     owner: AbstractBaseUser,
@@ -210,7 +306,70 @@ def deck_create(
     return deck
 
 
-@transaction.atomic
+@_write
+def deck_card_add(
+    *,
+    deck: Deck,
+    card: Card | str,
+    quantity: int = 1,
+    zone: str = "",
+    actor: AbstractBaseUser | None = None,
+    expected_version: int | Collection[int] | None = None,
+) -> Deck:
+    """Add ``quantity`` copies of a card (any spelling of its name) to a deck; records a version.
+
+    The count grows in the database under the deck's lock, so N concurrent adds of one copy add
+    N copies. ``expected_version`` is only for callers that want a stale add refused: adds commute,
+    so without it an add made from an old copy of the deck still counts.
+    """
+    _whole(quantity, 1, MAX_COPIES, "quantity")
+    deck = _locked_for_write(deck, actor, expected_version)
+    card_id, card_name = _card_of(deck, card)
+    zone = _zone_of(deck, zone)
+    rows = DeckCard.objects.filter(deck=deck, card_id=card_id, zone=zone)
+    room = rows.filter(quantity__lte=MAX_COPIES - quantity)
+    if not room.update(quantity=F("quantity") + quantity):
+        if rows.exists():
+            raise DeckError([f"a deck holds at most {MAX_COPIES} copies of {card_name}"])
+        DeckCard.objects.create(deck=deck, card_id=card_id, zone=zone, quantity=quantity)
+    now = rows.values_list("quantity", flat=True).get()
+    return _bump(deck, f"{card_name}: {now - quantity} -> {now}")
+
+
+@_write
+def deck_card_remove(
+    *,
+    deck: Deck,
+    card: Card | str,
+    quantity: int = 1,
+    zone: str = "",
+    actor: AbstractBaseUser | None = None,
+    expected_version: int | Collection[int] | None = None,
+) -> Deck:
+    """Take ``quantity`` copies of a card out of a deck (the last copy removes its line).
+
+    Like ``deck_card_add`` the count shrinks in the database under the lock, so concurrent removals
+    all count; removing more copies than the deck holds is refused and changes nothing.
+    """
+    _whole(quantity, 1, MAX_COPIES, "quantity")
+    deck = _locked_for_write(deck, actor, expected_version)
+    card_id, card_name = _card_of(deck, card)
+    zone = _zone_of(deck, zone)
+    rows = DeckCard.objects.filter(deck=deck, card_id=card_id, zone=zone)
+    if rows.filter(quantity__gt=quantity).update(quantity=F("quantity") - quantity):
+        now = rows.values_list("quantity", flat=True).get()
+    elif rows.filter(quantity=quantity).delete()[0]:
+        now = 0
+    else:
+        have = rows.values_list("quantity", flat=True).first() or 0
+        copies = f"{have} cop{'y' if have == 1 else 'ies'}"
+        raise DeckError(
+            [f"the deck holds {copies} of {card_name}, so {quantity} cannot be removed"]
+        )
+    return _bump(deck, f"{card_name}: {now + quantity} -> {now}")
+
+
+@_write
 def deck_card_set(
     *,
     deck: Deck,
@@ -218,75 +377,211 @@ def deck_card_set(
     quantity: int,
     zone: str = "",
     actor: AbstractBaseUser | None = None,
+    expected_version: int | Collection[int] | None = None,
 ) -> Deck:
-    """Set how many copies of a card the deck holds (0 removes it); records a new version."""
-    _check_owner(deck, actor)
-    deck = Deck.objects.select_for_update().select_related("game").get(pk=deck.pk)
-    rules = rules_for(deck.game.slug)
-    if isinstance(card, str):
-        info = card_index(deck.game.slug).lookup(card)
-        if info is None:
-            raise DeckError([f"{card!r} is not a {deck.game.name} card"])
-        card_id, card_name = info.id, info.name
-    else:
-        if card.game_id != deck.game_id:
-            raise DeckError([f"{card.name} is a card of another game"])
-        card_id, card_name = card.pk, card.name
-    if isinstance(quantity, bool) or not isinstance(quantity, int) or not 0 <= quantity <= 999:
-        raise DeckError(["quantity must be a whole number from 0 to 999"])
-    if rules.zones:
-        zone = zone or rules.zones[0]
-        if zone not in rules.zones:
-            raise DeckError([f"{deck.game.name} has no zone {zone!r}"])
-    else:
-        zone = ""
-    row = DeckCard.objects.filter(deck=deck, card_id=card_id, zone=zone).first()
-    current = row.quantity if row else 0
+    """Set how many copies of a card the deck holds (0 removes it); records a new version.
+
+    An absolute count overwrites whatever others did to that line: pass ``expected_version`` (the
+    version the count was read from) to have the write refused when the deck changed since.
+    """
+    _whole(quantity, 0, MAX_COPIES, "quantity")
+    deck = _locked_for_write(deck, actor, expected_version)
+    card_id, card_name = _card_of(deck, card)
+    zone = _zone_of(deck, zone)
+    rows = DeckCard.objects.filter(deck=deck, card_id=card_id, zone=zone)
+    current = rows.values_list("quantity", flat=True).first() or 0
     if current == quantity:
         return deck
     if quantity == 0:
-        row.delete()  # type: ignore[union-attr]
-    elif row is None:
+        rows.delete()
+    elif not rows.update(quantity=quantity):
         DeckCard.objects.create(deck=deck, card_id=card_id, zone=zone, quantity=quantity)
-    else:
-        row.quantity = quantity
-        row.save(update_fields=["quantity"])
-    deck.version += 1
-    deck.save(update_fields=["version", "updated_at"])
-    _record_version(deck, f"{card_name}: {current} -> {quantity}")
-    return deck
+    return _bump(deck, f"{card_name}: {current} -> {quantity}")
 
 
-@transaction.atomic
+@_write
+def deck_cards_add(
+    *,
+    deck: Deck,
+    decklist: str | Decklist | Iterable[Any] | Mapping[str, int],
+    kind: str = "text",
+    actor: AbstractBaseUser | None = None,
+    expected_version: int | Collection[int] | None = None,
+) -> Deck:
+    """Add a decklist's cards to the deck's (repeated names add up), as one version.
+
+    Each line grows in the database under the deck's lock, so concurrent pastes keep every card.
+    """
+    deck = _locked_for_write(deck, actor, expected_version)
+    wanted = _cards_for(deck.game, decklist_entries(deck.game.slug, _read(decklist, kind)))
+    if not wanted:
+        return deck
+    have = {
+        (card_id, zone): quantity
+        for card_id, zone, quantity in deck.cards.values_list("card_id", "zone", "quantity")
+    }
+    too_many = [key for key, n in wanted.items() if have.get(key, 0) + n > MAX_COPIES]
+    if too_many:
+        names = dict(Card.objects.filter(pk__in=[k[0] for k in too_many]).values_list("pk", "name"))
+        raise DeckError(
+            [f"a deck holds at most {MAX_COPIES} copies of {names[key[0]]}" for key in too_many]
+        )
+    for (card_id, zone), quantity in wanted.items():
+        rows = DeckCard.objects.filter(deck=deck, card_id=card_id, zone=zone)
+        if not rows.update(quantity=F("quantity") + quantity):
+            DeckCard.objects.create(deck=deck, card_id=card_id, zone=zone, quantity=quantity)
+    added = sum(wanted.values())
+    return _bump(deck, f"{added} card{'' if added == 1 else 's'} added from a decklist")
+
+
+def _setting_notes(
+    deck: Deck, changes: dict[str, Any], format_names: dict[int | None, str]
+) -> list[str]:
+    notes = []
+    for field_name, value in changes.items():
+        before = getattr(deck, f"{field_name}_id" if field_name == "format" else field_name)
+        after = value.pk if field_name == "format" and value is not None else value
+        if before == after:
+            continue
+        if field_name == "description":
+            notes.append("description changed")
+        elif field_name == "format":
+            notes.append(f"format: {format_names[before]} -> {format_names[after]}")
+        else:
+            notes.append(f"{field_name}: {before} -> {after}")
+    return notes
+
+
+@_write
+def deck_update(
+    *,
+    deck: Deck,
+    actor: AbstractBaseUser | None = None,
+    expected_version: int | Collection[int] | None = None,
+    decklist: str | Decklist | Iterable[Any] | Mapping[str, int] | None = None,
+    kind: str = "text",
+    name: str | None = None,
+    description: str | None = None,
+    visibility: str | None = None,
+    format: Format | None = None,
+    clear_format: bool = False,
+) -> Deck:
+    """Change a deck's settings (name, description, visibility, format) and/or replace its cards
+    with a decklist's, all at once: one check, one version (none when nothing changed).
+
+    Raises ``DeckError`` (nothing written) for an empty name, an unknown visibility, a format of
+    another game or unknown cards, and ``DeckVersionConflict`` when ``expected_version`` is given
+    and the deck has moved on since.
+    """
+    deck = _locked_for_write(deck, actor, expected_version)
+    problems = []
+    if name is not None and not name.strip():
+        problems.append("a deck needs a name")
+    if visibility is not None and visibility not in Visibility.values:
+        problems.append(f"visibility must be one of {', '.join(Visibility.values)}")
+    if format is not None and format.game_id != deck.game_id:
+        problems.append(f"format {format.name} belongs to another game")
+    if problems:
+        raise DeckError(problems)
+    wanted = None
+    if decklist is not None:
+        wanted = _cards_for(deck.game, decklist_entries(deck.game.slug, _read(decklist, kind)))
+    changes: dict[str, Any] = {}
+    if name is not None:
+        changes["name"] = name.strip()
+    if description is not None:
+        changes["description"] = description
+    if visibility is not None:
+        changes["visibility"] = visibility
+    if format is not None or clear_format:
+        changes["format"] = format
+    format_names: dict[int | None, str] = {None: "none"}
+    if "format" in changes:
+        format_names.update(
+            Format.objects.filter(pk__in=[deck.format_id, format and format.pk]).values_list(
+                "pk", "name"
+            )
+        )
+    notes = _setting_notes(deck, changes, format_names)
+    if notes:
+        for field_name, value in changes.items():
+            setattr(deck, field_name, value)
+        deck.save(update_fields=[*changes, "updated_at"])
+    if wanted is not None:
+        current = {(r.card_id, r.zone): r.quantity for r in deck.cards.all()}
+        if current != wanted:
+            deck.cards.all().delete()
+            DeckCard.objects.bulk_create(
+                DeckCard(deck=deck, card_id=card_id, zone=zone, quantity=quantity)
+                for (card_id, zone), quantity in wanted.items()
+            )
+            notes.insert(0, "decklist replaced")
+    if not notes:
+        return deck
+    return _bump(deck, "; ".join(notes))
+
+
 def deck_cards_replace(
     *,
     deck: Deck,
     decklist: str | Decklist | Iterable[Any] | Mapping[str, int],
     kind: str = "text",
     actor: AbstractBaseUser | None = None,
+    expected_version: int | Collection[int] | None = None,
 ) -> Deck:
-    """Replace all of a deck's cards with a decklist's; records one new version if anything changed."""
-    _check_owner(deck, actor)
-    deck = Deck.objects.select_for_update().select_related("game").get(pk=deck.pk)
-    wanted = _cards_for(deck.game, decklist_entries(deck.game.slug, _read(decklist, kind)))
-    current = {(r.card_id, r.zone): r.quantity for r in deck.cards.all()}
-    if current == wanted:
-        return deck
-    deck.cards.all().delete()
-    DeckCard.objects.bulk_create(
-        DeckCard(deck=deck, card_id=card_id, zone=zone, quantity=quantity)
-        for (card_id, zone), quantity in wanted.items()
+    """Replace all of a deck's cards with a decklist's; records one new version if anything changed.
+
+    A replacement overwrites whatever others did: pass ``expected_version`` to have it refused
+    (``DeckVersionConflict``) when the deck changed since that version.
+    """
+    return deck_update(
+        deck=deck, actor=actor, expected_version=expected_version, decklist=decklist, kind=kind
     )
-    deck.version += 1
-    deck.save(update_fields=["version", "updated_at"])
-    _record_version(deck, "decklist replaced")
-    return deck
 
 
-@transaction.atomic
+def deck_details_update(
+    *,
+    deck: Deck,
+    actor: AbstractBaseUser | None,
+    name: str | None = None,
+    description: str | None = None,
+    visibility: str | None = None,
+    format: Format | None = None,
+    clear_format: bool = False,
+    expected_version: int | Collection[int] | None = None,
+) -> Deck:
+    """Change a deck's name, description, visibility or format (a version notes what changed)."""
+    return deck_update(
+        deck=deck,
+        actor=actor,
+        expected_version=expected_version,
+        name=name,
+        description=description,
+        visibility=visibility,
+        format=format,
+        clear_format=clear_format,
+    )
+
+
+@_write
+def deck_delete(
+    *,
+    deck: Deck,
+    actor: AbstractBaseUser | None,
+    expected_version: int | Collection[int] | None = None,
+) -> None:
+    """Delete a deck with its cards and versions; only its owner may."""
+    _locked_for_write(deck, actor, expected_version).delete()
+
+
+@_write
 def deck_clone(*, deck: Deck, owner: AbstractBaseUser, name: str | None = None) -> Deck:
-    """Copy a deck (cards, format, variant) to ``owner``; a private deck only its owner may clone."""
-    if deck.visibility == Visibility.PRIVATE and owner.pk != deck.owner_id:
+    """Copy a deck (cards, format, variant) to ``owner``; a private deck only its owner may clone.
+
+    The source is locked while it is read, so the copy is exactly the version its note names.
+    """
+    deck = _lock(deck)
+    if deck.visibility == Visibility.PRIVATE and not deck_owned_by(deck, owner):
         raise DeckPermissionError("a private deck can only be cloned by its owner")
     clone = Deck.objects.create(
         owner=owner,
@@ -493,62 +788,24 @@ def organiser_revoke(*, user: AbstractBaseUser) -> bool:
 
 
 __all__ = [
+    "DeckBusyError",
     "DeckError",
     "DeckPermissionError",
+    "DeckVersionConflict",
     "DecklistParseError",
     "OrganiserRequiredError",
+    "deck_card_add",
+    "deck_card_remove",
     "deck_card_set",
+    "deck_cards_add",
     "deck_cards_replace",
     "deck_clone",
     "deck_create",
+    "deck_delete",
+    "deck_details_update",
     "deck_hash",
+    "deck_update",
     "format_data_load",
     "organiser_grant",
     "organiser_revoke",
 ]
-
-
-@transaction.atomic
-def deck_details_update(
-    *,
-    deck: Deck,
-    actor: AbstractBaseUser,
-    name: str | None = None,
-    description: str | None = None,
-    visibility: str | None = None,
-    format: Format | None = None,
-    clear_format: bool = False,
-) -> Deck:
-    """Change a deck's name, description, visibility or format (its cards have their own service)."""
-    _check_owner(deck, actor)
-    deck = Deck.objects.select_for_update().get(pk=deck.pk)
-    problems = []
-    if name is not None and not name.strip():
-        problems.append("a deck needs a name")
-    if visibility is not None and visibility not in Visibility.values:
-        problems.append(f"visibility must be one of {', '.join(Visibility.values)}")
-    if format is not None and format.game_id != deck.game_id:
-        problems.append(f"format {format.name} belongs to another game")
-    if problems:
-        raise DeckError(problems)
-    fields = []
-    for attribute, value in (("name", name and name.strip()), ("description", description)):
-        if value is not None:
-            setattr(deck, attribute, value)
-            fields.append(attribute)
-    if visibility is not None:
-        deck.visibility = visibility
-        fields.append("visibility")
-    if format is not None or clear_format:
-        deck.format = format
-        fields.append("format")
-    if fields:
-        deck.save(update_fields=[*fields, "updated_at"])
-    return deck
-
-
-@transaction.atomic
-def deck_delete(*, deck: Deck, actor: AbstractBaseUser) -> None:
-    """Delete a deck with its cards and versions; only its owner may."""
-    _check_owner(deck, actor)
-    deck.delete()

@@ -101,6 +101,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"].setdefault(
         "init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
     )
+    # SQLite has no row locks (SELECT ... FOR UPDATE is ignored): BEGIN IMMEDIATE takes the write
+    # lock when a transaction starts, so concurrent writers queue (up to the timeout, seconds)
+    # instead of both reading and one failing on "database is locked" when it comes to write.
+    DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
+    DATABASES["default"]["OPTIONS"].setdefault("timeout", env_int("SQLITE_TIMEOUT", 20))
     DATABASES["default"]["TEST"] = {"NAME": ":memory:"}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -167,7 +167,17 @@ class DeckCreateForm(DecklistInputMixin):
         return data
 
 
-class DeckSettingsForm(forms.Form):
+class DeckVersionMixin(forms.Form):
+    """The deck version the page showed when the form was filled in (a hidden field the builder
+    keeps current): a write that would overwrite changes made since is refused, and one that
+    only adds is applied with a note of what else changed."""
+
+    version = forms.IntegerField(
+        min_value=1, max_value=2**31 - 1, required=False, widget=forms.HiddenInput
+    )
+
+
+class DeckSettingsForm(DeckVersionMixin):
     name = forms.CharField(max_length=120)
     description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
     format = forms.TypedChoiceField(choices=(), required=False, coerce=int, empty_value=None)
@@ -193,7 +203,7 @@ class DeckSettingsForm(forms.Form):
         return fmt
 
 
-class DeckPasteForm(DecklistInputMixin):
+class DeckPasteForm(DecklistInputMixin, DeckVersionMixin):
     mode = forms.ChoiceField(
         choices=[("add", "Add to the deck"), ("replace", "Replace the deck")],
         initial="add",
@@ -207,16 +217,28 @@ class DeckPasteForm(DecklistInputMixin):
         return data
 
 
-class DeckCardAddForm(forms.Form):
+class DeckCardAddForm(DeckVersionMixin):
     name = forms.CharField(max_length=200, label="Card name")
     quantity = forms.IntegerField(min_value=1, max_value=999, initial=1, required=False)
     zone = forms.CharField(required=False, max_length=20)
 
 
-class DeckCardSetForm(forms.Form):
+class DeckCardSetForm(DeckVersionMixin):
+    """One line of the builder's list: ``change`` (+1 or -1, which commute with other writers'
+    changes) or an absolute ``quantity`` (0 removes the card)."""
+
     card = forms.CharField(max_length=200)
-    quantity = forms.IntegerField(min_value=0, max_value=999)
+    quantity = forms.IntegerField(min_value=0, max_value=999, required=False)
+    change = forms.TypedChoiceField(
+        choices=[("1", "one more"), ("-1", "one fewer")], coerce=int, required=False
+    )
     zone = forms.CharField(required=False, max_length=20)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.errors and (data.get("quantity") is None) == (data.get("change") in (None, "")):
+            raise forms.ValidationError("Give either a quantity or a change of one copy.")
+        return data
 
 
 class VersionCompareForm(forms.Form):

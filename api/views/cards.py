@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import conditional_page
 from drf_spectacular.types import OpenApiTypes
@@ -26,8 +26,14 @@ from api.serializers.cards import (
     GameSerializer,
     VocabularySerializer,
 )
-from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Subtype
-from cards.selectors import card_autocomplete
+from cards.models import Branch, Card, CardType, Game, Rarity, Subtype
+from cards.selectors import (
+    card_autocomplete,
+    card_list_for_api,
+    card_set_list,
+    game_list_with_counts,
+    vocabulary_list,
+)
 
 conditional = method_decorator(conditional_page, name="dispatch")
 
@@ -42,7 +48,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = "[-a-z0-9]+"
 
     def get_queryset(self) -> QuerySet[Game]:
-        return Game.objects.annotate(card_count=Count("cards")).order_by("sort_order", "name")
+        return game_list_with_counts()
 
 
 def _vocabulary_viewset(
@@ -54,9 +60,7 @@ def _vocabulary_viewset(
         __doc__ = doc
         serializer_class = serializer
         filterset_class = vocabulary_filterset(model)
-        queryset = model.objects.select_related("game").order_by(
-            "game__sort_order", "game__name", "sort_order", "name"
-        )
+        queryset = vocabulary_list(model)
 
     VocabularyViewSet.__name__ = f"{model.__name__}ViewSet"
     VocabularyViewSet.__qualname__ = VocabularyViewSet.__name__
@@ -78,9 +82,7 @@ class CardSetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     serializer_class = CardSetSerializer
     filterset_class = CardSetFilterSet
-    queryset = CardSet.objects.select_related("game").order_by(
-        "game__sort_order", "game__name", "release_date", "code"
-    )
+    queryset = card_set_list()
 
 
 class NamedQuerySerializer(serializers.Serializer):
@@ -113,13 +115,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = "[0-9]+"
 
     def get_queryset(self) -> QuerySet[Card]:
-        cards = Card.objects.with_related()
-        if self.action == "retrieve":
-            return cards.prefetch_related("rulings")
-        # A list shows neither behaviour nor the game's schema: do not fetch and decode them.
-        return cards.defer(
-            "stats", "effects", "flavor_text", "game__card_schema", "game__description"
-        )
+        return card_list_for_api(detail=self.action == "retrieve")
 
     def get_serializer_class(self) -> type[serializers.Serializer]:
         return CardSerializer if self.action == "list" else CardDetailSerializer

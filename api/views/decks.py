@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import QuerySet
@@ -30,27 +31,35 @@ from rest_framework.permissions import (
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from api.errors import PreconditionFailed
 from api.serializers import decks as s
 from cards.models import Game
 from decks.decklist import DecklistParseError, decklist_entries, decklist_read
 from decks.models import Deck, DeckVersion, Format
 from decks.selectors import (
     deck_export,
+    deck_for_change,
     deck_list_for_viewer,
     deck_readable_by,
     deck_validate,
     deck_version_diff,
     deck_versions,
+    deck_with_cards,
+    format_by_slug,
     format_check,
+    format_list,
 )
 from decks.services import (
+    MAX_COPIES,
     DeckError,
     DeckPermissionError,
-    deck_cards_replace,
+    DeckVersionConflict,
+    deck_card_add,
+    deck_card_remove,
     deck_clone,
     deck_create,
     deck_delete,
-    deck_details_update,
+    deck_update,
 )
 from decks.validation import UnknownFormatError, UnknownVariantError, validate
 
@@ -140,27 +149,121 @@ class DeckListQuerySerializer(serializers.Serializer):
     mine = serializers.BooleanField(required=False, default=False)
 
 
+# -- optimistic concurrency: ETag and If-Match ------------------------------------------------------
+
+_ENTITY_TAG = re.compile(r'\s*(W/)?"([^"]*)"\s*(?:,|$)')
+_DECK_TAG = re.compile(r"deck-(\d+)-v(\d+)")
+
+ETAG_HEADER = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[200, 201],
+    description='The deck\'s version as an entity tag, e.g. "deck-12-v5". Send it back in '
+    "If-Match on a write to have the write refused (412) if the deck changed meanwhile.",
+)
+IF_MATCH_HEADER = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="Optional. The ETag of the deck as you read it: if the deck has changed since, "
+    "nothing is written and the answer is 412 precondition-failed with the current version. "
+    "Without it the write applies to the deck as it is (last writer wins for PATCH).",
+)
+
+
+def deck_etag(deck: Deck) -> str:
+    """The deck's strong entity tag: it changes with every write (each one bumps the version)."""
+    return f'"deck-{deck.pk}-v{deck.version}"'
+
+
+def _if_match(request: Request, deck: Deck) -> set[int] | None:
+    """The deck versions ``If-Match`` accepts: None when the header is absent or ``*``.
+
+    Weak tags never match (If-Match compares strongly, RFC 9110 13.1.1), nor do tags of other
+    decks, so a header naming none of this deck's versions fails at once.
+    """
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    versions: set[int] = set()
+    for weak, tag in _ENTITY_TAG.findall(header):
+        match = _DECK_TAG.fullmatch(tag)
+        if not weak and match and int(match.group(1)) == deck.pk:
+            versions.add(int(match.group(2)))
+    if not versions:
+        raise _precondition_failed(deck, header.strip())
+    return versions
+
+
+def _precondition_failed(deck: Deck, sent: str) -> PreconditionFailed:
+    current = Deck.objects.filter(pk=deck.pk).values_list("version", flat=True).first()
+    current = current if current is not None else deck.version
+    etag = f'"deck-{deck.pk}-v{current}"'
+    return PreconditionFailed(
+        f"This deck changed since you read it: If-Match names {sent}, it is now at version "
+        f"{current} (ETag {etag}). Nothing was written; read it again and redo your change.",
+        current_version=current,
+        etag=etag,
+    )
+
+
+class DeckCardChangeSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, help_text="The card's name, any case.")
+    quantity = serializers.IntegerField(
+        min_value=-MAX_COPIES,
+        max_value=MAX_COPIES,
+        default=1,
+        help_text="Copies to add; negative takes copies out (the last one removes the line).",
+    )
+    zone = serializers.CharField(
+        max_length=20,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="For games with zones; default: the game's first zone.",
+    )
+
+    def validate_quantity(self, value: int) -> int:
+        if value == 0:
+            raise serializers.ValidationError("Give a number of copies other than 0.")
+        return value
+
+
 @extend_schema(tags=["decks"])
 class DeckViewSet(viewsets.GenericViewSet):
-    """Decks: public ones for everyone, private ones for their owner only (404 for others)."""
+    """Decks: public ones for everyone, private ones for their owner only (404 for others).
+
+    Every deck answer carries an ``ETag`` (the deck's version); writes honour ``If-Match``.
+    """
 
     permission_classes = [IsAuthenticatedOrReadOnly]
     serializer_class = s.DeckSerializer
     lookup_value_regex = "[0-9]+"
+    extra_error_statuses_by_action = {
+        "partial_update": (412, 503),
+        "destroy": (412, 503),
+        "cards": (412, 503),
+        "create": (503,),
+        "clone": (503,),
+    }
 
     def get_queryset(self) -> QuerySet[Deck]:
         return deck_readable_by(self.request.user).order_by("-updated_at", "pk")
 
     def _owned(self) -> Deck:
-        deck = self.get_object()
-        if deck.owner_id != self.request.user.pk:
-            raise PermissionDenied("Only the deck's owner can change it.")
-        return deck
+        try:
+            return deck_for_change(self.request.user, int(self.kwargs["pk"]))
+        except DeckPermissionError as exc:
+            raise PermissionDenied(str(exc)) from None
 
     def _detail(self, deck: Deck, status_code: int = 200) -> Response:
-        deck = deck_readable_by(self.request.user).prefetch_related("cards__card").get(pk=deck.pk)
+        deck = deck_with_cards(self.request.user, deck.pk)
         data = s.DeckWithCardsSerializer(deck, context=self.get_serializer_context()).data
-        return Response(data, status=status_code)
+        return Response(data, status=status_code, headers={"ETag": deck_etag(deck)})
+
+    def _stale(self, deck: Deck) -> PreconditionFailed:
+        return _precondition_failed(deck, self.request.headers.get("If-Match", "").strip())
 
     @extend_schema(
         summary="Decks you can see",
@@ -187,6 +290,7 @@ class DeckViewSet(viewsets.GenericViewSet):
         summary="Create a deck from a decklist",
         request=s.DeckCreateSerializer,
         responses={201: s.DeckWithCardsSerializer},
+        parameters=[ETAG_HEADER],
         examples=[
             OpenApiExample(
                 "From text",
@@ -221,14 +325,22 @@ class DeckViewSet(viewsets.GenericViewSet):
             raise _deck_problem(exc) from None
         return self._detail(deck, status.HTTP_201_CREATED)
 
-    @extend_schema(summary="One deck with its cards", responses=s.DeckWithCardsSerializer)
+    @extend_schema(
+        summary="One deck with its cards",
+        responses=s.DeckWithCardsSerializer,
+        parameters=[ETAG_HEADER],
+    )
     def retrieve(self, request: Request, pk: str) -> Response:
         return self._detail(self.get_object())
 
     @extend_schema(
         summary="Change a deck (owner only); a decklist replaces its cards",
+        description="Settings and the decklist change together, as one version. Send the ETag "
+        "you read in If-Match to have the change refused (412) if the deck changed meanwhile; "
+        "without it the change overwrites whatever others did.",
         request=s.DeckUpdateSerializer,
         responses=s.DeckWithCardsSerializer,
+        parameters=[IF_MATCH_HEADER, ETAG_HEADER],
     )
     def partial_update(self, request: Request, pk: str) -> Response:
         deck = self._owned()
@@ -236,29 +348,70 @@ class DeckViewSet(viewsets.GenericViewSet):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         try:
-            if "decklist" in data:
-                deck_cards_replace(
-                    deck=deck, decklist=data["decklist"], kind=data["kind"], actor=request.user
-                )
-            deck_details_update(
+            deck = deck_update(
                 deck=deck,
                 actor=request.user,
+                expected_version=_if_match(request, deck),
+                decklist=data.get("decklist"),
+                kind=data["kind"],
                 name=data.get("name"),
                 description=data.get("description"),
                 visibility=data.get("visibility"),
                 format=s.format_for(data.get("format"), deck.game),
                 clear_format="format" in data and not data["format"],
             )
+        except DeckVersionConflict:
+            raise self._stale(deck) from None
         except (DeckError, DecklistParseError) as exc:
             raise _deck_problem(exc) from None
         except DeckPermissionError as exc:
             raise PermissionDenied(str(exc)) from None
         return self._detail(deck)
 
-    @extend_schema(summary="Delete a deck (owner only)", responses={204: None})
+    @extend_schema(
+        summary="Delete a deck (owner only)",
+        responses={204: None},
+        parameters=[IF_MATCH_HEADER],
+    )
     def destroy(self, request: Request, pk: str) -> Response:
-        deck_delete(deck=self._owned(), actor=request.user)
+        deck = self._owned()
+        try:
+            deck_delete(deck=deck, actor=request.user, expected_version=_if_match(request, deck))
+        except DeckVersionConflict:
+            raise self._stale(deck) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        summary="Add or take out copies of one card (owner only), atomically",
+        description="Adds `quantity` copies (negative: takes them out) in one step on the "
+        "server, so concurrent adds all count: no read-modify-write, no lost card. If-Match is "
+        "optional here: adds commute, so most clients need not send it.",
+        request=DeckCardChangeSerializer,
+        responses=s.DeckWithCardsSerializer,
+        parameters=[IF_MATCH_HEADER, ETAG_HEADER],
+        examples=[OpenApiExample("Add one", value={"name": "Stamp Act"}, request_only=True)],
+    )
+    @action(detail=True, methods=["post"])
+    def cards(self, request: Request, pk: str) -> Response:
+        deck = self._owned()
+        body = DeckCardChangeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        change = deck_card_add if data["quantity"] > 0 else deck_card_remove
+        try:
+            deck = change(
+                deck=deck,
+                card=data["name"],
+                quantity=abs(data["quantity"]),
+                zone=data["zone"],
+                actor=request.user,
+                expected_version=_if_match(request, deck),
+            )
+        except DeckVersionConflict:
+            raise self._stale(deck) from None
+        except DeckError as exc:
+            raise _deck_problem(exc, field="name") from None
+        return self._detail(deck)
 
     @extend_schema(
         summary="The deck as a decklist file",
@@ -315,6 +468,7 @@ class DeckViewSet(viewsets.GenericViewSet):
         summary="Copy a deck to your account",
         request=s.DeckCloneSerializer,
         responses={201: s.DeckWithCardsSerializer},
+        parameters=[ETAG_HEADER],
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def clone(self, request: Request, pk: str) -> Response:
@@ -378,9 +532,7 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     lookup_value_regex = "[-a-z0-9_]+"
 
     def get_queryset(self) -> QuerySet[Format]:
-        formats = Format.objects.select_related("game").order_by("game__sort_order", "slug")
-        game = self.request.query_params.get("game")
-        return formats.filter(game__slug=game) if game else formats
+        return format_list(game_slug=self.request.query_params.get("game"))
 
     @extend_schema(
         parameters=[OpenApiParameter("game", OpenApiTypes.STR, description="Game slug.")]
@@ -412,10 +564,7 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         body = s.FormatCheckRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        formats = Format.objects.select_related("game").filter(slug=slug)
-        if data.get("game"):
-            formats = formats.filter(game=data["game"])
-        found = list(formats[:2])
+        found = format_by_slug(slug, game=data.get("game"))
         if not found:
             raise NotFound(f"There is no format {slug!r}.")
         if len(found) > 1:

@@ -8,7 +8,7 @@
     window.htmx.config.responseHandling = [
       { code: "204", swap: false },
       { code: "[23]..", swap: true },
-      { code: "(400|409|422)", swap: true, error: false },
+      { code: "(400|409|422|503)", swap: true, error: false },
       { code: "[45]..", swap: false, error: true },
     ];
   }

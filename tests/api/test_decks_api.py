@@ -329,3 +329,108 @@ def test_listing_your_own_decks_needs_sign_in(api_client):
     response = api_client.get("/api/v1/decks/?mine=true")
     assert response.status_code == 401
     assert response.json()["code"] == "not-authenticated"
+
+
+# -- optimistic concurrency: ETag, If-Match and atomic card changes ---------------------------------
+
+
+def test_deck_answers_carry_the_version_as_etag(alice):
+    deck = create(alice)
+    url = f"/api/v1/decks/{deck['id']}/"
+    read = alice.get(url)
+    assert read["ETag"] == f'"deck-{deck["id"]}-v1"'
+    renamed = alice.patch(url, {"name": "Renamed"}, format="json", HTTP_IF_MATCH=read["ETag"])
+    assert renamed.status_code == 200
+    assert renamed["ETag"] == f'"deck-{deck["id"]}-v2"' and renamed.json()["version"] == 2
+
+
+def test_a_stale_if_match_is_a_412_and_writes_nothing(alice):
+    deck = create(alice)
+    url = f"/api/v1/decks/{deck['id']}/"
+    first_read = alice.get(url)["ETag"]
+    # someone else's change moves the deck to version 2
+    assert alice.post(url + "cards/", {"name": "Eagle Dive"}, format="json").status_code == 200
+    stale = alice.patch(
+        url, {"decklist": "1 Stamp Act", "name": "Lost?"}, format="json", HTTP_IF_MATCH=first_read
+    )
+    assert stale.status_code == 412
+    assert stale["Content-Type"] == "application/problem+json"
+    problem = stale.json()
+    assert problem["code"] == "precondition-failed" and problem["current_version"] == 2
+    assert stale["ETag"] == f'"deck-{deck["id"]}-v2"'
+    assert "changed since you read it" in problem["detail"]
+    after = alice.get(url).json()
+    assert after["name"] == "Bison Pressure" and after["card_count"] == 61
+    assert alice.delete(url, HTTP_IF_MATCH=first_read).status_code == 412
+    assert alice.get(url).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("if_match", "expected"),
+    [
+        ("*", 200),  # any version
+        ('"deck-{id}-v1"', 200),
+        ('"deck-{id}-v9", "deck-{id}-v1"', 200),  # a list matches if any tag does
+        ('W/"deck-{id}-v1"', 412),  # If-Match compares strongly: weak tags never match
+        ('"deck-0-v1"', 412),  # another deck's tag
+        ("deck-{id}-v1", 412),  # not an entity tag
+    ],
+)
+def test_if_match_forms(alice, if_match, expected):
+    deck = create(alice)
+    url = f"/api/v1/decks/{deck['id']}/"
+    header = if_match.replace("{id}", str(deck["id"]))
+    response = alice.patch(url, {"name": "Renamed"}, format="json", HTTP_IF_MATCH=header)
+    assert response.status_code == expected
+
+
+def test_without_if_match_the_last_writer_wins(alice):
+    deck = create(alice)
+    url = f"/api/v1/decks/{deck['id']}/"
+    alice.patch(url, {"decklist": "1 Stamp Act"}, format="json")
+    assert alice.patch(url, {"decklist": "1 Tea Act"}, format="json").status_code == 200
+    assert [c["name"] for c in alice.get(url).json()["cards"]] == ["Tea Act"]
+
+
+def test_card_changes_add_and_take_out_copies_as_versions(alice):
+    deck = create(alice)
+    url = f"/api/v1/decks/{deck['id']}/cards/"
+    added = alice.post(url, {"name": "eagle dive", "quantity": 2}, format="json")
+    assert added.status_code == 200
+    assert added["ETag"] == f'"deck-{deck["id"]}-v2"'
+    dive = next(c for c in added.json()["cards"] if c["name"] == "Eagle Dive")
+    removed = alice.post(url, {"name": "Eagle Dive", "quantity": -1}, format="json")
+    assert next(c for c in removed.json()["cards"] if c["name"] == "Eagle Dive")["quantity"] == (
+        dive["quantity"] - 1
+    )
+    zero = alice.post(url, {"name": "Eagle Dive", "quantity": 0}, format="json")
+    assert zero.status_code == 400
+    unknown = alice.post(url, {"name": "Eagel Dive"}, format="json")
+    assert unknown.status_code == 400 and "Did you mean Eagle Dive" in unknown.json()["detail"]
+    stale = alice.post(url, {"name": "Eagle Dive"}, format="json", HTTP_IF_MATCH='"x"')
+    assert stale.status_code == 412
+    notes = [v["note"] for v in alice.get(f"/api/v1/decks/{deck['id']}/versions/").json()]
+    assert notes[0] == "created" and len(notes) == 3
+
+
+def test_card_changes_are_the_owners_alone(alice, bob, api_client):
+    deck = create(alice, visibility="public")
+    url = f"/api/v1/decks/{deck['id']}/cards/"
+    assert bob.post(url, {"name": "Eagle Dive"}, format="json").status_code == 403
+    assert api_client.post(url, {"name": "Eagle Dive"}, format="json").status_code == 401
+    private = create(alice)
+    private_url = f"/api/v1/decks/{private['id']}/cards/"
+    assert bob.post(private_url, {"name": "Eagle Dive"}, format="json").status_code == 404
+
+
+def test_the_schema_documents_etag_if_match_and_412(api_client):
+    schema = api_client.get("/api/v1/schema/?format=json").json()
+    deck = schema["paths"]["/api/v1/decks/{id}/"]
+    patch = deck["patch"]
+    assert any(p["name"] == "If-Match" and p["in"] == "header" for p in patch["parameters"])
+    assert "412" in patch["responses"] and "ETag" in patch["responses"]["412"]["headers"]
+    assert "ETag" in patch["responses"]["200"]["headers"]
+    assert "ETag" in deck["get"]["responses"]["200"]["headers"]
+    assert "412" in deck["delete"]["responses"]
+    cards = schema["paths"]["/api/v1/decks/{id}/cards/"]["post"]
+    assert "412" in cards["responses"] and "503" in cards["responses"]

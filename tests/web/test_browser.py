@@ -419,3 +419,45 @@ def test_matchup_with_progress_results_and_replay(page, user, password):
         assert width <= 375, f"{url} scrolls sideways on a phone ({width}px)"
     expect(page.get_by_test_id("recent-runs")).to_contain_text("Eagles vs Bisons")
     shot(page, "matchup-new-phone")
+
+
+def test_two_tabs_on_one_deck_lose_nothing(browser, live_server, user, password):
+    """Tab B still shows version 1 when tab A adds a copy: B's "+" counts on top of A's and B is
+    told; B's "remove" (an overwrite) is refused with A's change shown, and works once B has
+    seen the current list."""
+    from tests.web.conftest import make_deck
+
+    deck = make_deck(user, name="Two Tabs")
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        tab_a = context.new_page()
+        log_in(tab_a, user, password)
+        tab_b = context.new_page()
+        for tab in (tab_a, tab_b):
+            tab.goto(f"/decks/{deck.pk}/")
+        line = "li:has(a:text-is('Eagle Dive')) [data-testid=qty]"
+        before = int(tab_a.locator(line).inner_text())
+
+        tab_a.get_by_role("button", name="One more Eagle Dive").click()
+        expect(tab_a.locator(line)).to_have_text(str(before + 1))
+
+        tab_b.get_by_role("button", name="One more Eagle Dive").click()
+        expect(tab_b.locator(line)).to_have_text(str(before + 2))
+        expect(tab_b.get_by_test_id("deck-notice")).to_contain_text("changed since you opened it")
+
+        tab_a.get_by_role("button", name="One fewer Eagle Dive").click()
+        expect(tab_a.locator(line)).to_have_text(str(before + 1))
+
+        tab_b.get_by_role("button", name="Remove Eagle Dive").click()
+        conflict = tab_b.get_by_test_id("deck-conflict")
+        expect(conflict).to_contain_text("This deck changed since you opened it.")
+        expect(conflict).to_contain_text("Nothing was changed")
+        expect(tab_b.locator(line)).to_have_text(str(before + 1))  # the current list
+        shot(tab_b, "deck-builder-conflict")
+
+        tab_b.get_by_role("button", name="Remove Eagle Dive").click()
+        expect(tab_b.locator(line)).to_have_count(0)
+        expect(tab_b.get_by_test_id("deck-conflict")).to_have_count(0)
+    finally:
+        context.close()

@@ -6,8 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from cards.images.links import card_image_links
+from cards.selectors import card_browse, card_filter_choices
 from web.forms import CardBrowserForm
-from web.selectors import card_browse, card_filter_choices
 
 
 def card_browser(request: HttpRequest) -> HttpResponse:

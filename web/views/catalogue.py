@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 
 from cards.images.links import card_image_links
 from cards.models import Card, Game
-from cards.selectors import card_list_for_game, game_list_with_counts
-from web.selectors import card_format_statuses, card_public_decks
+from cards.selectors import (
+    card_for_page,
+    card_list_for_game,
+    card_type_counts,
+    game_get,
+    game_list_with_counts,
+)
+from decks.selectors import card_format_statuses, card_public_decks
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -18,14 +23,12 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    game = get_object_or_404(Game, slug=slug)
+    try:
+        game = game_get(slug)
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
     cards = card_list_for_game(game)
-    by_type = (
-        Card.objects.filter(game=game)
-        .values("card_type__name")
-        .annotate(n=Count("id"))
-        .order_by("card_type__sort_order")
-    )
+    by_type = card_type_counts(game)
     return render(
         request,
         "cards/game_detail.html",
@@ -34,9 +37,10 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def card_detail(request: HttpRequest, game: str, slug: str) -> HttpResponse:
-    card = get_object_or_404(
-        Card.objects.with_related().prefetch_related("rulings"), game__slug=game, slug=slug
-    )
+    try:
+        card = card_for_page(game_slug=game, slug=slug)
+    except Card.DoesNotExist:
+        raise Http404("No such card") from None
     numbers = [(number.label, number.value) for number in card.printed_numbers()]
     return render(
         request,

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
@@ -16,16 +16,29 @@ from cards.selectors import card_autocomplete
 from decks.decklist import DecklistParseError
 from decks.models import Deck, DeckVersion
 from decks.selectors import (
+    DeckChanges,
+    deck_changes_since,
     deck_export,
+    deck_for_change,
+    deck_for_viewer,
     deck_list_owned,
     deck_list_public,
+    deck_owned_by,
     deck_version_diff,
     deck_versions,
+    deck_workspace,
+    deck_zones,
+    game_variants,
 )
 from decks.services import (
+    DeckBusyError,
     DeckError,
     DeckPermissionError,
+    DeckVersionConflict,
+    deck_card_add,
+    deck_card_remove,
     deck_card_set,
+    deck_cards_add,
     deck_cards_replace,
     deck_clone,
     deck_create,
@@ -41,14 +54,6 @@ from web.forms import (
     DeckSettingsForm,
     VersionCompareForm,
 )
-from web.selectors import (
-    deck_for_owner,
-    deck_for_viewer,
-    deck_workspace,
-    deck_zones,
-    game_variants,
-)
-from web.services import deck_card_add, deck_decklist_merge
 from web.testhands import test_hands_available
 
 EXPORT_TYPES = {
@@ -57,6 +62,8 @@ EXPORT_TYPES = {
     "json": ("application/json", "json"),
 }
 UNPROCESSABLE = 422
+CONFLICT = 409
+BUSY = 503
 
 
 def _problems(error: Exception) -> list[str]:
@@ -67,7 +74,30 @@ def _problems(error: Exception) -> list[str]:
     return [str(error)]
 
 
-def _workspace_context(deck: Deck, *, errors: list[str] | None = None) -> dict[str, Any]:
+def _owned_deck(request: HttpRequest, pk: int) -> Deck:
+    """The deck the signed-in user is changing; someone else's deck is a 404 on the pages (the
+    API says 403 for the decks others can read), so a private deck's existence stays hidden."""
+    try:
+        return deck_for_change(request.user, pk)
+    except DeckPermissionError:
+        raise Http404("No such deck") from None
+
+
+def _changes_by_others(deck: Deck, opened: int | None) -> DeckChanges | None:
+    """After a write that only added or removed copies: what others saved between the version the
+    page showed and ours (our write is the deck's latest version), or None if nobody did."""
+    if opened is None or opened >= deck.version - 1:
+        return None
+    return deck_changes_since(deck, opened, until=deck.version - 1)
+
+
+def _workspace_context(
+    deck: Deck,
+    *,
+    errors: list[str] | None = None,
+    conflict: DeckChanges | None = None,
+    notice: DeckChanges | None = None,
+) -> dict[str, Any]:
     workspace = deck_workspace(deck)
     chart = bar_chart(workspace.stats.curve, title="Cost curve", x_label="Cost", y_label="Cards")
     return {
@@ -75,26 +105,63 @@ def _workspace_context(deck: Deck, *, errors: list[str] | None = None) -> dict[s
         "workspace": workspace,
         "curve_chart": chart,
         "errors": errors or [],
+        "conflict": conflict,
+        "notice": notice,
         "zones": deck_zones(deck.game),
     }
 
 
 def _workspace_response(
-    request: HttpRequest, deck: Deck, *, errors: list[str] | None = None, **extra: Any
+    request: HttpRequest,
+    deck: Deck,
+    *,
+    errors: list[str] | None = None,
+    conflict: DeckChanges | None = None,
+    notice: DeckChanges | None = None,
+    status: int | None = None,
+    **extra: Any,
 ) -> HttpResponse:
     """After a change: the live panels for htmx, else back to the deck page (or the page with
     the errors and the user's input when something was refused)."""
+    if status is None:
+        status = CONFLICT if conflict else UNPROCESSABLE if errors else 200
     if request.htmx:
-        context = {**_workspace_context(deck, errors=errors), "is_owner": True}
-        response = render(
-            request, "web/_deck_workspace.html", context, status=UNPROCESSABLE if errors else 200
-        )
-        if not errors:
+        context = {
+            **_workspace_context(deck, errors=errors, conflict=conflict, notice=notice),
+            "is_owner": True,
+        }
+        response = render(request, "web/_deck_workspace.html", context, status=status)
+        if status == 200:
             response["HX-Trigger"] = "deck-changed"
         return response
-    if errors:
-        return _deck_page(request, deck, errors=errors, status=UNPROCESSABLE, **extra)
+    if status != 200:
+        return _deck_page(request, deck, errors=errors, conflict=conflict, status=status, **extra)
+    if notice is not None:
+        messages.info(request, _notice_text(notice))
     return redirect("deck-detail", pk=deck.pk)
+
+
+def _notice_text(notice: DeckChanges) -> str:
+    saves = len(notice.saves)
+    return (
+        f"This deck changed since you opened it (version {notice.since}): it was saved "
+        f"{saves} more time{'s' if saves != 1 else ''} elsewhere. Your change was made on top "
+        "of those; see the version history for what they were."
+    )
+
+
+def _refused(
+    request: HttpRequest, pk: int, error: Exception, *, conflict_since: int | None, **extra: Any
+) -> HttpResponse:
+    """A write that changed nothing: a version conflict (409, with what changed since the version
+    the page showed and the current list), a busy database (503) or an invalid change (422)."""
+    deck = _owned_deck(request, pk)  # re-read: the deck may have changed under us
+    if isinstance(error, DeckVersionConflict) and conflict_since is not None:
+        conflict = deck_changes_since(deck, conflict_since)
+        return _workspace_response(request, deck, conflict=conflict, status=CONFLICT, **extra)
+    if isinstance(error, DeckBusyError):
+        return _workspace_response(request, deck, errors=[str(error)], status=BUSY, **extra)
+    return _workspace_response(request, deck, errors=_problems(error), **extra)
 
 
 def _deck_page(
@@ -102,15 +169,15 @@ def _deck_page(
     deck: Deck,
     *,
     errors: list[str] | None = None,
+    conflict: DeckChanges | None = None,
     status: int = 200,
     paste_form: DeckPasteForm | None = None,
     add_form: DeckCardAddForm | None = None,
     settings_form: DeckSettingsForm | None = None,
 ) -> HttpResponse:
-    is_owner = request.user.is_authenticated and request.user.pk == deck.owner_id
-    context = _workspace_context(deck, errors=errors)
+    context = _workspace_context(deck, errors=errors, conflict=conflict)
     context.update(
-        is_owner=is_owner,
+        is_owner=deck_owned_by(deck, request.user),
         has_test_hands=test_hands_available(deck.game.slug),
         paste_form=paste_form or DeckPasteForm(),
         add_form=add_form or DeckCardAddForm(),
@@ -148,6 +215,7 @@ def deck_new(request: HttpRequest) -> HttpResponse:
     """Create a deck for a game and format, empty or from a decklist."""
     form = DeckCreateForm(request.POST or None, request.FILES or None)
     errors: list[str] = []
+    status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
         text, kind = form.decklist_text()
         try:
@@ -162,11 +230,11 @@ def deck_new(request: HttpRequest) -> HttpResponse:
                 visibility=form.cleaned_data["visibility"],
                 variant=form.cleaned_data["variant"],
             )
-        except (DecklistParseError, DeckError) as error:
+        except (DecklistParseError, DeckError, DeckBusyError) as error:
             errors = _problems(error)
+            status = BUSY if isinstance(error, DeckBusyError) else 400
         else:
             return redirect("deck-detail", pk=deck.pk)
-    status = 400 if request.method == "POST" else 200
     return render(
         request,
         "web/deck_new.html",
@@ -186,7 +254,7 @@ def deck_workspace_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The live panels alone (list, validation, statistics)."""
     deck = deck_for_viewer(request.user, pk)
     context = _workspace_context(deck)
-    context["is_owner"] = request.user.is_authenticated and request.user.pk == deck.owner_id
+    context["is_owner"] = deck_owned_by(deck, request.user)
     return render(request, "web/_deck_workspace.html", context)
 
 
@@ -199,75 +267,98 @@ def deck_card_suggest(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/_card_suggestions.html", {"cards": cards, "text": text})
 
 
+def _form_errors(form: Any) -> list[str]:
+    return [f"{field}: {message}" for field, ms in form.errors.items() for message in ms]
+
+
 @login_required
 @require_POST
 def deck_card_add_view(request: HttpRequest, pk: int) -> HttpResponseBase:
-    deck = deck_for_owner(request.user, pk)
+    """Add copies of a card. Adds commute, so one made from an older page still counts; the
+    answer then says the deck had changed meanwhile."""
+    deck = _owned_deck(request, pk)
     form = DeckCardAddForm(request.POST)
     if not form.is_valid():
-        errors = [f"{field}: {message}" for field, ms in form.errors.items() for message in ms]
-        return _workspace_response(request, deck, errors=errors, add_form=form)
+        return _workspace_response(request, deck, errors=_form_errors(form), add_form=form)
     try:
         deck = deck_card_add(
             deck=deck,
-            name=form.cleaned_data["name"],
+            card=form.cleaned_data["name"],
             quantity=form.cleaned_data.get("quantity") or 1,
             zone=form.cleaned_data.get("zone") or "",
             actor=request.user,
         )
-    except DeckError as error:
-        return _workspace_response(request, deck, errors=_problems(error), add_form=form)
-    return _workspace_response(request, deck)
+    except (DeckError, DeckBusyError) as error:
+        return _refused(request, pk, error, conflict_since=None, add_form=form)
+    notice = _changes_by_others(deck, form.cleaned_data.get("version"))
+    return _workspace_response(request, deck, notice=notice)
 
 
 @login_required
 @require_POST
 def deck_card_set_view(request: HttpRequest, pk: int) -> HttpResponseBase:
-    deck = deck_for_owner(request.user, pk)
+    """One line of the list: +1 / -1 (commute, like adds) or an absolute count (0 removes the
+    card), which is refused with a 409 when the deck changed since the page was loaded."""
+    deck = _owned_deck(request, pk)
     form = DeckCardSetForm(request.POST)
     if not form.is_valid():
-        errors = [f"{field}: {message}" for field, ms in form.errors.items() for message in ms]
-        return _workspace_response(request, deck, errors=errors)
+        return _workspace_response(request, deck, errors=_form_errors(form))
+    data = form.cleaned_data
+    opened = data.get("version")
+    change = data.get("change")
+    arguments = {
+        "deck": deck,
+        "card": data["card"],
+        "zone": data.get("zone") or "",
+        "actor": request.user,
+    }
     try:
-        deck = deck_card_set(
-            deck=deck,
-            card=form.cleaned_data["card"],
-            quantity=form.cleaned_data["quantity"],
-            zone=form.cleaned_data.get("zone") or "",
-            actor=request.user,
-        )
-    except DeckError as error:
-        return _workspace_response(request, deck, errors=_problems(error))
-    return _workspace_response(request, deck)
+        if change == 1:
+            deck = deck_card_add(**arguments, quantity=1)
+        elif change == -1:
+            deck = deck_card_remove(**arguments, quantity=1)
+        else:
+            deck = deck_card_set(**arguments, quantity=data["quantity"], expected_version=opened)
+    except (DeckError, DeckBusyError) as error:
+        return _refused(request, pk, error, conflict_since=opened)
+    notice = _changes_by_others(deck, opened) if change in (1, -1) else None
+    return _workspace_response(request, deck, notice=notice)
 
 
 @login_required
 @require_POST
 def deck_paste(request: HttpRequest, pk: int) -> HttpResponseBase:
-    """Import a pasted or uploaded decklist: add it to the deck or replace the deck with it."""
-    deck = deck_for_owner(request.user, pk)
+    """Import a pasted or uploaded decklist: add it to the deck (commutes with other changes) or
+    replace the deck with it (refused with a 409 when the deck changed since the page showed it)."""
+    deck = _owned_deck(request, pk)
     form = DeckPasteForm(request.POST, request.FILES)
     if not form.is_valid():
         errors = [message for ms in form.errors.values() for message in ms]
         return _workspace_response(request, deck, errors=errors, paste_form=form)
     text, kind = form.decklist_text()
+    opened = form.cleaned_data.get("version")
+    replace = form.cleaned_data["mode"] == "replace"
     try:
-        if form.cleaned_data["mode"] == "replace":
-            deck = deck_cards_replace(deck=deck, decklist=text, kind=kind, actor=request.user)
+        if replace:
+            deck = deck_cards_replace(
+                deck=deck, decklist=text, kind=kind, actor=request.user, expected_version=opened
+            )
         else:
-            deck = deck_decklist_merge(deck=deck, decklist=text, kind=kind, actor=request.user)
-    except (DecklistParseError, DeckError) as error:
-        return _workspace_response(request, deck, errors=_problems(error), paste_form=form)
-    return _workspace_response(request, deck)
+            deck = deck_cards_add(deck=deck, decklist=text, kind=kind, actor=request.user)
+    except (DecklistParseError, DeckError, DeckBusyError) as error:
+        return _refused(request, pk, error, conflict_since=opened, paste_form=form)
+    notice = None if replace else _changes_by_others(deck, opened)
+    return _workspace_response(request, deck, notice=notice)
 
 
 @login_required
 @require_POST
 def deck_settings(request: HttpRequest, pk: int) -> HttpResponseBase:
-    deck = deck_for_owner(request.user, pk)
+    deck = _owned_deck(request, pk)
     form = DeckSettingsForm(request.POST, game=deck.game)
     if not form.is_valid():
         return _deck_page(request, deck, settings_form=form, status=400)
+    opened = form.cleaned_data.get("version")
     try:
         deck_details_update(
             deck=deck,
@@ -277,7 +368,14 @@ def deck_settings(request: HttpRequest, pk: int) -> HttpResponseBase:
             visibility=form.cleaned_data["visibility"],
             format=form.cleaned_data["format"],
             clear_format=form.cleaned_data["format"] is None,
+            expected_version=opened,
         )
+    except DeckVersionConflict:
+        deck = _owned_deck(request, pk)
+        conflict = deck_changes_since(deck, opened or deck.version)
+        return _deck_page(request, deck, settings_form=form, conflict=conflict, status=CONFLICT)
+    except DeckBusyError as error:
+        return _deck_page(request, deck, settings_form=form, errors=[str(error)], status=BUSY)
     except DeckError as error:
         return _deck_page(request, deck, settings_form=form, errors=_problems(error), status=400)
     messages.success(request, "Deck settings saved.")
@@ -292,6 +390,8 @@ def deck_clone_view(request: HttpRequest, pk: int) -> HttpResponseBase:
         clone = deck_clone(deck=deck, owner=request.user)
     except DeckPermissionError:
         return render(request, "web/message.html", {"title": "Cannot clone"}, status=403)
+    except DeckBusyError as error:
+        return _deck_page(request, deck, errors=[str(error)], status=BUSY)
     messages.success(request, f"Cloned {deck.name}: this copy is private until you share it.")
     return redirect("deck-detail", pk=clone.pk)
 
@@ -299,9 +399,12 @@ def deck_clone_view(request: HttpRequest, pk: int) -> HttpResponseBase:
 @login_required
 @require_POST
 def deck_delete_view(request: HttpRequest, pk: int) -> HttpResponseBase:
-    deck = deck_for_owner(request.user, pk)
+    deck = _owned_deck(request, pk)
     name = deck.name
-    deck_delete(deck=deck, actor=request.user)
+    try:
+        deck_delete(deck=deck, actor=request.user)
+    except DeckBusyError as error:
+        return _deck_page(request, deck, errors=[str(error)], status=BUSY)
     messages.success(request, f"Deleted {name}.")
     return redirect("deck-list-mine")
 

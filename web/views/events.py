@@ -41,10 +41,15 @@ from decks.events.services import (
     registration_withdraw,
 )
 from decks.models import Event, Registration
-from decks.selectors import deck_export, deck_list_owned, format_check, user_is_organiser
+from decks.selectors import (
+    batch_read,
+    deck_export,
+    deck_list_owned,
+    format_check,
+    user_is_organiser,
+)
 from decks.validation.report import legality_csv_rows, legality_csv_write
 from web.forms import EventForm, RegistrationForm, TournamentFilesForm
-from web.selectors import batch_read
 
 SESSION_REPORTS = "web:tournament-reports"
 KEPT_REPORTS = 5

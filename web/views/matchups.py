@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
+from decks.selectors import deck_list_visible_to
 from rules.models import MatchupRun
 from rules.selectors import matchup_run_for_owner, matchup_runs_owned_by
 from rules.services import (
@@ -38,7 +39,6 @@ from web.matchups import (
     outcome_text,
     replay_steps,
 )
-from web.selectors import deck_list_visible_to
 from web.signals import SESSION_RUNS
 
 SESSION_MARK = "web:matchup-runs"

@@ -9,8 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from decks.selectors import deck_for_viewer
 from web.forms import GoldfishForm, TestHandsForm
-from web.selectors import deck_for_viewer
 from web.testhands import (
     MAX_TURNS,
     goldfish_walk,
