@@ -48,6 +48,13 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "The token or session is invalid.",
         ),
         ProblemType(
+            "token-expired",
+            401,
+            "Token expired",
+            "The API token is older than API_TOKEN_TTL_DAYS; get a new one with POST "
+            "/api/v1/auth/token/ (username and password).",
+        ),
+        ProblemType(
             "permission-denied",
             403,
             "Permission denied",
@@ -77,6 +84,13 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             429,
             "Too many requests",
             "Slow down: the Retry-After header says how many seconds to wait.",
+        ),
+        ProblemType(
+            "locked-out",
+            429,
+            "Log-in locked",
+            "Too many failed log-ins from this address; retry_after and the Retry-After header "
+            "say when to try again (each failure meanwhile restarts the wait).",
         ),
         ProblemType(
             "server-error", 500, "Server error", "Something failed on our side; it has been logged."

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.cache import caches
 from django.core.management import call_command
 
 from cards.gamedata import available_games
@@ -26,6 +27,21 @@ def django_db_setup(django_db_setup, django_db_blocker):
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limit_counters(settings) -> None:
+    """Rate-limit counters start empty in every test, in this process's memory: the shared "limits"
+    cache (a database table or Redis) would add its queries to every pinned query count. The tests
+    of the limits themselves (tests/api/test_limits.py) put the real shared backends back."""
+    settings.CACHES = {
+        **settings.CACHES,
+        settings.LIMITS_CACHE: {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "deckwright-test-limits",
+        },
+    }
+    caches[settings.LIMITS_CACHE].clear()
 
 
 @pytest.fixture(autouse=True)
