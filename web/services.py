@@ -50,5 +50,10 @@ def deck_decklist_merge(
 ) -> Deck:
     """Add a pasted decklist's cards to the deck's (repeated names add up), as one version."""
     pasted = decklist_read(decklist, kind)  # type: ignore[arg-type]
-    merged = Decklist(entries=[*deck_entries(deck), *pasted.entries])
+    merged = Decklist(
+        entries=[*deck_entries(deck), *pasted.entries],
+        # the pasted text's headers and long numbers are checked against the game as usual
+        headers=pasted.headers,
+        long_numbers=pasted.long_numbers,
+    )
     return deck_cards_replace(deck=deck, decklist=merged, actor=actor)
