@@ -27,7 +27,8 @@ def _valid(address: str) -> str | None:
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The address limits are counted against (``REMOTE_ADDR`` unless proxies are trusted)."""
+    """The address limits are counted against (``REMOTE_ADDR`` unless proxies are trusted), always
+    a valid IPv4 or IPv6 address, or "" when the request carries none."""
     meta = request.META
     remote = meta.get("REMOTE_ADDR") or ""
     proxies = settings.TRUSTED_PROXY_COUNT
@@ -39,7 +40,14 @@ def client_ip(request: HttpRequest) -> str:
             chosen = _valid(hops[-min(proxies, len(hops))])
             if chosen is not None:
                 return chosen
-    return _valid(remote) or remote or "unknown"
+    # No usable address (a Unix socket, a test request): "" - such clients share one counter.
+    return _valid(remote) or ""
+
+
+def axes_client_ip(request: HttpRequest) -> str | None:
+    """``AXES_CLIENT_IP_CALLABLE``: the same address, None when there is none (axes stores it in
+    an IP column that takes no empty text on PostgreSQL)."""
+    return client_ip(request) or None
 
 
 def drf_client_ip(request: HttpRequest) -> str:

@@ -184,7 +184,7 @@ AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "deckwright.clientip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "deckwright.clientip.axes_client_ip"
 AXES_LOCKOUT_CALLABLE = "web.lockout.lockout_response"
 # API tokens expire this many days after they are issued (rotate or log in again for a new one).
 API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30)

@@ -134,6 +134,16 @@ def test_client_address_trusts_only_as_many_hops_as_proxies(settings, proxies, f
     assert client_ip(request) == expected
 
 
+def test_a_request_without_an_address_has_the_empty_address(settings):
+    # a Unix-socket server or Django's force_login: no REMOTE_ADDR; axes stores None for it
+    from django.http import HttpRequest
+
+    from deckwright.clientip import axes_client_ip
+
+    assert client_ip(HttpRequest()) == ""
+    assert axes_client_ip(HttpRequest()) is None
+
+
 @pytest.mark.parametrize(
     ("env", "expected"),
     [
