@@ -152,26 +152,21 @@ if env_str("REDIS_URL"):
     }
 
 # Accounts and limits (docs/api.md "Throttling", "Tokens"; README "Configuration"). Every limit is
-# counted per client address from deckwright.clientip, in the "limits" cache that all processes
-# share: Redis when REDIS_URL is set, else a database table (made by web/migrations/0001), never
-# per-process memory, which let 4 workers pass 453 requests of a 120 limit.
+# counted per client address from deckwright.clientip, in counters all processes share
+# (deckwright/counters.py): Redis through the "limits" cache when REDIS_URL is set, else a
+# database table (made by web/migrations/0001); never per-process memory, with which 4 workers
+# let 453 requests through a limit of 120.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", env_int("API_NUM_PROXIES", 0))
 if TRUSTED_PROXY_COUNT < 0:
     raise ConfigError(f"TRUSTED_PROXY_COUNT={TRUSTED_PROXY_COUNT} must be 0 or more")
 LIMITS_CACHE = "limits"
-CACHES[LIMITS_CACHE] = (
-    {
+LIMITS_STORE = "cache" if env_str("REDIS_URL") else "database"
+if env_str("REDIS_URL"):
+    CACHES[LIMITS_CACHE] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": env_str("REDIS_URL"),
         "KEY_PREFIX": "limits",
     }
-    if env_str("REDIS_URL")
-    else {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "deckwright_limits_cache",
-        "OPTIONS": {"MAX_ENTRIES": 50_000},  # one row per client and limit; culling forgets counts
-    }
-)
 # Log-in lockout (django-axes, database handler): LOGIN_FAILURE_LIMIT failures from one address
 # lock it out of the log-in page and POST /api/v1/auth/token/ for LOGIN_LOCKOUT_MINUTES (a failure
 # meanwhile restarts the wait). Keyed by address only: keyed by username, anyone could lock a

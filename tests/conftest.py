@@ -31,9 +31,10 @@ def _fast_passwords(settings) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_limit_counters(settings) -> None:
-    """Rate-limit counters start empty in every test, in this process's memory: the shared "limits"
-    cache (a database table or Redis) would add its queries to every pinned query count. The tests
-    of the limits themselves (tests/api/test_limits.py) put the real shared backends back."""
+    """Rate-limit counters start empty in every test, in this process's memory: the shared store
+    (a database table or Redis) would add its queries to every pinned query count. The tests of
+    the limits themselves (tests/api/test_limits.py) put the real shared stores back."""
+    settings.LIMITS_STORE = "cache"
     settings.CACHES = {
         **settings.CACHES,
         settings.LIMITS_CACHE: {

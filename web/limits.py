@@ -2,7 +2,8 @@
 
 They use the REST API's throttle class (``api.throttling.AddressRateThrottle``) with the rates
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["signup" | "password_reset"]``, so the web and the API
-count in the same "limits" cache and read client addresses the same way.
+count in the same shared counters (``deckwright.counters``) and read client addresses the same
+way.
 """
 
 from __future__ import annotations

@@ -7,11 +7,11 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from django.core.cache import caches
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
 from deckwright.clientip import client_ip
+from deckwright.counters import counter_add, counter_clear, window_hit
 from tests.test_settings_env import _settings_in_subprocess
 
 pytestmark = pytest.mark.django_db
@@ -31,23 +31,23 @@ def _redis_reason() -> str | None:
 
 @pytest.fixture(params=["database", pytest.param("redis", marks=pytest.mark.redis)])
 def shared_limits(request, settings):
-    """The "limits" cache on a backend every process shares, as in production."""
+    """Counters in a store every process shares, as in production."""
     if request.param == "redis":
         reason = _redis_reason()
         if reason:
             pytest.skip(reason)
-        backend = {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "limits",
+        settings.LIMITS_STORE = "cache"
+        settings.CACHES = {
+            **settings.CACHES,
+            settings.LIMITS_CACHE: {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": REDIS_URL,
+                "KEY_PREFIX": "limits",
+            },
         }
     else:
-        backend = {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "deckwright_limits_cache",  # made by web/migrations/0001
-        }
-    settings.CACHES = {**settings.CACHES, settings.LIMITS_CACHE: backend}
-    caches[settings.LIMITS_CACHE].clear()
+        settings.LIMITS_STORE = "database"  # the table of web/migrations/0001
+    counter_clear()
     yield request.param
     if request.param == "redis":
         import redis
@@ -94,8 +94,8 @@ def _stored_keys(backend: str) -> list[str]:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT cache_key FROM deckwright_limits_cache")
-        return [row[0].split(":", 2)[-1] for row in cursor.fetchall()]
+        cursor.execute("SELECT name FROM deckwright_limit_counter")
+        return [row[0] for row in cursor.fetchall()]
 
 
 def test_with_trusted_proxies_each_forwarded_client_is_counted_apart(
@@ -165,10 +165,26 @@ def test_a_negative_proxy_count_is_refused():
     assert "TRUSTED_PROXY_COUNT=-1 must be 0 or more" in result.stderr
 
 
-def test_without_redis_the_limits_cache_is_a_database_table_never_process_memory():
-    result = _settings_in_subprocess({"REDIS_URL": ""}, "s.CACHES['limits']['BACKEND']")
-    assert result.stdout.strip() == "django.core.cache.backends.db.DatabaseCache"
+def test_without_redis_the_counters_are_a_database_table_never_process_memory():
+    result = _settings_in_subprocess({"REDIS_URL": ""}, "s.LIMITS_STORE, 'limits' in s.CACHES")
+    assert result.stdout.split() == ["database", "False"]
     result = _settings_in_subprocess(
-        {"REDIS_URL": "redis://127.0.0.1:6379/3"}, "s.CACHES['limits']['BACKEND']"
+        {"REDIS_URL": "redis://127.0.0.1:6379/3"},
+        "s.LIMITS_STORE, s.CACHES['limits']['BACKEND']",
     )
-    assert result.stdout.strip() == "django.core.cache.backends.redis.RedisCache"
+    assert result.stdout.split() == ["cache", "django.core.cache.backends.redis.RedisCache"]
+
+
+def test_counters_add_up_and_give_back_in_each_store(shared_limits):
+    assert [counter_add("probe", 1, 60) for _ in range(3)] == [1, 2, 3]
+    assert counter_add("probe", -1, 60) == 2
+    assert counter_add("other", 5, 60) == 5
+
+
+def test_a_window_ends_within_its_period_and_the_next_starts_afresh(shared_limits):
+    total, left, _ = window_hit("w", 60, now=1_000_000.0)
+    assert total == 1 and 1 <= left <= 60
+    assert window_hit("w", 60, now=1_000_000.0)[0] == 2
+    assert window_hit("w", 60, now=1_000_000.0 + left)[0] == 1
+    # clock windows (the hourly quotas) start on the hour
+    assert window_hit("h", 3600, now=7200.0 + 10, stagger=False)[1] == 3590
