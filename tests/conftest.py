@@ -32,14 +32,19 @@ def _fast_passwords(settings) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_limit_counters(settings) -> None:
     """Rate-limit counters start empty in every test, in this process's memory: the shared store
-    (a database table or Redis) would add its queries to every pinned query count. The tests of
-    the limits themselves (tests/api/test_limits.py) put the real shared stores back."""
+    (a database table or Redis) would add its queries to every pinned query count. They share the
+    default cache's memory (same LOCATION, own key prefix), so a test's ``cache.clear()`` resets
+    throttling as it always did. The tests of the limits themselves (tests/api/test_limits.py)
+    put the real shared stores back."""
     settings.LIMITS_STORE = "cache"
+    default = settings.CACHES["default"]
+    shares_memory = default["BACKEND"].endswith("LocMemCache")
     settings.CACHES = {
         **settings.CACHES,
         settings.LIMITS_CACHE: {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "deckwright-test-limits",
+            "LOCATION": default.get("LOCATION", "") if shares_memory else "deckwright-test-limits",
+            "KEY_PREFIX": "limits",
         },
     }
     caches[settings.LIMITS_CACHE].clear()
