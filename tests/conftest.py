@@ -29,24 +29,30 @@ def _fast_passwords(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture(autouse=True)
-def _fresh_limit_counters(settings) -> None:
-    """Rate-limit counters start empty in every test, in this process's memory: the shared store
-    (a database table or Redis) would add its queries to every pinned query count. They share the
-    default cache's memory (same LOCATION, own key prefix), so a test's ``cache.clear()`` resets
-    throttling as it always did. The tests of the limits themselves (tests/api/test_limits.py)
-    put the real shared stores back."""
-    settings.LIMITS_STORE = "cache"
+def pytest_configure(config: pytest.Config) -> None:
+    """Rate-limit counters live in this process's memory for the whole run (collection too:
+    tests/api/test_schemathesis.py fetches the schema, through the throttle, at import). The shared
+    store (a database table or Redis) would add its queries to every pinned query count; the tests
+    of the limits themselves (tests/api/test_limits.py) put the real stores back. The counters
+    share the default cache's memory (same LOCATION, own key prefix), so a test's
+    ``cache.clear()`` resets throttling as it always did."""
+    from django.test.utils import override_settings
+
     default = settings.CACHES["default"]
     shares_memory = default["BACKEND"].endswith("LocMemCache")
-    settings.CACHES = {
-        **settings.CACHES,
-        settings.LIMITS_CACHE: {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": default.get("LOCATION", "") if shares_memory else "deckwright-test-limits",
-            "KEY_PREFIX": "limits",
-        },
+    memory = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": default.get("LOCATION", "") if shares_memory else "deckwright-test-limits",
+        "KEY_PREFIX": "limits",
     }
+    override_settings(
+        LIMITS_STORE="cache", CACHES={**settings.CACHES, settings.LIMITS_CACHE: memory}
+    ).enable()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limit_counters() -> None:
+    """Every test starts with no rate-limit counts."""
     caches[settings.LIMITS_CACHE].clear()
 
 
