@@ -187,6 +187,9 @@ API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30)
 # are not limited.
 MATCHUP_ANON_GAMES_PER_HOUR = env_int("MATCHUP_ANON_GAMES_PER_HOUR", 40)
 MATCHUP_ANON_GAMES_PER_HOUR_IP = env_int("MATCHUP_ANON_GAMES_PER_HOUR_IP", 120)
+for _name in ("LOGIN_FAILURE_LIMIT", "LOGIN_LOCKOUT_MINUTES", "API_TOKEN_TTL_DAYS"):
+    if env_int(_name, 1) < 1:  # 0 minutes of cool-off would make axes lock out for ever
+        raise ConfigError(f"{_name}={env_str(_name)!r} must be 1 or more")
 
 # REST API (api/, documented in docs/api.md). Throttle rates are "<count>/<second|minute|hour|day>".
 REST_FRAMEWORK = {

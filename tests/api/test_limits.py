@@ -159,6 +159,15 @@ def test_one_proxy_setting_feeds_drf_and_defaults_to_trusting_no_header(env, exp
     assert result.stdout.split() == expected.split()
 
 
+@pytest.mark.parametrize(
+    "name", ["LOGIN_FAILURE_LIMIT", "LOGIN_LOCKOUT_MINUTES", "API_TOKEN_TTL_DAYS"]
+)
+def test_limits_that_must_be_positive_refuse_zero(name):
+    result = _settings_in_subprocess({name: "0"}, "1")
+    assert result.returncode != 0
+    assert f"{name}='0' must be 1 or more" in result.stderr
+
+
 def test_a_negative_proxy_count_is_refused():
     result = _settings_in_subprocess({"TRUSTED_PROXY_COUNT": "-1"}, "1")
     assert result.returncode != 0
