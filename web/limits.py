@@ -9,6 +9,7 @@ way.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import math
 
 from django.http import HttpRequest, HttpResponse
@@ -16,6 +17,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from api.throttling import AddressRateThrottle
+from deckwright.counters import counter_add, window_hit
 
 
 def address_limit_wait(request: HttpRequest, scope: str) -> int | None:
@@ -24,6 +26,20 @@ def address_limit_wait(request: HttpRequest, scope: str) -> int | None:
     if throttle.allow_request(request, None):
         return None
     return max(1, math.ceil(throttle.wait() or 1))
+
+
+def email_limit_wait(email: str, scope: str) -> int | None:
+    """Count one request about an email address (whoever sends it) at ``scope``'s rate; seconds
+    to wait if over. Keeps a mailbox from being flooded from many client addresses at once."""
+    throttle = AddressRateThrottle(scope)
+    if throttle.rate is None or not email.strip():
+        return None
+    digest = hashlib.sha256(email.strip().casefold().encode()).hexdigest()[:32]
+    total, seconds_left, counter = window_hit(f"{scope}:email:{digest}", throttle.duration)
+    if total > throttle.num_requests:
+        counter_add(counter, -1, throttle.duration + 60)
+        return seconds_left
+    return None
 
 
 def rate_limited_page(request: HttpRequest, what: str, seconds: int) -> HttpResponse:

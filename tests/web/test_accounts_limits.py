@@ -126,6 +126,25 @@ def test_password_resets_are_limited_per_address(client, user, tight_account_rat
     assert len(mail.outbox) == 2
 
 
+def test_one_mailbox_is_not_flooded_from_many_addresses(client, user, tight_account_rates):
+    statuses = [
+        client.post(
+            reverse("password_reset"),
+            {"email": "Alice@Example.com"},
+            REMOTE_ADDR=f"192.0.2.{number}",
+        ).status_code
+        for number in range(1, 4)
+    ]
+    assert statuses == [302, 302, 429]
+    assert len(mail.outbox) == 2
+    assert (
+        "for this email"
+        in client.post(
+            reverse("password_reset"), {"email": "alice@example.com"}, REMOTE_ADDR="192.0.2.9"
+        ).content.decode()
+    )
+
+
 def test_the_token_page_shows_creates_rotates_and_revokes(client, user):
     page = reverse("account-token")
     assert reverse("login") in client.get(page)["Location"]  # signed-in users only

@@ -27,7 +27,7 @@ from api.tokens import (
     token_rotate,
 )
 from web.forms import SignupForm
-from web.limits import address_limit_wait, rate_limited_page
+from web.limits import address_limit_wait, email_limit_wait, rate_limited_page
 
 
 @sensitive_post_parameters("password1", "password2")
@@ -49,12 +49,16 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's reset-by-email form; each address may ask a few times an hour."""
+    """Django's reset-by-email form; each client address, and each email address, may be asked
+    for a few times an hour."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         wait = address_limit_wait(request, "password_reset")
         if wait is not None:
             return rate_limited_page(request, "password-reset requests", wait)
+        wait = email_limit_wait(request.POST.get("email", ""), "password_reset")
+        if wait is not None:  # the same mailbox asked for from many addresses
+            return rate_limited_page(request, "password-reset requests for this email", wait)
         return super().post(request, *args, **kwargs)
 
 
