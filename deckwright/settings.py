@@ -178,7 +178,9 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
-AXES_RESET_ON_SUCCESS = True
+# Failures age out after the cool-off; a success does not clear them, or logging into one's own
+# account between guesses would reset the count of an address guessing someone else's password.
+AXES_RESET_ON_SUCCESS = False
 AXES_CLIENT_IP_CALLABLE = "deckwright.clientip.axes_client_ip"
 AXES_LOCKOUT_CALLABLE = "web.lockout.lockout_response"
 # API tokens expire this many days after they are issued (rotate or log in again for a new one).

@@ -64,14 +64,20 @@ def test_after_the_cool_off_the_right_password_works(client, user, password, thr
     assert _signed_in(client)
 
 
-def test_a_success_forgets_earlier_failures(client, user, password, three_strikes):
+def test_logging_into_ones_own_account_does_not_reset_the_count(
+    client, django_user_model, user, password, three_strikes
+):
+    # an attacker with an account of their own, guessing alice's password between log-ins
+    django_user_model.objects.create_user("mallory", "m@example.com", "mallory-own-password-1")
     for _ in range(2):
-        _log_in(client, "wrong")
-    assert _log_in(client, password).status_code == 302
+        assert _log_in(client, "guess").status_code == 200
+    own = client.post(
+        reverse("login"), {"username": "mallory", "password": "mallory-own-password-1"}
+    )
+    assert own.status_code == 302
     client.post(reverse("logout"))
-    for _ in range(2):
-        assert _log_in(client, "wrong").status_code == 200
-    assert _log_in(client, password).status_code == 302
+    assert _log_in(client, "guess").status_code == 429
+    assert _log_in(client, password).status_code == 429
 
 
 def test_a_wrong_password_below_the_limit_is_the_usual_form_error(client, user, three_strikes):
