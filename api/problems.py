@@ -48,6 +48,13 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "The token or session is invalid.",
         ),
         ProblemType(
+            "token-expired",
+            401,
+            "Token expired",
+            "The API token is older than API_TOKEN_TTL_DAYS; get a new one with POST "
+            "/api/v1/auth/token/ (username and password).",
+        ),
+        ProblemType(
             "permission-denied",
             403,
             "Permission denied",
@@ -92,6 +99,13 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Busy",
             "The database is busy saving other changes (SQLite serialises writers); nothing was "
             "written. Retry after the Retry-After header's seconds.",
+        ),
+        ProblemType(
+            "locked-out",
+            429,
+            "Log-in locked",
+            "Too many failed log-ins from this address; retry_after and the Retry-After header "
+            "say when to try again (each failure meanwhile restarts the wait).",
         ),
         ProblemType(
             "server-error", 500, "Server error", "Something failed on our side; it has been logged."

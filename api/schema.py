@@ -43,7 +43,9 @@ class ProblemSerializer(serializers.Serializer):
     expected = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="What would have been accepted."
     )
-    retry_after = serializers.IntegerField(required=False, help_text="throttled: seconds to wait.")
+    retry_after = serializers.IntegerField(
+        required=False, help_text="throttled, locked-out, busy: seconds to wait."
+    )
     current_version = serializers.IntegerField(
         required=False, help_text="precondition-failed: the resource's current version."
     )
@@ -87,6 +89,11 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             "not-authenticated", "Authentication credentials were not provided."
         ),
         "authentication-failed": problem_example("authentication-failed", "Invalid token."),
+        "token-expired": problem_example(
+            "token-expired",
+            "The token expired on 2026-05-01 12:00 UTC. Get a new one with POST "
+            "/api/v1/auth/token/ (username and password).",
+        ),
     },
     "403": {
         "permission-denied": problem_example(
@@ -106,7 +113,13 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
     "429": {
         "throttled": problem_example(
             "throttled", "Request was throttled. Expected available in 12 seconds.", retry_after=12
-        )
+        ),
+        "locked-out": problem_example(
+            "locked-out",
+            "Too many failed log-ins from your address. You can try again at 19:42 UTC (in 15 "
+            "minutes); each failed attempt until then restarts the wait.",
+            retry_after=900,
+        ),
     },
     "500": {
         "server-error": problem_example(

@@ -28,6 +28,7 @@ urlpatterns = [
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     path("problems/<slug:code>/", meta.problem_detail, name="problem-detail"),
     path("auth/token/", auth.TokenView.as_view(), name="auth-token"),
+    path("auth/token/rotate/", auth.token_rotate_view, name="auth-token-rotate"),
     path("me/", auth.me, name="me"),
     path("validate/", decks.validate_view, name="validate"),
     path("", include(router.urls)),

@@ -545,7 +545,12 @@ def batch_read(
             continue
         name = parsed.metadata.get("name")
         display = f"{label}: {name}" if name and name not in label else label
-        decks.append(BatchDeck(display, decklist_entries(game.slug, parsed), []))
+        try:
+            entries = decklist_entries(game.slug, parsed)
+        except DecklistParseError as error:  # a section or quantity the game cannot have
+            decks.append(BatchDeck(display, None, [str(p) for p in error.problems]))
+            continue
+        decks.append(BatchDeck(display, entries, []))
     return decks
 
 

@@ -9,13 +9,17 @@ Variables (all optional for local use):
     DECKWRIGHT_DATA_DIR where the SQLite file, rendered images and caches live (default ./var)
     API_THROTTLE_ANON   REST API rate for anonymous clients per address (default 120/minute)
     API_THROTTLE_USER   REST API rate per signed-in user or token (default 1200/minute)
-    API_NUM_PROXIES     reverse proxies in front of the app, for client addresses (default 0)
+    TRUSTED_PROXY_COUNT reverse proxies in front of the app whose X-Forwarded-For is trusted
+                        (default 0: REMOTE_ADDR only; API_NUM_PROXIES is read as an old name)
+    LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, SIGNUP_RATE, PASSWORD_RESET_RATE,
+    API_TOKEN_TTL_DAYS, MATCHUP_ANON_GAMES_PER_HOUR(_IP): accounts and limits, see below
     EMAIL_BACKEND       Django email backend (default: the console backend, which prints mail)
     DEFAULT_FROM_EMAIL  sender of password-reset mail (default deckwright@localhost)
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import dj_database_url
@@ -58,6 +62,7 @@ INSTALLED_APPS = [
     "api",
     "django_htmx",
     "web",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -69,6 +74,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into web.lockout's 429 page
 ]
 
 ROOT_URLCONF = "deckwright.urls"
@@ -150,11 +156,53 @@ if env_str("REDIS_URL"):
         "LOCATION": env_str("REDIS_URL"),
     }
 
+# Accounts and limits (docs/api.md "Throttling", "Tokens"; README "Configuration"). Every limit is
+# counted per client address from deckwright.clientip, in counters all processes share
+# (deckwright/counters.py): Redis through the "limits" cache when REDIS_URL is set, else a
+# database table (made by web/migrations/0001); never per-process memory, with which 4 workers
+# let 453 requests through a limit of 120.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", env_int("API_NUM_PROXIES", 0))
+if TRUSTED_PROXY_COUNT < 0:
+    raise ConfigError(f"TRUSTED_PROXY_COUNT={TRUSTED_PROXY_COUNT} must be 0 or more")
+LIMITS_CACHE = "limits"
+LIMITS_STORE = "cache" if env_str("REDIS_URL") else "database"
+if env_str("REDIS_URL"):
+    CACHES[LIMITS_CACHE] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env_str("REDIS_URL"),
+        "KEY_PREFIX": "limits",
+    }
+# Log-in lockout (django-axes, database handler): LOGIN_FAILURE_LIMIT failures from one address
+# lock it out of the log-in page and POST /api/v1/auth/token/ for LOGIN_LOCKOUT_MINUTES (a failure
+# meanwhile restarts the wait). Keyed by address only: keyed by username, anyone could lock a
+# known user out of their own account.
+AUTHENTICATION_BACKENDS = [
+    "web.lockout.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+# Failures age out after the cool-off; a success does not clear them, or logging into one's own
+# account between guesses would reset the count of an address guessing someone else's password.
+AXES_RESET_ON_SUCCESS = False
+AXES_CLIENT_IP_CALLABLE = "deckwright.clientip.axes_client_ip"
+AXES_LOCKOUT_CALLABLE = "web.lockout.lockout_response"
+# API tokens expire this many days after they are issued (rotate or log in again for a new one).
+API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30)
+# Games anonymous visitors may start per hour on /matchups/ (rules/quotas.py); signed-in users
+# are not limited.
+MATCHUP_ANON_GAMES_PER_HOUR = env_int("MATCHUP_ANON_GAMES_PER_HOUR", 40)
+MATCHUP_ANON_GAMES_PER_HOUR_IP = env_int("MATCHUP_ANON_GAMES_PER_HOUR_IP", 120)
+for _name in ("LOGIN_FAILURE_LIMIT", "LOGIN_LOCKOUT_MINUTES", "API_TOKEN_TTL_DAYS"):
+    if env_int(_name, 1) < 1:  # 0 minutes of cool-off would make axes lock out for ever
+        raise ConfigError(f"{_name}={env_str(_name)!r} must be 1 or more")
+
 # REST API (api/, documented in docs/api.md). Throttle rates are "<count>/<second|minute|hour|day>".
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an anonymous client is told 401 with "WWW-Authenticate: Token".
-        "rest_framework.authentication.TokenAuthentication",
+        "api.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -165,13 +213,19 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_THROTTLE_ANON", "120/minute"),
         "user": env_str("API_THROTTLE_USER", "1200/minute"),
+        # per client address (deckwright.clientip); the web pages use them too (web/limits.py)
+        "token": env_str("API_THROTTLE_TOKEN", "30/hour"),
+        "signup": env_str("SIGNUP_RATE", "5/hour"),
+        "password_reset": env_str("PASSWORD_RESET_RATE", "5/hour"),
     },
     "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
     "DEFAULT_SCHEMA_CLASS": "api.schema.ProblemAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0) or None,
+    # api/throttling.py reads the address through deckwright.clientip; this keeps DRF's own
+    # get_ident on the same rule (0 means REMOTE_ADDR only, never "trust any header").
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Deckwright API",

@@ -40,13 +40,13 @@ def read_deck_file(game_slug: str, path: str | Path) -> DeckFile:
         raise DeckFileError(f"{file}: cannot read the file ({exc})") from exc
     try:
         decklist = decklist_read(text, guess_kind(file.name, text))
+        declared = decklist.metadata.get("game")
+        if declared and declared != game_slug:
+            raise DeckFileError(f"{file}: the decklist is for {declared!r}, not {game_slug!r}")
+        entries = decklist_entries(game_slug, decklist)
     except DecklistParseError as exc:
         problems = "; ".join(str(problem) for problem in exc.problems)
         raise DeckFileError(f"{file}: {problems}") from exc
-    declared = decklist.metadata.get("game")
-    if declared and declared != game_slug:
-        raise DeckFileError(f"{file}: the decklist is for {declared!r}, not {game_slug!r}")
-    entries = decklist_entries(game_slug, decklist)
     report = validate(game_slug, entries)
     if not report.legal:
         lines = "; ".join(_violation_text(entries, violation) for violation in report.violations)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.cache import caches
 from django.core.management import call_command
 
 from cards.gamedata import available_games
@@ -26,6 +27,33 @@ def django_db_setup(django_db_setup, django_db_blocker):
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Rate-limit counters live in this process's memory for the whole run (collection too:
+    tests/api/test_schemathesis.py fetches the schema, through the throttle, at import). The shared
+    store (a database table or Redis) would add its queries to every pinned query count; the tests
+    of the limits themselves (tests/api/test_limits.py) put the real stores back. The counters
+    share the default cache's memory (same LOCATION, own key prefix), so a test's
+    ``cache.clear()`` resets throttling as it always did."""
+    from django.test.utils import override_settings
+
+    default = settings.CACHES["default"]
+    shares_memory = default["BACKEND"].endswith("LocMemCache")
+    memory = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": default.get("LOCATION", "") if shares_memory else "deckwright-test-limits",
+        "KEY_PREFIX": "limits",
+    }
+    override_settings(
+        LIMITS_STORE="cache", CACHES={**settings.CACHES, settings.LIMITS_CACHE: memory}
+    ).enable()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limit_counters() -> None:
+    """Every test starts with no rate-limit counts."""
+    caches[settings.LIMITS_CACHE].clear()
 
 
 @pytest.fixture(autouse=True)

@@ -15,6 +15,8 @@ urlpatterns = [
         auth_views.LoginView.as_view(redirect_authenticated_user=True),
         name="login",
     ),
+    path("accounts/password_reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/token/", accounts.api_token, name="account-token"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("cards/", cards.card_browser, name="card-browser"),
     path("decks/", decks.deck_list_public_view, name="deck-list-public"),

@@ -1,19 +1,36 @@
-"""Authentication helpers: exchange a password for a token, and who am I."""
+"""Authentication: exchange a password for a token, rotate or revoke it, and who am I.
+
+The password exchange goes through ``django.contrib.auth.authenticate`` with the Django request,
+so the log-in lockout (django-axes, ``web.lockout``) counts its failures and refuses a locked-out
+address exactly as on the log-in page; it is also throttled per address (``token`` rate).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
-from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework import exceptions, serializers, status
 from rest_framework.decorators import api_view, permission_classes
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from api.throttling import TokenRateThrottle
+from api.tokens import token_expires_at, token_issue, token_revoke, token_rotate
+from web.lockout import LOCKED_OUT_CODE, lockout_message, retry_after_seconds
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, style={"input_type": "password"})
 
 
 class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
+    expires = serializers.DateTimeField(help_text="After this the token is refused (401).")
 
 
 class MeSerializer(serializers.Serializer):
@@ -21,11 +38,82 @@ class MeSerializer(serializers.Serializer):
     username = serializers.CharField()
 
 
-@extend_schema(tags=["auth"], responses=TokenSerializer)
-class TokenView(ObtainAuthToken):
-    """POST a username and password; get the API token scripts send as 'Authorization: Token …'."""
+class LockedOut(exceptions.APIException):
+    """Too many failed password exchanges from this address (django-axes' lockout)."""
 
-    throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = LOCKED_OUT_CODE
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(detail=lockout_message(seconds), code=LOCKED_OUT_CODE)
+        self.wait = seconds  # DRF turns this into the Retry-After header
+        self.problem_extra = {"retry_after": seconds}
+
+
+def _token_body(token: Any) -> dict[str, Any]:
+    return TokenSerializer({"token": token.key, "expires": token_expires_at(token)}).data
+
+
+class TokenView(APIView):
+    """POST a username and password for the API token; DELETE revokes your token."""
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "POST":
+            return [AllowAny()]
+        return [IsAuthenticated()]
+
+    def get_throttles(self) -> list[Any]:
+        throttles = super().get_throttles()
+        if self.request.method == "POST":
+            throttles.append(TokenRateThrottle())
+        return throttles
+
+    @extend_schema(
+        tags=["auth"],
+        request=CredentialsSerializer,
+        responses=TokenSerializer,
+        description=(
+            "Exchange a username and password for the API token scripts send as "
+            "'Authorization: Token …' (the current one while it lasts, else a new one). Failed "
+            "attempts count towards the log-in lockout: a locked-out address gets a 429 "
+            "locked-out problem with Retry-After."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        credentials = CredentialsSerializer(data=request.data)
+        credentials.is_valid(raise_exception=True)
+        django_request = request._request
+        user = authenticate(django_request, **credentials.validated_data)
+        if user is None:
+            if getattr(django_request, "axes_locked_out", False):
+                raise LockedOut(retry_after_seconds(django_request))
+            raise exceptions.ValidationError(
+                {"non_field_errors": ["Unable to log in with provided credentials."]},
+                code="authorization",
+            )
+        return Response(_token_body(token_issue(user=user)))
+
+    @extend_schema(
+        tags=["auth"],
+        request=None,
+        responses={204: None},
+        description="Revoke your token: every script using it gets 401 from now on.",
+    )
+    def delete(self, request: Request) -> Response:
+        token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema(
+    tags=["auth"],
+    request=None,
+    responses=TokenSerializer,
+    description="A new token for you (token or session); the old one stops working at once.",
+)
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def token_rotate_view(request: Request) -> Response:
+    return Response(_token_body(token_rotate(user=request.user)))
 
 
 @extend_schema(tags=["auth"], responses=MeSerializer)

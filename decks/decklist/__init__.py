@@ -7,6 +7,7 @@ game (sections become zones where the game has zones, names become canonical car
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
@@ -18,6 +19,7 @@ from decks.decklist.model import (
     DecklistEntry,
     DecklistParseError,
     ParseProblem,
+    quantity_message,
 )
 from decks.decklist.text import format_text, parse_text
 from decks.validation import card_index, rules_for
@@ -55,17 +57,84 @@ def guess_kind(filename: str, text: str) -> DecklistFormat:
     return "text"
 
 
+_HEADER_COUNT = re.compile(r"\s*\(\s*\d+\s*\)\s*$")  # "Attack (12)"
+_GENERIC_HEADERS = frozenset({"deck", "main", "main deck", "maindeck", "cards", "unknown cards"})
+
+
+def _header_key(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", _HEADER_COUNT.sub("", text).casefold()).split())
+
+
+def _singulars(key: str) -> set[str]:
+    forms = {key}
+    if key.endswith("ies"):
+        forms.add(key[:-3] + "y")
+    if key.endswith("es"):
+        forms.add(key[:-2])
+    if key.endswith("s"):
+        forms.add(key[:-1])
+    return forms
+
+
+def known_headers(game_slug: str) -> frozenset[str]:
+    """Header keys a game's decklists may use: card types, subtypes and branches (singular or
+    plural), zones and their aliases (checked separately), and a few generic words."""
+    index = card_index(game_slug)
+    names: set[str] = set(_GENERIC_HEADERS)
+    for slug, name in index.type_names.items():
+        names.update({_header_key(slug), _header_key(name)})
+    for card in index.cards:
+        names.add(_header_key(card.type_name))
+        names.update(_header_key(subtype) for subtype in card.subtypes)
+        if card.branch:
+            names.add(_header_key(card.branch))
+    return frozenset(names)
+
+
+def _header_problems(game_slug: str, decklist: Decklist) -> list[ParseProblem]:
+    """Section headers the game does not know (a typo would otherwise pass silently)."""
+    if not decklist.headers:
+        return []
+    index = card_index(game_slug)
+    if index.game_id is None:
+        return []
+    rules = rules_for(game_slug)
+    known = known_headers(game_slug)
+    problems = []
+    for line, header in decklist.headers:
+        key = _header_key(header)
+        if rules.zone_for_section(header) is not None or _singulars(key) & known:
+            continue
+        types = ", ".join(index.type_names.values())
+        zones = ", ".join(rules.zone_labels.get(zone, zone) for zone in rules.zones)
+        allowed = (
+            f"a zone ({zones}) or a card type ({types})" if zones else f"a card type ({types})"
+        )
+        problems.append(
+            ParseProblem(
+                line,
+                f"{header!r} is not a section of {index.game_name} decklists: a header names "
+                f"{allowed}; remove it or fix its spelling",
+            )
+        )
+    return problems
+
+
 def decklist_entries(game_slug: str, decklist: Decklist) -> list[DecklistEntry]:
     """The decklist's entries for a game: canonical names, zones from section headers.
 
     A line such as ``1776 Declaration`` reads as 1776 copies of "Declaration"; when no card has
-    that name but one is called "1776 Declaration", the line means one copy of it.
+    that name but one is called "1776 Declaration", the line means one copy of it. Raises
+    ``DecklistParseError`` (every problem with its line) for section headers the game does not
+    know, zones in a game without zones, and leading numbers above ``MAX_QUANTITY`` that are not
+    part of a card's name.
     """
     index = card_index(game_slug)
     rules = rules_for(game_slug)
     default_zone = rules.zones[0] if rules.zones else ""
     resolved: list[DecklistEntry] = []
     zone_by_section: dict[str, str] = {}
+    problems = _header_problems(game_slug, decklist)
     for entry in decklist.entries:
         zone = entry.zone
         if rules.zones and not zone:
@@ -74,6 +143,14 @@ def decklist_entries(game_slug: str, decklist: Decklist) -> list[DecklistEntry]:
                 zone_by_section[section] = rules.zone_for_section(section) or ""
             zone = zone_by_section[section] or default_zone
         elif not rules.zones:
+            if zone and index.game_id is not None:
+                problems.append(
+                    ParseProblem(
+                        entry.line,
+                        f"{index.game_name} decks have no zones, so zone {zone!r} means "
+                        "nothing: leave the zone empty",
+                    )
+                )
             zone = ""
         name, quantity = entry.name, entry.quantity
         card = index.lookup(name)
@@ -81,9 +158,20 @@ def decklist_entries(game_slug: str, decklist: Decklist) -> list[DecklistEntry]:
             whole = index.lookup(f"{quantity} {name}")
             if whole is not None:
                 card, quantity = whole, 1
+        if card is None and entry.line in decklist.long_numbers:
+            # "1000 Stamp Act" was kept whole in case a card has that name; none has
+            digits = decklist.long_numbers[entry.line]
+            problems.append(
+                ParseProblem(
+                    entry.line, f"{quantity_message(digits)} (and no card is called {name!r})"
+                )
+            )
+            continue
         resolved.append(
             DecklistEntry(card.name if card else name, quantity, entry.section, entry.line, zone)
         )
+    if problems:
+        raise DecklistParseError(sorted(problems, key=lambda problem: problem.line))
     return resolved
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from decks.decklist.model import (
     MAX_NAME_LENGTH,
@@ -12,9 +13,14 @@ from decks.decklist.model import (
     DecklistEntry,
     DecklistParseError,
     ParseProblem,
+    is_sideboard,
+    quantity_message,
+    sideboard_message,
 )
 
 COLUMNS = ("quantity", "name", "zone")
+_NEGATIVE = re.compile(r"^[-\u2212]\s*\d+$")
+_FRACTION = re.compile(r"^\d*[.,]\d+$")
 
 
 def parse_csv(text: str | bytes) -> Decklist:
@@ -63,16 +69,23 @@ def parse_csv(text: str | bytes) -> Decklist:
                     ParseProblem(line, f"a card name is at most {MAX_NAME_LENGTH} characters")
                 )
                 continue
+            if zone and is_sideboard(zone):
+                problems.append(ParseProblem(line, sideboard_message(zone)))
+                continue
+            if _NEGATIVE.match(raw_quantity):
+                problems.append(ParseProblem(line, quantity_message(raw_quantity)))
+                continue
+            if _FRACTION.match(raw_quantity):
+                problems.append(
+                    ParseProblem(line, f"quantity {raw_quantity} is not a whole number")
+                )
+                continue
             if raw_quantity and not (raw_quantity.isascii() and raw_quantity.isdigit()):
                 problems.append(ParseProblem(line, f"quantity {raw_quantity!r} is not a number"))
                 continue
             quantity = int(raw_quantity[:6]) if raw_quantity else 1
             if not 1 <= quantity <= MAX_QUANTITY:
-                problems.append(
-                    ParseProblem(
-                        line, f"quantity {raw_quantity} is not between 1 and {MAX_QUANTITY}"
-                    )
-                )
+                problems.append(ParseProblem(line, quantity_message(raw_quantity)))
                 continue
             decklist.entries.append(DecklistEntry(name, quantity, zone, line, zone))
     except csv.Error as exc:

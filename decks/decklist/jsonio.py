@@ -13,6 +13,8 @@ from decks.decklist.model import (
     DecklistEntry,
     DecklistParseError,
     ParseProblem,
+    is_sideboard,
+    sideboard_message,
 )
 
 
@@ -67,6 +69,8 @@ def _entry(item: Any, position: int) -> tuple[DecklistEntry | None, str]:
         return None, f"quantity {quantity} is not between 1 and {MAX_QUANTITY}"
     if not isinstance(zone, str) or not isinstance(section, str):
         return None, "'zone' and 'section' must be text"
+    if is_sideboard(zone) or is_sideboard(section):
+        return None, sideboard_message(zone if is_sideboard(zone) else section)
     return DecklistEntry(name.strip(), quantity, section or zone, position, zone), ""
 
 

@@ -2,13 +2,37 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
+#: the most copies one line may give (no deck of the five games comes near it); more is an error
 MAX_QUANTITY = 999
 MAX_NAME_LENGTH = 120
 MAX_LINES = 5000
 METADATA_KEYS = ("game", "name", "format", "variant", "description", "author", "event")
+
+
+# "Side deck" is left out: in Regality vs Religion "Side" is a zone (a player's own tiles)
+_SIDEBOARD = re.compile(r"^(side[\s_-]*board|sb)(\s*\(\d+\))?$", re.IGNORECASE)
+
+
+def is_sideboard(name: str) -> bool:
+    """Whether a section or zone name means a sideboard ("Sideboard", "SB", "Side board (15)")."""
+    return bool(_SIDEBOARD.match(name.strip().rstrip(":").strip()))
+
+
+def sideboard_message(name: str) -> str:
+    """Why a sideboard is refused: Deckwright would otherwise count its cards in the deck."""
+    return (
+        f"{name!r} starts a sideboard, and none of Deckwright's five games has one: its cards "
+        "would count as part of the deck. Remove that section (keep those cards in a deck of "
+        "their own if you want them)"
+    )
+
+
+def quantity_message(quantity: str) -> str:
+    return f"quantity {quantity} is not between 1 and {MAX_QUANTITY}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +74,12 @@ class Decklist:
 
     entries: list[DecklistEntry] = field(default_factory=list)
     metadata: dict[str, str] = field(default_factory=dict)
+    headers: list[tuple[int, str]] = field(default_factory=list)
+    """Section headers of a text decklist as ``(line, name)``, checked against a game's sections
+    by ``decklist_entries``."""
+    long_numbers: dict[int, str] = field(default_factory=dict)
+    """Text lines whose leading number, above ``MAX_QUANTITY``, was read as part of the card name
+    ("1776 Declaration"): ``decklist_entries`` calls it a quantity error if no card has that name."""
 
     @property
     def card_count(self) -> int:

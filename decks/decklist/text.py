@@ -7,6 +7,8 @@
     # any other comment
 
 Reading never raises anything but ``DecklistParseError``, which lists every problem by line.
+Headers are kept in ``Decklist.headers``; whether a game knows them is ``decklist_entries``'s
+check. A sideboard section is refused here: no game has one, and its cards would join the deck.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from decks.decklist.model import (
     DecklistEntry,
     DecklistParseError,
     ParseProblem,
+    is_sideboard,
+    quantity_message,
+    sideboard_message,
 )
 
 _QUANTITY = re.compile(r"^(\d+)[xX\u00d7]?\s+(\S.*)$")
@@ -28,6 +33,10 @@ _BARE_QUANTITY = re.compile(r"^\d+\s*[xX\u00d7]?$")
 _METADATA = re.compile(r"^#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*)$")
 _BRACKET_SECTION = re.compile(r"^\[(.*)\]$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# "-2 Stamp Act", "\u22122x Stamp Act", "2.5 Sugar Act": quantities no deck can hold
+_NEGATIVE_QUANTITY = re.compile(r"^([-\u2212\u2013]\s*\d+)\s*[xX\u00d7]?\s+\S")
+_FRACTION_QUANTITY = re.compile(r"^(\d+\.\d+)\s*[xX\u00d7]?\s+\S")
+MAX_HEADER_LENGTH = 60
 
 
 def _section_header(line: str) -> str | None:
@@ -36,6 +45,19 @@ def _section_header(line: str) -> str | None:
         return match.group(1).strip()
     if line.endswith(":") and not line[0].isdigit():
         return line[:-1].strip()
+    return None
+
+
+def _header_problem(line: str, header: str) -> str | None:
+    """What is wrong with a section header line, or None."""
+    if not header:
+        return "a section header needs a name"
+    if "[" in header or "]" in header:
+        return f"{line!r} is not a section header: write '[Name]' with no brackets inside the name"
+    if len(header) > MAX_HEADER_LENGTH:
+        return f"a section header is at most {MAX_HEADER_LENGTH} characters"
+    if is_sideboard(header):
+        return sideboard_message(header)
     return None
 
 
@@ -74,23 +96,27 @@ def parse_text(text: str | bytes) -> Decklist:
                 decklist.metadata[key] = match.group(2).strip()
             continue
         in_header = False
-        if line.startswith("["):
-            header = _section_header(line)
-            if header is None:
-                problems.append(
-                    ParseProblem(number, "a section header is '[Name]' alone on its line")
-                )
-            elif not header:
-                problems.append(ParseProblem(number, "a section header needs a name"))
-            else:
-                section = header
-            continue
         header = _section_header(line)
+        if header is None and line.startswith("["):
+            problems.append(ParseProblem(number, "a section header is '[Name]' alone on its line"))
+            continue
         if header is not None:
-            if not header:
-                problems.append(ParseProblem(number, "a section header needs a name"))
+            problem = _header_problem(line, header)
+            if problem:
+                problems.append(ParseProblem(number, problem))
             else:
                 section = header
+                decklist.headers.append((number, header))
+            continue
+        negative = _NEGATIVE_QUANTITY.match(line)
+        if negative:
+            problems.append(ParseProblem(number, quantity_message(negative.group(1))))
+            continue
+        fraction = _FRACTION_QUANTITY.match(line)
+        if fraction:
+            problems.append(
+                ParseProblem(number, f"quantity {fraction.group(1)} is not a whole number")
+            )
             continue
         if _BARE_QUANTITY.match(line):
             problems.append(ParseProblem(number, f"{line!r} has a quantity but no card name"))
@@ -100,14 +126,13 @@ def parse_text(text: str | bytes) -> Decklist:
             digits, name = match.group(1), match.group(2).strip()
             quantity = int(digits) if len(digits) <= 6 else MAX_QUANTITY + 1
             if quantity > MAX_QUANTITY and digits == line.split()[0]:
-                # No deck holds 1776 copies: "1776 Declaration" is a card name.
+                # No deck holds 1776 copies: "1776 Declaration" is a card name, if a card has it.
                 name, quantity = line, 1
+                decklist.long_numbers[number] = digits
         else:
             name, quantity = line, 1
         if not 1 <= quantity <= MAX_QUANTITY:
-            problems.append(
-                ParseProblem(number, f"quantity {digits} is not between 1 and {MAX_QUANTITY}")
-            )
+            problems.append(ParseProblem(number, quantity_message(digits)))
             continue
         if len(name) > MAX_NAME_LENGTH:
             problems.append(

@@ -1,20 +1,44 @@
-"""Sign-up (log-in, log-out and password reset are Django's own views with our templates)."""
+"""Sign-up, password reset (Django's view behind a per-address limit) and the API token page.
+
+Log-in and log-out are Django's own views with our templates; the log-in lockout is django-axes
+(``web.lockout``).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
 
+from api.tokens import (
+    token_expires_at,
+    token_for_user,
+    token_is_expired,
+    token_issue,
+    token_revoke,
+    token_rotate,
+)
 from web.forms import SignupForm
+from web.limits import address_limit_wait, email_limit_wait, rate_limited_page
 
 
 @sensitive_post_parameters("password1", "password2")
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and sign in with it."""
+    """Create an account and sign in with it (a few sign-ups per address an hour)."""
     if request.user.is_authenticated:
         return redirect("deck-list-mine")
+    if request.method == "POST":
+        wait = address_limit_wait(request, "signup")
+        if wait is not None:
+            return rate_limited_page(request, "sign-up attempts", wait)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -22,3 +46,50 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("deck-list-mine")
     status = 400 if request.method == "POST" else 200
     return render(request, "registration/signup.html", {"form": form}, status=status)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset-by-email form; each client address, and each email address, may be asked
+    for a few times an hour."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = address_limit_wait(request, "password_reset")
+        if wait is not None:
+            return rate_limited_page(request, "password-reset requests", wait)
+        wait = email_limit_wait(request.POST.get("email", ""), "password_reset")
+        if wait is not None:  # the same mailbox asked for from many addresses
+            return rate_limited_page(request, "password-reset requests for this email", wait)
+        return super().post(request, *args, **kwargs)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_token(request: HttpRequest) -> HttpResponse:
+    """See your API token and when it expires; create, rotate or revoke it."""
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "create":
+            token_issue(user=request.user)
+            messages.success(request, "Your API token is ready.")
+        elif action == "rotate":
+            token_rotate(user=request.user)
+            messages.success(request, "New token issued; the old one no longer works.")
+        elif action == "revoke":
+            if token_revoke(user=request.user):
+                messages.success(request, "Token revoked: scripts using it now get 401.")
+        else:
+            return render(
+                request,
+                "web/message.html",
+                {"title": "Unknown action", "text": "Choose create, rotate or revoke."},
+                status=400,
+            )
+        return redirect("account-token")
+    token = token_for_user(request.user)
+    context = {
+        "token": token,
+        "expires": token_expires_at(token) if token else None,
+        "expired": token_is_expired(token) if token else False,
+        "ttl_days": settings.API_TOKEN_TTL_DAYS,
+    }
+    return render(request, "registration/api_token.html", context)

@@ -17,7 +17,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 from decks.selectors import deck_list_visible_to
+from deckwright.clientip import client_ip
 from rules.models import MatchupRun
+from rules.quotas import MatchupQuotaExceeded, matchup_quota_charge
 from rules.selectors import matchup_run_for_owner, matchup_runs_owned_by
 from rules.services import (
     AGENT_LABELS,
@@ -84,7 +86,13 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
                 [data["agent_a"], data["agent_b"]],
                 data["players"],
             )
-        except MatchupSetupError as error:
+            matchup_quota_charge(  # anonymous visitors only: rules/quotas.py
+                user=request.user,
+                address=client_ip(request),
+                session_key=_session_key(request, create=True) or "",
+                games=data["games"],
+            )
+        except (MatchupSetupError, MatchupQuotaExceeded) as error:
             form.add_error(None, str(error))
         else:
             run = matchup_run_create(

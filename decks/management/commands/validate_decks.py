@@ -135,9 +135,13 @@ class Command(BaseCommand):
             except ValueError:
                 return {"file": name, "errors": [f"as_of {meta['as_of']!r} is not YYYY-MM-DD"]}
         try:
+            entries = decklist_entries(game, decklist)
+        except DecklistParseError as exc:
+            return {"file": name, "errors": [str(p) for p in exc.problems]}
+        try:
             report = validate(
                 game,
-                decklist_entries(game, decklist),
+                entries,
                 format=format_slug,
                 as_of=as_of,
                 variant=variant,
