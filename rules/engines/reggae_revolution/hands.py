@@ -36,6 +36,7 @@ from rules.engines.core.hands import (
     percent_with_interval,
     resolve_policy,
 )
+from rules.engines.core.stats import wilson_interval
 from rules.engines.reggae_revolution.cards import CardSpec, fixture_records
 from rules.engines.reggae_revolution.evaluation import PAIRS
 from rules.engines.reggae_revolution.game import STARTERS_PER_SYMBOL, ReggaeRevolutionGame
@@ -50,7 +51,6 @@ from rules.engines.reggae_revolution.state import (
     WIN_REASON,
     ReggaeState,
 )
-from rules.simulation import wilson_interval
 
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
 
