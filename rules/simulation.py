@@ -18,6 +18,8 @@ from rules.engines.core.plugin import swap_decks
 from rules.engines.core.stats import wilson_interval
 
 AgentSpec = str | Callable[[int], Agent]
+
+
 @dataclass
 class SideResult:
     """One seat's results."""
