@@ -17,6 +17,8 @@ a ``GamePlugin``). For each plugin this module registers, with the apps below th
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from cards.checks import register_card_check, unregister_card_checks
@@ -27,9 +29,15 @@ VALIDATION_PACKAGE = "decks.validation"
 STYLE_PACKAGE = "cards.images.styles"
 
 
-def _import_optional(path: str) -> None:
-    """Import ``path`` when it exists; a missing module is a game without that piece, but an
-    error inside an existing module is a bug and is raised."""
+def _import_piece(path: str, slug: str, registered: Callable[[], list[str]]) -> None:
+    """Import the module ``path`` so it registers ``slug``'s piece; a missing module is a game
+    without that piece, but an error inside an existing module is a bug and is raised. A module
+    imported before whose piece was unregistered since (``plugin_unwire``) is run again."""
+    loaded = sys.modules.get(path)
+    if loaded is not None:
+        if slug not in registered():
+            importlib.reload(loaded)
+        return
     try:
         importlib.import_module(path)
     except ModuleNotFoundError as exc:
@@ -39,9 +47,14 @@ def _import_optional(path: str) -> None:
 
 def plugin_wire(plugin: GamePlugin) -> None:
     """Register one game's card checks, validation module, face style and data folder."""
+    from cards.images.styles import registered_games as styled
+    from decks.validation import registered_games as validated
+
     register_card_check(plugin.slug)(plugin.card_problems)
-    _import_optional(plugin.validation_module or f"{VALIDATION_PACKAGE}.{plugin.module_name}")
-    _import_optional(plugin.style_module or f"{STYLE_PACKAGE}.{plugin.module_name}")
+    validation = plugin.validation_module or f"{VALIDATION_PACKAGE}.{plugin.module_name}"
+    _import_piece(validation, plugin.slug, validated)
+    style = plugin.style_module or f"{STYLE_PACKAGE}.{plugin.module_name}"
+    _import_piece(style, plugin.slug, styled)
     if plugin.fixtures_dir is not None:
         register_fixtures_dir(plugin.slug, Path(plugin.fixtures_dir))
 
