@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.engines.core import SetupError
 from rules.agents import make_agent
+from rules.engines.core import SetupError
 from rules.engines.regality_vs_religion import hands
 from rules.engines.regality_vs_religion.hands import DEFAULT_POLICY, MULLIGAN_POLICIES, goldfish
 from rules.engines.regality_vs_religion.tiles import builtin_records
