@@ -128,7 +128,7 @@ class DeckCreateForm(DecklistInputMixin):
     variant = forms.CharField(
         required=False,
         max_length=40,
-        help_text="Only for games with variants (Regality vs Religion).",
+        help_text="Only for games with variants.",
     )
     visibility = forms.ChoiceField(choices=Visibility.choices, initial=Visibility.PRIVATE)
     description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
@@ -140,6 +140,15 @@ class DeckCreateForm(DecklistInputMixin):
         self.fields["format"].choices = _format_choices("No format (construction rules only)")
         self.fields["decklist"].required = False
         self.fields["decklist"].label = "Start from a decklist (optional)"
+        with_variants = [
+            game.name
+            for game in Game.objects.order_by("sort_order")
+            if rules_for(game.slug).variants
+        ]
+        if with_variants:
+            self.fields[
+                "variant"
+            ].help_text = f"Only for games with variants ({', '.join(with_variants)})."
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -16,8 +16,9 @@ it instead, then tests those turns against the hidden cards and the rival's repl
    ``reply_nodes`` positions; 0 leaves the reply to the playout policy), and the game is rolled
    out to ``rollout_turns`` turn changes in all with the engine's playout policy, then scored.
    Candidates are compared on the same samples, so much of a sample's luck cancels out of their
-   differences: in six Revolt N Reign positions (100 samples each) the standard
-   deviation of a paired difference was 1.1-1.8 times smaller than with independent samples.
+   differences: in six positions of the flagship card game (100 samples each, see
+   ``docs/performance.md``) the standard deviation of a paired difference was 1.1-1.8 times
+   smaller than with independent samples.
 3. **Sequential halving** (Karnin, Koren and Somekh 2013) spreads ``samples`` evaluations over
    rounds; after each round the worse half of the candidates drops out. The agent plays the
    survivor's first action and plans again at its next decision.
