@@ -10,11 +10,21 @@ seed.
 
 from __future__ import annotations
 
-from typing import Any
-
-from decks.models import Deck, DeckCard
+from decks.models import Deck
 from rules.engines.core import HandWords, PageWords, find_plugin
 from rules.engines.core.hands import HandSummary, HandWalk
+from rules.matchups import deck_records
+
+__all__ = [
+    "MAX_HANDS",
+    "MAX_TURNS",
+    "deck_records",
+    "goldfish_walk",
+    "mulligan_policies",
+    "test_hands_available",
+    "test_hands_summary",
+    "words",
+]
 
 MAX_TURNS = 40
 MAX_HANDS = 500
@@ -31,22 +41,6 @@ def test_hands_available(game_slug: str) -> bool:
     from rules.test_hands import available
 
     return available(game_slug)
-
-
-def deck_records(deck: Deck) -> list[dict[str, Any]]:
-    """One engine record per copy of each card in the deck (the shape ``Card.record()`` gives),
-    each with the ``"zone"`` the deck holds it in ("" where the game has no zones)."""
-    rows = (
-        DeckCard.objects.filter(deck=deck)
-        .select_related("card__card_type", "card__branch", "card__rarity", "card__card_set")
-        .prefetch_related("card__subtypes")
-        .order_by("card__name", "zone")
-    )
-    records: list[dict[str, Any]] = []
-    for row in rows:
-        record = {**row.card.record(), "zone": row.zone or ""}
-        records.extend(dict(record) for _ in range(row.quantity))
-    return records
 
 
 def goldfish_walk(
