@@ -28,6 +28,7 @@ from types import ModuleType
 from typing import Any, ClassVar, TextIO
 
 from rules.engines.core.api import Game, SetupError
+from rules.engines.core.registry import discover_engines, register_game, unregister_game
 
 #: one line of a game's command-line tool: ``tool(argv, out)`` writes to ``out``
 GameTool = Callable[[Sequence[str], TextIO], None]
@@ -246,8 +247,6 @@ def register_plugin(plugin: GamePlugin) -> GamePlugin:
     The plugin's engine is registered with it, so a game outside ``rules.engines`` (the contract
     test's toy game) plugs in with this one call.
     """
-    from rules.engines.core.registry import register_game
-
     slug = plugin.slug
     existing = _PLUGINS.get(slug)
     if existing is not None and type(existing).__qualname__ != type(plugin).__qualname__:
@@ -259,24 +258,18 @@ def register_plugin(plugin: GamePlugin) -> GamePlugin:
 
 def unregister_plugin(slug: str) -> None:
     """Forget a plugin and its engine (tests that plug a game in for a while)."""
-    from rules.engines.core.registry import unregister_game
-
     _PLUGINS.pop(slug, None)
     unregister_game(slug)
 
 
 def plugins() -> list[GamePlugin]:
     """Every registered plugin, by slug."""
-    from rules.engines.core.registry import discover_engines
-
     discover_engines()
     return [_PLUGINS[slug] for slug in sorted(_PLUGINS)]
 
 
 def find_plugin(slug: str) -> GamePlugin | None:
     """The plugin of ``slug``, or None when no game has that slug."""
-    from rules.engines.core.registry import discover_engines
-
     discover_engines()
     return _PLUGINS.get(slug)
 
