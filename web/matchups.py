@@ -72,11 +72,6 @@ def _legal(deck: Deck) -> None:
         raise MatchupSetupError(f"{deck.name} is not a legal deck: {problems}")
 
 
-def _plugin(game_slug: str) -> GamePlugin | None:
-    """The game's plugin when its engine is registered (matchups need both)."""
-    return find_plugin(game_slug)
-
-
 def matchup_plugins() -> list[GamePlugin]:
     """The plugins of every game with matchups (every game whose engine plugs in)."""
     return plugins()
@@ -89,7 +84,7 @@ def matchup_games() -> list[str]:
 
 def matchups_available(game_slug: str) -> bool:
     """Whether decks of this game can be played by the engine."""
-    return _plugin(game_slug) is not None
+    return find_plugin(game_slug) is not None
 
 
 def matchup_plan(
@@ -101,7 +96,7 @@ def matchup_plan(
 
     Raises ``MatchupSetupError`` with a message for the page."""
     slug = a.game.slug
-    plugin = _plugin(slug)
+    plugin = find_plugin(slug)
     if plugin is None:
         raise MatchupSetupError(f"Matchups are not available for {a.game.name}.")
     decks = [a] if plugin.max_decks == 1 else [a] if b is None else [a, b]
