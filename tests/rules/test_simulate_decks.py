@@ -184,7 +184,7 @@ def test_reggae_revolution_plays_one_deck_for_a_team_as_large_as_the_agents(name
 def test_reggae_revolution_refuses_a_second_deck_and_a_team_too_large():
     game = "reggae-revolution"
     starting = deck(game, "legal-starting-deck")
-    with pytest.raises(CommandError, match="played by 1 decks, not 2"):
+    with pytest.raises(CommandError, match="played by 1 deck, not 2"):
         simulate(game, [starting, starting], "random,random")
     with pytest.raises(CommandError, match="team has 1 to 4 players"):
         simulate(game, [starting], ",".join(["random"] * 5))

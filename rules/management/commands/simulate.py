@@ -170,9 +170,10 @@ class Command(BaseCommand):
             wanted = f"{plugin.min_decks}" + (
                 f" to {plugin.max_decks}" if plugin.max_decks > plugin.min_decks else ""
             )
+            noun = "deck" if plugin.max_decks == 1 else "decks"
             together = "--deck-a and --deck-b go together: " if len(given) == 1 else ""
             raise CommandError(
-                f"{together}{plugin.name} is played by {wanted} decks, not {len(given)}"
+                f"{together}{plugin.name} is played by {wanted} {noun}, not {len(given)}"
             )
         team = bool(plugin.team_sizes)
         if not team and len(agents) != len(given):
