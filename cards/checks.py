@@ -1,7 +1,7 @@
 """Extra per-game card checks that go beyond the JSON card schema.
 
-An app registers a check for a game slug (the Revolt N Reign engine, for instance, registers one
-that refuses effects it cannot execute). ``load_game_data`` runs every registered check on every
+An app registers a check for a game slug (the rules app registers each engine plug-in's
+``card_problems``, which refuses effects the engine cannot execute). ``load_game_data`` runs every registered check on every
 card record before writing anything, so a card no engine can play never reaches the database.
 """
 
@@ -25,6 +25,11 @@ def register_card_check(game_slug: str) -> Callable[[CardCheck], CardCheck]:
         return check
 
     return decorator
+
+
+def unregister_card_checks(game_slug: str) -> None:
+    """Forget every check of ``game_slug`` (tests that plug a game in for a while)."""
+    _CHECKS.pop(game_slug, None)
 
 
 def card_check_errors(game_slug: str, record: Mapping[str, Any]) -> list[str]:

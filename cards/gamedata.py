@@ -7,6 +7,10 @@ Layout of one game's folder:
 
 A card in a card file names its vocabulary by slug (``type: attack``, ``branch: eagle``) and its
 printed numbers by the game's own names (``ip_cost``, ``attack_damage``) or by the column names.
+
+Most games keep their folder under the project's ``fixtures/``; a game whose data lives elsewhere
+(the contract test's toy game) registers its folder with ``register_fixtures_dir``, and
+``load_game_data`` finds it there.
 """
 
 from __future__ import annotations
@@ -54,6 +58,31 @@ def _read_yaml(path: Path) -> Any:
         raise GameDataError([f"{path}: not valid YAML: {exc}"]) from exc
     except OSError as exc:
         raise GameDataError([f"{path}: cannot be read: {exc.strerror}"]) from exc
+
+
+_EXTRA_DIRS: dict[str, Path] = {}
+
+
+def register_fixtures_dir(slug: str, fixtures_dir: Path) -> None:
+    """Read ``slug``'s data from ``fixtures_dir/<slug>/`` instead of the project's fixtures."""
+    _EXTRA_DIRS[slug] = Path(fixtures_dir)
+
+
+def unregister_fixtures_dir(slug: str) -> None:
+    """Forget a folder registered with ``register_fixtures_dir``."""
+    _EXTRA_DIRS.pop(slug, None)
+
+
+def fixtures_dir_for(slug: str, default: Path) -> Path:
+    """The folder holding ``slug``'s data folder: its registered one, else ``default``."""
+    return _EXTRA_DIRS.get(slug, default)
+
+
+def registered_fixtures_games() -> list[str]:
+    """The slugs of games whose data lives in a registered folder, sorted."""
+    return sorted(
+        slug for slug, folder in _EXTRA_DIRS.items() if (folder / slug / GAME_FILE).is_file()
+    )
 
 
 def available_games(fixtures_dir: Path) -> list[str]:

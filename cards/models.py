@@ -98,7 +98,7 @@ class CardType(_GameScoped):
 
 
 class Branch(_GameScoped):
-    """A game's allegiance axis: RNR branch, Reggae colour, RA faction, RvR alignment."""
+    """A game's allegiance axis (a branch, a colour, a faction, an alignment: the game says)."""
 
     color = models.CharField(
         max_length=7, default="#777777", help_text="Hex colour for card faces."

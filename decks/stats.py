@@ -1,7 +1,7 @@
 """Deck statistics: counts by type, branch and rarity, the cost curve, exact draw probabilities.
 
-Draw odds are hypergeometric over the game's draw pile (Revolt N Reign: the 57 cards left once
-the 3 Unconstitutional Acts go to the UA Area) and the game's opening hand and draws per turn
+Draw odds are hypergeometric over the game's draw pile (``GameRules.in_draw_pile``: a game may
+set cards aside before the first draw) and the game's opening hand and draws per turn
 (``GameRules.cards_seen``). Mulligans are not modelled: the odds are for the first seven cards
 and the draws after them.
 """

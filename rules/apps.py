@@ -1,3 +1,5 @@
+"""The rules app: engines, agents, simulation, matchups and test hands."""
+
 from django.apps import AppConfig
 
 
@@ -5,5 +7,7 @@ class RulesConfig(AppConfig):
     name = "rules"
 
     def ready(self) -> None:
-        """Register the engines' card checks with the fixture loader."""
-        from rules import engines_checks  # noqa: F401
+        """Wire every game's plug-in in: card checks, validation module, face style, data."""
+        from rules.plugins import plugins_wire
+
+        plugins_wire()

@@ -1,10 +1,14 @@
-"""Matchups from decklist files: read, validate and turn two decks into an engine setup.
+"""Decks into engine setups, for every surface: decklist files (``manage.py simulate``), decks of
+the database (web matchups) and anything else that plays decks against each other.
 
-The Django side of ``manage.py simulate --deck-a FILE --deck-b FILE``: a file is read with
-``decks.decklist`` (text, JSON or CSV, guessed from the name), its names are matched to the
-game's cards, and ``decks.validation.validate`` must find it legal before an engine plays it.
-Engines take a deck as a list of card names (one per physical card), so the setup stays plain,
-JSON-ready data that ``Game.replay`` accepts again.
+Every surface turns its decks into ``DeckCards`` (one plain record per physical card, with its
+zone, and the deck's variant) and asks the game's ``GamePlugin.matchup_setup`` for the engine
+setup and the seat of each deck, so a game's seating rules live in its engine package only.
+
+A decklist file is read with ``decks.decklist`` (text, JSON or CSV, guessed from the name), its
+names are matched to the game's cards, and ``decks.validation.validate`` (with the file's
+``# variant:`` line) must find it legal before an engine plays it. Setups stay plain, JSON-ready
+data that ``Game.replay`` accepts again.
 """
 
 from __future__ import annotations
@@ -12,10 +16,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from decks.decklist import DecklistParseError, decklist_entries, decklist_read, guess_kind
-from decks.validation import validate
+from decks.validation import UnknownVariantError, card_index, validate
+from rules.engines.core import DeckCards, SeatPlan, SetupError, plugin_for
+
+if TYPE_CHECKING:
+    from decks.models import Deck
 
 
 class DeckFileError(ValueError):
@@ -24,11 +32,18 @@ class DeckFileError(ValueError):
 
 @dataclass(frozen=True)
 class DeckFile:
-    """A legal deck read from a file: its label and its cards, one name per physical card."""
+    """A legal deck read from a file: its label, its cards (one name per physical card), its
+    variant ("" for the game's default) and one record per card for the game's plugin."""
 
     path: str
     label: str
     cards: tuple[str, ...]
+    variant: str = ""
+    records: tuple[dict[str, Any], ...] = ()
+
+    def deck_cards(self) -> DeckCards:
+        """The deck as a plugin takes it."""
+        return DeckCards(self.label, self.records, self.variant)
 
 
 def read_deck_file(game_slug: str, path: str | Path) -> DeckFile:
@@ -47,15 +62,26 @@ def read_deck_file(game_slug: str, path: str | Path) -> DeckFile:
     except DecklistParseError as exc:
         problems = "; ".join(str(problem) for problem in exc.problems)
         raise DeckFileError(f"{file}: {problems}") from exc
-    report = validate(game_slug, entries)
+    variant = decklist.metadata.get("variant", "").strip()
+    try:
+        report = validate(game_slug, entries, variant=variant or None)
+    except UnknownVariantError as exc:
+        raise DeckFileError(f"{file}: {exc}") from exc
     if not report.legal:
         lines = "; ".join(_violation_text(entries, violation) for violation in report.violations)
         raise DeckFileError(f"{file}: illegal deck: {lines}")
+    index = card_index(game_slug)
     cards: list[str] = []
+    records: list[dict[str, Any]] = []
     for entry in entries:
         cards.extend([entry.name] * entry.quantity)
+        info = index.lookup(entry.name)
+        record: dict[str, Any] = {"name": entry.name, "zone": entry.zone}
+        if info is not None:
+            record.update(type=info.type, branch=info.branch)
+        records.extend(dict(record) for _ in range(entry.quantity))
     label = decklist.metadata.get("name") or file.stem
-    return DeckFile(str(file), label, tuple(cards))
+    return DeckFile(str(file), label, tuple(cards), variant, tuple(records))
 
 
 def _violation_text(entries: Sequence[Any], violation: Any) -> str:
@@ -69,11 +95,56 @@ def _violation_text(entries: Sequence[Any], violation: Any) -> str:
     return f"{violation.code}: {message}{where}"
 
 
+def deck_records(deck: Deck) -> list[dict[str, Any]]:
+    """One engine record per copy of each card in a database deck (the shape ``Card.record()``
+    gives), each with the ``"zone"`` the deck holds it in ("" where the game has no zones)."""
+    from decks.models import DeckCard
+
+    rows = (
+        DeckCard.objects.filter(deck=deck)
+        .select_related("card__card_type", "card__branch", "card__rarity", "card__card_set")
+        .prefetch_related("card__subtypes")
+        .order_by("card__name", "zone")
+    )
+    records: list[dict[str, Any]] = []
+    for row in rows:
+        record = {**row.card.record(), "zone": row.zone or ""}
+        records.extend(dict(record) for _ in range(row.quantity))
+    return records
+
+
+def deck_cards(deck: Deck) -> DeckCards:
+    """A database deck as a plugin takes it."""
+    return DeckCards(deck.name, tuple(deck_records(deck)), deck.variant or "")
+
+
+def seat_plan(
+    game_slug: str, decks: Sequence[DeckCards], *, players: int = 2, first: int | None = 0
+) -> SeatPlan:
+    """The game's engine setup for ``decks`` and the deck in each seat (the one function every
+    surface builds a matchup with). Raises ``SetupError`` with a message for the user."""
+    return plugin_for(game_slug).matchup_setup(decks, players=players, first=first)
+
+
 def matchup_setup(
-    game_slug: str, paths: Sequence[str | Path], base: dict[str, Any] | None = None
-) -> tuple[dict[str, Any], list[DeckFile]]:
-    """Return an engine setup playing the decks of ``paths`` (seat order) and the decks read."""
+    game_slug: str,
+    paths: Sequence[str | Path],
+    base: dict[str, Any] | None = None,
+    *,
+    players: int = 2,
+    first: int | None = None,
+) -> tuple[dict[str, Any], list[DeckFile], tuple[int, ...]]:
+    """Read the decklist files of ``paths`` (deck A first) and return the engine setup playing
+    them (``base``'s keys under the game's), the decks read and, per engine seat, the index of
+    the deck sitting there. ``first`` None leaves the first player to the rulebook's own rule.
+
+    Raises ``DeckFileError`` for a file that cannot be played (``SetupError`` messages included).
+    """
     decks = [read_deck_file(game_slug, path) for path in paths]
-    setup = dict(base or {})
-    setup["decks"] = [list(deck.cards) for deck in decks]
-    return setup, decks
+    try:
+        plan = seat_plan(
+            game_slug, [deck.deck_cards() for deck in decks], players=players, first=first
+        )
+    except SetupError as exc:
+        raise DeckFileError(str(exc)) from exc
+    return {**(base or {}), **plan.setup}, decks, plan.seats

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rules.agents import Agent, make_agent
-from rules.engines.core import Game
+from rules.engines.core import Game, find_plugin
 from rules.models import MatchupRun
 from rules.simulation import AgentSpec, SimulationReport
 
@@ -46,12 +46,6 @@ AGENT_OPTIONS: dict[str, dict[str, Any]] = {
     "greedy": {"max_nodes": GREEDY_MAX_NODES},
     "mcts": {"iterations": MCTS_ITERATIONS},
 }
-#: Reign Absolute has no rollout hooks: its random rollouts stop after four turn changes and
-#: score the position (measured on a busy two-core machine: about 19 s a game, where rollouts
-#: to the end took minutes)
-AGENT_OPTIONS_BY_GAME: dict[tuple[str, str], dict[str, Any]] = {
-    ("reign-absolute", "mcts"): {"rollout_turns": 4},
-}
 #: a chunk plays games until this many seconds have passed (one poll, or one worker save)
 CHUNK_SECONDS = 1.0
 CHUNK_MAX_GAMES = 50
@@ -69,11 +63,14 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def agent_spec(name: str, game_slug: str = "") -> AgentSpec:
-    """What ``rules.simulation.run`` takes for an agent name (with the web's search budgets)."""
+    """What ``rules.simulation.run`` takes for an agent name: the web's search budget, with the
+    game's own budget for that agent on top (``GamePlugin.agent_budgets``)."""
     if name not in AGENT_LABELS:
         raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_LABELS)})")
     options: dict[str, Any] = dict(AGENT_OPTIONS.get(name, {}))
-    options.update(AGENT_OPTIONS_BY_GAME.get((game_slug, name), {}))
+    plugin = find_plugin(game_slug) if game_slug else None
+    if plugin is not None:
+        options = plugin.agent_options(name, options)
     factory: Callable[[int], Agent] = partial(make_agent, name, **options)
     return factory
 

@@ -13,8 +13,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rules.agents import Agent, make_agent
-from rules.engines.core import CHANCE, Action, Game, Rng, get_game
+from rules.engines.core import CHANCE, Action, Game, Rng, find_plugin, get_game
 from rules.engines.core.intervals import wilson_interval
+from rules.engines.core.plugin import swap_decks
 
 AgentSpec = str | Callable[[int], Agent]
 
@@ -113,23 +114,11 @@ def _bucket(length: int, width: int) -> str:
     return f"{low:04d}-{low + width - 1:04d}"
 
 
-def _hook(state: Any, name: str) -> int | None:
-    """Call an optional integer hook of a finished state (``turn_count``, ``first_player``)."""
-    method = getattr(state, name, None)
-    if not callable(method):
-        return None
-    value = method()
-    return None if value is None else int(value)
-
-
-def _swapped(setup: dict[str, Any]) -> dict[str, Any]:
-    """The setup with its two decks in the other seats (alternating seats)."""
-    decks = setup.get("decks")
-    if not decks:
-        return setup
-    swapped = dict(setup)
-    swapped["decks"] = list(reversed(list(decks)))
-    return swapped
+def _swapped(engine: Game, setup: dict[str, Any]) -> dict[str, Any]:
+    """The setup with its two sides in the other seats (alternating seats): the game's plugin
+    says how (by default its two decks change places)."""
+    plugin = find_plugin(engine.slug)
+    return plugin.swap_seats(setup) if plugin is not None else swap_decks(setup)
 
 
 def game_record(
@@ -147,8 +136,8 @@ def game_record(
         "returns": list(state.returns()),
         "winner": state.winner(),
         "end_reason": state.end_reason(),
-        "turns": _hook(state, "turn_count"),
-        "first_player": _hook(state, "first_player"),
+        "turns": state.turn_count(),
+        "first_player": state.first_player(),
     }
 
 
@@ -196,7 +185,7 @@ def run(
         raise ValueError("alternate_seats needs a two-player game")
     if log_game is not None and not 0 <= log_game < games:
         raise ValueError(f"log_game must be between 0 and {games - 1}")
-    names = list(getattr(engine, "player_names", ())) or [f"player {i}" for i in range(players)]
+    names = list(engine.player_names) or [f"player {i}" for i in range(players)]
     if alternate_seats:
         names = [f"side {i}" for i in range(players)]
     if side_names is not None:
@@ -220,7 +209,7 @@ def run(
         swap = alternate_seats and index % 2 == 1
         # seat s is played by side order[s]
         order = [1, 0] if swap else list(range(players))
-        game_setup = _swapped(setup) if swap else setup
+        game_setup = _swapped(engine, setup) if swap else setup
         state = engine.new_initial_state(game_seed, game_setup)
         seats = [
             _agent(agents[side], (game_seed + 1 + seat) & 0xFFFFFFFF)
@@ -249,10 +238,10 @@ def run(
         lengths.append(actions)
         reasons[reason] += 1
         by_side.setdefault("draw" if winner is None else names[winner], Counter())[reason] += 1
-        turn_count = _hook(state, "turn_count")
+        turn_count = state.turn_count()
         if turn_count is not None:
             turns.append(turn_count)
-        first = _hook(state, "first_player")
+        first = state.first_player()
         summaries.append(
             {
                 "winner": winner,

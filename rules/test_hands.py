@@ -1,23 +1,24 @@
 """Test hands: sample opening hands, mulligans and goldfish games of a deck, for every game.
 
-Each game with a test-hands model has a module ``rules.engines.<package>.hands`` that follows the
-protocol of ``rules.engines.core.hands`` (``MULLIGAN_POLICIES``, ``DEFAULT_POLICY``, ``sample``,
-``walk``). This module is the stable entry point: it finds those modules by game slug, importing
-them only when first asked, and lists a game only when its hands module imports and its engine
-is registered. A deck is one ``Card.record()`` dict per physical copy, each with a ``"zone"`` key.
+Each game's ``GamePlugin`` names its test-hands model (``hands_module``), a module that follows
+the protocol of ``rules.engines.core.hands`` (``MULLIGAN_POLICIES``, ``DEFAULT_POLICY``,
+``sample``, ``walk``). This module is the stable entry point: it finds the model by game slug,
+importing it only when first asked, and lists a game only when its model imports. A model that
+plays agents (``hands_use_agents``) gets ``rules.agents.make_agent``: agents sit above the
+engines, so the model never imports them. A deck is one ``Card.record()`` dict per physical copy,
+each with a ``"zone"`` key.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
+from rules.engines.core import find_plugin, plugins
 from rules.engines.core.hands import HandSummary, HandWalk, resolve_policy
 
 __all__ = [
-    "HAND_MODULES",
     "HandSummary",
     "HandWalk",
     "available",
@@ -29,41 +30,25 @@ __all__ = [
     "walk",
 ]
 
-# Game slug -> the module holding its test-hands model. A game whose module is missing (or
-# does not import) has no test hands; nothing else needs to change when one is added.
-HAND_MODULES: dict[str, str] = {
-    "revolt-n-reign": "rules.engines.revolt_n_reign.hands",
-    "rival-realms": "rules.engines.rival_realms.hands",
-    "reign-absolute": "rules.engines.reign_absolute.hands",
-    "reggae-revolution": "rules.engines.reggae_revolution.hands",
-    "regality-vs-religion": "rules.engines.regality_vs_religion.hands",
-}
-RNR = "revolt-n-reign"
-
 _loaded: dict[str, ModuleType | None] = {}
 
 
 def hands_module(game: str) -> ModuleType | None:
-    """Return the game's hands module, or None when it has none (or its engine is missing)."""
+    """Return the game's hands module, or None when it has none (or no engine plugs it in)."""
     if game not in _loaded:
-        _loaded[game] = _load(game)
+        plugin = find_plugin(game)
+        _loaded[game] = plugin.hands() if plugin is not None else None
     return _loaded[game]
 
 
-def _load(game: str) -> ModuleType | None:
-    path = HAND_MODULES.get(game)
-    if path is None:
-        return None
-    try:
-        module = importlib.import_module(path)
-    except ImportError:
-        return None
-    from rules.engines.core import registered_games
+def _extras(game: str) -> dict[str, Any]:
+    """What the game's model needs besides the deck: the agents, when it plays them."""
+    plugin = find_plugin(game)
+    if plugin is not None and plugin.hands_use_agents:
+        from rules.agents import make_agent
 
-    if game not in registered_games():
-        return None
-    needed = ("MULLIGAN_POLICIES", "DEFAULT_POLICY", "sample", "walk")
-    return module if all(hasattr(module, name) for name in needed) else None
+        return {"make_agent": make_agent}
+    return {}
 
 
 def available(game: str) -> bool:
@@ -73,7 +58,7 @@ def available(game: str) -> bool:
 
 def games() -> list[str]:
     """The slugs of every game with a test-hands model, sorted."""
-    return sorted(slug for slug in HAND_MODULES if available(slug))
+    return sorted(plugin.slug for plugin in plugins() if available(plugin.slug))
 
 
 def _module(game: str) -> ModuleType:
@@ -102,7 +87,8 @@ def sample(
     n: int = 100,
     seed: int = 0,
     mulligan_policy: str | Callable[..., bool] | None = None,
-    game: str = RNR,
+    *,
+    game: str,
 ) -> HandSummary:
     """Deal ``n`` seeded goldfish games of ``deck`` with the game's model and report.
 
@@ -113,7 +99,9 @@ def sample(
     module = _module(game)
     policy = module.DEFAULT_POLICY if mulligan_policy is None else mulligan_policy
     resolve_policy(module.MULLIGAN_POLICIES, policy)  # an unknown name fails before any game
-    report: HandSummary = module.sample(deck, n=n, seed=seed, mulligan_policy=policy)
+    report: HandSummary = module.sample(
+        deck, n=n, seed=seed, mulligan_policy=policy, **_extras(game)
+    )
     return report
 
 
@@ -128,6 +116,6 @@ def walk(
 ) -> HandWalk:
     """Replay one goldfish game of ``deck``: the opening, ``mulligans`` taken, kept, ``turns``."""
     result: HandWalk = _module(game).walk(
-        deck, seed=seed, mulligans=mulligans, kept=kept, turns=turns
+        deck, seed=seed, mulligans=mulligans, kept=kept, turns=turns, **_extras(game)
     )
     return result

@@ -17,6 +17,7 @@ from decks.decklist import guess_kind
 from decks.events.services import DEFAULT_TIME_ZONE, time_zone_names
 from decks.models import Event, Format, Visibility
 from decks.validation import rules_for
+from rules.engines.core import find_plugin, plugins
 
 MAX_UPLOAD_BYTES = 512 * 1024
 KIND_CHOICES = [
@@ -131,7 +132,7 @@ class DeckCreateForm(DecklistInputMixin):
     variant = forms.CharField(
         required=False,
         max_length=40,
-        help_text="Only for games with variants (Regality vs Religion).",
+        help_text="Only for games with variants.",
     )
     visibility = forms.ChoiceField(choices=Visibility.choices, initial=Visibility.PRIVATE)
     description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
@@ -143,6 +144,15 @@ class DeckCreateForm(DecklistInputMixin):
         self.fields["format"].choices = _format_choices("No format (construction rules only)")
         self.fields["decklist"].required = False
         self.fields["decklist"].label = "Start from a decklist (optional)"
+        with_variants = [
+            game.name
+            for game in Game.objects.order_by("sort_order")
+            if rules_for(game.slug).variants
+        ]
+        if with_variants:
+            self.fields[
+                "variant"
+            ].help_text = f"Only for games with variants ({', '.join(with_variants)})."
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -463,36 +473,41 @@ class TestHandsForm(forms.Form):
         self.fields["policy"].initial = policies[0][0] if policies else None
 
 
+def _team_games() -> str:
+    """The names of the co-operative games (a team plays one deck), for the form's words."""
+    return " and ".join(plugin.name for plugin in plugins() if plugin.team_sizes) or "none"
+
+
+def _team_sizes() -> list[int]:
+    """Every team size a co-operative game offers."""
+    return sorted({size for plugin in plugins() for size in plugin.team_sizes}) or [2]
+
+
 class MatchupForm(forms.Form):
-    deck_a = forms.ModelChoiceField(
-        queryset=None,
-        label="Deck A (moves first)",
-        help_text="For Reggae Revolution, the team's starting deck.",
-    )
+    deck_a = forms.ModelChoiceField(queryset=None, label="Deck A (moves first)")
     agent_a = forms.ChoiceField(choices=(), label="Deck A played by")
-    deck_b = forms.ModelChoiceField(
-        queryset=None,
-        label="Deck B",
-        required=False,
-        empty_label="None (Reggae Revolution)",
-        help_text="The opponent's deck, of the same game. Not used for Reggae Revolution.",
-    )
+    deck_b = forms.ModelChoiceField(queryset=None, label="Deck B", required=False)
     agent_b = forms.ChoiceField(choices=(), label="Deck B played by")
     players = forms.TypedChoiceField(
-        choices=[(n, str(n)) for n in (1, 2, 3, 4)],
-        coerce=int,
-        initial=2,
-        required=False,
-        empty_value=2,
-        label="Team size (Reggae Revolution)",
-        help_text="Reggae Revolution is played together: every player of the team starts with "
-        "deck A and is played by deck A's agent; the result is the team's win rate.",
+        choices=(), coerce=int, initial=2, required=False, empty_value=2
     )
     games = forms.IntegerField(min_value=1, max_value=200, initial=20)
     seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, initial=1)
 
     def __init__(self, *args: Any, decks: Any, agents: dict[str, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # the co-operative games are named from their plugins, so a new one needs no edit here
+        team = _team_games()
+        self.fields["deck_a"].help_text = f"For {team}, the team's starting deck."
+        deck_b = self.fields["deck_b"]
+        deck_b.empty_label = f"None ({team})"
+        deck_b.help_text = f"The opponent's deck, of the same game. Not used for {team}."
+        self.fields["players"].choices = [(n, str(n)) for n in _team_sizes()]
+        self.fields["players"].label = f"Team size ({team})"
+        self.fields["players"].help_text = (
+            f"{team} is played together: every player of the team starts with deck A and is "
+            "played by deck A's agent; the result is the team's win rate."
+        )
         for name in ("deck_a", "deck_b"):
             self.fields[name].queryset = decks
             self.fields[name].label_from_instance = lambda d: f"{d.name} ({d.game.name}, {d.owner})"
@@ -504,7 +519,8 @@ class MatchupForm(forms.Form):
         a, b = data.get("deck_a"), data.get("deck_b")
         if a is None:
             return data
-        if a.game.slug == "reggae-revolution":
+        plugin = find_plugin(a.game.slug)
+        if plugin is not None and plugin.max_decks == 1:
             data["deck_b"] = None
             return data
         if b is None:

@@ -1,27 +1,24 @@
 """Matchups on the web: decks turned into an engine setup, a run's totals into what the page shows.
 
-Every game with an engine has matchups. Two-player games seat two decks, each played by an agent
-(Regality vs Religion seats them by alignment; deck A's side moves first). Reggae Revolution is
-co-operative: one starting deck for a team of one to four players, all played by the same
-agent, and the result is the team's win rate. A run itself (chunks, seeds, storage, replays)
-is ``rules.services``; this module only prepares its inputs and reads its outputs.
+Every game with an engine has matchups. The game's plugin seats the decks
+(``GamePlugin.matchup_setup``, through ``rules.matchups.seat_plan``, the function the command line
+uses too): two-player games seat two decks, each played by an agent, deck A moving first; a
+co-operative game seats one starting deck for a team, all played by the same agent, and the
+result is the team's win rate. A run itself (chunks, seeds, storage, replays) is
+``rules.services``; this module only prepares its inputs and reads its outputs.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from decks.models import Deck
 from decks.services import deck_hash
+from rules.engines.core import GamePlugin, PageWords, SetupError, find_plugin, plugins
+from rules.matchups import deck_cards, seat_plan
 from rules.models import MatchupRun
 from rules.services import AGENT_LABELS
-
-REGGAE = "reggae-revolution"
-RVR = "regality-vs-religion"
-TEAM_SIZES = (1, 2, 3, 4)
 
 
 class MatchupSetupError(ValueError):
@@ -64,35 +61,6 @@ class MatchupPlan:
         return sides
 
 
-def _names(deck: Deck, zone: str | None = None) -> list[str]:
-    """The deck's cards, one name per physical card (all zones, or one)."""
-    rows = deck.cards.select_related("card").order_by("card__name")
-    if zone is not None:
-        rows = rows.filter(zone=zone)
-    names: list[str] = []
-    for row in rows:
-        names.extend([row.card.name] * row.quantity)
-    return names
-
-
-def _two_decks(a: Deck, b: Deck | None) -> Deck:
-    if b is None:
-        raise MatchupSetupError(f"{a.game.name} is played by two decks: pick deck B as well.")
-    return b
-
-
-def _named_decks(a: Deck, b: Deck | None, agents: list[str], players: int) -> MatchupPlan:
-    b = _two_decks(a, b)
-    return MatchupPlan({"decks": [_names(a), _names(b)], "first_player": 0}, [a, b], agents, False)
-
-
-def _branches(deck: Deck, zone: str | None = None) -> Counter[str]:
-    rows = deck.cards.select_related("card__branch")
-    if zone is not None:
-        rows = rows.filter(zone=zone)
-    return Counter(row.card.branch.slug for row in rows if row.card.branch_id)
-
-
 def _legal(deck: Deck) -> None:
     """Refuse a deck that breaks its game's rules, where the engine plays what the deck stands
     for (a faction, a side, a setup) rather than its list, so the list must be right."""
@@ -104,116 +72,63 @@ def _legal(deck: Deck) -> None:
         raise MatchupSetupError(f"{deck.name} is not a legal deck: {problems}")
 
 
-def _reign_absolute(a: Deck, b: Deck | None, agents: list[str], players: int) -> MatchupPlan:
-    b = _two_decks(a, b)
-    factions = []
-    for deck in (a, b):
-        _legal(deck)
-        found = _branches(deck)
-        if len(found) != 1:
-            raise MatchupSetupError(f"{deck.name} must hold the units of exactly one faction.")
-        factions.append(next(iter(found)))
-    if factions[0] == factions[1]:
-        raise MatchupSetupError(
-            f"Both decks are {factions[0].title()}: Reign Absolute has one deck of each faction, "
-            "so pick decks of two different factions."
-        )
-    return MatchupPlan({"factions": factions, "first_player": 0}, [a, b], agents, False)
+def matchup_plugins() -> list[GamePlugin]:
+    """The plugins of every game with matchups (every game whose engine plugs in)."""
+    return plugins()
 
 
-def _alignment(deck: Deck) -> str:
-    _legal(deck)
-    found = _branches(deck, "side")
-    found.pop("neutral", None)
-    if len(found) != 1:
-        raise MatchupSetupError(f"{deck.name} must hold the side tiles of one alignment.")
-    return next(iter(found))
-
-
-def _regality_vs_religion(a: Deck, b: Deck | None, agents: list[str], players: int) -> MatchupPlan:
-    b = _two_decks(a, b)
-    sides = [_alignment(a), _alignment(b)]
-    if sides[0] == sides[1]:
-        raise MatchupSetupError(
-            f"Both decks play {sides[0].title()}: pick one Regality deck and one Religion deck."
-        )
-    variants = [deck.variant or "standard" for deck in (a, b)]
-    if variants[0] != variants[1]:
-        raise MatchupSetupError(
-            f"The decks use different variants ({variants[0]} and {variants[1]}): "
-            "both players must play the same variant."
-        )
-    # Neutral tiles are drawn in this order: deck A's (it moves first), then deck B's others.
-    neutral: list[str] = []
-    for deck in (a, b):
-        for name in _names(deck, "neutral"):
-            if name not in neutral:
-                neutral.append(name)
-    setup: dict[str, Any] = {"variant": variants[0], "first": sides[0]}
-    if neutral:
-        setup["neutral"] = neutral
-    # The engine's seat 0 is Regality: a Religion deck A sits in seat 1 and still moves first.
-    if sides[0] == "regality":
-        return MatchupPlan(setup, [a, b], agents, False)
-    return MatchupPlan(setup, [b, a], list(reversed(agents)), False)
-
-
-def _reggae_revolution(a: Deck, b: Deck | None, agents: list[str], players: int) -> MatchupPlan:
-    if players not in TEAM_SIZES:
-        raise MatchupSetupError("A Reggae Revolution team has 1 to 4 players.")
-    # Every legal starting deck is the rulebook's twelve starters, which the engine deals; a
-    # full setup's lineup is dealt face up first.
-    _legal(a)
-    setup: dict[str, Any] = {"players": players}
-    lineup = _names(a, "lineup")
-    if lineup:
-        setup["lineup"] = lineup
-    return MatchupPlan(setup, [a] * players, [agents[0]] * players, True)
-
-
-Builder = Callable[[Deck, Deck | None, list[str], int], MatchupPlan]
-#: how each game's engine takes the decks of a matchup
-SETUPS: dict[str, Builder] = {
-    "revolt-n-reign": _named_decks,
-    "rival-realms": _named_decks,
-    "reign-absolute": _reign_absolute,
-    RVR: _regality_vs_religion,
-    REGGAE: _reggae_revolution,
-}
+def matchup_games() -> list[str]:
+    """The slugs of every game with matchups."""
+    return [plugin.slug for plugin in matchup_plugins()]
 
 
 def matchups_available(game_slug: str) -> bool:
     """Whether decks of this game can be played by the engine."""
-    if game_slug not in SETUPS:
-        return False
-    from rules.engines.core import registered_games
-
-    return game_slug in registered_games()
+    return find_plugin(game_slug) is not None
 
 
 def matchup_plan(
     a: Deck, b: Deck | None, agents: list[str], players: int = 2, *, check: bool = True
 ) -> MatchupPlan:
     """The engine setup of deck ``a`` (moving first) against deck ``b``, or of a team of
-    ``players`` with deck ``a`` (Reggae Revolution); with ``check``, the engine deals one game
+    ``players`` with deck ``a`` (a co-operative game); with ``check``, the engine deals one game
     from it so a deck it cannot play is refused before the run starts.
 
     Raises ``MatchupSetupError`` with a message for the page."""
     slug = a.game.slug
-    if not matchups_available(slug):
+    plugin = find_plugin(slug)
+    if plugin is None:
         raise MatchupSetupError(f"Matchups are not available for {a.game.name}.")
-    if b is not None and b.game_id != a.game_id and slug != REGGAE:
+    decks = [a] if plugin.max_decks == 1 else [a] if b is None else [a, b]
+    if len(decks) < plugin.min_decks:
+        raise MatchupSetupError(f"{a.game.name} is played by two decks: pick deck B as well.")
+    if any(deck.game_id != a.game_id for deck in decks):
         raise MatchupSetupError("Both decks must be of the same game.")
-    plan = SETUPS[slug](a, b, agents, players)
+    refused = [name for name in agents[: len(decks)] if name not in plugin.matchup_agents]
+    if refused:
+        offered = ", ".join(agent_label(name) for name in plugin.matchup_agents)
+        raise MatchupSetupError(f"{a.game.name} matchups are played by: {offered}.")
+    if plugin.needs_legal_decks:
+        for deck in dict.fromkeys(decks):
+            _legal(deck)
+    try:
+        plan = seat_plan(slug, [deck_cards(deck) for deck in decks], players=players, first=0)
+    except SetupError as error:
+        raise MatchupSetupError(str(error)) from error
+    result = MatchupPlan(
+        plan.setup,
+        [decks[index] for index in plan.seats],
+        [agents[index] for index in plan.seats],
+        plugin.cooperative,
+    )
     if check:
         from rules.adapters import engine_for
-        from rules.engines.core import SetupError
 
         try:
-            engine_for(slug).new_initial_state(0, plan.setup)
+            engine_for(slug).new_initial_state(0, result.setup)
         except (SetupError, ValueError) as error:
             raise MatchupSetupError(f"The engine cannot play these decks: {error}") from error
-    return plan
+    return result
 
 
 # -- results --------------------------------------------------------------------------------------
@@ -295,13 +210,20 @@ def game_rows(run: MatchupRun, start: int, stop: int) -> list[GameRow]:
                 outcome=outcome_text(run, game.get("winner")),
                 length=game.get("length", 0),
                 turns=game.get("turns"),
-                end_reason=str(game.get("end_reason", "")).replace("-", " ").replace("_", " "),
+                end_reason=end_reason_text(run.game.slug, str(game.get("end_reason", ""))),
                 first=""
                 if run.cooperative or game.get("first_player") is None
                 else run.seat_label(game["first_player"]),
             )
         )
     return rows
+
+
+def end_reason_text(game_slug: str, code: str) -> str:
+    """How a game ended, in the game's own words (its plugin's), else the code with spaces."""
+    plugin = find_plugin(game_slug)
+    words = plugin.words if plugin is not None else PageWords()
+    return words.end_reason(code)
 
 
 def outcome_text(run: MatchupRun, winner: int | None) -> str:

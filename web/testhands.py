@@ -2,67 +2,38 @@
 and figures over many hands, for every game with a test-hands model.
 
 The rules engines do the work through ``rules.test_hands`` (one protocol for every game, see
-``rules.engines.core.hands``); this module only turns a deck into engine records and names what a
-page shows. A walk is stateless: ``(seed, mulligans, kept, turns)`` in the URL replays the same
-game exactly, because an engine's randomness comes only from its seed.
+``rules.engines.core.hands``); this module only turns a deck into engine records and asks the
+game's plugin what a page calls things. A walk is stateless: ``(seed, mulligans, kept, turns)``
+in the URL replays the same game exactly, because an engine's randomness comes only from its
+seed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from decks.models import Deck, DeckCard
+from decks.models import Deck
+from rules.engines.core import HandWords, PageWords, find_plugin
 from rules.engines.core.hands import HandSummary, HandWalk
+from rules.matchups import deck_records
+
+__all__ = [
+    "MAX_HANDS",
+    "MAX_TURNS",
+    "deck_records",
+    "goldfish_walk",
+    "mulligan_policies",
+    "test_hands_available",
+    "test_hands_summary",
+    "words",
+]
 
 MAX_TURNS = 40
 MAX_HANDS = 500
 
 
-@dataclass(frozen=True)
-class HandWords:
-    """How a game's page names the opening and the button that starts play."""
-
-    opening: str = "Opening hand"
-    kept: str = "Kept hand"
-    hand: str = "Hand"  # empty where the game has no hand
-    keep: str = "Keep"
-    again: str = "New hand"
-    intro: str = "you go first against an idle rival (a “goldfish”)."
-
-
-# Games whose opening is not a hand of cards say so in their own words.
-WORDS: dict[str, HandWords] = {
-    "revolt-n-reign": HandWords(
-        intro="you go first against a rival with the same deck who plays no card (a “goldfish”)."
-    ),
-    "rival-realms": HandWords(
-        intro="you go first against a rival with the same deck who plays no card and never "
-        "blocks (a “goldfish”). Rival Realms has no mulligan."
-    ),
-    "reign-absolute": HandWords(
-        opening="The deal",
-        kept="Units placed",
-        hand="",
-        keep="Place the units",
-        again="New deal",
-        intro="you are the 1st Player against an idle rival of another faction who never takes "
-        "an Action (a “goldfish”). There is no hand and no mulligan: the deal is the order your "
-        "units come up for placement.",
-    ),
-}
-
-# Mulligan policies in words, for the "Mulligan when" choice.
-POLICY_LABELS = {
-    "no-pillar": "the hand has no Pillar",
-    "two-to-five-pillars": "the hand has fewer than 2 or more than 5 Pillars",
-    "never": "never",
-}
-
-
 def words(game_slug: str) -> HandWords:
-    """The page's words for a game."""
-    return WORDS.get(game_slug, HandWords())
+    """The page's words for a game (its plugin's; the plain words for a game without one)."""
+    plugin = find_plugin(game_slug)
+    return plugin.words.hands if plugin is not None else HandWords()
 
 
 def test_hands_available(game_slug: str) -> bool:
@@ -70,22 +41,6 @@ def test_hands_available(game_slug: str) -> bool:
     from rules.test_hands import available
 
     return available(game_slug)
-
-
-def deck_records(deck: Deck) -> list[dict[str, Any]]:
-    """One engine record per copy of each card in the deck (the shape ``Card.record()`` gives),
-    each with the ``"zone"`` the deck holds it in ("" where the game has no zones)."""
-    rows = (
-        DeckCard.objects.filter(deck=deck)
-        .select_related("card__card_type", "card__branch", "card__rarity", "card__card_set")
-        .prefetch_related("card__subtypes")
-        .order_by("card__name", "zone")
-    )
-    records: list[dict[str, Any]] = []
-    for row in rows:
-        record = {**row.card.record(), "zone": row.zone or ""}
-        records.extend(dict(record) for _ in range(row.quantity))
-    return records
 
 
 def goldfish_walk(
@@ -123,4 +78,6 @@ def mulligan_policies(game_slug: str) -> list[tuple[str, str]]:
     """The game's mulligan policies as (name, words), its default first."""
     from rules.test_hands import policies
 
-    return [(name, POLICY_LABELS.get(name, name.replace("-", " "))) for name in policies(game_slug)]
+    plugin = find_plugin(game_slug)
+    label = plugin.words.mulligan_label if plugin is not None else PageWords().mulligan_label
+    return [(name, label(name)) for name in policies(game_slug)]

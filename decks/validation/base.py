@@ -1,17 +1,14 @@
 """The validation entry point and what every game module plugs into.
 
 A game registers a ``GameRules`` subclass with ``@register`` in ``decks/validation/<module>.py``;
-``validate`` finds it by the game's slug (modules in this package are imported on first use, so
-adding a game adds a file and edits nothing here). A game without a module still gets the common
+``validate`` finds it by the game's slug (the rules app imports every game's module once, from
+the one loop that finds games: ``rules.plugins``; adding a game adds a file and edits nothing here). A game without a module still gets the common
 checks: unknown cards, impossible quantities and the format's lists.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import importlib
-import pkgutil
-import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -108,8 +105,6 @@ class GameRules:
 
 
 _registry: dict[str, GameRules] = {}
-_discovered = False
-_discover_lock = threading.Lock()
 
 
 def register(cls: type[GameRules]) -> type[GameRules]:
@@ -118,21 +113,13 @@ def register(cls: type[GameRules]) -> type[GameRules]:
     return cls
 
 
-def _discover() -> None:
-    global _discovered
-    if _discovered:
-        return
-    with _discover_lock:
-        package = importlib.import_module("decks.validation")
-        for module in pkgutil.iter_modules(package.__path__):
-            if not module.name.startswith("_"):
-                importlib.import_module(f"decks.validation.{module.name}")
-        _discovered = True
+def unregister(game_slug: str) -> None:
+    """Forget a game's rules (tests that plug a game in for a while)."""
+    _registry.pop(game_slug, None)
 
 
 def rules_for(game_slug: str) -> GameRules:
     """The registered rules of a game, or the common rules for a game without a module."""
-    _discover()
     rules = _registry.get(game_slug)
     if rules is None:
         rules = GameRules()
@@ -140,7 +127,7 @@ def rules_for(game_slug: str) -> GameRules:
 
 
 def registered_games() -> list[str]:
-    _discover()
+    """The slugs of the games whose construction rules are registered."""
     return sorted(_registry)
 
 

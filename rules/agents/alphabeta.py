@@ -2,9 +2,10 @@
 
 Values are from player 0's point of view: player 0 maximises, player 1 minimises (a turn may hold
 several decisions by the same player, so plain negamax would be wrong). Leaves use the engine's
-``search_value()`` when it has one (terminal results with a margin), else ``returns()[0]``;
-depth-limited leaves use ``evaluate(0)``. The table is keyed by ``canonical_key()`` when the engine
-provides one (the position reduced by board symmetries), else by ``key()``.
+``search_value()`` (``returns()[0]`` unless the engine adds a margin); depth-limited leaves use
+``evaluate(0)``. The table is keyed by ``canonical_key()`` when the engine reduces positions by
+board symmetries (it returns a key, not None), else by ``key()``; moves are tried in the engine's
+``order_actions`` order. All three are ``State`` hooks with neutral defaults.
 """
 
 from __future__ import annotations
@@ -55,8 +56,7 @@ class AlphaBeta:
         return SearchResult(value, action, self.nodes, time.perf_counter() - start, True)
 
     def _leaf(self, state: State) -> float:
-        hook = getattr(state, "search_value", None)
-        return hook() if hook is not None else state.returns()[0]
+        return state.search_value()
 
     def _search(
         self, state: State, depth: float, alpha: float, beta: float
@@ -68,8 +68,8 @@ class AlphaBeta:
             return self._leaf(state), None
         if depth <= 0:
             return state.evaluate(0), None
-        key_hook = getattr(state, "canonical_key", None)
-        key = (key_hook() if key_hook is not None else state.key(), depth)
+        canonical = state.canonical_key()
+        key = (canonical if canonical is not None else state.key(), depth)
         entry = self.table.get(key)
         hint: Action | None = None
         alpha0, beta0 = alpha, beta
@@ -83,10 +83,9 @@ class AlphaBeta:
                 return lower, hint
             alpha, beta = max(alpha, lower), min(beta, upper)
         actions = state.legal_actions()
-        order = getattr(state, "order_actions", None)
-        if order is not None:
-            actions = order(actions)
-        if hint is not None and hint in actions and hint_is_portable(state):
+        actions = state.order_actions(actions)
+        # a stored best action is only reused when keys are not symmetry-reduced
+        if hint is not None and hint in actions and canonical is None:
             actions.remove(hint)
             actions.insert(0, hint)
         maximising = state.current_player() == 0
@@ -122,7 +121,7 @@ class AlphaBeta:
 
 def hint_is_portable(state: State) -> bool:
     """A stored best action is only reused when keys are not symmetry-reduced."""
-    return getattr(state, "canonical_key", None) is None
+    return state.canonical_key() is None
 
 
 class AlphaBetaAgent:

@@ -6,15 +6,15 @@ shared tree with UCT, counting how often each action was available (single-obser
 Cowling, Powley and Whitehouse 2012). The agent never reads hidden state itself.
 
 Rollouts play random moves to the end by default. An engine can make them cheaper and better
-with two optional state hooks: ``rollout_action(rng)`` (a quick playout policy) and
-``rollout_turns()`` (how many turn changes a rollout plays before it stops and scores the
-position with ``evaluate``, or with the engine's ``rollout_value(player)`` when it has one).
-An engine's ``action_priors(player)`` (one value per legal action) seeds the root's actions
-with ``prior_visits`` virtual visits each (progressive bias). An engine's ``advice()`` (an action
-or ``None``) decides, without search, the decisions whose effect lies beyond any rollout, such as
-a mulligan; ``MCTSAgent(advice=False)`` searches them too. An engine's ``search_actions()`` (the
-legal actions less those it knows to be dominated) is what the tree branches on, root included,
-and ``action_priors`` must then give one value per search action.
+with the search hooks every ``State`` declares (rules/engines/core/api.py; the defaults change
+nothing): ``rollout_action(rng)`` (a quick playout policy, used when the state sets
+``has_rollout_policy``) and ``rollout_turns()`` (how many turn changes a rollout plays before it
+stops and scores the position with ``evaluate``, or with ``rollout_value(player)`` when the engine
+has a policy). ``action_priors(player)`` (one value per search action, or None) seeds the root's
+actions with ``prior_visits`` virtual visits each (progressive bias). ``advice()`` (an action or
+``None``) decides, without search, the decisions whose effect lies beyond any rollout, such as
+a mulligan; ``MCTSAgent(advice=False)`` searches them too. ``search_actions()`` (the legal
+actions less those the engine knows to be dominated) is what the tree branches on, root included.
 ``MCTSAgent(rollout_turns=...)`` overrides the engine's cut-off (``None`` plays to the end);
 ``rollout_policy=False`` ignores the engine's policy.
 """
@@ -31,9 +31,8 @@ AUTO: Literal["auto"] = "auto"
 
 
 def _candidates(state: State) -> list[Action]:
-    """The actions worth searching: the engine's ``search_actions()`` if it has one, else all."""
-    hook = getattr(state, "search_actions", None)
-    return hook() if callable(hook) else state.legal_actions()
+    """The actions worth searching: the engine's ``search_actions()`` (default: all legal)."""
+    return state.search_actions()
 
 
 def unsearched_choice(state: State, legal: list[Action], use_advice: bool) -> Action | None:
@@ -41,9 +40,8 @@ def unsearched_choice(state: State, legal: list[Action], use_advice: bool) -> Ac
     ``advice()`` when ``use_advice`` and it names a candidate; ``None`` means search."""
     if len(legal) == 1:
         return legal[0]
-    advice = getattr(state, "advice", None) if use_advice else None
-    if callable(advice):
-        advised = advice()
+    if use_advice:
+        advised = state.advice()
         if advised is not None and advised in legal:
             return advised
     return None
@@ -70,7 +68,7 @@ def play_out(
             if turns is not None and changes > turns:
                 return
         if policy:
-            state.apply_unchecked(state.rollout_action(rng))  # type: ignore[attr-defined]
+            state.apply_unchecked(state.rollout_action(rng))
         else:
             state.apply_unchecked(rng.choice(state.legal_actions()))
 
@@ -127,10 +125,9 @@ class MCTSAgent:
             return settled
         turns = self.rollout_turns
         if turns == AUTO:
-            hook = getattr(state, "rollout_turns", None)
-            turns = hook() if callable(hook) else None
+            turns = state.rollout_turns()
         self._turns = turns
-        self._policy = self.rollout_policy and callable(getattr(state, "rollout_action", None))
+        self._policy = self.rollout_policy and state.has_rollout_policy
         # search from a copy that keeps no history or event log (cheaper determinisations)
         base = state.clone().quiet()
         root = _Node(mover=-1)
@@ -142,11 +139,8 @@ class MCTSAgent:
 
     def _seed_root(self, root: _Node, view: State, player: int, legal: list[Action]) -> None:
         """Progressive bias: start each root action with ``prior_visits`` visits at its prior."""
-        hook = getattr(view, "action_priors", None)
-        if not callable(hook):
-            return
-        priors = hook(player)
-        if len(priors) != len(legal):
+        priors = view.action_priors(player)
+        if priors is None or len(priors) != len(legal):
             return
         weight = self.prior_visits
         for action, prior in zip(legal, priors, strict=True):
@@ -200,7 +194,6 @@ class MCTSAgent:
         if state.is_terminal():
             return state.returns()
         players = len(state.returns())
-        value = getattr(state, "rollout_value", None)
-        if self._policy and callable(value):
-            return [value(p) for p in range(players)]
+        if self._policy:
+            return [state.rollout_value(p) for p in range(players)]
         return [state.evaluate(p) for p in range(players)]

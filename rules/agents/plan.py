@@ -16,17 +16,19 @@ it instead, then tests those turns against the hidden cards and the rival's repl
    ``reply_nodes`` positions; 0 leaves the reply to the playout policy), and the game is rolled
    out to ``rollout_turns`` turn changes in all with the engine's playout policy, then scored.
    Candidates are compared on the same samples, so much of a sample's luck cancels out of their
-   differences: in six Revolt N Reign positions (100 samples each) the standard
-   deviation of a paired difference was 1.1-1.8 times smaller than with independent samples.
+   differences: in six positions of the flagship card game (100 samples each, see
+   ``docs/performance.md``) the standard deviation of a paired difference was 1.1-1.8 times
+   smaller than with independent samples.
 3. **Sequential halving** (Karnin, Koren and Somekh 2013) spreads ``samples`` evaluations over
    rounds; after each round the worse half of the candidates drops out. The agent plays the
    survivor's first action and plans again at its next decision.
 
-Engine hooks, all optional: ``search_actions()`` (the candidates; default all legal actions),
-``rollout_action(rng)`` (the playout policy; default uniform), ``rollout_value(player)`` (the
-score; default ``evaluate``), ``pass_action()`` (the action that ends the turn now, used when a
-plan search runs out of positions; without it the position is scored as it stands) and
-``advice()`` (a rule of thumb for a decision search cannot judge, such as a mulligan).
+Engine hooks (``State`` declares them all with neutral defaults): ``search_actions()`` (the
+candidates; default all legal actions), ``rollout_action(rng)`` (the playout policy where the
+state sets ``has_rollout_policy``; default uniform), ``rollout_value(player)`` (the score; default
+``evaluate``), ``pass_action()`` (the action that ends the turn now, used when a plan search runs
+out of positions; None scores the position as it stands) and ``advice()`` (a rule of thumb for a
+decision search cannot judge, such as a mulligan).
 """
 
 from __future__ import annotations
@@ -106,8 +108,7 @@ class PlanAgent:
     def _value(self, state: State, player: int) -> float:
         if state.is_terminal():
             return state.returns()[player]
-        value = getattr(state, "rollout_value", None)
-        return value(player) if callable(value) else state.evaluate(player)
+        return state.rollout_value(player)
 
     def _line(self, state: State, player: int, budget: list[int]) -> tuple[float, list[Action]]:
         """The best value reachable before the turn passes, and the actions that reach it."""
@@ -115,8 +116,7 @@ class PlanAgent:
         if state.is_terminal() or state.current_player() != player:
             return self._value(state, player), []
         if budget[0] <= 0:
-            finish = getattr(state, "pass_action", None)
-            action = finish() if callable(finish) else None
+            action = state.pass_action()
             if action is None:
                 return self._value(state, player), []
             state.apply_unchecked(action)
@@ -147,6 +147,6 @@ class PlanAgent:
                 if state.is_terminal() or state.current_player() != rival:
                     break
                 state.apply_unchecked(step)
-        policy = callable(getattr(state, "rollout_action", None))
+        policy = state.has_rollout_policy
         play_out(state, Rng(seed), self.rollout_turns, self.rollout_limit, policy, last=player)
         return self._value(state, player)

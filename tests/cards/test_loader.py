@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import textwrap
 from pathlib import Path
 
@@ -240,24 +239,3 @@ def test_command_runs_registered_loaders_after_the_cards(
     assert "mini notes: 3 note(s)" in out
     assert "mini: puzzles not loaded, 1 problem(s):" in err
     assert "puzzle 1 has no answer" in err
-
-
-def test_the_card_database_imports_no_app_above_it() -> None:
-    """Layers: cards < decks < rules < api, web; a module never imports a layer above its own."""
-    above = {
-        "cards": {"decks", "rules", "api", "web"},
-        "decks": {"rules", "api", "web"},
-        "rules": {"api", "web"},
-    }
-    root = Path(__file__).resolve().parents[2]
-    for app, forbidden in above.items():
-        for path in (root / app).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Import):
-                    names = [alias.name for alias in node.names]
-                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                    names = [node.module]
-                else:
-                    continue
-                for name in names:
-                    assert name.split(".")[0] not in forbidden, f"{path} imports {name}"

@@ -8,24 +8,24 @@ database records too.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.agents import make_agent
 from rules.engines.core import SetupError
-from rules.engines.regality_vs_religion.hands import (
-    DEFAULT_POLICY,
-    MULLIGAN_POLICIES,
-    goldfish,
-    sample,
-    walk,
-)
+from rules.engines.regality_vs_religion import hands
+from rules.engines.regality_vs_religion.hands import DEFAULT_POLICY, MULLIGAN_POLICIES, goldfish
 from rules.engines.regality_vs_religion.tiles import builtin_records
 from tests.rules.hands_helpers import assert_seeded, deck_records, within_95
 
 SLUG = "regality-vs-religion"
+# the model plays agents, which sit above the engines: they are passed in (``hands_use_agents``)
+sample = partial(hands.sample, make_agent=make_agent)
+walk = partial(hands.walk, make_agent=make_agent)
 RECORDS = {record["name"]: record for record in builtin_records()}
 OTHER_NEUTRALS = 16 - 2  # neutral tiles but the Citizen, less the deck's two
 

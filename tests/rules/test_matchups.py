@@ -57,7 +57,8 @@ def test_unreadable_files_name_the_file_and_line(tmp_path):
 
 @pytest.mark.django_db
 def test_a_matchup_reports_turns_endings_and_the_first_player():
-    setup, decks = matchup_setup(SLUG, [EAGLE, BISON])
+    setup, decks, seats = matchup_setup(SLUG, [EAGLE, BISON])
+    assert seats == (0, 1)
     report = run(
         SLUG,
         setup,

@@ -217,8 +217,8 @@ def test_test_hands_sample_reports_openings_ip_and_wins() -> None:
     from rules.test_hands import sample
 
     deck = GAME.sample_deck("legal-scroll-petitions")
-    report = sample(deck, n=12, seed=3, mulligan_policy="no-pillar")
-    again = sample(deck, n=12, seed=3, mulligan_policy="no-pillar")
+    report = sample(deck, n=12, seed=3, mulligan_policy="no-pillar", game=GAME.slug)
+    again = sample(deck, n=12, seed=3, mulligan_policy="no-pillar", game=GAME.slug)
     assert report == again  # seeded
     assert report.games == 12 and len(report.opening_hands) == 5
     assert all(len(hand) == 7 for hand in report.opening_hands)
@@ -234,8 +234,8 @@ def test_test_hands_mulligan_policy_is_applied() -> None:
     from rules.test_hands import sample
 
     deck = GAME.sample_deck("legal-bison-pressure")
-    always = sample(deck, n=4, seed=1, mulligan_policy=lambda hand, taken: True)
-    never = sample(deck, n=4, seed=1, mulligan_policy="never")
+    always = sample(deck, n=4, seed=1, mulligan_policy=lambda hand, taken: True, game=GAME.slug)
+    never = sample(deck, n=4, seed=1, mulligan_policy="never", game=GAME.slug)
     assert always.mulligan_rate == 2.0 and never.mulligan_rate == 0.0
 
 

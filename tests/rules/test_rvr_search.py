@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rules.engines.regality_vs_religion import solver as solver_module
 from rules.engines.regality_vs_religion.game import WIN_SCORE
 from rules.engines.regality_vs_religion.notation import format_position
+from rules.engines.regality_vs_religion.solve_tool import random_benchmark, random_endgame
 from rules.engines.regality_vs_religion.solver import (
     FastSolver,
     Solver,
@@ -22,8 +23,10 @@ from rules.engines.regality_vs_religion.solver import (
     perft,
     solve,
 )
-from rules.management.commands.rvr_solve import random_benchmark, random_endgame
 from tests.rules.rvr_helpers import GAME, play, position
+
+GAME_SLUG = "regality-vs-religion"
+TOOL = "game_tool"
 
 PERFT_POSITIONS = {
     "opening": ("old-style", None, [9, 504, 14544, 258344]),
@@ -143,9 +146,9 @@ def test_solving_a_five_empty_position_reports_its_search():
     assert solution.nodes > 0 and solution.table_size > 0
 
 
-def test_rvr_solve_command_prints_the_result_as_json():
+def test_the_solve_tool_prints_the_result_as_json():
     out = io.StringIO()
-    call_command("rvr_solve", "--position", ONE_EMPTY, "--json", stdout=out)
+    call_command(TOOL, GAME_SLUG, "solve", "--position", ONE_EMPTY, "--json", stdout=out)
     report = json.loads(out.getvalue())
     assert report["winner"] == "regality" and report["margin"] == 3
     assert report["nodes_per_second"] >= 0
@@ -158,15 +161,30 @@ def test_after_the_best_move_the_value_is_kept():
     assert solve(state).value == solution.value
 
 
-def test_rvr_solve_explains_what_it_cannot_solve():
+def test_the_solve_tool_explains_what_it_cannot_solve():
     from django.core.management.base import CommandError
 
     with pytest.raises(CommandError, match="unknown tile"):
         call_command(
-            "rvr_solve", "--position", "a1=pawn/reg | - | - | - | reg", stdout=io.StringIO()
+            TOOL,
+            GAME_SLUG,
+            "solve",
+            "--position",
+            "a1=pawn/reg | - | - | - | reg",
+            stdout=io.StringIO(),
         )
     with pytest.raises(CommandError, match="secret"):
-        call_command("rvr_solve", "--variant", "secret-random", stdout=io.StringIO())
+        call_command(TOOL, GAME_SLUG, "solve", "--variant", "secret-random", stdout=io.StringIO())
+    with pytest.raises(CommandError, match="invalid choice"):
+        call_command(TOOL, GAME_SLUG, "solve", "--variant", "chess", stdout=io.StringIO())
+    with pytest.raises(CommandError, match="has no tool 'perft'"):
+        call_command(TOOL, GAME_SLUG, "perft", stdout=io.StringIO())
+
+
+def test_game_tool_lists_the_tools_the_plugins_declare():
+    out = io.StringIO()
+    call_command(TOOL, "--list", stdout=out)
+    assert f"{GAME_SLUG} solve" in out.getvalue().splitlines()
 
 
 # (seed, empty cells): random playouts whose positions the reference solver settles in a second.
@@ -237,7 +255,7 @@ def test_fast_solver_reproduces_the_published_three_and_four_empty_results():
 
 
 def test_fast_solver_reproduces_the_published_five_empty_result():
-    from rules.management.commands.rvr_solve import BENCHMARK_POSITIONS
+    from rules.engines.regality_vs_religion.solve_tool import BENCHMARK_POSITIONS
 
     label, text = BENCHMARK_POSITIONS[2]
     assert label.startswith("5 empty")
@@ -257,7 +275,7 @@ def test_positions_outside_the_fast_solver_use_the_general_one():
 
 
 def test_the_benchmark_positions_are_old_style_positions_for_the_fast_solver():
-    from rules.management.commands.rvr_solve import BENCHMARK_POSITIONS
+    from rules.engines.regality_vs_religion.solve_tool import BENCHMARK_POSITIONS
 
     for _label, text in BENCHMARK_POSITIONS:
         state = position(text, "old-style")

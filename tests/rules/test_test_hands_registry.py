@@ -7,7 +7,7 @@ import json
 import pytest
 
 from rules import test_hands
-from rules.engines.core import SetupError, registered_games
+from rules.engines.core import SetupError, plugin_for, registered_games
 from rules.engines.core.hands import HandWalk
 from rules.engines.regality_vs_religion.tiles import builtin_records
 from rules.engines.reggae_revolution import fixture_records
@@ -35,10 +35,9 @@ DECKS = {
 
 
 @pytest.fixture
-def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> dict:
+def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> None:
     """The registry's import cache, emptied for this test and restored after it."""
     monkeypatch.setattr(test_hands, "_loaded", {})
-    return test_hands.HAND_MODULES
 
 
 def test_every_game_with_a_model_here_is_listed() -> None:
@@ -49,20 +48,23 @@ def test_every_game_with_a_model_here_is_listed() -> None:
 
 
 def test_a_game_whose_module_does_not_import_is_not_listed(
-    monkeypatch: pytest.MonkeyPatch, fresh_registry: dict
+    monkeypatch: pytest.MonkeyPatch, fresh_registry: None
 ) -> None:
-    monkeypatch.setitem(fresh_registry, "rival-realms", "rules.engines.rival_realms.no_hands_here")
+    plugin = type(plugin_for("rival-realms"))
+    monkeypatch.setattr(plugin, "hands_module", "rules.engines.rival_realms.no_hands_here")
     assert not test_hands.available("rival-realms")
     assert "rival-realms" not in test_hands.games()
     with pytest.raises(KeyError, match="no test-hands model for 'rival-realms'"):
         test_hands.sample(DECKS["rival-realms"], n=1, game="rival-realms")
 
 
-def test_a_module_for_a_game_without_a_registered_engine_is_not_listed(
-    monkeypatch: pytest.MonkeyPatch, fresh_registry: dict
+def test_a_game_without_a_plugin_or_without_a_model_is_not_listed(
+    monkeypatch: pytest.MonkeyPatch, fresh_registry: None
 ) -> None:
-    monkeypatch.setitem(fresh_registry, "unplugged", "rules.engines.rival_realms.hands")
     assert not test_hands.available("unplugged")
+    monkeypatch.setattr(type(plugin_for("reign-absolute")), "hands_module", None)
+    assert not test_hands.available("reign-absolute")
+    assert "reign-absolute" not in test_hands.games()
 
 
 def test_policies_put_the_default_first_and_games_without_mulligans_offer_never() -> None:
@@ -77,10 +79,12 @@ def test_policies_put_the_default_first_and_games_without_mulligans_offer_never(
     assert test_hands.default_policy("reign-absolute") == "never"
 
 
-def test_the_revolt_n_reign_call_keeps_working_without_a_game() -> None:
-    report = test_hands.sample(RNR_DECK, 3, 5, "never")
+def test_the_game_is_named_and_the_rest_may_be_positional() -> None:
+    report = test_hands.sample(RNR_DECK, 3, 5, "never", game="revolt-n-reign")
     assert report.games == 3 and report.mulligan_rate == 0.0
-    assert report == test_hands.sample(RNR_DECK, n=3, seed=5, mulligan_policy="never")
+    assert report == test_hands.sample(
+        RNR_DECK, n=3, seed=5, mulligan_policy="never", game="revolt-n-reign"
+    )
 
 
 def test_an_unknown_policy_is_refused_by_name() -> None:

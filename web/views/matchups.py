@@ -31,11 +31,12 @@ from rules.services import (
 from web.charts import bar_chart
 from web.forms import MatchupForm
 from web.matchups import (
-    SETUPS,
     MatchupSetupError,
     agent_label,
     game_rows,
+    matchup_games,
     matchup_plan,
+    matchup_plugins,
     matchup_summary,
     matchups_available,
     outcome_text,
@@ -74,7 +75,7 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 
 def matchup_new(request: HttpRequest) -> HttpResponse:
     """Choose decks (of any game with an engine), agents and a number of games; start the run."""
-    decks = deck_list_visible_to(request.user).filter(game__slug__in=list(SETUPS))
+    decks = deck_list_visible_to(request.user).filter(game__slug__in=matchup_games())
     initial = {"deck_a": request.GET.get("deck"), "deck_b": request.GET.get("deck")}
     form = MatchupForm(request.POST or None, decks=decks, agents=AGENT_LABELS, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -120,7 +121,13 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
             unavailable = f"Matchups are not available for {deck.game.name}."
     recent = list(matchup_runs_owned_by(request.user, _session_key(request))[:RECENT_RUNS])
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, "unavailable": unavailable, "recent": recent}
+    context = {
+        "form": form,
+        "unavailable": unavailable,
+        "recent": recent,
+        "matchup_games": matchup_plugins(),
+        "team_games": " and ".join(p.name for p in matchup_plugins() if p.team_sizes),
+    }
     return render(request, "web/matchup_new.html", context, status=status)
 
 

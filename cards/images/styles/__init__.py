@@ -1,14 +1,14 @@
 """Card-face styles, one per game, registered by game slug.
 
-A game's style lives in its own module in this package and registers itself with
-``@register_style``; every module here is imported on first lookup, so a sixth game adds one file
-and touches nothing else. A game without a style gets the plain ``CardStyle``.
+A game's style lives in its own module (``cards/images/styles/<game>.py``, or wherever its
+``GamePlugin.style_module`` says) and registers itself with ``@register_style`` when imported.
+The rules app imports every game's style once, from the one loop that finds games (the engine
+plugins, ``rules.plugins``), so a sixth game adds one file and touches nothing else. A game
+without a style gets the plain ``CardStyle``.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from typing import TypeVar
 
 from cards.images.styles.base import CardStyle
@@ -17,7 +17,6 @@ StyleClass = TypeVar("StyleClass", bound=type[CardStyle])
 
 _STYLES: dict[str, CardStyle] = {}
 _DEFAULT = CardStyle()
-_discovered = False
 
 
 def register_style(style_class: StyleClass) -> StyleClass:
@@ -28,23 +27,16 @@ def register_style(style_class: StyleClass) -> StyleClass:
     return style_class
 
 
-def _discover() -> None:
-    global _discovered
-    if _discovered:
-        return
-    for module in pkgutil.iter_modules(__path__):
-        if module.name != "base":
-            importlib.import_module(f"{__name__}.{module.name}")
-    _discovered = True
+def unregister_style(game_slug: str) -> None:
+    """Forget a game's style (tests that plug a game in for a while)."""
+    _STYLES.pop(game_slug, None)
 
 
 def style_for(game_slug: str) -> CardStyle:
     """The registered style of ``game_slug``, or the plain default style."""
-    _discover()
     return _STYLES.get(game_slug, _DEFAULT)
 
 
 def registered_games() -> list[str]:
     """Slugs of the games that have their own face style."""
-    _discover()
     return sorted(_STYLES)

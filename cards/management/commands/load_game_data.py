@@ -11,7 +11,12 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cards.gamedata import GameDataError, available_games
+from cards.gamedata import (
+    GameDataError,
+    available_games,
+    fixtures_dir_for,
+    registered_fixtures_games,
+)
 from cards.loaders import game_data_loaders
 from cards.services import game_data_load
 
@@ -31,16 +36,19 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        fixtures_dir = options["fixtures"] or Path(settings.FIXTURES_DIR)
+        chosen = options["fixtures"]
+        fixtures_dir = chosen or Path(settings.FIXTURES_DIR)
         slugs = options["game"] or available_games(fixtures_dir)
+        if chosen is None and not options["game"]:
+            # games registered with their own data folder (cards.gamedata.register_fixtures_dir)
+            slugs = sorted({*slugs, *registered_fixtures_games()})
         if not slugs:
             raise CommandError(f"no game data found under {fixtures_dir}")
         failed = False
         for slug in slugs:
+            folder = chosen or fixtures_dir_for(slug, fixtures_dir)
             try:
-                report = game_data_load(
-                    slug=slug, fixtures_dir=fixtures_dir, prune=options["prune"]
-                )
+                report = game_data_load(slug=slug, fixtures_dir=folder, prune=options["prune"])
             except GameDataError as exc:
                 failed = True
                 self.stderr.write(f"{slug}: {len(exc.problems)} problem(s), nothing loaded:")
@@ -50,7 +58,7 @@ class Command(BaseCommand):
             self.stdout.write(report.summary())
             for what, loader in game_data_loaders():
                 try:
-                    summary = loader(slug=slug, fixtures_dir=fixtures_dir)
+                    summary = loader(slug=slug, fixtures_dir=folder)
                 except GameDataError as exc:
                     failed = True
                     self.stderr.write(f"{slug}: {what} not loaded, {len(exc.problems)} problem(s):")

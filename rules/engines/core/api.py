@@ -175,6 +175,58 @@ class State:
         """Return a hashable summary of the position (search transposition tables use it)."""
         raise NotImplementedError(f"{type(self).__name__} has no position key")
 
+    # --- optional search hooks (agents call them; the defaults change nothing) --------------
+    #: True when ``rollout_action`` is the engine's own playout policy rather than uniform moves
+    has_rollout_policy: ClassVar[bool] = False
+
+    def search_actions(self) -> list[Action]:
+        """Return the actions worth searching: the legal ones less those known to be dominated."""
+        return self.legal_actions()
+
+    def advice(self) -> Action | None:
+        """Return the action a rule of thumb takes without search (a mulligan ...), or None."""
+        return None
+
+    def rollout_action(self, rng: Rng) -> Action:
+        """Return a playout move (the engine's policy where ``has_rollout_policy``, else uniform)."""
+        return rng.choice(self.legal_actions())
+
+    def rollout_turns(self) -> int | None:
+        """Return how many turn changes a search playout plays before scoring (None: to the end)."""
+        return None
+
+    def rollout_value(self, player: int) -> float:
+        """Return the score of a playout cut short, for ``player`` (default ``evaluate``)."""
+        return self.evaluate(player)
+
+    def action_priors(self, player: int) -> list[float] | None:
+        """Return one prior value per search action at the root, or None for none."""
+        return None
+
+    def pass_action(self) -> Action | None:
+        """Return the action that ends the turn now, or None when there is no such action."""
+        return None
+
+    def search_value(self) -> float:
+        """Return a terminal position's value for player 0 in alpha-beta (a margin may refine it)."""
+        return self.returns()[0]
+
+    def canonical_key(self) -> Hashable | None:
+        """Return the position key reduced by the board's symmetries, or None without any."""
+        return None
+
+    def order_actions(self, actions: list[Action]) -> list[Action]:
+        """Return ``actions`` in the order alpha-beta should try them (best guesses first)."""
+        return actions
+
+    def turn_count(self) -> int | None:
+        """Return how many turns a finished game lasted, or None when the engine does not count."""
+        return None
+
+    def first_player(self) -> int | None:
+        """Return the seat that moved first, or None when the engine does not say."""
+        return None
+
     # --- provided ---------------------------------------------------------------------------
     def apply(self, action: Action) -> None:
         """Check ``action`` is legal, then advance the state and record it in ``history``."""
@@ -220,6 +272,8 @@ class Game:
     information: ClassVar[Information] = Information.PERFECT
     cooperative: ClassVar[bool] = False
     """True when all players win or lose together (returns are the same for every seat)."""
+    player_names: ClassVar[tuple[str, ...]] = ()
+    """What reports call each seat (empty: "player 0", "player 1" ...)."""
 
     def __init__(self, records: Sequence[Mapping[str, Any]] | None = None) -> None:
         self.records: tuple[Mapping[str, Any], ...] = tuple(

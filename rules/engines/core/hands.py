@@ -11,6 +11,10 @@ absent rival) and exposes:
 - ``walk(deck, *, seed, mulligans, kept, turns) -> HandWalk``: one game, replayed from those few
   choices, so a page can step through it statelessly.
 
+A model that plays agents (the game's ``GamePlugin.hands_use_agents``) takes one more keyword,
+``make_agent`` (an ``AgentFactory``): agents sit above the engines, so they are passed in, never
+imported here.
+
 Both are pure functions of their arguments: the same seed gives the same answer.
 
 The pieces every model shares live here too: the "never" policy and the lookup of a policy by
@@ -30,6 +34,18 @@ from rules.engines.core.api import SetupError
 
 PolicyT = TypeVar("PolicyT", bound=Callable[..., bool])
 GameT = TypeVar("GameT")
+
+
+class AgentLike(Protocol):
+    """What a hands model needs of an agent: the action it plays in a state."""
+
+    def act(self, state: Any) -> Any:
+        """Return the action to play."""
+        ...
+
+
+#: ``make_agent(name, seed)``: an agent by name ("greedy", "random" ...), seeded
+AgentFactory = Callable[[str, int], AgentLike]
 
 
 class HandSummary(Protocol):
@@ -91,11 +107,6 @@ def resolve_policy(policies: Mapping[str, PolicyT], policy: str | PolicyT) -> Po
 
 
 # --- reports ----------------------------------------------------------------------------------
-#: the z of the 95% Wilson intervals the figures show (``rules.simulation.wilson_interval``'s
-#: default is the exact 1.95996...; the pages have always rounded it)
-WILSON_Z = 1.96
-
-
 def per_game(total: float, games: int) -> float:
     """The mean of ``total`` over ``games`` games (0.0 over none)."""
     return total / games if games else 0.0

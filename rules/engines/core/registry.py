@@ -1,4 +1,10 @@
-"""Engines by game slug. An engine package registers its ``Game`` class when imported."""
+"""Engines by game slug, and the one loop that finds every game.
+
+An engine package registers its ``GamePlugin`` (and with it its ``Game`` class) when imported;
+``discover_engines`` imports every package under ``rules.engines`` once. Everything else that
+finds games by slug (test hands, matchups, card checks, validation modules, card-face styles)
+asks the plugins this loop registered, so there is no second discovery loop.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +30,11 @@ def register_game(cls: G) -> G:
         raise ValueError(f"two engines claim the slug {cls.slug!r}")
     _GAMES[cls.slug] = cls
     return cls
+
+
+def unregister_game(slug: str) -> None:
+    """Forget the engine of ``slug`` (tests that plug a game in for a while)."""
+    _GAMES.pop(slug, None)
 
 
 def discover_engines() -> None:

@@ -1,5 +1,9 @@
 """Regality vs Religion: Revolution - the engine, its tile powers as data, notation and solver."""
 
+from rules.engines.core import register_plugin
 from rules.engines.regality_vs_religion.game import RvRGame, RvRState
+from rules.engines.regality_vs_religion.plugin import RegalityVsReligionPlugin
 
-__all__ = ["RvRGame", "RvRState"]
+PLUGIN = register_plugin(RegalityVsReligionPlugin())
+
+__all__ = ["PLUGIN", "RegalityVsReligionPlugin", "RvRGame", "RvRState"]

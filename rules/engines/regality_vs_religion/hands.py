@@ -12,7 +12,9 @@ it plays with (zone ``neutral``). Their number names the variant (§`Game system
 - 5: standard, a neutral area of five that both players place from.
 
 A goldfish game is the side played by the greedy agent (``rules/agents/greedy.py``, one turn of
-look-ahead on ``RvRState.evaluate``) against the uniform random agent holding the other side. The
+look-ahead on ``RvRState.evaluate``) against the uniform random agent holding the other side.
+Agents live above the engines, so ``sample`` and ``walk`` take them as ``make_agent(name, seed)``
+(``rules.test_hands`` passes ``rules.agents.make_agent``; the plugin says ``hands_use_agents``). The
 side holding the Citizen places it first (§`How to play`). ``sample`` reports the win rate, the
 mean ally margin at the end (§`Game end`), how each game ended, and for each tile of the deck how
 often the side placed it, how often it ends the game as the side's ally and how often it was
@@ -28,11 +30,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from rules.agents.greedy import GreedyAgent
-from rules.agents.random_agent import RandomAgent
 from rules.engines.core import Event, Rng, SetupError, card_key
 from rules.engines.core.hands import (
-    WILSON_Z,
+    AgentFactory,
     BaseHandReport,
     HandWalk,
     OutcomeTally,
@@ -43,9 +43,9 @@ from rules.engines.core.hands import (
     percent_with_interval,
     resolve_policy,
 )
+from rules.engines.core.intervals import wilson_interval
 from rules.engines.regality_vs_religion.board import CELL_NAMES
 from rules.engines.regality_vs_religion.game import SIDE_NAMES, RvRGame, RvRState
-from rules.simulation import wilson_interval
 
 MulliganPolicy = Callable[[Sequence[str], int], bool]
 
@@ -168,7 +168,7 @@ class _Game:
     own_turns: int = 0
 
 
-def deal(fish: Goldfish, seed: int) -> _Game:
+def deal(fish: Goldfish, seed: int, make_agent: AgentFactory) -> _Game:
     """Set up the game of ``seed``: areas, the rival's random neutral tiles and both agents."""
     game = _game()
     keys = game.tables.keys
@@ -190,8 +190,8 @@ def deal(fish: Goldfish, seed: int) -> _Game:
     setup["max_placements"] = MAX_PLACEMENTS
     state = game.new_initial_state(seed, setup)
     agents: list[Any] = [None, None]
-    agents[fish.side] = GreedyAgent(seed=rng.randrange(2**31))
-    agents[1 - fish.side] = RandomAgent(seed=rng.randrange(2**31))
+    agents[fish.side] = make_agent("greedy", rng.randrange(2**31))
+    agents[1 - fish.side] = make_agent("random", rng.randrange(2**31))
     return _Game(state, (agents[0], agents[1]), rival_neutrals)
 
 
@@ -274,7 +274,7 @@ class HandReport(BaseHandReport):
                 "Won",
                 percent_with_interval(
                     per_game(self.won, self.games),
-                    wilson_interval(self.won, self.games, z=WILSON_Z),
+                    wilson_interval(self.won, self.games),
                 ),
             ),
             ("Mean ally margin at the end", f"{self.mean_margin:+.2f}"),
@@ -313,6 +313,8 @@ def sample(
     n: int = 100,
     seed: int = 0,
     mulligan_policy: str | MulliganPolicy = DEFAULT_POLICY,
+    *,
+    make_agent: AgentFactory,
 ) -> HandReport:
     """Play ``n`` goldfish games of ``deck`` (seeds ``seed`` .. ``seed + n - 1``) and report.
 
@@ -331,7 +333,7 @@ def sample(
     margin = placements = 0
     openings: list[list[str]] = []
     for index in range(n):
-        play = deal(fish, seed + index)
+        play = deal(fish, seed + index, make_agent)
         play.state.quiet()
         play_rival(play, side)
         if len(openings) < OPENING_HANDS_KEPT:
@@ -377,6 +379,7 @@ def walk(
     mulligans: int = 0,
     kept: bool = False,
     turns: int = 0,
+    make_agent: AgentFactory,
 ) -> HandWalk:
     """Replay the goldfish game of ``seed`` after ``turns`` turns of the side (and the replies).
 
@@ -389,7 +392,7 @@ def walk(
     except SetupError as exc:
         return HandWalk(seed=seed, error=str(exc))
     side = fish.side
-    play = deal(fish, seed)
+    play = deal(fish, seed, make_agent)
     seen = 0
     play_rival(play, side)
     while play.own_turns < turns and not play.state.is_terminal():

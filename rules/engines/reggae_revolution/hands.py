@@ -25,7 +25,6 @@ from typing import Any, ClassVar
 
 from rules.engines.core import Event, SetupError
 from rules.engines.core.hands import (
-    WILSON_Z,
     BaseHandReport,
     HandWalk,
     OutcomeTally,
@@ -36,6 +35,7 @@ from rules.engines.core.hands import (
     percent_with_interval,
     resolve_policy,
 )
+from rules.engines.core.intervals import wilson_interval
 from rules.engines.reggae_revolution.cards import CardSpec, fixture_records
 from rules.engines.reggae_revolution.evaluation import PAIRS
 from rules.engines.reggae_revolution.game import STARTERS_PER_SYMBOL, ReggaeRevolutionGame
@@ -50,7 +50,6 @@ from rules.engines.reggae_revolution.state import (
     WIN_REASON,
     ReggaeState,
 )
-from rules.simulation import wilson_interval
 
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
 
@@ -294,7 +293,7 @@ class HandReport(BaseHandReport):
         ]
         for turn, pairs in self.pairs_by_turn.items():
             rows.append((f"Pairs scored by turn {turn}", f"{pairs:.1f} of {PAIRS}"))
-        interval = wilson_interval(self.won, self.games, z=WILSON_Z)
+        interval = wilson_interval(self.won, self.games)
         rows.append(("Won", percent_with_interval(per_game(self.won, self.games), interval)))
         for label in OUTCOMES.values():
             count = self.wins.get(label, 0)

@@ -1,5 +1,6 @@
 """Revolt N Reign: the engine, its effect language, the card check and the rules-text renderer."""
 
+from rules.engines.core import register_plugin
 from rules.engines.revolt_n_reign.cards import (
     CardDataError,
     CardSpec,
@@ -11,13 +12,18 @@ from rules.engines.revolt_n_reign.cards import (
     sample_decks,
 )
 from rules.engines.revolt_n_reign.game import RevoltNReignGame
+from rules.engines.revolt_n_reign.plugin import RevoltNReignPlugin
 from rules.engines.revolt_n_reign.render import rules_text
 from rules.engines.revolt_n_reign.state import RevoltState
 
+PLUGIN = register_plugin(RevoltNReignPlugin())
+
 __all__ = [
+    "PLUGIN",
     "CardDataError",
     "CardSpec",
     "RevoltNReignGame",
+    "RevoltNReignPlugin",
     "RevoltState",
     "card_problems",
     "card_spec",

@@ -384,6 +384,8 @@ class RevoltState(State):
         return max(-0.95, min(0.95, self._strength(player) - self._strength(1 - player)))
 
     # --- search hooks (rules/agents/mcts.py) ---------------------------------------------------
+    has_rollout_policy = True
+
     def rollout_action(self, rng: Rng) -> Action:
         """A quick playout policy: lay a Pillar when one may be laid, otherwise mostly play on.
 

@@ -1,4 +1,9 @@
-"""``manage.py simulate --game SLUG --games N --seed S``: agents play many games, summarised."""
+"""``manage.py simulate --game SLUG --games N --seed S``: agents play many games, summarised.
+
+With decklist files (``--deck-a`` ... ``--deck-d``) the game's plugin seats the decks, the same
+way web matchups do (``rules.matchups``): agents are given per deck, or per team member in a
+co-operative game, whose team is as large as the list of agents.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +14,11 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.agents import AGENTS
-from rules.engines.core import SetupError, get_game, registered_games
+from rules.engines.core import GamePlugin, SetupError, get_game, plugin_for, registered_games
 from rules.matchups import DeckFileError, matchup_setup
 from rules.simulation import run
+
+DECK_OPTIONS = ("deck_a", "deck_b", "deck_c", "deck_d")
 
 
 class Command(BaseCommand):
@@ -38,6 +45,14 @@ class Command(BaseCommand):
             "--deck-a", help="Decklist file (text, JSON or CSV) for the first side."
         )
         parser.add_argument("--deck-b", help="Decklist file for the second side.")
+        parser.add_argument("--deck-c", help="A third deck (games of more than two players).")
+        parser.add_argument("--deck-d", help="A fourth deck.")
+        parser.add_argument(
+            "--first",
+            choices=["a", "b", "c", "d", "rulebook"],
+            default="rulebook",
+            help="With decks: the deck that moves first (default: the rulebook decides).",
+        )
         parser.add_argument(
             "--alternate-seats",
             action="store_true",
@@ -72,14 +87,9 @@ class Command(BaseCommand):
         if (options["log_game"] is None) != (options["log_file"] is None):
             raise CommandError("--log-game and --log-file go together")
         side_names = None
-        if options["deck_a"] or options["deck_b"]:
-            if not (options["deck_a"] and options["deck_b"]):
-                raise CommandError("--deck-a and --deck-b go together")
-            try:
-                setup, decks = matchup_setup(slug, [options["deck_a"], options["deck_b"]], setup)
-            except DeckFileError as exc:
-                raise CommandError(str(exc)) from exc
-            side_names = [f"A: {decks[0].label}", f"B: {decks[1].label}"]
+        paths = [options[name] for name in DECK_OPTIONS]
+        if any(paths):
+            setup, agents, side_names = self._decks(plugin_for(slug), paths, setup, agents, options)
         game = get_game(slug)
         started = time.perf_counter()
         try:
@@ -106,6 +116,7 @@ class Command(BaseCommand):
             self.stdout.write(report.to_json())
             return
         shown = {**setup, "decks": list(side_names)} if side_names is not None else setup
+        shown.pop("lineup", None)
         self.stdout.write(f"{report.game}: {report.games} games, seed {report.seed}, setup {shown}")
         if report.team is not None:
             team = report.team
@@ -142,3 +153,44 @@ class Command(BaseCommand):
         if report.game_log is not None:
             self.stdout.write(f"  game {options['log_game']} written to {options['log_file']}")
         self.stdout.write(f"  ({seconds:.2f} s)")
+
+    def _decks(
+        self,
+        plugin: GamePlugin,
+        paths: list[str | None],
+        setup: dict[str, Any],
+        agents: list[str],
+        options: dict[str, Any],
+    ) -> tuple[dict[str, Any], list[str], list[str]]:
+        """The setup seating the decklist files, the agents by seat and the sides' names."""
+        given = [path for path in paths if path]
+        if paths[: len(given)] != given:
+            raise CommandError("give the decks in order: --deck-a, then --deck-b, --deck-c ...")
+        if not plugin.min_decks <= len(given) <= plugin.max_decks:
+            wanted = f"{plugin.min_decks}" + (
+                f" to {plugin.max_decks}" if plugin.max_decks > plugin.min_decks else ""
+            )
+            noun = "deck" if plugin.max_decks == 1 else "decks"
+            together = "--deck-a and --deck-b go together: " if len(given) == 1 else ""
+            raise CommandError(
+                f"{together}{plugin.name} is played by {wanted} {noun}, not {len(given)}"
+            )
+        team = bool(plugin.team_sizes)
+        if not team and len(agents) != len(given):
+            raise CommandError(
+                f"give one agent per deck: {len(given)} decks, {len(agents)} agents in --agents"
+            )
+        first = None if options["first"] == "rulebook" else "abcd".index(options["first"])
+        if first is not None and first >= len(given):
+            raise CommandError(f"--first {options['first']}: there is no deck {options['first']}")
+        try:
+            setup, decks, seats = matchup_setup(
+                plugin.slug, given, setup, players=len(agents) if team else 2, first=first
+            )
+        except DeckFileError as exc:
+            raise CommandError(str(exc)) from exc
+        if team:
+            names = [f"{decks[0].label}, player {seat + 1}" for seat in range(len(seats))]
+            return setup, agents, names
+        names = [f"{'ABCD'[index]}: {decks[index].label}" for index in seats]
+        return setup, [agents[index] for index in seats], names

@@ -1,0 +1,283 @@
+"""What a game declares to the shared code: one ``GamePlugin`` per engine package, found by slug.
+
+A game plugs into Deckwright as its own pieces (docs/engines.md, *How to add a game*): card data,
+a validation module, a card-face style and an engine package whose ``GamePlugin`` declares
+everything else the shared code needs, so no shared module names a game:
+
+- the engine ``Game`` class, and the test-hands model (a module path, imported on first use);
+- how validated decks become an engine setup (any number of decks, a team from one deck), who
+  moves first, and how two sides swap seats for fair matchups;
+- the checks ``load_game_data`` runs on every card record before writing anything;
+- the words pages use (test-hands labels, mulligan policies, how games end, matchup prose);
+- the agents a web matchup offers and the budgets they get in this game;
+- where the Django-side pieces live when they are not at their conventional paths
+  (``decks/validation/<module>.py``, ``cards/images/styles/<module>.py``, ``fixtures/<slug>/``),
+  and command-line tools of the game's own (``manage.py game_tool SLUG TOOL ...``).
+
+Pure Python like every engine module: the Django side (``rules.plugins``) reads these
+declarations and wires the pieces in.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, ClassVar, TextIO
+
+from rules.engines.core.api import Game, SetupError
+from rules.engines.core.registry import discover_engines, register_game, unregister_game
+
+#: one line of a game's command-line tool: ``tool(argv, out)`` writes to ``out``
+GameTool = Callable[[Sequence[str], TextIO], None]
+
+
+class ToolError(Exception):
+    """A game tool's input it cannot act on; the message is for the person at the terminal."""
+
+
+@dataclass(frozen=True)
+class DeckCards:
+    """A deck as the shared code hands it to a plugin: one record per physical card.
+
+    Each record is a plain card record (at least ``name``; ``branch`` and ``type`` where the game
+    has them) with the ``zone`` the deck holds it in ("" where the game has no zones). ``variant``
+    is the deck's variant ("" for the game's default). Web decks and decklist files both arrive
+    in this shape, so every surface builds its setup with the same plugin function.
+    """
+
+    label: str
+    records: tuple[Mapping[str, Any], ...]
+    variant: str = ""
+
+    def names(self, zone: str | None = None) -> list[str]:
+        """The deck's card names, one per physical card, sorted (all zones, or one)."""
+        return sorted(
+            str(record["name"])
+            for record in self.records
+            if zone is None or record.get("zone", "") == zone
+        )
+
+    def branches(self, zone: str | None = None) -> Counter[str]:
+        """How many cards of each branch (faction, side, colour ...) the deck holds."""
+        return Counter(
+            str(record["branch"])
+            for record in self.records
+            if record.get("branch") and (zone is None or record.get("zone", "") == zone)
+        )
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """An engine setup and, per engine seat, the index of the deck (and its agent) sitting there.
+
+    Deck 0 is the first deck given (deck A); a co-operative team seats the same deck many times.
+    """
+
+    setup: dict[str, Any]
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class HandWords:
+    """How a test-hands page names the opening and the button that starts play."""
+
+    opening: str = "Opening hand"
+    kept: str = "Kept hand"
+    hand: str = "Hand"  # empty where the game has no hand
+    keep: str = "Keep"
+    again: str = "New hand"
+    intro: str = "you go first against an idle rival (a “goldfish”)."
+
+
+@dataclass(frozen=True)
+class PageWords:
+    """The words pages use for a game, so no template or view names a game."""
+
+    hands: HandWords = field(default_factory=HandWords)
+    #: mulligan policy name -> when it sends a hand back, in words ("the hand has no Pillar")
+    mulligan_labels: Mapping[str, str] = field(default_factory=dict)
+    #: an engine's end-reason code -> how a page says it ("the rival ran out of Life Points")
+    end_reasons: Mapping[str, str] = field(default_factory=dict)
+    #: one sentence for the matchup form: which decks the game takes and who moves first
+    matchup_rules: str = ""
+    #: how long a game takes with search agents, for the matchup form ("" to say nothing)
+    matchup_timing: str = ""
+
+    def mulligan_label(self, policy: str) -> str:
+        """A mulligan policy in words (its name with spaces when the game gives none)."""
+        return self.mulligan_labels.get(policy, policy.replace("-", " "))
+
+    def end_reason(self, code: str) -> str:
+        """An end-reason code in words (the code with spaces when the game gives none)."""
+        return self.end_reasons.get(code, code.replace("-", " ").replace("_", " "))
+
+
+def swap_decks(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """The setup with its two decks in each other's seats (the default seat swap)."""
+    swapped = dict(setup)
+    if swapped.get("decks"):
+        swapped["decks"] = list(reversed(list(swapped["decks"])))
+    return swapped
+
+
+class GamePlugin:
+    """Everything the shared code needs to know about one game. Subclass once per engine package
+    and register an instance with ``register_plugin`` in the package's ``__init__``."""
+
+    #: the engine's ``Game`` class (its ``slug`` and ``name`` are the plugin's)
+    game: ClassVar[type[Game]]
+    #: dotted path of the test-hands model (``rules.engines.core.hands`` protocol), or None
+    hands_module: ClassVar[str | None] = None
+    #: the test-hands model plays agents: ``sample``/``walk`` take ``make_agent=`` (name, seed)
+    hands_use_agents: ClassVar[bool] = False
+    #: how many decks a matchup seats (a co-operative team is one deck played by every seat)
+    min_decks: ClassVar[int] = 2
+    max_decks: ClassVar[int] = 2
+    #: team sizes a co-operative matchup offers (empty: one seat per deck)
+    team_sizes: ClassVar[tuple[int, ...]] = ()
+    #: the engine plays what a deck stands for (a faction, a side), so the deck must be legal
+    needs_legal_decks: ClassVar[bool] = False
+    #: the agents a web matchup offers, and per agent the options that replace the shared budget
+    matchup_agents: ClassVar[tuple[str, ...]] = ("random", "greedy", "mcts")
+    agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    words: ClassVar[PageWords] = PageWords()
+    #: where the Django-side pieces live; None means the conventional place for ``module_name``
+    validation_module: ClassVar[str | None] = None
+    style_module: ClassVar[str | None] = None
+    #: a folder holding ``<slug>/game.yaml`` (None: the project's ``fixtures/``)
+    fixtures_dir: ClassVar[str | None] = None
+    #: tool name -> "package.module:function" of a ``GameTool``
+    tools: ClassVar[Mapping[str, str]] = {}
+
+    @property
+    def slug(self) -> str:
+        """The game's slug (the engine's)."""
+        return self.game.slug
+
+    @property
+    def name(self) -> str:
+        """The game's name (the engine's)."""
+        return self.game.name
+
+    @property
+    def module_name(self) -> str:
+        """The slug as a module name: ``decks/validation/<module_name>.py`` and so on."""
+        return self.slug.replace("-", "_")
+
+    @property
+    def cooperative(self) -> bool:
+        """All seats win or lose together (the engine says so)."""
+        return self.game.cooperative
+
+    # --- test hands ---------------------------------------------------------------------------
+    def hands(self) -> ModuleType | None:
+        """The test-hands model, imported now; None when the game has none or it fails to import."""
+        if self.hands_module is None:
+            return None
+        try:
+            module = importlib.import_module(self.hands_module)
+        except ImportError:
+            return None
+        needed = ("MULLIGAN_POLICIES", "DEFAULT_POLICY", "sample", "walk")
+        return module if all(hasattr(module, name) for name in needed) else None
+
+    # --- card data ----------------------------------------------------------------------------
+    def card_problems(self, record: Mapping[str, Any]) -> list[str]:
+        """Why the engine could not play this card record (empty when it can)."""
+        return []
+
+    # --- matchups -----------------------------------------------------------------------------
+    def check_deck_count(self, decks: Sequence[DeckCards], players: int) -> None:
+        """Refuse a number of decks (or a team size) the game does not seat."""
+        if self.team_sizes and players not in self.team_sizes:
+            sizes = f"{self.team_sizes[0]} to {self.team_sizes[-1]}"
+            raise SetupError(f"A {self.name} team has {sizes} players.")
+        if not self.min_decks <= len(decks) <= self.max_decks:
+            if self.min_decks == self.max_decks:
+                wanted = f"{self.min_decks} deck{'s' if self.min_decks > 1 else ''}"
+            else:
+                wanted = f"{self.min_decks} to {self.max_decks} decks"
+            raise SetupError(f"{self.name} is played by {wanted}, not {len(decks)}.")
+
+    def matchup_setup(
+        self, decks: Sequence[DeckCards], *, players: int = 2, first: int | None = 0
+    ) -> SeatPlan:
+        """The engine setup playing ``decks`` (legal, in the given order), and who sits where.
+
+        ``first`` is the index of the deck that moves first, or None for the rulebook's own rule
+        (a random first player where the rulebook says so). ``players`` is the team size of a
+        co-operative game. Raises ``SetupError`` with a message for the user. The default seats
+        deck ``i`` in seat ``i`` with its card names as the engine's ``decks``.
+        """
+        self.check_deck_count(decks, players)
+        setup: dict[str, Any] = {"decks": [deck.names() for deck in decks]}
+        if first is not None:
+            setup["first_player"] = first
+        return SeatPlan(setup, tuple(range(len(decks))))
+
+    def swap_seats(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """The setup with the two sides in each other's seats (alternating seats, fair matchups);
+        the agents swap with them."""
+        return swap_decks(setup)
+
+    # --- agents -------------------------------------------------------------------------------
+    def agent_options(self, agent: str, shared: Mapping[str, Any]) -> dict[str, Any]:
+        """The options ``agent`` plays this game's matchups with: the shared budget, with the
+        game's own budget for that agent on top."""
+        return {**shared, **self.agent_budgets.get(agent, {})}
+
+    # --- tools --------------------------------------------------------------------------------
+    def tool(self, name: str) -> GameTool:
+        """The game's command-line tool ``name``; ``KeyError`` when it has none by that name."""
+        path = self.tools[name]
+        module, _, function = path.partition(":")
+        tool: GameTool = getattr(importlib.import_module(module), function)
+        return tool
+
+
+_PLUGINS: dict[str, GamePlugin] = {}
+
+
+def register_plugin(plugin: GamePlugin) -> GamePlugin:
+    """Make ``plugin`` the one of its game (an engine package calls this when imported).
+
+    The plugin's engine is registered with it, so a game outside ``rules.engines`` (the contract
+    test's toy game) plugs in with this one call.
+    """
+    slug = plugin.slug
+    existing = _PLUGINS.get(slug)
+    if existing is not None and type(existing).__qualname__ != type(plugin).__qualname__:
+        raise ValueError(f"two plugins claim the slug {slug!r}")
+    register_game(plugin.game)
+    _PLUGINS[slug] = plugin
+    return plugin
+
+
+def unregister_plugin(slug: str) -> None:
+    """Forget a plugin and its engine (tests that plug a game in for a while)."""
+    _PLUGINS.pop(slug, None)
+    unregister_game(slug)
+
+
+def plugins() -> list[GamePlugin]:
+    """Every registered plugin, by slug."""
+    discover_engines()
+    return [_PLUGINS[slug] for slug in sorted(_PLUGINS)]
+
+
+def find_plugin(slug: str) -> GamePlugin | None:
+    """The plugin of ``slug``, or None when no game has that slug."""
+    discover_engines()
+    return _PLUGINS.get(slug)
+
+
+def plugin_for(slug: str) -> GamePlugin:
+    """The plugin of ``slug``; ``KeyError`` naming the known games when there is none."""
+    plugin = find_plugin(slug)
+    if plugin is None:
+        known = ", ".join(sorted(_PLUGINS)) or "none"
+        raise KeyError(f"no game {slug!r} (known: {known})")
+    return plugin

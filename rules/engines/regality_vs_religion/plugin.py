@@ -1,0 +1,84 @@
+"""Regality vs Religion as the shared code sees it: test hands (played by agents), tile checks,
+matchups seated by alignment, page words and the perfect-play solver as a game tool."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from rules.engines.core import DeckCards, GamePlugin, PageWords, SeatPlan, SetupError
+from rules.engines.regality_vs_religion.game import SIDE_NAMES, RvRGame
+from rules.engines.regality_vs_religion.powers import power_problems
+
+DEFAULT_VARIANT = "standard"
+
+
+class RegalityVsReligionPlugin(GamePlugin):
+    """One Regality deck and one Religion deck of the same variant. The engine's seat 0 is
+    Regality, so a Religion deck A sits in seat 1 (and still moves first); the neutral tiles come
+    from the decks, the first mover's first."""
+
+    game = RvRGame
+    hands_module = "rules.engines.regality_vs_religion.hands"
+    hands_use_agents = True
+    needs_legal_decks = True
+    tools: ClassVar[Mapping[str, str]] = {
+        "solve": "rules.engines.regality_vs_religion.solve_tool:solve"
+    }
+    words: ClassVar[PageWords] = PageWords(
+        matchup_rules="Regality vs Religion: one Regality and one Religion deck of the same "
+        "variant; deck A moves first and its neutral tiles come first.",
+        matchup_timing="greedy and MCTS a fraction of a second a game",
+    )
+
+    def card_problems(self, record: Mapping[str, Any]) -> list[str]:
+        """Why the engine could not play this tile (its powers are not all understood)."""
+        return power_problems(record)
+
+    def matchup_setup(
+        self, decks: Sequence[DeckCards], *, players: int = 2, first: int | None = 0
+    ) -> SeatPlan:
+        """Seat the decks by alignment, check their variants agree, pool their neutral tiles.
+
+        With ``first`` None the starting side is drawn at random (the rulebook's Preparations:
+        "decide starting player in any suitable fashion")."""
+        self.check_deck_count(decks, players)
+        sides = [_alignment(deck) for deck in decks]
+        if sides[0] == sides[1]:
+            raise SetupError(
+                f"Both decks play {sides[0].title()}: pick one Regality deck and one Religion deck."
+            )
+        variants = [deck.variant or DEFAULT_VARIANT for deck in decks]
+        if variants[0] != variants[1]:
+            raise SetupError(
+                f"The decks use different variants ({variants[0]} and {variants[1]}): "
+                "both players must play the same variant."
+            )
+        # Neutral tiles are drawn in this order: the first mover's, then the other deck's others.
+        order = [first, 1 - first] if first is not None else [0, 1]
+        neutral: list[str] = []
+        for index in order:
+            for name in decks[index].names("neutral"):
+                if name not in neutral:
+                    neutral.append(name)
+        setup: dict[str, Any] = {
+            "variant": variants[0],
+            "first": sides[first] if first is not None else "random",
+        }
+        if neutral:
+            setup["neutral"] = neutral
+        seats = (0, 1) if sides[0] == SIDE_NAMES[0] else (1, 0)
+        return SeatPlan(setup, seats)
+
+    def swap_seats(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """The setup unchanged: the agents change alignments and so who moves first (both tile
+        sets have identical powers, and the decks' neutral tiles are shared)."""
+        return dict(setup)
+
+
+def _alignment(deck: DeckCards) -> str:
+    found = deck.branches("side")
+    found.pop("neutral", None)
+    if len(found) != 1:
+        raise SetupError(f"{deck.label} must hold the side tiles of one alignment.")
+    return next(iter(found))

@@ -1,0 +1,45 @@
+"""Reggae Revolution as the shared code sees it: a co-operative team of one to four players
+dealt one starting deck, test hands, card checks and page words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from rules.engines.core import DeckCards, GamePlugin, PageWords, SeatPlan
+from rules.engines.reggae_revolution.effects import effect_problems
+from rules.engines.reggae_revolution.game import ReggaeRevolutionGame
+
+
+class ReggaeRevolutionPlugin(GamePlugin):
+    """One starting deck for the whole team: every legal starting deck is the rulebook's twelve
+    starters, which the engine deals; a full setup's lineup is dealt face up first."""
+
+    game = ReggaeRevolutionGame
+    hands_module = "rules.engines.reggae_revolution.hands"
+    min_decks = 1
+    max_decks = 1
+    team_sizes = (1, 2, 3, 4)
+    needs_legal_decks = True
+    words: ClassVar[PageWords] = PageWords(
+        matchup_rules="Reggae Revolution is co-operative: one starting deck (deck A) and a team "
+        "size; the whole team is played by deck A's agent, and the result is how often the team "
+        "wins.",
+        matchup_timing="MCTS 15-20 s a game",
+    )
+
+    def card_problems(self, record: Mapping[str, Any]) -> list[str]:
+        """The effects the engine could not execute, said as the loader reports them."""
+        problems = effect_problems(record.get("type", ""), record.get("effects", []))
+        return [f"the {self.name} engine cannot play this card: {p}" for p in problems]
+
+    def matchup_setup(
+        self, decks: Sequence[DeckCards], *, players: int = 2, first: int | None = 0
+    ) -> SeatPlan:
+        """Seat a team of ``players``, each with the deck; the engine's first player leads."""
+        self.check_deck_count(decks, players)
+        setup: dict[str, Any] = {"players": players}
+        lineup = decks[0].names("lineup")
+        if lineup:
+            setup["lineup"] = lineup
+        return SeatPlan(setup, (0,) * players)

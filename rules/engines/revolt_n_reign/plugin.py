@@ -1,0 +1,35 @@
+"""Revolt N Reign as the shared code sees it: test hands, card checks, matchups and page words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rules.engines.core import GamePlugin, HandWords, PageWords
+from rules.engines.revolt_n_reign.cards import card_problems
+from rules.engines.revolt_n_reign.game import RevoltNReignGame
+
+
+class RevoltNReignPlugin(GamePlugin):
+    """Two 60-card decks, each seat its own deck; deck A moves first unless the rulebook's
+    "Step 4: Determine Turn Order" is asked for."""
+
+    game = RevoltNReignGame
+    hands_module = "rules.engines.revolt_n_reign.hands"
+    words: ClassVar[PageWords] = PageWords(
+        hands=HandWords(
+            intro="you go first against a rival with the same deck who plays no card "
+            "(a “goldfish”)."
+        ),
+        mulligan_labels={
+            "no-pillar": "the hand has no Pillar",
+            "two-to-five-pillars": "the hand has fewer than 2 or more than 5 Pillars",
+            "never": "never",
+        },
+        matchup_rules="Revolt N Reign: two decks, each played by its own agent; deck A moves first.",
+        matchup_timing="MCTS about 4 s a game",
+    )
+
+    def card_problems(self, record: Mapping[str, Any]) -> list[str]:
+        """The effects the engine could not execute, said as the loader reports them."""
+        return [f"the {self.name} engine cannot play this card: {p}" for p in card_problems(record)]

@@ -1,0 +1,34 @@
+"""Rival Realms as the shared code sees it: test hands, card checks, matchups and page words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rules.engines.core import GamePlugin, HandWords, PageWords
+from rules.engines.rival_realms.cards import CardDataError, card_spec
+from rules.engines.rival_realms.game import RivalRealmsGame
+
+
+class RivalRealmsPlugin(GamePlugin):
+    """Two 40-card decks, each seat its own deck; deck A moves first (random by the rulebook
+    when no first player is given)."""
+
+    game = RivalRealmsGame
+    hands_module = "rules.engines.rival_realms.hands"
+    words: ClassVar[PageWords] = PageWords(
+        hands=HandWords(
+            intro="you go first against a rival with the same deck who plays no card and never "
+            "blocks (a “goldfish”). Rival Realms has no mulligan."
+        ),
+        matchup_rules="Rival Realms: two decks, each played by its own agent; deck A moves first.",
+        matchup_timing="greedy and MCTS games often run to the turn limit: half a minute or more",
+    )
+
+    def card_problems(self, record: Mapping[str, Any]) -> list[str]:
+        """Why the engine could not use this card (its spec does not compile)."""
+        try:
+            card_spec(record)
+        except CardDataError as exc:
+            return [f"the {self.name} engine cannot use this card: {exc}"]
+        return []

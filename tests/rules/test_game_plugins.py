@@ -1,0 +1,96 @@
+"""The five games' plug-ins: found by slug, each declaring what the shared code used to table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from rules.engines.core import (
+    DeckCards,
+    GamePlugin,
+    SetupError,
+    find_plugin,
+    plugin_for,
+    plugins,
+    registered_games,
+)
+from rules.services import agent_spec
+
+GAMES = ["regality-vs-religion", "reggae-revolution", "reign-absolute", "revolt-n-reign"]
+GAMES.append("rival-realms")
+
+
+def cards(label: str, *records: Mapping[str, Any], variant: str = "") -> DeckCards:
+    return DeckCards(label, tuple(records), variant)
+
+
+def test_one_plugin_per_engine_found_by_slug():
+    assert [plugin.slug for plugin in plugins()] == sorted(registered_games()) == GAMES
+    assert find_plugin("chess") is None
+    with pytest.raises(KeyError, match="no game 'chess'"):
+        plugin_for("chess")
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_each_plugin_declares_its_engine_hands_and_words(slug: str):
+    plugin = plugin_for(slug)
+    assert isinstance(plugin, GamePlugin) and plugin.game.slug == slug
+    hands = plugin.hands()
+    assert hands is not None and hands.DEFAULT_POLICY in hands.MULLIGAN_POLICIES
+    assert plugin.words.matchup_rules.startswith(plugin.name.split(":")[0])
+    assert set(plugin.matchup_agents) == {"random", "greedy", "mcts"}
+    assert plugin.min_decks <= plugin.max_decks
+
+
+def test_agent_budgets_come_from_the_plugin_over_the_shared_ones():
+    assert agent_spec("mcts", "reign-absolute").keywords == {"iterations": 40, "rollout_turns": 4}
+    assert agent_spec("mcts", "revolt-n-reign").keywords == {"iterations": 40}
+    assert agent_spec("greedy").keywords == {"max_nodes": 100}
+
+
+def test_the_default_seating_puts_deck_i_in_seat_i_and_names_the_first_player():
+    plugin = plugin_for("rival-realms")
+    a = cards("A", {"name": "Barracks", "zone": ""}, {"name": "Grain Tithe", "zone": ""})
+    b = cards("B", {"name": "Timber Levy", "zone": ""})
+    plan = plugin.matchup_setup([a, b], first=1)
+    assert plan.setup == {
+        "decks": [["Barracks", "Grain Tithe"], ["Timber Levy"]],
+        "first_player": 1,
+    }
+    assert plan.seats == (0, 1)
+    assert "first_player" not in plugin.matchup_setup([a, b], first=None).setup
+    assert plugin.swap_seats(plan.setup)["decks"] == [["Timber Levy"], ["Barracks", "Grain Tithe"]]
+    with pytest.raises(SetupError, match="played by 2 decks, not 1"):
+        plugin.matchup_setup([a])
+
+
+def test_reign_absolute_seats_one_faction_per_deck_and_swaps_them():
+    plugin = plugin_for("reign-absolute")
+    decks = [cards(f, {"name": f"{f} unit", "branch": f, "zone": ""}) for f in ("elves", "azuma")]
+    plan = plugin.matchup_setup([*decks, cards("u", {"name": "x", "branch": "umbrous"})])
+    assert plan.setup == {"factions": ["elves", "azuma", "umbrous"], "first_player": 0}
+    assert plugin.swap_seats({"factions": ["elves", "azuma"]})["factions"] == ["azuma", "elves"]
+    with pytest.raises(SetupError, match="exactly one faction"):
+        plugin.matchup_setup([decks[0], cards("mixed", *decks[0].records, *decks[1].records)])
+
+
+def test_regality_vs_religion_seats_by_alignment_and_pools_neutral_tiles():
+    plugin = plugin_for("regality-vs-religion")
+    religion = cards(
+        "Flock",
+        {"name": "Monk", "branch": "religion", "zone": "side"},
+        {"name": "Sage", "branch": "neutral", "zone": "neutral"},
+        variant="standard",
+    )
+    regality = cards(
+        "Court",
+        {"name": "King", "branch": "regality", "zone": "side"},
+        {"name": "Bard", "branch": "neutral", "zone": "neutral"},
+        {"name": "Sage", "branch": "neutral", "zone": "neutral"},
+    )
+    plan = plugin.matchup_setup([religion, regality], first=0)
+    assert plan.seats == (1, 0)  # seat 0 is Regality: deck B
+    assert plan.setup == {"variant": "standard", "first": "religion", "neutral": ["Sage", "Bard"]}
+    assert plugin.matchup_setup([religion, regality], first=None).setup["first"] == "random"

@@ -1,0 +1,201 @@
+"""``manage.py simulate --deck-a/--deck-b`` (and -c/-d) for every game: the game's plugin seats
+the decklist files, as web matchups do, so every engine plays the decks it is given."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+pytestmark = pytest.mark.django_db
+
+DECKS = Path(__file__).resolve().parents[2] / "fixtures" / "decks"
+
+
+def deck(game: str, name: str) -> str:
+    return str(DECKS / game / f"{name}.txt")
+
+
+def simulate(game: str, decks: list[str], agents: str, *extra: str) -> dict[str, Any]:
+    """Run the command with decklist files (deck A first) and return its JSON report."""
+    options = [f"--deck-{'abcd'[index]}={path}" for index, path in enumerate(decks)]
+    out = io.StringIO()
+    call_command(
+        "simulate",
+        "--game",
+        game,
+        *options,
+        "--agents",
+        agents,
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+        *extra,
+        stdout=out,
+    )
+    return json.loads(out.getvalue())
+
+
+@pytest.fixture
+def regality_old_style(tmp_path: Path) -> str:
+    """A Regality side for the old-style variant (no neutral tile but the Citizen)."""
+    path = tmp_path / "regality-old-style.txt"
+    path.write_text(
+        "# game: regality-vs-religion\n# name: Crown, Old Style\n# variant: old-style\n\n"
+        "[Side]\n"
+        + "".join(
+            f"1 {name}\n"
+            for name in ("Castle", "Citizen", "General", "King", "Minister", "Princess")
+        )
+        + "1 Queen\n1 Wizard\n",
+        encoding="utf-8",
+    )
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("game", "a", "b"),
+    [
+        ("revolt-n-reign", "legal-eagle-control", "legal-bison-pressure"),
+        ("rival-realms", "legal-arcane-court", "legal-knights-and-keeps"),
+        ("reign-absolute", "legal-elves-grove", "legal-empire-legion"),
+    ],
+)
+def test_two_decks_of_a_two_player_game_are_played_seat_by_seat(game: str, a: str, b: str):
+    report = simulate(game, [deck(game, a), deck(game, b)], "random,random")
+    assert report["games"] == 2
+    assert sum(side["wins"] for side in report["sides"]) + report["draws"] == 2
+    names = [side["name"] for side in report["sides"]]
+    assert names[0].startswith("A: ") and names[1].startswith("B: ")
+    if game == "reign-absolute":
+        assert report["setup"]["factions"] == ["elves", "empire"]
+        assert "decks" not in report["setup"]
+    else:
+        assert [len(cards) for cards in report["setup"]["decks"]] == [
+            60 if game == "revolt-n-reign" else 40
+        ] * 2
+
+
+def test_the_first_player_is_the_rulebooks_unless_a_deck_is_named():
+    game = "rival-realms"
+    decks = [deck(game, "legal-arcane-court"), deck(game, "legal-knights-and-keeps")]
+    assert "first_player" not in simulate(game, decks, "random,random")["setup"]
+    assert simulate(game, decks, "random,random", "--first", "b")["setup"]["first_player"] == 1
+    with pytest.raises(CommandError, match="there is no deck c"):
+        simulate(game, decks, "random,random", "--first", "c")
+
+
+@pytest.mark.parametrize("count", [3, 4])
+def test_reign_absolute_seats_three_or_four_factions(count: int):
+    game = "reign-absolute"
+    names = ["legal-elves-grove", "legal-empire-legion", "legal-azuma-shogunate"]
+    names.append("legal-umbrous-shadows")
+    report = simulate(game, [deck(game, n) for n in names[:count]], ",".join(["random"] * count))
+    factions = ["elves", "empire", "azuma", "umbrous"][:count]
+    assert report["setup"]["factions"] == factions
+    assert [side["name"][:2] for side in report["sides"]] == [f"{x}:" for x in "ABCD"[:count]]
+    assert sum(side["wins"] for side in report["sides"]) + report["draws"] == 2
+
+
+def test_reign_absolute_refuses_two_decks_of_one_faction():
+    game = "reign-absolute"
+    elves = deck(game, "legal-elves-grove")
+    with pytest.raises(CommandError, match="pick decks of two different factions"):
+        simulate(game, [elves, elves], "random,random")
+
+
+def test_alternating_seats_swaps_the_factions_with_the_agents(tmp_path: Path):
+    game = "reign-absolute"
+    decks = [deck(game, "legal-elves-grove"), deck(game, "legal-empire-legion")]
+    log = tmp_path / "game.json"
+    simulate(
+        game,
+        decks,
+        "random,random",
+        "--alternate-seats",
+        "--log-game",
+        "1",
+        "--log-file",
+        str(log),
+    )
+    record = json.loads(log.read_text(encoding="utf-8"))
+    assert record["seats"] == [1, 0]
+    assert record["setup"]["factions"] == ["empire", "elves"]
+
+
+def test_regality_vs_religion_seats_decks_by_alignment_and_reads_the_variant(regality_old_style):
+    game = "regality-vs-religion"
+    religion = deck(game, "legal-religion-old-style")
+    report = simulate(game, [religion, regality_old_style], "greedy,random", "--first", "a")
+    # the decklists' "# variant: old-style" line, not the default standard variant
+    assert report["setup"]["variant"] == "old-style"
+    assert report["setup"]["first"] == "religion"  # deck A's side moves first
+    # the engine's seat 0 is Regality: deck B sits there, with its agent
+    assert [side["name"] for side in report["sides"]] == [
+        "B: Crown, Old Style",
+        "A: Hierophant's Flock, Old Style",
+    ]
+    assert [side["agent"] for side in report["sides"]] == ["random", "greedy"]
+    # the rulebook's Preparations leave the starting player to the players: drawn at random
+    assert simulate(game, [religion, regality_old_style], "random,random")["setup"]["first"] == (
+        "random"
+    )
+
+
+def test_regality_vs_religion_refuses_decks_of_different_variants(regality_old_style):
+    game = "regality-vs-religion"
+    with pytest.raises(CommandError, match="different variants"):
+        simulate(game, [deck(game, "legal-religion-draft"), regality_old_style], "random,random")
+    with pytest.raises(CommandError, match="pick one Regality deck and one Religion deck"):
+        simulate(game, [regality_old_style, regality_old_style], "random,random")
+
+
+def test_a_decklist_with_a_variant_the_game_lacks_is_refused(tmp_path: Path):
+    game = "regality-vs-religion"
+    text = Path(deck(game, "legal-religion-old-style")).read_text(encoding="utf-8")
+    odd = tmp_path / "odd.txt"
+    odd.write_text(text.replace("old-style", "chess"), encoding="utf-8")
+    with pytest.raises(CommandError, match="no variant 'chess'"):
+        simulate(game, [str(odd), deck(game, "legal-regality-standard")], "random,random")
+
+
+@pytest.mark.parametrize(("name", "lineup"), [("legal-starting-deck", 0), ("legal-full-setup", 1)])
+def test_reggae_revolution_plays_one_deck_for_a_team_as_large_as_the_agents(name, lineup):
+    game = "reggae-revolution"
+    report = simulate(game, [deck(game, name)], "random,random,random")
+    assert report["setup"]["players"] == 3
+    assert bool(report["setup"].get("lineup")) == bool(lineup)
+    team = report["team"]
+    assert team["wins"] + team["losses"] <= 2
+    assert [side["name"].rsplit(", ", 1)[1] for side in report["sides"]] == [
+        "player 1",
+        "player 2",
+        "player 3",
+    ]
+
+
+def test_reggae_revolution_refuses_a_second_deck_and_a_team_too_large():
+    game = "reggae-revolution"
+    starting = deck(game, "legal-starting-deck")
+    with pytest.raises(CommandError, match="played by 1 deck, not 2"):
+        simulate(game, [starting, starting], "random,random")
+    with pytest.raises(CommandError, match="team has 1 to 4 players"):
+        simulate(game, [starting], ",".join(["random"] * 5))
+
+
+def test_the_deck_options_are_checked_before_anything_is_played():
+    game = "revolt-n-reign"
+    eagle = deck(game, "legal-eagle-control")
+    with pytest.raises(CommandError, match="one agent per deck"):
+        simulate(game, [eagle, eagle], "random,random,random")
+    with pytest.raises(CommandError, match="in order"):
+        call_command("simulate", "--game", game, "--deck-a", eagle, "--deck-c", eagle)
+    with pytest.raises(CommandError, match="played by 2 decks, not 3"):
+        simulate(game, [eagle, eagle, eagle], "random,random,random")

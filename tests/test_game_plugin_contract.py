@@ -1,0 +1,269 @@
+"""The plug-in contract: a sixth game is its own pieces, with no edit to shared code.
+
+The toy game (``tests/toygame``) lives in the test suite only. It is plugged in here the way any
+game is (``register_plugin``, then ``rules.plugins.plugin_wire`` for its Django-side pieces), and
+every shared surface must then serve it: card loading with its card check, validation, test
+hands (model and page), matchups (web page and ``simulate``, with decklist files too), card
+images in its own style, and the REST API. The first test checks that no shared file names it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.urls import reverse
+from PIL import Image
+
+from cards.images.face import face_for_card
+from cards.images.links import card_image_links
+from cards.images.render import render_face
+from cards.images.styles import style_for
+from cards.models import Card
+from decks.services import deck_create
+from decks.validation import validate
+from decks.validation.index import card_index_forget_local
+from rules import test_hands
+from rules.engines.core import plugin_for, register_plugin, registered_games
+from rules.models import MatchupRun
+from rules.plugins import plugin_unwire, plugin_wire
+from rules.services import agent_spec, matchup_run_play_all
+from tests.toygame.engine import TARGET
+from tests.toygame.plugin import ToyDuelPlugin
+
+ROOT = Path(__file__).resolve().parents[1]
+TOY = ROOT / "tests" / "toygame"
+SLUG = "toy-duel"
+DECKS = TOY / "decks"
+
+
+@pytest.fixture
+def toy(db):
+    """The toy game plugged in and its cards loaded, for one test; unplugged afterwards."""
+    plugin = register_plugin(ToyDuelPlugin())
+    plugin_wire(plugin)
+    test_hands._loaded.pop(SLUG, None)
+    card_index_forget_local()
+    call_command("load_game_data", "--game", SLUG, stdout=io.StringIO())
+    yield plugin
+    plugin_unwire(SLUG)
+    test_hands._loaded.pop(SLUG, None)
+    card_index_forget_local()
+
+
+@pytest.fixture
+def user(django_user_model):
+    return django_user_model.objects.create_user("tess", password="pw-for-tests-only")
+
+
+@pytest.fixture
+def alice(client, user):
+    client.force_login(user)
+    return client
+
+
+def toy_deck(user, name: str = "sun", *, title: str | None = None):
+    text = (DECKS / f"{name}.txt").read_text(encoding="utf-8")
+    return deck_create(owner=user, game=SLUG, name=title or name.title(), decklist=text)
+
+
+def test_no_shared_file_names_the_toy_game():
+    tracked = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    shared = [
+        path
+        for path in tracked
+        if not path.startswith(("tests/", "docs/"))
+        and path.endswith((".py", ".html", ".js", ".css", ".yaml", ".toml", ".cfg"))
+    ]
+    assert len(shared) > 100
+    naming = [
+        path
+        for path in shared
+        if any(
+            word in (ROOT / path).read_text(encoding="utf-8", errors="replace").casefold()
+            for word in ("toy-duel", "toy duel", "toygame")
+        )
+    ]
+    assert naming == []
+
+
+def test_unplugged_the_toy_game_is_unknown(db):
+    assert SLUG not in registered_games()
+    assert not test_hands.available(SLUG)
+    assert type(style_for(SLUG)).__name__ == "CardStyle"
+
+
+def test_its_cards_load_and_its_engine_check_refuses_a_card_it_cannot_play(toy, tmp_path):
+    assert Card.objects.filter(game__slug=SLUG).count() == 5
+    # a load of every game finds the toy's data folder, which its plugin registered
+    again = io.StringIO()
+    call_command("load_game_data", stdout=again)
+    assert "toy-duel" in again.getvalue()
+    assert Card.objects.filter(game__slug=SLUG).count() == 5
+    # given a copy of its data with a card scoring 9 points
+    shutil.copytree(TOY / "fixtures", tmp_path / "fixtures")
+    cards = tmp_path / "fixtures" / SLUG / "cards" / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("points: 5", "points: 9"))
+    errors = io.StringIO()
+    # when it is loaded, then nothing is written and the engine's reason is given
+    with pytest.raises(CommandError):
+        call_command(
+            "load_game_data",
+            "--game",
+            SLUG,
+            "--fixtures",
+            str(tmp_path / "fixtures"),
+            stdout=io.StringIO(),
+            stderr=errors,
+        )
+    assert "the Toy Duel engine cannot play this card" in errors.getvalue()
+    assert Card.objects.get(game__slug=SLUG, name="Blaze Five").attack == 5
+
+
+def test_its_validation_module_judges_its_decks(toy):
+    report = validate(SLUG, {"Blaze Five": 3})
+    assert not report.legal
+    assert {v.code for v in report.violations} == {"toy-deck-size", "toy-copies"}
+    assert validate(SLUG, {"Dawn One": 4, "Noon Three": 4, "Blaze Five": 2}).legal
+
+
+def test_it_has_test_hands_on_the_model_and_on_the_deck_page(toy, user, alice):
+    assert SLUG in test_hands.games()
+    assert test_hands.policies(SLUG) == ["never"]
+    deck = toy_deck(user)
+    page = alice.get(reverse("deck-test-hands", args=[deck.pk]))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "you race an idle rival to 15 points" in text
+    assert "First three" in text and "never (toy rule)" in text
+    figures = alice.get(
+        reverse("deck-test-hands", args=[deck.pk]),
+        {"hands": 20, "deal_seed": 1, "policy": "never"},
+    )
+    assert figures.status_code == 200
+    assert "Turns to 15 points" in figures.content.decode()
+
+
+def test_it_has_web_matchups_seated_by_its_plugin(toy, user, alice):
+    sun, moon = toy_deck(user, "sun"), toy_deck(user, "moon")
+    form = alice.get(reverse("matchup-new"))
+    assert "two numbered decks race to 15 points" in form.content.decode()
+    response = alice.post(
+        reverse("matchup-new"),
+        {
+            "deck_a": sun.pk,
+            "deck_b": moon.pk,
+            "agent_a": "greedy",
+            "agent_b": "random",
+            "games": 6,
+            "seed": 2,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    run = MatchupRun.objects.get()
+    assert run.setup["first_player"] == 0 and len(run.setup["decks"]) == 2
+    run = matchup_run_play_all(run_id=run.pk)
+    assert run.totals["games"] == 6 and sum(run.totals["wins"]) + run.totals["draws"] == 6
+    detail = alice.get(reverse("matchup-detail", args=[run.pk]))
+    assert "someone reached 15 points" in detail.content.decode()
+    # the plugin's own agents and budgets
+    assert agent_spec("greedy", SLUG).keywords == {"max_nodes": 7}
+    refused = alice.post(
+        reverse("matchup-new"),
+        {"deck_a": sun.pk, "deck_b": moon.pk, "agent_a": "mcts", "agent_b": "random"}
+        | {"games": 1, "seed": 1},
+    )
+    assert refused.status_code == 400
+    assert "Toy Duel matchups are played by: Random, Greedy" in refused.content.decode()
+
+
+def test_it_has_simulate_with_and_without_decklists(toy):
+    out = io.StringIO()
+    call_command("simulate", "--game", SLUG, "--games", "4", "--json", stdout=out)
+    assert json.loads(out.getvalue())["games"] == 4
+    out = io.StringIO()
+    call_command(
+        "simulate",
+        "--game",
+        SLUG,
+        "--deck-a",
+        str(DECKS / "sun.txt"),
+        "--deck-b",
+        str(DECKS / "moon.txt"),
+        "--agents",
+        "greedy,random",
+        "--games",
+        "4",
+        "--first",
+        "a",
+        "--json",
+        stdout=out,
+    )
+    report = json.loads(out.getvalue())
+    assert [side["name"] for side in report["sides"]] == ["A: Sun Rush", "B: Moon Tide"]
+    assert report["setup"]["first_player"] == 0
+    assert set(report["end_reasons"]) <= {"target", "cards-out"}
+    with pytest.raises(CommandError, match="toy-copies"):
+        call_command(
+            "simulate",
+            "--game",
+            SLUG,
+            "--deck-a",
+            str(DECKS / "short.txt"),
+            "--deck-b",
+            str(DECKS / "moon.txt"),
+            stdout=io.StringIO(),
+        )
+
+
+def test_its_cards_are_drawn_in_its_own_style(toy, client):
+    from tests.toygame.style import BORDER
+
+    card = Card.objects.get(game__slug=SLUG, name="Blaze Five")
+    assert type(style_for(SLUG)).__name__ == "ToyDuelStyle"
+    rendered = render_face(face_for_card(card))
+    border = tuple(int(BORDER[i : i + 2], 16) for i in (1, 3, 5))
+    # the top edge, clear of the rounded corners, is the face's border
+    face = rendered.image.convert("RGB")
+    assert face.getpixel((face.width // 2, 3)) == border
+    response = client.get(card_image_links(card).url)
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    image = Image.open(io.BytesIO(b"".join(response.streaming_content)))
+    image = image.convert("RGB")
+    assert image.getpixel((image.width // 2, 3)) == border
+
+
+def test_the_api_serves_its_cards_and_validates_its_decks(toy, client):
+    games = client.get("/api/v1/games/").json()
+    slugs = [game["slug"] for game in games.get("results", games)]
+    assert SLUG in slugs
+    cards = client.get("/api/v1/cards/", {"game": SLUG}).json()
+    assert cards["count"] == 5
+    checked = client.post(
+        "/api/v1/validate/",
+        {"game": SLUG, "cards": [{"name": "Blaze Five", "quantity": 3}]},
+        content_type="application/json",
+    )
+    assert checked.status_code == 200
+    codes = {violation["code"] for violation in checked.json()["violations"]}
+    assert codes == {"toy-deck-size", "toy-copies"}
+
+
+def test_the_plugin_is_found_by_slug_and_declares_the_rest(toy):
+    plugin = plugin_for(SLUG)
+    assert plugin is toy and plugin.name == "Toy Duel" and not plugin.cooperative
+    assert plugin.words.end_reason("target") == "someone reached 15 points"
+    assert plugin.words.end_reason("time-out") == "time out"
+    assert TARGET == 15
