@@ -151,3 +151,47 @@ def test_security_headers_are_sent(server) -> None:
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["X-Frame-Options"] == "DENY"
     assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+@pytest.mark.parametrize(
+    ("page", "rendered"),
+    [
+        ("/api/v1/docs/", ".swagger-ui .info .title"),
+        ("/api/v1/redoc/", "h1"),
+        ("/api/v1/redoc/", "text=API docs by Redocly"),  # the sidebar foot: Redocly's logo
+    ],
+)
+def test_api_docs_render_in_a_browser_asking_no_other_host(server, page, rendered) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    base = str(server.base_url).rstrip("/")
+    elsewhere: list[str] = []  # requests that left the browser for another host
+
+    def only_this_server(route) -> None:
+        url = route.request.url
+        if url.startswith(base) or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            elsewhere.append(url)
+            route.abort()
+
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            tab = browser.new_page()
+            tab.route("**/*", only_this_server)
+            tab.goto(base + page)
+            shown = tab.locator(rendered).first
+            sync_api.expect(shown).to_be_visible(timeout=30_000)
+            if not rendered.startswith("text="):
+                sync_api.expect(shown).to_contain_text("Deckwright API")
+            tab.wait_for_load_state("networkidle")
+        finally:
+            browser.close()
+    assert elsewhere == [], f"{page} asked other hosts for {elsewhere}"
