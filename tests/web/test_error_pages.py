@@ -73,3 +73,13 @@ def test_unknown_host_gets_the_branded_400(visitor) -> None:
     response = visitor.get("/", HTTP_HOST="not-this-site.example")
     assert response.status_code == 400
     assert "Bad request" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_form_without_its_csrf_token_gets_a_page_saying_what_to_do() -> None:
+    browser = Client(enforce_csrf_checks=True)
+    response = browser.post("/accounts/login/", {"username": "a", "password": "b"})
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "This form could not be accepted" in html
+    assert "reload the page" in html and "allow cookies" in html
