@@ -405,13 +405,15 @@ def main() -> None:
                 watch = ConnectionWatch() if database == "postgres" else None
                 if watch:
                     watch.start()
-                cpu_before = cpu_seconds(server.pid)
+                cpu_before, client_before = cpu_seconds(server.pid), time.process_time()
                 samples, duration = asyncio.run(load(base, plan, args.clients, args.seconds))
                 cpu = cpu_seconds(server.pid) - cpu_before
+                client_cpu = time.process_time() - client_before
                 answered = sum(len(sample.latencies_ms) for sample in samples.values())
                 extra = (
                     f"Server CPU: {cpu:.1f} s, {cpu * 1000 / max(answered, 1):.1f} ms per answered"
-                    f" request. Load average after: {load_average()}."
+                    f" request (the clients: {client_cpu:.1f} s). Load average after:"
+                    f" {load_average()}."
                 )
                 if watch:
                     watch.stop.set()
