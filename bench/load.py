@@ -213,15 +213,15 @@ def running_server(kind: str, port: int, env: dict[str, str]) -> Iterator[Server
         command += ["--bind", bind]
     else:
         command = [sys.executable, "manage.py", "runserver", "--noreload", bind]
-    log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in the finally below)
+    log_path = Path(env["DECKWRIGHT_DATA_DIR"]) / f"{kind}.log"
+    log = log_path.open("wb")  # closed in the finally below
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://{bind}"
     try:
         deadline = time.monotonic() + 60
         while True:
             if process.poll() is not None:
-                log.seek(0)
-                raise SystemExit(f"{kind} exited:\n{log.read().decode(errors='replace')}")
+                raise SystemExit(f"{kind} exited:\n{log_path.read_text(errors='replace')}")
             try:
                 httpx.get(f"{base}/api/v1/", timeout=5)
                 break

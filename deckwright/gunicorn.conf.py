@@ -22,7 +22,11 @@ threads = env_int("GUNICORN_THREADS", 4)  # threads overlap database and network
 backlog = env_int("GUNICORN_BACKLOG", 2048)  # queued connections beyond the busy threads
 timeout = env_int("GUNICORN_TIMEOUT", 30)  # a worker silent this long is restarted
 graceful_timeout = 30
-keepalive = env_int("GUNICORN_KEEPALIVE", 5)  # seconds an idle client connection is kept
+# Seconds an idle client connection is kept: longer than the idle timeout of a proxy or load
+# balancer in front (nginx and most balancers: 60 s), so that none of them sends a request on a
+# connection gunicorn is closing that instant (at 5 s, bench/load.py saw such resets under 200
+# clients). An idle connection waits in the poller; it holds no thread.
+keepalive = env_int("GUNICORN_KEEPALIVE", 75)
 accesslog = env_str("GUNICORN_ACCESS_LOG", "-") or None  # "-" = stdout; empty = off
 errorlog = "-"
 # The worker heartbeat file lives in memory where there is some (containers' /tmp may be a slow
