@@ -27,6 +27,27 @@ data: migrate
 run: data
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The production setup on this machine (docs/deploy.md): DEBUG=0, collected static files, gunicorn
+# on $(HOST):$(PORT) over plain HTTP (DECKWRIGHT_HTTPS=0). Without SECRET_KEY in the environment,
+# one is generated once into $(SERVE_DIR)/secret_key and reused.
+SERVE_DIR := $(or $(DECKWRIGHT_DATA_DIR),var)
+.PHONY: serve
+serve: install
+	@mkdir -p $(SERVE_DIR); \
+	if [ -z "$$SECRET_KEY" ]; then \
+		if [ ! -s $(SERVE_DIR)/secret_key ]; then \
+			(umask 077; $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > $(SERVE_DIR)/secret_key); \
+			echo "SECRET_KEY was unset: generated one into $(SERVE_DIR)/secret_key (kept for next time)"; \
+		else echo "SECRET_KEY is unset: using the one in $(SERVE_DIR)/secret_key"; fi; \
+		SECRET_KEY=$$(cat $(SERVE_DIR)/secret_key); export SECRET_KEY; \
+	fi; \
+	export DEBUG=0 DECKWRIGHT_HTTPS=$${DECKWRIGHT_HTTPS:-0}; \
+	$(BIN)/python manage.py migrate --noinput && \
+	$(BIN)/python manage.py load_game_data && \
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0 && \
+	echo "Serving http://$(HOST):$(PORT)/ with gunicorn (DEBUG=0); Ctrl-C stops it" && \
+	exec $(BIN)/gunicorn -c deckwright/gunicorn.conf.py --bind $(HOST):$(PORT)
+
 # A Celery worker for matchup runs; it needs CELERY_BROKER_URL (and so does `make run`, to use it).
 worker: migrate
 	@test -n "$$CELERY_BROKER_URL" || { echo "Set CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0) first"; exit 1; }

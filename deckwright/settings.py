@@ -15,6 +15,7 @@ Variables (all optional for local use):
     API_TOKEN_TTL_DAYS, MATCHUP_ANON_GAMES_PER_HOUR(_IP): accounts and limits, see below
     EMAIL_BACKEND       Django email backend (default: the console backend, which prints mail)
     DEFAULT_FROM_EMAIL  sender of password-reset mail (default deckwright@localhost)
+    DATABASE_CONN_MAX_AGE, DECKWRIGHT_HTTPS, SECURE_* ...: serving in production, docs/deploy.md
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # /static/ before sessions and the database
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -99,7 +101,10 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{DATA_DIR / 'deckwright.sqlite3'}"),
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        # A connection serves many requests (seconds; 0 = one per request) and is checked before
+        # reuse. Each server thread holds one: docs/deploy.md sizes workers x threads to fit.
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -140,7 +145,18 @@ EMAIL_PORT = env_int("EMAIL_PORT", 25)
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = DATA_DIR / "staticfiles"
+STATIC_ROOT = DATA_DIR / "staticfiles"  # filled by `manage.py collectstatic` (make serve)
+# With DEBUG=0 WhiteNoise serves the collected files: names carry a content hash, gzip copies sit
+# beside them, and browsers may cache them for good. Development and tests read the sources.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_AUTOREFRESH = WHITENOISE_USE_FINDERS = DEBUG
 MEDIA_URL = "/media/"
 MEDIA_ROOT = DATA_DIR / "media"
 
@@ -235,6 +251,17 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Nothing from other hosts: no validator badge, system fonts (templates/drf_spectacular/).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    "REDOC_UI_SETTINGS": {
+        "theme": {
+            "typography": {
+                "fontFamily": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
+                "headings": {"fontFamily": "system-ui, -apple-system, 'Segoe UI', sans-serif"},
+                "code": {"fontFamily": "ui-monospace, 'DejaVu Sans Mono', Menlo, monospace"},
+            }
+        }
+    },
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
 }
@@ -256,6 +283,21 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }
 
+# Production (DEBUG=0) is HTTPS-only unless DECKWRIGHT_HTTPS=0 (plain HTTP on a trusted host, as
+# `make serve` does); each setting has its own variable too. `check --deploy` is clean by default.
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=True)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=True)
+    _https = env_bool("DECKWRIGHT_HTTPS", default=True)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=_https)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if _https else 0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=True)
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=_https)
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=_https)
+# Behind a proxy that ends TLS: the header it sets on HTTPS requests, "X-Forwarded-Proto" (value
+# https) or "Name: value". Only when the proxy overwrites that header from clients.
+if _proxy_ssl := env_str("SECURE_PROXY_SSL_HEADER"):
+    _name, _, _value = _proxy_ssl.partition(":")
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + _name.strip().upper().replace("-", "_"),
+        _value.strip() or "https",
+    )

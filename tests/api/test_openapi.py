@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from drf_spectacular.validation import validate_schema
 
@@ -54,9 +56,17 @@ def test_schema_endpoint_serves_json(api_client):
     assert "/api/v1/cards/" in response.json()["paths"]
 
 
-def test_docs_page_uses_packaged_assets_not_a_cdn(client):
-    response = client.get("/api/v1/docs/")
+@pytest.mark.parametrize("page", ["/api/v1/docs/", "/api/v1/redoc/"])
+def test_docs_pages_use_packaged_assets_and_no_other_host(client, page):
+    response = client.get(page)
     assert response.status_code == 200
     html = response.content.decode()
     assert "drf_spectacular_sidecar" in html
-    assert "cdn." not in html and "unpkg" not in html and "jsdelivr" not in html
+    # No CDN, no web fonts, no validator badge: every URL the page names is on this server.
+    assert re.findall(r"https?://[^\s\"'<>)]+", html) == []
+    assert "fonts.googleapis" not in html and "validator.swagger.io" not in html
+
+
+def test_swagger_ui_turns_off_the_online_validator(client):
+    html = client.get("/api/v1/docs/").content.decode()
+    assert '"validatorUrl": null' in html
