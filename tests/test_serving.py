@@ -55,12 +55,15 @@ def production_env(data_dir: Path) -> dict[str, str]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
     data_dir = tmp_path_factory.mktemp("production")
     env = production_env(data_dir)
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
+    # as `make serve` does: an empty database migrated (the API's rate-limit counters live in a
+    # table when REDIS_URL is unset), then the static files collected
+    for command in (["migrate"], ["collectstatic"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command, "--noinput", "--verbosity", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
     port = _free_port()
     bind = f"127.0.0.1:{port}"
     log = (data_dir / "gunicorn.log").open("w")
