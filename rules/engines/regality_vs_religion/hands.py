@@ -186,8 +186,11 @@ def deal(fish: Goldfish, seed: int, make_agent: AgentFactory) -> _Game:
         ",".join(keys[t] for t in fish.neutral_area) or "-",
         NOTATION_SIDES[fish.first],
     ]
-    setup = {"variant": fish.variant, "position": " | ".join(fields)}
-    setup["max_placements"] = MAX_PLACEMENTS
+    setup: dict[str, Any] = {
+        "variant": fish.variant,
+        "position": " | ".join(fields),
+        "max_placements": MAX_PLACEMENTS,
+    }
     state = game.new_initial_state(seed, setup)
     agents: list[Any] = [None, None]
     agents[fish.side] = make_agent("greedy", rng.randrange(2**31))

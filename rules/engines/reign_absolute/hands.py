@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rules.engines.core import Action, Rng, SetupError
 from rules.engines.core.hands import (
@@ -234,14 +234,15 @@ class Goldfish:
     @staticmethod
     def _place(state: ReignState, unit: int, actions: list[Action]) -> Action:
         def distance(action: Action) -> int:
-            return _nearest(state, (action.args[0], action.args[1]), 0)
+            args = _ints(action)
+            return _nearest(state, (args[0], args[1]), 0)
 
         if state.table[unit].is_liege:
-            return max(actions, key=lambda a: (distance(a), [-x for x in a.args]))
+            return max(actions, key=lambda a: (distance(a), [-x for x in _ints(a)]))
         return min(actions, key=lambda a: (distance(a), a.args))
 
     def _attack_margin(self, state: ReignState, action: Action) -> float:
-        x, y, tx, ty = action.args
+        x, y, tx, ty = _ints(action)
         mine = state.board[(x, y)]
         spec = state.table[mine]
         total = (
@@ -266,7 +267,9 @@ class Goldfish:
             if a.kind == "attack" and ((a.args[0], a.args[1]) != liege or len(own) == 1)
         ]
         if attacks:
-            best = max(attacks, key=lambda a: (self._attack_margin(state, a), [-v for v in a.args]))
+            best = max(
+                attacks, key=lambda a: (self._attack_margin(state, a), [-v for v in _ints(a)])
+            )
             if self._attack_margin(state, best) >= 1:
                 return best
         if len(rival) == 1 or len(rival) < len(own):
@@ -281,7 +284,7 @@ class Goldfish:
             steps = [a for a in actions if a.kind == "move" and (a.args[0], a.args[1]) == mover]
             if steps:
                 return min(
-                    steps, key=lambda a: (_nearest(state, (a.args[2], a.args[3]), 0), a.args)
+                    steps, key=lambda a: (_nearest(state, (_ints(a)[2], _ints(a)[3]), 0), a.args)
                 )
         return PASS
 
@@ -301,6 +304,11 @@ class Goldfish:
         return self._strongest(state, front)
 
 
+def _ints(action: Action) -> tuple[int, ...]:
+    """The arguments of a placement, move, attack or discard: squares' coordinates."""
+    return cast("tuple[int, ...]", action.args)
+
+
 def _mean_bonus(combat: Sequence[CardSpec], kind: str) -> float:
     if not combat:
         return 0.0
@@ -314,7 +322,7 @@ def _mean_bonus(combat: Sequence[CardSpec], kind: str) -> float:
 
 def _weakest_discard(state: ReignState, player: int, actions: list[Action]) -> Action:
     def rank(action: Action) -> tuple[bool, float, int, tuple[Any, ...]]:
-        square = (action.args[0], action.args[1])
+        square = (_ints(action)[0], _ints(action)[1])
         unit = state.board[square]
         spec = state.table[unit]
         return (spec.is_liege, spec.worth, len(state.under.get(unit, ())), action.args)
@@ -540,5 +548,7 @@ def walk(
             ("Rival units", str(units_left(state, 1))),
             ("Reinforcement deck", str(len(state.deck))),
         ],
-        log=[_event_text(e.as_dict()) for e in state.events[log_from:]] if kept and turns else [],
+        log=[_event_text(e.as_dict()) for e in state.event_log()[log_from:]]
+        if kept and turns
+        else [],
     )

@@ -207,7 +207,7 @@ def walk(
                 break
             last_turn = state.turn
             own_turns += 1
-            log_from = len(state.events)
+            log_from = len(state.event_log())
         state.apply(goldfish_action(state))
     seen = state.observation(0)
     me, rival = seen["players"][0], seen["players"][1]
@@ -236,5 +236,5 @@ def walk(
             ("Rival's life points", str(rival["lp"])),
             ("Cards left to draw", str(me["draw_pile"])),
         ],
-        log=[event_text(e.as_dict()) for e in state.events[log_from:]] if turns else [],
+        log=[event_text(e.as_dict()) for e in state.event_log()[log_from:]] if turns else [],
     )

@@ -414,7 +414,7 @@ def walk(
         return HandWalk(seed=seed, finished=True, error=str(error))
     goldfish = Goldfish()
     played = 0
-    log_from = len(state.events)
+    log_from = len(state.event_log())
     while kept and not state.is_terminal():
         if state.current_player() == 1:
             state.apply(idle_action(state))
@@ -423,7 +423,7 @@ def walk(
             if played == turns:
                 break
             played = own_turn(state)
-            log_from = max(i for i, e in enumerate(state.events) if e.kind == "turn")
+            log_from = max(i for i, e in enumerate(state.event_log()) if e.kind == "turn")
         state.apply(goldfish.act(state))
     finished = state.is_terminal()
     outcome = outcome_text(state.winner(), own_turn(state), state.end_reason()) if finished else ""
@@ -448,5 +448,5 @@ def walk(
             ("Draw deck", str(len(state.draw[0]))),
             ("Lost deck", str(len(state.lost[0]))),
         ],
-        log=[event_text(e.as_dict()) for e in state.events[log_from:]] if turns else [],
+        log=[event_text(e.as_dict()) for e in state.event_log()[log_from:]] if turns else [],
     )
