@@ -178,7 +178,10 @@ def matchup_summary(run: MatchupRun) -> dict[str, Any]:
         "losses": totals.get("team_losses", 0),
         "length_mean": totals.get("length_total", 0) / games if games else 0.0,
         "length_points": [(_bucket_label(key), count) for key, count in histogram],
-        "reason_points": sorted(totals.get("end_reasons", {}).items(), key=lambda kv: -kv[1]),
+        "reason_points": [
+            (end_reason_text(run.game.slug, code), count)
+            for code, count in sorted(totals.get("end_reasons", {}).items(), key=lambda kv: -kv[1])
+        ],
         "first_rate": totals.get("first_wins", 0) / first_games if first_games else None,
     }
 

@@ -33,6 +33,7 @@ from web.forms import MatchupForm
 from web.matchups import (
     MatchupSetupError,
     agent_label,
+    end_reason_text,
     game_rows,
     matchup_games,
     matchup_plan,
@@ -147,8 +148,11 @@ def _context(run: MatchupRun, page_number: Any = 1) -> dict[str, Any]:
         context["length_chart"] = bar_chart(
             summary["length_points"], title="Game length", x_label="Actions", y_label="Games"
         )
+        # a tick has room for the words before their explanation ("LP Victory"); the list of
+        # games says them in full
+        short = [(words.split(" (")[0], count) for words, count in summary["reason_points"]]
         context["reason_chart"] = bar_chart(
-            summary["reason_points"], title="How games ended", x_label="End", y_label="Games"
+            short, title="How games ended", x_label="End", y_label="Games"
         )
     if run.finished and done:
         paginator = Paginator(range(done), GAMES_PER_PAGE)
@@ -233,7 +237,7 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "number": number,
         "outcome": outcome_text(run, summary.get("winner")),
         "summary": summary,
-        "end_reason": str(summary.get("end_reason", "")).replace("-", " ").replace("_", " "),
+        "end_reason": end_reason_text(run.game.slug, str(summary.get("end_reason", ""))),
         "step": step,
         "total": total,
         "current": current,

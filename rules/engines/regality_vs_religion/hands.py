@@ -46,6 +46,7 @@ from rules.engines.core.hands import (
 from rules.engines.core.intervals import wilson_interval
 from rules.engines.regality_vs_religion.board import CELL_NAMES
 from rules.engines.regality_vs_religion.game import SIDE_NAMES, RvRGame, RvRState
+from rules.engines.regality_vs_religion.plugin import RegalityVsReligionPlugin
 
 MulliganPolicy = Callable[[Sequence[str], int], bool]
 
@@ -235,7 +236,7 @@ def _ally_tiles(state: RvRState, player: int) -> list[int]:
 
 def _outcome_label(state: RvRState, side: int) -> str:
     result = state.returns()[side]
-    reason = state.end_reason().replace("-", " ")
+    reason = RegalityVsReligionPlugin.words.end_reason(state.end_reason())
     if result > 0:
         return f"won: {reason}"
     if result < 0:

@@ -7,7 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rules.engines.core import DeckCards, GamePlugin, PageWords, SeatPlan, SetupError
-from rules.engines.regality_vs_religion.game import SIDE_NAMES, RvRGame
+from rules.engines.regality_vs_religion.game import (
+    BOARD_FULL,
+    DEATH,
+    NO_TILE,
+    SIDE_NAMES,
+    TURN_LIMIT,
+    RvRGame,
+)
 from rules.engines.regality_vs_religion.powers import power_problems
 
 DEFAULT_VARIANT = "standard"
@@ -26,6 +33,14 @@ class RegalityVsReligionPlugin(GamePlugin):
         "solve": "rules.engines.regality_vs_religion.solve_tool:solve"
     }
     words: ClassVar[PageWords] = PageWords(
+        # the rulebook's "Game end" (its Death tile and no tile to place); the placement limit is
+        # the engine's
+        end_reasons={
+            BOARD_FULL: "the board was full (most allies won)",
+            DEATH: "Death was kept as an ally",
+            NO_TILE: "no tile left to place",
+            TURN_LIMIT: "the placement limit was reached (the engine's cut-off, a draw)",
+        },
         matchup_rules="Regality vs Religion: one Regality and one Religion deck of the same "
         "variant; deck A moves first and its neutral tiles come first.",
         matchup_timing="greedy and MCTS a fraction of a second a game",

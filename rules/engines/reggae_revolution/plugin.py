@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from rules.engines.core import DeckCards, GamePlugin, PageWords, SeatPlan
 from rules.engines.reggae_revolution.effects import effect_problems
 from rules.engines.reggae_revolution.game import ReggaeRevolutionGame
+from rules.engines.reggae_revolution.state import LIMIT_REASON, LOSS_REASON, WIN_REASON
 
 
 class ReggaeRevolutionPlugin(GamePlugin):
@@ -22,6 +23,12 @@ class ReggaeRevolutionPlugin(GamePlugin):
     team_sizes = (1, 2, 3, 4)
     needs_legal_decks = True
     words: ClassVar[PageWords] = PageWords(
+        # the rulebook's "Object" (and "Villain Phase" for the loss); the turn limit is the engine's
+        end_reasons={
+            WIN_REASON: "all pairs scored (every symbol in every colour)",
+            LOSS_REASON: "all symbols suppressed by the villains",
+            LIMIT_REASON: "the turn limit was reached (the engine's cut-off, a loss)",
+        },
         matchup_rules="Reggae Revolution is co-operative: one starting deck (deck A) and a team "
         "size; the whole team is played by deck A's agent, and the result is how often the team "
         "wins.",

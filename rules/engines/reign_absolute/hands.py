@@ -51,6 +51,7 @@ from rules.engines.core.hands import (
 )
 from rules.engines.reign_absolute.cards import FIXTURE_DIR, CardSpec, fixture_records
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
+from rules.engines.reign_absolute.plugin import ReignAbsolutePlugin
 from rules.engines.reign_absolute.state import DOOM, PASS, ReignState, Square
 
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
@@ -460,7 +461,7 @@ def sample(
             under[t] += tally.under.get(t, 0)
         if len(openings) < 5:
             openings.append(sorted(tally.placed[:EARLY_PLACEMENTS]))
-        outcomes.add(outcome_label(state.winner_seat(), state.end_reason()), own_turns)
+        outcomes.add(outcome_label(state.winner_seat(), _ended(state)), own_turns)
     return ReignHandReport(
         games=n,
         faction=faction,
@@ -520,7 +521,7 @@ def walk(
         return HandWalk(seed=seed, finished=True, error=str(error))
     own_turns, log_from = (0, 0) if not kept else _play(state, seed, turns)
     finished = state.is_terminal()
-    outcome = outcome_text(state.winner_seat(), own_turns, state.end_reason()) if finished else ""
+    outcome = outcome_text(state.winner_seat(), own_turns, _ended(state)) if finished else ""
     if not kept:
         held = [t[2] for t in state.tasks if t[0] == "place" and t[1] == 0]
         order = [state.table[u].name for u in [*held, *reversed(state.faction_decks[0])]]
@@ -552,3 +553,8 @@ def walk(
         if kept and turns
         else [],
     )
+
+
+def _ended(state: ReignState) -> str:
+    """How the game ended, in the plugin's words (what the test-hands page shows)."""
+    return ReignAbsolutePlugin.words.end_reason(state.end_reason())

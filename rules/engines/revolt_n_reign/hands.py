@@ -31,6 +31,7 @@ from rules.engines.core.hands import (
 )
 from rules.engines.revolt_n_reign.cards import PILLAR, CardSpec
 from rules.engines.revolt_n_reign.game import RevoltNReignGame
+from rules.engines.revolt_n_reign.plugin import RevoltNReignPlugin
 from rules.engines.revolt_n_reign.state import RevoltState
 
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
@@ -147,7 +148,7 @@ def sample(
         mulligans += state.mulligans[0]
         # labelled as in every game's test hands ("won: attack-victory"); only wins are timed
         winner = state.winner()
-        label = outcome_label(winner, state.end_reason())
+        label = outcome_label(winner, _ended(state))
         outcomes.add(label, (state.turn + 1) // 2 if winner == 0 else None)
     return HandReport(
         games=n,
@@ -214,7 +215,7 @@ def walk(
     finished = state.is_terminal()
     outcome = ""
     if finished:
-        outcome = outcome_text(state.winner(), (state.turn + 1) // 2, state.end_reason())
+        outcome = outcome_text(state.winner(), (state.turn + 1) // 2, _ended(state))
     return HandWalk(
         seed=seed,
         mulligans=taken,
@@ -238,3 +239,8 @@ def walk(
         ],
         log=[event_text(e.as_dict()) for e in state.event_log()[log_from:]] if turns else [],
     )
+
+
+def _ended(state: RevoltState) -> str:
+    """How the game ended, in the plugin's words (what the test-hands page shows)."""
+    return RevoltNReignPlugin.words.end_reason(state.end_reason())

@@ -8,6 +8,13 @@ from typing import Any, ClassVar
 from rules.engines.core import GamePlugin, HandWords, PageWords
 from rules.engines.revolt_n_reign.cards import card_problems
 from rules.engines.revolt_n_reign.game import RevoltNReignGame
+from rules.engines.revolt_n_reign.state import (
+    ATTACK_VICTORY,
+    DECK_OUT,
+    LP_VICTORY,
+    PETITION_VICTORY,
+    TURN_LIMIT,
+)
 
 
 class RevoltNReignPlugin(GamePlugin):
@@ -25,6 +32,14 @@ class RevoltNReignPlugin(GamePlugin):
             "no-pillar": "the hand has no Pillar",
             "two-to-five-pillars": "the hand has fewer than 2 or more than 5 Pillars",
             "never": "never",
+        },
+        # named as the rulebook's "VICTORY CONDITIONS (4 TOTAL)" names them
+        end_reasons={
+            LP_VICTORY: "LP Victory (Life Points down to 0)",
+            ATTACK_VICTORY: "Attack Victory (all 3 Unconstitutional Acts destroyed)",
+            PETITION_VICTORY: "Petition Victory (the Petitions needed in play)",
+            DECK_OUT: "Deck-Out Victory (no card left to draw)",
+            TURN_LIMIT: "the turn limit was reached (the engine's cut-off, a draw)",
         },
         matchup_rules="Revolt N Reign: two decks, each played by its own agent; deck A moves first.",
         matchup_timing="MCTS about 4 s a game",
