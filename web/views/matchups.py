@@ -22,7 +22,6 @@ from rules.models import MatchupRun
 from rules.quotas import MatchupQuotaExceeded, matchup_quota_charge
 from rules.selectors import matchup_run_for_owner, matchup_runs_owned_by
 from rules.services import (
-    AGENT_LABELS,
     MatchupRunError,
     matchup_game_record,
     matchup_run_advance,
@@ -33,8 +32,10 @@ from web.forms import MatchupForm
 from web.matchups import (
     MatchupSetupError,
     agent_label,
+    agents_offered,
     end_reason_text,
     game_rows,
+    matchup_agent_choices,
     matchup_games,
     matchup_plan,
     matchup_plugins,
@@ -78,7 +79,10 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
     """Choose decks (of any game with an engine), agents and a number of games; start the run."""
     decks = deck_list_visible_to(request.user).filter(game__slug__in=matchup_games())
     initial = {"deck_a": request.GET.get("deck"), "deck_b": request.GET.get("deck")}
-    form = MatchupForm(request.POST or None, decks=decks, agents=AGENT_LABELS, initial=initial)
+    agents, offers = matchup_agent_choices()
+    form = MatchupForm(
+        request.POST or None, decks=decks, agents=agents, offers=offers, initial=initial
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -120,13 +124,21 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
         deck = deck_list_visible_to(request.user).filter(pk=int(wanted)).first()
         if deck is not None and not matchups_available(deck.game.slug):
             unavailable = f"Matchups are not available for {deck.game.name}."
+        elif deck is not None and request.method != "POST":
+            # the deck's game's own default agent (Reggae Revolution's team policy ...)
+            default = offers[deck.game.slug][0]
+            form.initial.update(agent_a=default, agent_b=default)
     recent = list(matchup_runs_owned_by(request.user, _session_key(request))[:RECENT_RUNS])
     status = 400 if request.method == "POST" else 200
     context = {
         "form": form,
         "unavailable": unavailable,
         "recent": recent,
-        "matchup_games": matchup_plugins(),
+        "matchup_games": [
+            {"plugin": plugin, "agents": [label for _, label in agents_offered(plugin)]}
+            for plugin in matchup_plugins()
+        ],
+        "agent_offers": offers,
         "team_games": " and ".join(p.name for p in matchup_plugins() if p.team_sizes),
     }
     return render(request, "web/matchup_new.html", context, status=status)
@@ -137,8 +149,10 @@ def _context(run: MatchupRun, page_number: Any = 1) -> dict[str, Any]:
     context: dict[str, Any] = {
         "run": run,
         "done": done,
-        "agents": [agent_label(name) for name in run.agents],
-        "seats": list(zip(run.labels, [agent_label(name) for name in run.agents], strict=True)),
+        "agents": [agent_label(name, run.game.slug) for name in run.agents],
+        "seats": list(
+            zip(run.labels, [agent_label(n, run.game.slug) for n in run.agents], strict=True)
+        ),
         "decks": list({side["deck"]: side for side in run.sides}.values()),
         "poll_delay": "1s" if run.worker else "50ms",
     }
