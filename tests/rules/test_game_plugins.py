@@ -16,7 +16,7 @@ from rules.engines.core import (
     plugins,
     registered_games,
 )
-from rules.services import agent_spec
+from rules.services import AGENT_LABELS, agent_spec
 
 GAMES = ["regality-vs-religion", "reggae-revolution", "reign-absolute", "revolt-n-reign"]
 GAMES.append("rival-realms")
@@ -40,14 +40,30 @@ def test_each_plugin_declares_its_engine_hands_and_words(slug: str):
     hands = plugin.hands()
     assert hands is not None and hands.DEFAULT_POLICY in hands.MULLIGAN_POLICIES
     assert plugin.words.matchup_rules.startswith(plugin.name.split(":")[0])
-    assert set(plugin.matchup_agents) == {"random", "greedy", "mcts"}
+    assert {"random", "greedy", "mcts"} <= set(plugin.matchup_agents) <= set(AGENT_LABELS)
+    assert set(plugin.agent_labels) <= set(plugin.matchup_agents)
     assert plugin.min_decks <= plugin.max_decks
+
+
+def test_each_game_offers_the_agents_that_make_sense_for_it():
+    offered = {plugin.slug: plugin.matchup_agents for plugin in plugins()}
+    # Reggae Revolution's own team policy first (the form's default), alpha-beta where every
+    # tile is in the open, and no game offers turn plans (too slow at a web budget)
+    assert offered["reggae-revolution"][0] == "team"
+    assert [slug for slug, names in offered.items() if "team" in names] == ["reggae-revolution"]
+    assert [slug for slug, names in offered.items() if "alphabeta" in names] == [
+        "regality-vs-religion"
+    ]
+    assert not any("plan" in names for names in offered.values())
+    assert plugin_for("reggae-revolution").policy() is not None
+    assert plugin_for("revolt-n-reign").policy() is None
 
 
 def test_agent_budgets_come_from_the_plugin_over_the_shared_ones():
     assert agent_spec("mcts", "reign-absolute").keywords == {"iterations": 40, "rollout_turns": 4}
     assert agent_spec("mcts", "revolt-n-reign").keywords == {"iterations": 40}
     assert agent_spec("greedy").keywords == {"max_nodes": 100}
+    assert agent_spec("alphabeta", "regality-vs-religion").keywords == {"depth": 4}
 
 
 def test_the_default_seating_puts_deck_i_in_seat_i_and_names_the_first_player():

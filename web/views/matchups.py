@@ -77,7 +77,7 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 
 def matchup_new(request: HttpRequest) -> HttpResponse:
     """Choose decks (of any game with an engine), agents and a number of games; start the run."""
-    decks = deck_list_visible_to(request.user).filter(game__slug__in=matchup_games())
+    decks = deck_list_visible_to(request.user, games=matchup_games())
     initial = {"deck_a": request.GET.get("deck"), "deck_b": request.GET.get("deck")}
     agents, offers = matchup_agent_choices()
     form = MatchupForm(
@@ -121,7 +121,7 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
     unavailable = ""
     wanted = request.GET.get("deck", "")
     if wanted.isdigit():
-        deck = deck_list_visible_to(request.user).filter(pk=int(wanted)).first()
+        deck = deck_list_visible_to(request.user, pk=int(wanted)).first()
         if deck is not None and not matchups_available(deck.game.slug):
             unavailable = f"Matchups are not available for {deck.game.name}."
         elif deck is not None and request.method != "POST":
