@@ -151,7 +151,10 @@ class Command(BaseCommand):
         words = plugin_for(slug).words
         self.stdout.write(f"  ended by: {_endings(words, report.end_reasons)}")
         for side, reasons in report.end_reasons_by_side.items():
-            which = "drawn games" if side == "draw" else f"{side} winning"
+            if report.team is not None:  # a co-operative team wins or loses together
+                which = "team losses" if side == "draw" else "team wins"
+            else:
+                which = "drawn games" if side == "draw" else f"{side} winning"
             self.stdout.write(f"  ended by, {which}: {_endings(words, reasons)}")
         if report.first_player is not None:
             first = report.first_player
