@@ -52,7 +52,7 @@ class RegalityVsReligionPlugin(GamePlugin):
         },
         matchup_rules="Regality vs Religion: one Regality and one Religion deck of the same "
         "variant; deck A moves first and its neutral tiles come first.",
-        matchup_timing="greedy and MCTS a fraction of a second a game",
+        matchup_timing="greedy, MCTS and alpha-beta a fraction of a second a game",
     )
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
