@@ -373,7 +373,9 @@ def test_test_hands_place_and_play_a_reign_absolute_faction(page, user, password
     hands.press("Enter")
     summary = page.get_by_test_id("summary")
     expect(summary).to_contain_text("Liege among your first 3 units placed")
-    expect(page.get_by_role("table", name="How the games ended")).to_contain_text("won: last-liege")
+    expect(page.get_by_role("table", name="How the games ended")).to_contain_text(
+        "won: the last Liege Unit in play"
+    )
     shot(page, "test-hands-reign-absolute")
 
 
