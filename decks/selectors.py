@@ -127,9 +127,17 @@ def deck_list_public(*, game: Game | None = None) -> QuerySet[Deck]:
     return _with_card_count(decks).order_by("-updated_at", "pk")
 
 
-def deck_list_owned(user: AbstractBaseUser) -> QuerySet[Deck]:
-    """A user's own decks, newest change first, with card counts."""
-    return _with_card_count(Deck.objects.filter(owner=user)).order_by("-updated_at", "pk")
+def deck_list_owned(user: AbstractBaseUser, *, game: Game | None = None) -> QuerySet[Deck]:
+    """A user's own decks (of one game, when given), newest change first, with card counts."""
+    decks = Deck.objects.filter(owner=user)
+    if game is not None:
+        decks = decks.filter(game=game)
+    return _with_card_count(decks).order_by("-updated_at", "pk")
+
+
+def deck_current_version(deck_id: int) -> int | None:
+    """The version the deck is at in the database now (None when it was deleted meanwhile)."""
+    return Deck.objects.filter(pk=deck_id).values_list("version", flat=True).first()
 
 
 def deck_entries(deck: Deck) -> list[DecklistEntry]:
@@ -554,6 +562,17 @@ def batch_read(
     return decks
 
 
-def deck_list_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Deck]:
-    """Decks a user may pick for a matchup: public ones and their own, by game and name."""
-    return deck_list_for_viewer(user).order_by("game__sort_order", "name", "pk")
+def deck_list_visible_to(
+    user: AbstractBaseUser | AnonymousUser,
+    *,
+    games: Iterable[str] | None = None,
+    pk: int | None = None,
+) -> QuerySet[Deck]:
+    """Decks a user may pick for a matchup: public ones and their own, by game and name; only
+    those of the ``games`` slugs, or the one deck ``pk``, when given."""
+    decks = deck_list_for_viewer(user)
+    if games is not None:
+        decks = decks.filter(game__slug__in=list(games))
+    if pk is not None:
+        decks = decks.filter(pk=pk)
+    return decks.order_by("game__sort_order", "name", "pk")

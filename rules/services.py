@@ -33,11 +33,15 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: the agents a web matchup offers, with what the page calls them
+#: the agents a web matchup can offer, with what the page calls them; each game's plugin says
+#: which of them its matchups offer (``GamePlugin.matchup_agents``) and may label them its way
 AGENT_LABELS = {
     "random": "Random",
     "greedy": "Greedy (one turn ahead, 100 positions a move)",
     "mcts": "MCTS (40 playouts a move)",
+    "team": "Team policy (the game's own)",
+    "alphabeta": "Alpha-beta (a few moves deep)",
+    "plan": "Turn plans (sampled plans a turn)",
 }
 #: modest search budgets, so a web run stays reasonable
 GREEDY_MAX_NODES = 100

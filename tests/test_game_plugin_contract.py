@@ -186,7 +186,8 @@ def test_it_has_web_matchups_seated_by_its_plugin(toy, user, alice):
         | {"games": 1, "seed": 1},
     )
     assert refused.status_code == 400
-    assert "Toy Duel matchups are played by: Random, Greedy" in refused.content.decode()
+    body = refused.content.decode()
+    assert "does not play Toy Duel matchups; Toy Duel is played by: Random, Greedy" in body
 
 
 def test_it_has_simulate_with_and_without_decklists(toy):

@@ -483,19 +483,59 @@ def _team_sizes() -> list[int]:
     return sorted({size for plugin in plugins() for size in plugin.team_sizes}) or [2]
 
 
+class GameDeckSelect(forms.Select):
+    """A deck select whose options carry their deck's game (``data-game``), so the page's script
+    can offer only the agents of that game."""
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        deck = getattr(value, "instance", None)
+        if deck is not None:
+            option["attrs"]["data-game"] = deck.game.slug
+        return option
+
+
+class AgentSelect(forms.Select):
+    """An agent select whose options carry the games that offer them (``data-games``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.games: dict[str, list[str]] = {}
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        option["attrs"]["data-games"] = " ".join(self.games.get(str(value), []))
+        return option
+
+
 class MatchupForm(forms.Form):
-    deck_a = forms.ModelChoiceField(queryset=None, label="Deck A (moves first)")
-    agent_a = forms.ChoiceField(choices=(), label="Deck A played by")
-    deck_b = forms.ModelChoiceField(queryset=None, label="Deck B", required=False)
-    agent_b = forms.ChoiceField(choices=(), label="Deck B played by")
+    deck_a = forms.ModelChoiceField(
+        queryset=None, label="Deck A (moves first)", widget=GameDeckSelect
+    )
+    agent_a = forms.ChoiceField(choices=(), label="Deck A played by", widget=AgentSelect)
+    deck_b = forms.ModelChoiceField(
+        queryset=None, label="Deck B", required=False, widget=GameDeckSelect
+    )
+    agent_b = forms.ChoiceField(choices=(), label="Deck B played by", widget=AgentSelect)
     players = forms.TypedChoiceField(
         choices=(), coerce=int, initial=2, required=False, empty_value=2
     )
     games = forms.IntegerField(min_value=1, max_value=200, initial=20)
     seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, initial=1)
 
-    def __init__(self, *args: Any, decks: Any, agents: dict[str, str], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        decks: Any,
+        agents: dict[str, str],
+        offers: dict[str, list[str]] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """``agents``: every agent any game offers, with its label; ``offers``: per game slug,
+        the agents its plugin offers (its default first). An agent the chosen deck's game does
+        not offer is a form error."""
         super().__init__(*args, **kwargs)
+        self.offers = offers or {}
         # the co-operative games are named from their plugins, so a new one needs no edit here
         team = _team_games()
         self.fields["deck_a"].help_text = f"For {team}, the team's starting deck."
@@ -511,8 +551,14 @@ class MatchupForm(forms.Form):
         for name in ("deck_a", "deck_b"):
             self.fields[name].queryset = decks
             self.fields[name].label_from_instance = lambda d: f"{d.name} ({d.game.name}, {d.owner})"
+        games: dict[str, list[str]] = {}
+        for slug, names in self.offers.items():
+            for agent in names:
+                games.setdefault(agent, []).append(slug)
         for name in ("agent_a", "agent_b"):
             self.fields[name].choices = list(agents.items())
+            self.fields[name].widget.games = games
+            self.fields[name].help_text = "Each game offers its own agents (listed above)."
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -520,6 +566,8 @@ class MatchupForm(forms.Form):
         if a is None:
             return data
         plugin = find_plugin(a.game.slug)
+        if plugin is not None:
+            self._check_agents(plugin, data, two=plugin.max_decks > 1)
         if plugin is not None and plugin.max_decks == 1:
             data["deck_b"] = None
             return data
@@ -528,3 +576,12 @@ class MatchupForm(forms.Form):
         elif a.game_id != b.game_id:
             raise forms.ValidationError("Both decks must be of the same game.")
         return data
+
+    def _check_agents(self, plugin: Any, data: dict[str, Any], *, two: bool) -> None:
+        """Refuse an agent the game's plugin does not offer (deck B's only in two-deck games)."""
+        from web.matchups import agents_refused
+
+        for field in ("agent_a", "agent_b") if two else ("agent_a",):
+            name = data.get(field)
+            if name and name not in plugin.matchup_agents:
+                self.add_error(field, agents_refused(plugin, name))

@@ -106,8 +106,7 @@ def matchup_plan(
         raise MatchupSetupError("Both decks must be of the same game.")
     refused = [name for name in agents[: len(decks)] if name not in plugin.matchup_agents]
     if refused:
-        offered = ", ".join(agent_label(name) for name in plugin.matchup_agents)
-        raise MatchupSetupError(f"{a.game.name} matchups are played by: {offered}.")
+        raise MatchupSetupError(agents_refused(plugin, refused[0]))
     if plugin.needs_legal_decks:
         for deck in dict.fromkeys(decks):
             _legal(deck)
@@ -125,10 +124,45 @@ def matchup_plan(
         from rules.adapters import engine_for
 
         try:
-            engine_for(slug).new_initial_state(0, result.setup)
+            state = engine_for(slug).new_initial_state(0, result.setup)
         except (SetupError, ValueError) as error:
             raise MatchupSetupError(f"The engine cannot play these decks: {error}") from error
+        # an agent that reads the whole position (alpha-beta) cannot play hidden tiles or cards
+        blind = [name for name in result.agents if _needs_perfect_information(name)]
+        if blind and not state.is_perfect_information():
+            raise MatchupSetupError(
+                f"{agent_label(blind[0], slug)} needs every tile and card in the open, and these "
+                f"decks play a variant that hides some: pick another agent."
+            )
     return result
+
+
+def _needs_perfect_information(name: str) -> bool:
+    from rules.agents import AGENTS
+
+    return bool(getattr(AGENTS.get(name), "needs_perfect_information", False))
+
+
+def matchup_agent_choices() -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Every agent some game's matchups offer, with its shared label (in the order the games
+    list them), and per game slug the agents its plugin offers, its default first."""
+    offers = {plugin.slug: list(plugin.matchup_agents) for plugin in matchup_plugins()}
+    names = dict.fromkeys(name for names in offers.values() for name in names)
+    return {name: agent_label(name) for name in names}, offers
+
+
+def agents_offered(plugin: GamePlugin) -> list[tuple[str, str]]:
+    """The agents ``plugin``'s matchups offer, as (name, label) pairs, its default first."""
+    return [(name, agent_label(name, plugin.slug)) for name in plugin.matchup_agents]
+
+
+def agents_refused(plugin: GamePlugin, name: str) -> str:
+    """Why agent ``name`` cannot play ``plugin``'s game, and which agents can."""
+    offered = ", ".join(label for _, label in agents_offered(plugin))
+    return (
+        f"{agent_label(name)} does not play {plugin.name} matchups; "
+        f"{plugin.name} is played by: {offered}."
+    )
 
 
 # -- results --------------------------------------------------------------------------------------
@@ -144,8 +178,12 @@ class SideSummary:
     high: float
 
 
-def agent_label(name: str) -> str:
-    """What the page calls an agent."""
+def agent_label(name: str, game_slug: str = "") -> str:
+    """What the page calls an agent: the game's own label (its budget, its time a game) where
+    its plugin gives one, else the shared one."""
+    plugin = find_plugin(game_slug) if game_slug else None
+    if plugin is not None and name in plugin.agent_labels:
+        return plugin.agent_labels[name]
     return AGENT_LABELS.get(name, name)
 
 
@@ -161,13 +199,21 @@ def matchup_summary(run: MatchupRun) -> dict[str, Any]:
         low, high = wilson_interval(wins, games)
         rate = wins / games if games else 0.0
         label = f"{run.sides[0]['deck_name']}, team of {len(run.sides)}"
-        sides.append(SideSummary(label, agent_label(run.agents[0]), wins, rate, low, high))
+        agent = agent_label(run.agents[0], run.game.slug)
+        sides.append(SideSummary(label, agent, wins, rate, low, high))
     else:
         for seat, wins in enumerate(totals.get("wins", [])):
             low, high = wilson_interval(wins, games)
             rate = wins / games if games else 0.0
             sides.append(
-                SideSummary(run.labels[seat], agent_label(run.agents[seat]), wins, rate, low, high)
+                SideSummary(
+                    run.labels[seat],
+                    agent_label(run.agents[seat], run.game.slug),
+                    wins,
+                    rate,
+                    low,
+                    high,
+                )
             )
     histogram = sorted(totals.get("histogram", {}).items())
     first_games = totals.get("first_games", 0)
@@ -178,7 +224,10 @@ def matchup_summary(run: MatchupRun) -> dict[str, Any]:
         "losses": totals.get("team_losses", 0),
         "length_mean": totals.get("length_total", 0) / games if games else 0.0,
         "length_points": [(_bucket_label(key), count) for key, count in histogram],
-        "reason_points": sorted(totals.get("end_reasons", {}).items(), key=lambda kv: -kv[1]),
+        "reason_points": [
+            (end_reason_text(run.game.slug, code), count)
+            for code, count in sorted(totals.get("end_reasons", {}).items(), key=lambda kv: -kv[1])
+        ],
         "first_rate": totals.get("first_wins", 0) / first_games if first_games else None,
     }
 

@@ -37,6 +37,7 @@ from cards.models import Game
 from decks.decklist import DecklistParseError, decklist_entries, decklist_read
 from decks.models import Deck, DeckVersion, Format
 from decks.selectors import (
+    deck_current_version,
     deck_export,
     deck_for_change,
     deck_list_for_viewer,
@@ -197,7 +198,7 @@ def _if_match(request: Request, deck: Deck) -> set[int] | None:
 
 
 def _precondition_failed(deck: Deck, sent: str) -> PreconditionFailed:
-    current = Deck.objects.filter(pk=deck.pk).values_list("version", flat=True).first()
+    current = deck_current_version(deck.pk)
     current = current if current is not None else deck.version
     etag = f'"deck-{deck.pk}-v{current}"'
     return PreconditionFailed(

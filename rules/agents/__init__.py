@@ -1,4 +1,5 @@
-"""Agents that play any engine through the common API: random, greedy, MCTS, turn plans, alpha-beta."""
+"""Agents that play any engine through the common API: random, greedy, MCTS, turn plans, alpha-beta,
+and ``team``, which plays a game's own policy where its plugin supplies one."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from rules.agents.greedy import GreedyAgent
 from rules.agents.mcts import MCTSAgent
 from rules.agents.plan import PlanAgent
 from rules.agents.random_agent import RandomAgent
+from rules.agents.team import TeamAgent, game_policy
 
 AGENTS = {
     "random": RandomAgent,
@@ -17,11 +19,12 @@ AGENTS = {
     "mcts": MCTSAgent,
     "plan": PlanAgent,
     "alphabeta": AlphaBetaAgent,
+    "team": TeamAgent,
 }
 
 
 def make_agent(name: str, seed: int = 0, **options: Any) -> Agent:
-    """Build an agent by name (``random``, ``greedy``, ``mcts``, ``plan``, ``alphabeta``)."""
+    """Build an agent by name (``random``, ``greedy``, ``mcts``, ``plan``, ``alphabeta``, ``team``)."""
     try:
         cls = AGENTS[name]
     except KeyError:
@@ -39,5 +42,7 @@ __all__ = [
     "PlanAgent",
     "RandomAgent",
     "SearchResult",
+    "TeamAgent",
+    "game_policy",
     "make_agent",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rules.engines.core import Action, Rng, State
 
@@ -128,6 +129,8 @@ class AlphaBetaAgent:
     """Plays the alpha-beta best action for the player to act (perfect information only)."""
 
     name = "alphabeta"
+    #: it searches the true position, so it refuses states with hidden information
+    needs_perfect_information: ClassVar[bool] = True
 
     def __init__(self, seed: int = 0, depth: int = 4) -> None:
         self.rng = Rng(seed)

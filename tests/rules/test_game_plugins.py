@@ -16,7 +16,7 @@ from rules.engines.core import (
     plugins,
     registered_games,
 )
-from rules.services import agent_spec
+from rules.services import AGENT_LABELS, agent_spec
 
 GAMES = ["regality-vs-religion", "reggae-revolution", "reign-absolute", "revolt-n-reign"]
 GAMES.append("rival-realms")
@@ -40,14 +40,32 @@ def test_each_plugin_declares_its_engine_hands_and_words(slug: str):
     hands = plugin.hands()
     assert hands is not None and hands.DEFAULT_POLICY in hands.MULLIGAN_POLICIES
     assert plugin.words.matchup_rules.startswith(plugin.name.split(":")[0])
-    assert set(plugin.matchup_agents) == {"random", "greedy", "mcts"}
+    assert {"random", "greedy", "mcts"} <= set(plugin.matchup_agents) <= set(AGENT_LABELS)
+    assert set(plugin.agent_labels) <= set(plugin.matchup_agents)
     assert plugin.min_decks <= plugin.max_decks
+
+
+def test_each_game_offers_the_agents_that_make_sense_for_it():
+    offered = {plugin.slug: plugin.matchup_agents for plugin in plugins()}
+    # Reggae Revolution's own team policy first (the form's default), alpha-beta where every
+    # tile is in the open, turn plans (at a reduced budget) for Revolt N Reign
+    assert offered["reggae-revolution"][0] == "team"
+    assert [slug for slug, names in offered.items() if "team" in names] == ["reggae-revolution"]
+    assert [slug for slug, names in offered.items() if "alphabeta" in names] == [
+        "regality-vs-religion"
+    ]
+    assert [slug for slug, names in offered.items() if "plan" in names] == ["revolt-n-reign"]
+    assert plugin_for("reggae-revolution").policy() is not None
+    assert plugin_for("revolt-n-reign").policy() is None
 
 
 def test_agent_budgets_come_from_the_plugin_over_the_shared_ones():
     assert agent_spec("mcts", "reign-absolute").keywords == {"iterations": 40, "rollout_turns": 4}
     assert agent_spec("mcts", "revolt-n-reign").keywords == {"iterations": 40}
     assert agent_spec("greedy").keywords == {"max_nodes": 100}
+    assert agent_spec("alphabeta", "regality-vs-religion").keywords == {"depth": 4}
+    plan = agent_spec("plan", "revolt-n-reign").keywords
+    assert plan == {"samples": 100, "plan_nodes": 100}
 
 
 def test_the_default_seating_puts_deck_i_in_seat_i_and_names_the_first_player():
@@ -94,3 +112,24 @@ def test_regality_vs_religion_seats_by_alignment_and_pools_neutral_tiles():
     assert plan.seats == (1, 0)  # seat 0 is Regality: deck B
     assert plan.setup == {"variant": "standard", "first": "religion", "neutral": ["Sage", "Bard"]}
     assert plugin.matchup_setup([religion, regality], first=None).setup["first"] == "random"
+
+
+def test_the_team_agent_plays_reggae_revolutions_own_policy_and_refuses_other_games():
+    from rules.agents import make_agent
+    from rules.engines.core import get_game
+    from rules.engines.reggae_revolution.policy import play_greedy
+    from rules.simulation import run
+
+    game = get_game("reggae-revolution")
+    # the agent's games are the policy's own, move for move (same seed, same end)
+    report = run(game, {"players": 2}, ["team", "team"], 6, 4, log_game=0)
+    assert report.team is not None and report.games == 6
+    assert set(report.end_reasons) <= set(plugin_for("reggae-revolution").words.end_reasons)
+    seed = report.game_log["seed"]
+    assert [step["action"] for step in report.game_log["actions"]] == [
+        str(action) for _, action in play_greedy(game, seed, {"players": 2}).history
+    ]
+    # a game without a policy of its own is refused with its name
+    state = get_game("revolt-n-reign").new_initial_state(0, {})
+    with pytest.raises(ValueError, match="Revolt N Reign has no team policy"):
+        make_agent("team").act(state)

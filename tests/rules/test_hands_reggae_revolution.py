@@ -20,9 +20,11 @@ from rules.engines.reggae_revolution.game import ReggaeRevolutionGame
 from rules.engines.reggae_revolution.hands import (
     DEFAULT_POLICY,
     MULLIGAN_POLICIES,
+    OUTCOMES,
     sample,
     walk,
 )
+from rules.engines.reggae_revolution.state import LOSS_REASON, WIN_REASON
 from tests.rules.hands_helpers import assert_seeded, deck_records, within_95
 
 SLUG = "reggae-revolution"
@@ -55,11 +57,11 @@ def test_goldfish_games_are_the_engines_single_player_games_under_the_greedy_pol
     # Single Player Rules: the greedy team policy plays one seat; same seeds, same games.
     report = sample(STARTING, n=30, seed=0)
     reference = winnability(ReggaeRevolutionGame(), {"players": 1}, games=30, seed=0)
-    assert report.wins.get("won: all pairs scored", 0) == reference.wins
+    assert report.wins.get(OUTCOMES[WIN_REASON], 0) == reference.wins
     assert sum(report.wins.values()) == 30
-    assert report.wins.get("lost: all symbols suppressed", 0) == reference.end_reasons.get(
-        "all-symbols-suppressed", 0
-    )
+    assert report.wins.get(OUTCOMES[LOSS_REASON], 0) == reference.end_reasons.get(LOSS_REASON, 0)
+    # the outcomes are counted in the plugin's words
+    assert OUTCOMES[WIN_REASON] == "won: all pairs scored (every symbol in every colour)"
 
 
 def test_a_starter_is_in_the_opening_hand_as_often_as_the_hypergeometric_law_says():

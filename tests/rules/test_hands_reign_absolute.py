@@ -42,8 +42,8 @@ def test_every_sample_faction_eradicates_the_idle_rival(stem: str) -> None:
     report = sample(sample_deck(stem), n=6, seed=2)
     assert report == sample(sample_deck(stem), n=6, seed=2)  # seeded
     assert report.games == 6 and sum(report.wins.values()) == 6
-    assert report.wins.get("won: last-liege", 0) >= 5
-    assert 1 <= report.win_turn["won: last-liege"] <= 40
+    assert report.wins.get("won: the last Liege Unit in play", 0) >= 5
+    assert 1 <= report.win_turn["won: the last Liege Unit in play"] <= 40
     assert report.under_units[3] >= 0 and report.units_defeated >= report.units_lost
     assert all(len(opening) == EARLY_PLACEMENTS for opening in report.opening_hands)
     assert "Liege among your first 3 units placed" in dict(report.figures)

@@ -152,8 +152,8 @@ def test_goldfish_discards_what_it_can_never_play_before_it_redraws() -> None:
 @pytest.mark.parametrize("deck", [COURT, KNIGHTS], ids=["arcane-court", "knights-and-keeps"])
 def test_both_sample_decks_bring_the_idle_rivals_life_to_zero(deck: list) -> None:
     report = sample(deck, n=10, seed=3)
-    assert report.wins.get("won: life", 0) >= 8
-    assert 5 <= report.win_turn["won: life"] <= 50
+    assert report.wins.get("won: life down to 0", 0) >= 8
+    assert 5 <= report.win_turn["won: life down to 0"] <= 50
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -373,8 +373,31 @@ def test_test_hands_place_and_play_a_reign_absolute_faction(page, user, password
     hands.press("Enter")
     summary = page.get_by_test_id("summary")
     expect(summary).to_contain_text("Liege among your first 3 units placed")
-    expect(page.get_by_role("table", name="How the games ended")).to_contain_text("won: last-liege")
+    expect(page.get_by_role("table", name="How the games ended")).to_contain_text(
+        "won: the last Liege Unit in play"
+    )
     shot(page, "test-hands-reign-absolute")
+
+
+def test_the_matchup_form_offers_the_agents_of_deck_as_game(page, user, password):
+    from tests.web.conftest import make_deck
+
+    make_deck(user, name="Eagles")
+    make_deck(user, game="reggae-revolution", sample_name="legal-starting-deck", name="Starters")
+    log_in(page, user, password)
+    page.goto("/matchups/")
+    agent = page.get_by_label("Deck A played by")
+    # a Reggae Revolution deck: its team policy is chosen, alpha-beta (not its agent) hidden
+    page.get_by_label("Deck A (moves first)").select_option(
+        label="Starters (Reggae Revolution, alice)"
+    )
+    expect(agent).to_have_value("team")
+    expect(agent.locator("option[value=alphabeta]")).to_be_disabled()
+    # a Revolt N Reign deck: its own default, and no team policy
+    page.get_by_label("Deck A (moves first)").select_option(label="Eagles (Revolt N Reign, alice)")
+    expect(agent).to_have_value("random")
+    expect(agent.locator("option[value=team]")).to_be_disabled()
+    expect(agent.locator("option[value=plan]")).to_be_enabled()
 
 
 def test_matchup_with_progress_results_and_replay(page, user, password):

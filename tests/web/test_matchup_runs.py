@@ -3,6 +3,8 @@ game of the batch, stored in the database and visible only to whoever started th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils.html import escape
@@ -10,8 +12,10 @@ from django.utils.html import escape
 from decks.models import Visibility
 from decks.selectors import format_default
 from decks.services import deck_card_set, deck_create
+from rules.engines.core import plugin_for, plugins
 from rules.models import MatchupRun
 from tests.web.conftest import make_deck, sample
+from web.matchups import agent_label
 
 pytestmark = pytest.mark.django_db
 
@@ -130,6 +134,91 @@ def test_every_game_runs_to_results_lists_its_games_and_replays_one(alice, user,
     assert {k: replay.context["summary"][k] for k in stored} == stored
     assert replay.context["total"] >= 1
     assert f"Game 3 of {escape(run.title)}" in replay.content.decode()
+    # and how each game ended is said in the game's words, on the list and in the replay
+    words = plugin_for(game).words
+    for result in run.results:
+        code = result["end_reason"]
+        assert code in words.end_reasons
+        assert f"<td>{escape(words.end_reason(code))}</td>" in body
+        assert f"<td>{code}</td>" not in body and f"<td>{code.replace('-', ' ')}</td>" not in body
+    said = escape(words.end_reason(stored["end_reason"]))
+    assert f"({said})" in replay.content.decode()
+
+
+#: every agent each game's plugin offers; the searches that take many seconds a game on the
+#: slower engines run with ``-m slow``
+SLOW_AGENTS = {("rival-realms", "greedy"), ("rival-realms", "mcts"), ("reign-absolute", "mcts")}
+SLOW_AGENTS |= {("reggae-revolution", "mcts"), ("revolt-n-reign", "plan")}
+OFFERED = [
+    pytest.param(
+        plugin.slug,
+        agent,
+        id=f"{plugin.slug}-{agent}",
+        marks=[pytest.mark.slow] if (plugin.slug, agent) in SLOW_AGENTS else [],
+    )
+    for plugin in plugins()
+    for agent in plugin.matchup_agents
+]
+
+
+@pytest.mark.parametrize(("game", "agent"), OFFERED)
+def test_every_agent_a_game_offers_plays_a_game_to_the_end(alice, user, game, agent):
+    # given the game's decks, deck A played by an agent its plugin offers (B by random)
+    a, b = two_decks(user, game)
+    # when a one-game matchup is started and polled to the end
+    pk = run_id(start(alice, a, b, games=1, agents=(agent, "random"), players=2))
+    final = poll_to_end(alice, pk)
+    # then the game was played to its end, and the page names the agent the game's way
+    run = MatchupRun.objects.get(pk=pk)
+    assert run.status == MatchupRun.Status.DONE and len(run.results) == 1
+    assert agent in run.agents
+    assert run.results[0]["end_reason"] in plugin_for(game).words.end_reasons
+    assert escape(agent_label(agent, game)) in final.content.decode()
+
+
+def test_the_form_offers_each_game_its_own_agents(alice, user):
+    deck, _ = two_decks(user, "reggae-revolution")
+    page = alice.get(reverse("matchup-new"), {"deck": deck.pk})
+    body = page.content.decode()
+    # Reggae Revolution's team policy is offered and chosen by default for a Reggae deck
+    assert page.context["form"]["agent_a"].value() == "team"
+    assert re.search(r'value="team"[^>]* data-games="reggae-revolution">Team policy', body)
+    assert re.search(r'value="alphabeta"[^>]* data-games="regality-vs-religion">Alpha', body)
+    assert 'data-game="reggae-revolution"' in body
+    listed = {item["plugin"].slug: item["agents"] for item in page.context["matchup_games"]}
+    assert listed["reggae-revolution"][0].startswith("Team policy (scores missing pairs")
+    assert listed["regality-vs-religion"][-1].startswith("Alpha-beta (4 placements deep")
+
+
+@pytest.mark.parametrize(
+    ("game", "agent", "message"),
+    [
+        ("reggae-revolution", "alphabeta", "does not play Reggae Revolution matchups"),
+        ("reign-absolute", "team", "does not play Reign Absolute: Umbrous Edition matchups"),
+        ("regality-vs-religion", "team", "does not play Regality vs Religion"),
+        ("rival-realms", "plan", "does not play Rival Realms matchups"),
+    ],
+)
+def test_an_agent_the_game_does_not_offer_is_refused(alice, user, game, agent, message):
+    a, b = two_decks(user, game)
+    response = start(alice, a, b, agents=(agent, "random"), players=2)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not MatchupRun.objects.exists()
+
+
+def test_alpha_beta_is_refused_for_a_variant_that_hides_tiles(alice, user):
+    # given a Regality and a Religion deck of the secret-random variant (two neutral tiles)
+    religion = RELIGION_STANDARD.split("[Neutral]")[0] + "[Neutral]\n1 Fairy\n1 Pirate\n"
+    decklist = sample(RVR, "legal-regality-secret-random")
+    a = rvr_deck(user, "Secret Court", decklist, variant="secret-random")
+    b = rvr_deck(user, "Secret Temple", religion, variant="secret-random")
+    response = start(alice, a, b, agents=("alphabeta", "random"))
+    assert response.status_code == 400
+    assert "needs every tile and card in the open" in response.content.decode(), [
+        str(e) for e in response.context["form"].non_field_errors()
+    ]
+    assert not MatchupRun.objects.exists()
 
 
 def test_reggae_revolution_is_a_team_win_rate_for_the_chosen_team_size(alice, user):
@@ -237,7 +326,9 @@ def test_a_game_not_played_yet_cannot_be_replayed(alice, user):
         ({"games": 0}, "greater than or equal to 1"),
         ({"games": 5000}, "less than or equal to 200"),
         ({"games": "many"}, "whole number"),
-        ({"agent_a": "alphabeta"}, "Select a valid choice"),
+        ({"agent_a": "stockfish"}, "Select a valid choice"),
+        ({"agent_a": "alphabeta"}, "Alpha-beta (a few moves deep) does not play Revolt N Reign"),
+        ({"agent_b": "team"}, "Team policy (the game&#x27;s own) does not play Revolt N Reign"),
         ({"deck_b": ""}, "played by two decks"),
         ({"seed": -1}, "greater than or equal to 0"),
     ],

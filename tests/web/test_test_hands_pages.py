@@ -8,6 +8,7 @@ from django.utils.html import escape
 
 from decks.models import DeckCard, Visibility
 from rules import test_hands
+from rules.engines.core import plugin_for
 from tests.web.conftest import SAMPLES, make_deck
 from web.testhands import deck_records
 
@@ -46,6 +47,13 @@ def test_every_game_with_a_model_deals_a_walk_and_a_summary(alice, user, game):
     for label, value in report.figures:
         assert f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>" in summary.content.decode()
     assert b"How the games ended" in summary.content
+    # and how each game ended is said in the plugin's words, not as an engine code
+    words = plugin_for(game).words
+    assert report.wins
+    for label in report.wins:
+        result, _, reason = label.partition(": ")
+        assert result in ("won", "lost", "drawn") and reason in words.end_reasons.values(), label
+        assert escape(label) in summary.content.decode()
 
 
 def test_the_deck_page_links_to_test_hands_for_reign_absolute(alice, user):

@@ -184,7 +184,7 @@ def _event_page(
     user = request.user
     decks: list[Any] = []
     if user.is_authenticated:
-        decks = list(deck_list_owned(user).filter(game=event.game))
+        decks = list(deck_list_owned(user, game=event.game))
     is_organiser = event_is_organised_by(event, user)
     context = {
         "event": event,
@@ -316,7 +316,7 @@ def _verdict_message(request: HttpRequest, registration: Registration) -> None:
 def event_register(request: HttpRequest, pk: int) -> HttpResponseBase:
     """Submit or resubmit a decklist before the deadline; the verdict and hash are shown back."""
     event = _event(pk)
-    decks = list(deck_list_owned(request.user).filter(game=event.game))
+    decks = list(deck_list_owned(request.user, game=event.game))
     form = RegistrationForm(request.POST, request.FILES, decks=decks)
     if not form.is_valid():
         return _event_page(request, event, form=form, status=400)

@@ -22,7 +22,6 @@ from rules.models import MatchupRun
 from rules.quotas import MatchupQuotaExceeded, matchup_quota_charge
 from rules.selectors import matchup_run_for_owner, matchup_runs_owned_by
 from rules.services import (
-    AGENT_LABELS,
     MatchupRunError,
     matchup_game_record,
     matchup_run_advance,
@@ -33,7 +32,10 @@ from web.forms import MatchupForm
 from web.matchups import (
     MatchupSetupError,
     agent_label,
+    agents_offered,
+    end_reason_text,
     game_rows,
+    matchup_agent_choices,
     matchup_games,
     matchup_plan,
     matchup_plugins,
@@ -75,9 +77,12 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 
 def matchup_new(request: HttpRequest) -> HttpResponse:
     """Choose decks (of any game with an engine), agents and a number of games; start the run."""
-    decks = deck_list_visible_to(request.user).filter(game__slug__in=matchup_games())
+    decks = deck_list_visible_to(request.user, games=matchup_games())
     initial = {"deck_a": request.GET.get("deck"), "deck_b": request.GET.get("deck")}
-    form = MatchupForm(request.POST or None, decks=decks, agents=AGENT_LABELS, initial=initial)
+    agents, offers = matchup_agent_choices()
+    form = MatchupForm(
+        request.POST or None, decks=decks, agents=agents, offers=offers, initial=initial
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -116,16 +121,24 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
     unavailable = ""
     wanted = request.GET.get("deck", "")
     if wanted.isdigit():
-        deck = deck_list_visible_to(request.user).filter(pk=int(wanted)).first()
+        deck = deck_list_visible_to(request.user, pk=int(wanted)).first()
         if deck is not None and not matchups_available(deck.game.slug):
             unavailable = f"Matchups are not available for {deck.game.name}."
+        elif deck is not None and request.method != "POST":
+            # the deck's game's own default agent (Reggae Revolution's team policy ...)
+            default = offers[deck.game.slug][0]
+            form.initial.update(agent_a=default, agent_b=default)
     recent = list(matchup_runs_owned_by(request.user, _session_key(request))[:RECENT_RUNS])
     status = 400 if request.method == "POST" else 200
     context = {
         "form": form,
         "unavailable": unavailable,
         "recent": recent,
-        "matchup_games": matchup_plugins(),
+        "matchup_games": [
+            {"plugin": plugin, "agents": [label for _, label in agents_offered(plugin)]}
+            for plugin in matchup_plugins()
+        ],
+        "agent_offers": offers,
         "team_games": " and ".join(p.name for p in matchup_plugins() if p.team_sizes),
     }
     return render(request, "web/matchup_new.html", context, status=status)
@@ -136,8 +149,10 @@ def _context(run: MatchupRun, page_number: Any = 1) -> dict[str, Any]:
     context: dict[str, Any] = {
         "run": run,
         "done": done,
-        "agents": [agent_label(name) for name in run.agents],
-        "seats": list(zip(run.labels, [agent_label(name) for name in run.agents], strict=True)),
+        "agents": [agent_label(name, run.game.slug) for name in run.agents],
+        "seats": list(
+            zip(run.labels, [agent_label(n, run.game.slug) for n in run.agents], strict=True)
+        ),
         "decks": list({side["deck"]: side for side in run.sides}.values()),
         "poll_delay": "1s" if run.worker else "50ms",
     }
@@ -147,8 +162,11 @@ def _context(run: MatchupRun, page_number: Any = 1) -> dict[str, Any]:
         context["length_chart"] = bar_chart(
             summary["length_points"], title="Game length", x_label="Actions", y_label="Games"
         )
+        # a tick has room for the words before their explanation ("LP Victory"); the list of
+        # games says them in full
+        short = [(words.split(" (")[0], count) for words, count in summary["reason_points"]]
         context["reason_chart"] = bar_chart(
-            summary["reason_points"], title="How games ended", x_label="End", y_label="Games"
+            short, title="How games ended", x_label="End", y_label="Games"
         )
     if run.finished and done:
         paginator = Paginator(range(done), GAMES_PER_PAGE)
@@ -233,7 +251,7 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "number": number,
         "outcome": outcome_text(run, summary.get("winner")),
         "summary": summary,
-        "end_reason": str(summary.get("end_reason", "")).replace("-", " ").replace("_", " "),
+        "end_reason": end_reason_text(run.game.slug, str(summary.get("end_reason", ""))),
         "step": step,
         "total": total,
         "current": current,

@@ -255,6 +255,12 @@ class State:
         if self.events is not None:
             self.events.append(Event(kind, player, detail))
 
+    def event_log(self) -> list[Event]:
+        """The events recorded so far; a quiet state (``quiet()``) has none to give."""
+        if self.events is None:
+            raise RuntimeError("this state was made quiet: it records no events")
+        return self.events
+
     def quiet(self) -> Self:
         """Stop recording events and history on this state and its clones (search hot loops)."""
         self.events = None

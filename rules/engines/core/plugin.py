@@ -27,11 +27,13 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, ClassVar, TextIO
 
-from rules.engines.core.api import Game, SetupError
+from rules.engines.core.api import Action, Game, SetupError, State
 from rules.engines.core.registry import discover_engines, register_game, unregister_game
 
 #: one line of a game's command-line tool: ``tool(argv, out)`` writes to ``out``
 GameTool = Callable[[Sequence[str], TextIO], None]
+#: a game's own playing policy: the action for whoever is to act (the ``team`` agent plays it)
+Policy = Callable[[State], Action]
 
 
 class ToolError(Exception):
@@ -140,9 +142,14 @@ class GamePlugin:
     team_sizes: ClassVar[tuple[int, ...]] = ()
     #: the engine plays what a deck stands for (a faction, a side), so the deck must be legal
     needs_legal_decks: ClassVar[bool] = False
-    #: the agents a web matchup offers, and per agent the options that replace the shared budget
+    #: the agents a web matchup offers (the first is the form's default), per agent the options
+    #: that replace the shared budget, and what the page calls an agent in this game (its budget
+    #: and time a game, where they differ from the shared label)
     matchup_agents: ClassVar[tuple[str, ...]] = ("random", "greedy", "mcts")
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    agent_labels: ClassVar[Mapping[str, str]] = {}
+    #: "package.module:function" of the game's own ``Policy`` (the ``team`` agent), or None
+    team_policy: ClassVar[str | None] = None
     words: ClassVar[PageWords] = PageWords()
     #: where the Django-side pieces live; None means the conventional place for ``module_name``
     validation_module: ClassVar[str | None] = None
@@ -228,6 +235,14 @@ class GamePlugin:
         """The options ``agent`` plays this game's matchups with: the shared budget, with the
         game's own budget for that agent on top."""
         return {**shared, **self.agent_budgets.get(agent, {})}
+
+    def policy(self) -> Policy | None:
+        """The game's own playing policy (``team_policy``), imported now; None when it has none."""
+        if self.team_policy is None:
+            return None
+        module, _, function = self.team_policy.partition(":")
+        policy: Policy = getattr(importlib.import_module(module), function)
+        return policy
 
     # --- tools --------------------------------------------------------------------------------
     def tool(self, name: str) -> GameTool:

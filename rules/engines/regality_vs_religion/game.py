@@ -43,6 +43,12 @@ SECRET_DRAFT_DRAW = 4
 DEFAULT_MAX_PLACEMENTS = 100
 MATCH_WINS = 2
 MATCH_MAX_GAMES = 7
+#: how a game ends (a match ends with its last game's reason); the plugin gives each one words
+BOARD_FULL = "board-full"
+DEATH = "death"
+NO_TILE = "no-tile"
+TURN_LIMIT = "turn-limit"
+END_REASONS = (BOARD_FULL, DEATH, NO_TILE, TURN_LIMIT)
 WIN_SCORE = 20  # search value of a win before the ally margin is added
 
 DECLINE = Action("decline")
@@ -549,7 +555,7 @@ class RvRState(State):
         if EMPTY not in cells and not any(code & 0xC0 for code in cells):
             self._board_full()
         elif self.placements >= self.max_placements:
-            self._finish(None, "turn-limit")
+            self._finish(None, TURN_LIMIT)
         else:
             self._start_turn(1 - player)
 
@@ -563,7 +569,7 @@ class RvRState(State):
                 self.log("removed", player, tile=self.tables.keys[code & 31], cell=CELL_NAMES[c])
                 self._remove_from_board(c)
         if not self._can_place(player):
-            self._finish(1 - player, "no-tile")
+            self._finish(1 - player, NO_TILE)
 
     def _can_place(self, player: int) -> bool:
         cover = self.tables.cover
@@ -588,12 +594,12 @@ class RvRState(State):
         self.final_allies = allies
         for code in self.cells:
             if self.tables.lose_at_end[code & 31]:
-                self._finish(1 - _facing(code), "death")
+                self._finish(1 - _facing(code), DEATH)
                 return
-        self._finish(0 if allies[0] > allies[1] else 1, "board-full")
+        self._finish(0 if allies[0] > allies[1] else 1, BOARD_FULL)
 
     def _finish(self, winner: int | None, reason: str) -> None:
-        if reason != "board-full" and reason != "death":
+        if reason != BOARD_FULL and reason != DEATH:
             self.final_allies = self.allies()
         self.pending = None
         self.choices = {}
@@ -620,7 +626,7 @@ class RvRState(State):
         if self.points_games:
             # Point system: every ally is a point; losing to Death or to having no tile scores 0.
             for player in (0, 1):
-                lost_outright = player != winner and reason in ("death", "no-tile")
+                lost_outright = player != winner and reason in (DEATH, NO_TILE)
                 self.points[player] += 0 if lost_outright else self.final_allies[player]
             self.match_history[-1]["points"] = list(self.points)
             if self.games_played >= self.points_games:

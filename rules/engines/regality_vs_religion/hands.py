@@ -46,6 +46,7 @@ from rules.engines.core.hands import (
 from rules.engines.core.intervals import wilson_interval
 from rules.engines.regality_vs_religion.board import CELL_NAMES
 from rules.engines.regality_vs_religion.game import SIDE_NAMES, RvRGame, RvRState
+from rules.engines.regality_vs_religion.plugin import RegalityVsReligionPlugin
 
 MulliganPolicy = Callable[[Sequence[str], int], bool]
 
@@ -186,8 +187,11 @@ def deal(fish: Goldfish, seed: int, make_agent: AgentFactory) -> _Game:
         ",".join(keys[t] for t in fish.neutral_area) or "-",
         NOTATION_SIDES[fish.first],
     ]
-    setup = {"variant": fish.variant, "position": " | ".join(fields)}
-    setup["max_placements"] = MAX_PLACEMENTS
+    setup: dict[str, Any] = {
+        "variant": fish.variant,
+        "position": " | ".join(fields),
+        "max_placements": MAX_PLACEMENTS,
+    }
     state = game.new_initial_state(seed, setup)
     agents: list[Any] = [None, None]
     agents[fish.side] = make_agent("greedy", rng.randrange(2**31))
@@ -232,7 +236,7 @@ def _ally_tiles(state: RvRState, player: int) -> list[int]:
 
 def _outcome_label(state: RvRState, side: int) -> str:
     result = state.returns()[side]
-    reason = state.end_reason().replace("-", " ")
+    reason = RegalityVsReligionPlugin.words.end_reason(state.end_reason())
     if result > 0:
         return f"won: {reason}"
     if result < 0:

@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from rules.engines.core import SetupError, ToolError, get_game
+from rules.engines.core import SetupError, State, ToolError, get_game
 from rules.engines.regality_vs_religion.game import SECRET_VARIANTS, VARIANTS, RvRGame, RvRState
 from rules.engines.regality_vs_religion.notation import format_position
 from rules.engines.regality_vs_religion.solver import (
@@ -68,11 +68,22 @@ RANDOM_SIZES = (3, 4, 5)
 GAME_SLUG = RvRGame.slug
 
 
+def _rvr_state(state: State) -> RvRState:
+    """The engine's state as the solver takes it: the registry hands out the common ``State``,
+    and only a Regality vs Religion state can be solved."""
+    if not isinstance(state, RvRState):
+        raise TypeError(
+            f"the solver takes a Regality vs Religion state, not {type(state).__name__} "
+            f"(is another engine registered as {GAME_SLUG!r}?)"
+        )
+    return state
+
+
 def random_endgame(seed: int, empty: int) -> RvRState:
     """Play seeded random actions from the old-style opening until ``empty`` or fewer cells are
     empty at a placement (or, rarely, the game ends first)."""
     rng = random.Random(seed)
-    state = get_game(GAME_SLUG).new_initial_state(0, {"variant": "old-style"})
+    state = _rvr_state(get_game(GAME_SLUG).new_initial_state(0, {"variant": "old-style"}))
     while state.phase != "over" and not (
         state.phase == "place" and sum(code < 0 for code in state.cells) <= empty
     ):
@@ -170,7 +181,7 @@ def solve(argv: Sequence[str], out: TextIO) -> None:
         setup["position"] = options["position"]
     game = get_game(GAME_SLUG)
     try:
-        state = game.new_initial_state(options["seed"], setup)
+        state = _rvr_state(game.new_initial_state(options["seed"], setup))
     except SetupError as exc:
         raise ToolError(str(exc)) from exc
     if state.phase not in ("place", "over"):
@@ -192,7 +203,7 @@ def _write(out: TextIO, text: str) -> None:
 def _benchmark(out: TextIO, as_json: bool, seeds: int) -> None:
     game = get_game(GAME_SLUG)
     for label, text in BENCHMARK_POSITIONS:
-        state = game.new_initial_state(0, {"variant": "old-style", "position": text})
+        state = _rvr_state(game.new_initial_state(0, {"variant": "old-style", "position": text}))
         entry = _report(format_position(state), make_solver(state).solve(state))
         entry["benchmark"] = label
         _write(out, json.dumps(entry, sort_keys=True) if as_json else _text(entry))

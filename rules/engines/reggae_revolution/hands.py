@@ -39,6 +39,7 @@ from rules.engines.core.intervals import wilson_interval
 from rules.engines.reggae_revolution.cards import CardSpec, fixture_records
 from rules.engines.reggae_revolution.evaluation import PAIRS
 from rules.engines.reggae_revolution.game import STARTERS_PER_SYMBOL, ReggaeRevolutionGame
+from rules.engines.reggae_revolution.plugin import ReggaeRevolutionPlugin
 from rules.engines.reggae_revolution.policy import greedy_action
 from rules.engines.reggae_revolution.state import (
     END,
@@ -76,10 +77,11 @@ BLOW_WORDS = {
     "strip_gifts": "Every card given to a villain is destroyed.",
     "unscore": "The most recently scored card is destroyed.",
 }
+#: how sampled games are counted, in the plugin's words for each end reason
 OUTCOMES = {
-    WIN_REASON: "won: all pairs scored",
-    LOSS_REASON: "lost: all symbols suppressed",
-    LIMIT_REASON: "lost: turn limit",
+    reason: f"{'won' if reason == WIN_REASON else 'lost'}: "
+    + ReggaeRevolutionPlugin.words.end_reason(reason)
+    for reason in (WIN_REASON, LOSS_REASON, LIMIT_REASON)
 }
 
 

@@ -25,6 +25,8 @@ ALL_PAIRS = frozenset((symbol, colour) for symbol in SYMBOLS for colour in COLOU
 WIN_REASON = "all-pairs-scored"
 LOSS_REASON = "all-symbols-suppressed"
 LIMIT_REASON = "turn-limit"
+#: every end reason a game can have (``end_reason()``); the plugin gives each one words
+END_REASONS = (WIN_REASON, LOSS_REASON, LIMIT_REASON)
 
 #: tasks that wait for a player's decision; the others the engine resolves by itself
 DECISIONS = frozenset({"mulligan", "discard", "destroy", "recover", "gain_free"})

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rules.engines.core import Action, Rng, SetupError
 from rules.engines.core.hands import (
@@ -51,6 +51,7 @@ from rules.engines.core.hands import (
 )
 from rules.engines.reign_absolute.cards import FIXTURE_DIR, CardSpec, fixture_records
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
+from rules.engines.reign_absolute.plugin import ReignAbsolutePlugin
 from rules.engines.reign_absolute.state import DOOM, PASS, ReignState, Square
 
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
@@ -234,14 +235,15 @@ class Goldfish:
     @staticmethod
     def _place(state: ReignState, unit: int, actions: list[Action]) -> Action:
         def distance(action: Action) -> int:
-            return _nearest(state, (action.args[0], action.args[1]), 0)
+            args = _ints(action)
+            return _nearest(state, (args[0], args[1]), 0)
 
         if state.table[unit].is_liege:
-            return max(actions, key=lambda a: (distance(a), [-x for x in a.args]))
+            return max(actions, key=lambda a: (distance(a), [-x for x in _ints(a)]))
         return min(actions, key=lambda a: (distance(a), a.args))
 
     def _attack_margin(self, state: ReignState, action: Action) -> float:
-        x, y, tx, ty = action.args
+        x, y, tx, ty = _ints(action)
         mine = state.board[(x, y)]
         spec = state.table[mine]
         total = (
@@ -266,7 +268,9 @@ class Goldfish:
             if a.kind == "attack" and ((a.args[0], a.args[1]) != liege or len(own) == 1)
         ]
         if attacks:
-            best = max(attacks, key=lambda a: (self._attack_margin(state, a), [-v for v in a.args]))
+            best = max(
+                attacks, key=lambda a: (self._attack_margin(state, a), [-v for v in _ints(a)])
+            )
             if self._attack_margin(state, best) >= 1:
                 return best
         if len(rival) == 1 or len(rival) < len(own):
@@ -281,7 +285,7 @@ class Goldfish:
             steps = [a for a in actions if a.kind == "move" and (a.args[0], a.args[1]) == mover]
             if steps:
                 return min(
-                    steps, key=lambda a: (_nearest(state, (a.args[2], a.args[3]), 0), a.args)
+                    steps, key=lambda a: (_nearest(state, (_ints(a)[2], _ints(a)[3]), 0), a.args)
                 )
         return PASS
 
@@ -301,6 +305,11 @@ class Goldfish:
         return self._strongest(state, front)
 
 
+def _ints(action: Action) -> tuple[int, ...]:
+    """The arguments of a placement, move, attack or discard: squares' coordinates."""
+    return cast("tuple[int, ...]", action.args)
+
+
 def _mean_bonus(combat: Sequence[CardSpec], kind: str) -> float:
     if not combat:
         return 0.0
@@ -314,7 +323,7 @@ def _mean_bonus(combat: Sequence[CardSpec], kind: str) -> float:
 
 def _weakest_discard(state: ReignState, player: int, actions: list[Action]) -> Action:
     def rank(action: Action) -> tuple[bool, float, int, tuple[Any, ...]]:
-        square = (action.args[0], action.args[1])
+        square = (_ints(action)[0], _ints(action)[1])
         unit = state.board[square]
         spec = state.table[unit]
         return (spec.is_liege, spec.worth, len(state.under.get(unit, ())), action.args)
@@ -452,7 +461,7 @@ def sample(
             under[t] += tally.under.get(t, 0)
         if len(openings) < 5:
             openings.append(sorted(tally.placed[:EARLY_PLACEMENTS]))
-        outcomes.add(outcome_label(state.winner_seat(), state.end_reason()), own_turns)
+        outcomes.add(outcome_label(state.winner_seat(), _ended(state)), own_turns)
     return ReignHandReport(
         games=n,
         faction=faction,
@@ -512,7 +521,7 @@ def walk(
         return HandWalk(seed=seed, finished=True, error=str(error))
     own_turns, log_from = (0, 0) if not kept else _play(state, seed, turns)
     finished = state.is_terminal()
-    outcome = outcome_text(state.winner_seat(), own_turns, state.end_reason()) if finished else ""
+    outcome = outcome_text(state.winner_seat(), own_turns, _ended(state)) if finished else ""
     if not kept:
         held = [t[2] for t in state.tasks if t[0] == "place" and t[1] == 0]
         order = [state.table[u].name for u in [*held, *reversed(state.faction_decks[0])]]
@@ -540,5 +549,12 @@ def walk(
             ("Rival units", str(units_left(state, 1))),
             ("Reinforcement deck", str(len(state.deck))),
         ],
-        log=[_event_text(e.as_dict()) for e in state.events[log_from:]] if kept and turns else [],
+        log=[_event_text(e.as_dict()) for e in state.event_log()[log_from:]]
+        if kept and turns
+        else [],
     )
+
+
+def _ended(state: ReignState) -> str:
+    """How the game ended, in the plugin's words (what the test-hands page shows)."""
+    return ReignAbsolutePlugin.words.end_reason(state.end_reason())

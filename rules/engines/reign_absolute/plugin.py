@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from rules.engines.core import DeckCards, GamePlugin, HandWords, PageWords, SeatPlan, SetupError
 from rules.engines.reign_absolute.cards import CardDataError, card_spec
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
+from rules.engines.reign_absolute.state import DRAW_REASON, LIMIT_REASON, WIN_REASON
 
 
 class ReignAbsolutePlugin(GamePlugin):
@@ -33,6 +34,12 @@ class ReignAbsolutePlugin(GamePlugin):
             "takes an Action (a “goldfish”). There is no hand and no mulligan: the deal is the "
             "order your units come up for placement.",
         ),
+        # the rulebook's "Victory" (and "Doom Action"); the turn limit is the engine's
+        end_reasons={
+            WIN_REASON: "the last Liege Unit in play",
+            DRAW_REASON: "the last Lieges fell together (a draw)",
+            LIMIT_REASON: "the turn limit was reached (the engine's cut-off, a draw)",
+        },
         matchup_rules="Reign Absolute: two decks of two different factions, each played by its "
         "own agent; deck A moves first.",
         matchup_timing="MCTS 15-20 s a game",

@@ -25,6 +25,8 @@ CENTRE: Square = (0, 0)
 WIN_REASON = "last-liege"
 DRAW_REASON = "all-lieges-fell"
 LIMIT_REASON = "turn-limit"
+#: every end reason a game can have (``end_reason()``); the plugin gives each one words
+END_REASONS = (WIN_REASON, DRAW_REASON, LIMIT_REASON)
 
 PASS = Action("pass")
 DOOM = Action("doom")

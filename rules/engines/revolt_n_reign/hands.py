@@ -31,6 +31,7 @@ from rules.engines.core.hands import (
 )
 from rules.engines.revolt_n_reign.cards import PILLAR, CardSpec
 from rules.engines.revolt_n_reign.game import RevoltNReignGame
+from rules.engines.revolt_n_reign.plugin import RevoltNReignPlugin
 from rules.engines.revolt_n_reign.state import RevoltState
 
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
@@ -147,7 +148,7 @@ def sample(
         mulligans += state.mulligans[0]
         # labelled as in every game's test hands ("won: attack-victory"); only wins are timed
         winner = state.winner()
-        label = outcome_label(winner, state.end_reason())
+        label = outcome_label(winner, _ended(state))
         outcomes.add(label, (state.turn + 1) // 2 if winner == 0 else None)
     return HandReport(
         games=n,
@@ -207,14 +208,14 @@ def walk(
                 break
             last_turn = state.turn
             own_turns += 1
-            log_from = len(state.events)
+            log_from = len(state.event_log())
         state.apply(goldfish_action(state))
     seen = state.observation(0)
     me, rival = seen["players"][0], seen["players"][1]
     finished = state.is_terminal()
     outcome = ""
     if finished:
-        outcome = outcome_text(state.winner(), (state.turn + 1) // 2, state.end_reason())
+        outcome = outcome_text(state.winner(), (state.turn + 1) // 2, _ended(state))
     return HandWalk(
         seed=seed,
         mulligans=taken,
@@ -236,5 +237,10 @@ def walk(
             ("Rival's life points", str(rival["lp"])),
             ("Cards left to draw", str(me["draw_pile"])),
         ],
-        log=[event_text(e.as_dict()) for e in state.events[log_from:]] if turns else [],
+        log=[event_text(e.as_dict()) for e in state.event_log()[log_from:]] if turns else [],
     )
+
+
+def _ended(state: RevoltState) -> str:
+    """How the game ended, in the plugin's words (what the test-hands page shows)."""
+    return RevoltNReignPlugin.words.end_reason(state.end_reason())

@@ -56,6 +56,8 @@ ATTACK_VICTORY = "attack-victory"
 PETITION_VICTORY = "petition-victory"
 DECK_OUT = "deck-out"
 TURN_LIMIT = "turn-limit"
+#: every end reason a game can have (``end_reason()``); the plugin gives each one words
+END_REASONS = (LP_VICTORY, ATTACK_VICTORY, PETITION_VICTORY, DECK_OUT, TURN_LIMIT)
 
 END = Action("end")
 #: rollout policy: chance of ending the turn while plays remain; turn changes before the cut-off

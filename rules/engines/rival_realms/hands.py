@@ -51,6 +51,7 @@ from rules.engines.core.hands import (
 from rules.engines.rival_realms.cards import CardSpec, fixture_records
 from rules.engines.rival_realms.decklists import fixture_decks
 from rules.engines.rival_realms.game import RivalRealmsGame
+from rules.engines.rival_realms.plugin import RivalRealmsPlugin
 from rules.engines.rival_realms.state import HAND_SIZE, STARTING_LIFE, RealmsState
 
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
@@ -372,7 +373,7 @@ def sample(
         for t in BY_TURNS:
             played[t] += sum(1 for turn in plays if turn <= t)
             damage[t] += STARTING_LIFE - max(0, life_after.get(t, state.life[1]))
-        outcomes.add(outcome_label(state.winner(), state.end_reason()), own_turn(state))
+        outcomes.add(outcome_label(state.winner(), _ended(state)), own_turn(state))
     return RealmsHandReport(
         games=n,
         supply_in_opening=per_game(supply_total, n),
@@ -414,7 +415,7 @@ def walk(
         return HandWalk(seed=seed, finished=True, error=str(error))
     goldfish = Goldfish()
     played = 0
-    log_from = len(state.events)
+    log_from = len(state.event_log())
     while kept and not state.is_terminal():
         if state.current_player() == 1:
             state.apply(idle_action(state))
@@ -423,10 +424,10 @@ def walk(
             if played == turns:
                 break
             played = own_turn(state)
-            log_from = max(i for i, e in enumerate(state.events) if e.kind == "turn")
+            log_from = max(i for i, e in enumerate(state.event_log()) if e.kind == "turn")
         state.apply(goldfish.act(state))
     finished = state.is_terminal()
-    outcome = outcome_text(state.winner(), own_turn(state), state.end_reason()) if finished else ""
+    outcome = outcome_text(state.winner(), own_turn(state), _ended(state)) if finished else ""
     return HandWalk(
         seed=seed,
         mulligans=0,
@@ -448,5 +449,10 @@ def walk(
             ("Draw deck", str(len(state.draw[0]))),
             ("Lost deck", str(len(state.lost[0]))),
         ],
-        log=[event_text(e.as_dict()) for e in state.events[log_from:]] if turns else [],
+        log=[event_text(e.as_dict()) for e in state.event_log()[log_from:]] if turns else [],
     )
+
+
+def _ended(state: RealmsState) -> str:
+    """How the game ended, in the plugin's words (what the test-hands page shows)."""
+    return RivalRealmsPlugin.words.end_reason(state.end_reason())

@@ -8,6 +8,13 @@ from typing import Any, ClassVar
 from rules.engines.core import GamePlugin, HandWords, PageWords
 from rules.engines.rival_realms.cards import CardDataError, card_spec
 from rules.engines.rival_realms.game import RivalRealmsGame
+from rules.engines.rival_realms.state import (
+    CARD_REASON,
+    DRAW_REASON,
+    LIFE_REASON,
+    LIMIT_REASON,
+    REPEAT_REASON,
+)
 
 
 class RivalRealmsPlugin(GamePlugin):
@@ -21,6 +28,14 @@ class RivalRealmsPlugin(GamePlugin):
             intro="you go first against a rival with the same deck who plays no card and never "
             "blocks (a “goldfish”). Rival Realms has no mulligan."
         ),
+        # the rulebook's "Winning"; the turn limit and repetition are the engine's (docs/rules)
+        end_reasons={
+            LIFE_REASON: "life down to 0",
+            CARD_REASON: "a card's victory condition was met",
+            DRAW_REASON: "both players won or fell at once (a draw)",
+            LIMIT_REASON: "the turn limit was reached (the engine's cut-off, a draw)",
+            REPEAT_REASON: "the same position came back three times (a draw)",
+        },
         matchup_rules="Rival Realms: two decks, each played by its own agent; deck A moves first.",
         matchup_timing="greedy and MCTS games often run to the turn limit: half a minute or more",
     )

@@ -31,6 +31,8 @@ CARD_REASON = "card-victory"
 DRAW_REASON = "simultaneous"
 LIMIT_REASON = "turn-limit"
 REPEAT_REASON = "repetition"
+#: every end reason a game can have (``end_reason()``); the plugin gives each one words
+END_REASONS = (LIFE_REASON, CARD_REASON, DRAW_REASON, LIMIT_REASON, REPEAT_REASON)
 
 END = Action("end")
 PASS = Action("pass")

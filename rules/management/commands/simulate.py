@@ -14,7 +14,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.agents import AGENTS
-from rules.engines.core import GamePlugin, SetupError, get_game, plugin_for, registered_games
+from rules.engines.core import (
+    GamePlugin,
+    PageWords,
+    SetupError,
+    get_game,
+    plugin_for,
+    registered_games,
+)
 from rules.matchups import DeckFileError, matchup_setup
 from rules.simulation import run
 
@@ -141,9 +148,14 @@ class Command(BaseCommand):
                 f"  length (turns): mean {report.turns_mean:.1f}, "
                 f"min {report.turns_min}, max {report.turns_max}"
             )
-        self.stdout.write(f"  ended by: {report.end_reasons}")
-        if report.end_reasons_by_side:
-            self.stdout.write(f"  ended by, per winner: {report.end_reasons_by_side}")
+        words = plugin_for(slug).words
+        self.stdout.write(f"  ended by: {_endings(words, report.end_reasons)}")
+        for side, reasons in report.end_reasons_by_side.items():
+            if report.team is not None:  # a co-operative team wins or loses together
+                which = "team losses" if side == "draw" else "team wins"
+            else:
+                which = "drawn games" if side == "draw" else f"{side} winning"
+            self.stdout.write(f"  ended by, {which}: {_endings(words, reasons)}")
         if report.first_player is not None:
             first = report.first_player
             self.stdout.write(
@@ -194,3 +206,10 @@ class Command(BaseCommand):
             return setup, agents, names
         names = [f"{'ABCD'[index]}: {decks[index].label}" for index in seats]
         return setup, [agents[index] for index in seats], names
+
+
+def _endings(words: PageWords, reasons: dict[str, int]) -> str:
+    """End reasons and their counts in the game's words, most frequent first (the JSON report
+    keeps the engine's codes)."""
+    ranked = sorted(reasons.items(), key=lambda item: (-item[1], item[0]))
+    return "; ".join(f"{words.end_reason(code)}: {count}" for code, count in ranked) or "none"
