@@ -3,6 +3,7 @@ game of the batch, stored in the database and visible only to whoever started th
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -149,12 +150,20 @@ def test_every_game_runs_to_results_lists_its_games_and_replays_one(alice, user,
 #: slower engines run with ``-m slow``
 SLOW_AGENTS = {("rival-realms", "greedy"), ("rival-realms", "mcts"), ("reign-absolute", "mcts")}
 SLOW_AGENTS |= {("reggae-revolution", "mcts"), ("revolt-n-reign", "plan")}
+#: Rival Realms MCTS games still run to the engine's turn limit (issue 16), over three minutes a
+#: game on a shared two-core machine: played only when DECKWRIGHT_HEAVY_TESTS=1
+HEAVY_AGENTS = {("rival-realms", "mcts")}
+HEAVY_SKIP = pytest.mark.skipif(
+    os.environ.get("DECKWRIGHT_HEAVY_TESTS") != "1",
+    reason="a Rival Realms MCTS game runs to the turn limit (minutes): set DECKWRIGHT_HEAVY_TESTS=1",
+)
 OFFERED = [
     pytest.param(
         plugin.slug,
         agent,
         id=f"{plugin.slug}-{agent}",
-        marks=[pytest.mark.slow] if (plugin.slug, agent) in SLOW_AGENTS else [],
+        marks=([pytest.mark.slow] if (plugin.slug, agent) in SLOW_AGENTS else [])
+        + ([HEAVY_SKIP] if (plugin.slug, agent) in HEAVY_AGENTS else []),
     )
     for plugin in plugins()
     for agent in plugin.matchup_agents
