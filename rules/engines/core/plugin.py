@@ -196,6 +196,19 @@ class GamePlugin:
         """Why the engine could not play this card record (empty when it can)."""
         return []
 
+    def compile_problems(
+        self,
+        compile_card: Callable[[Mapping[str, Any]], object],
+        error: type[Exception],
+        record: Mapping[str, Any],
+    ) -> list[str]:
+        """``card_problems`` of an engine that compiles each card: the compile error, if any."""
+        try:
+            compile_card(record)
+        except error as exc:
+            return [f"the {self.name} engine cannot use this card: {exc}"]
+        return []
+
     # --- matchups -----------------------------------------------------------------------------
     def check_deck_count(self, decks: Sequence[DeckCards], players: int) -> None:
         """Refuse a number of decks (or a team size) the game does not seat."""

@@ -47,11 +47,7 @@ class ReignAbsolutePlugin(GamePlugin):
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
         """Why the engine could not use this card (its spec does not compile)."""
-        try:
-            card_spec(record)
-        except CardDataError as exc:
-            return [f"the {self.name} engine cannot use this card: {exc}"]
-        return []
+        return self.compile_problems(card_spec, CardDataError, record)
 
     def matchup_setup(
         self, decks: Sequence[DeckCards], *, players: int = 2, first: int | None = 0

@@ -42,8 +42,4 @@ class RivalRealmsPlugin(GamePlugin):
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
         """Why the engine could not use this card (its spec does not compile)."""
-        try:
-            card_spec(record)
-        except CardDataError as exc:
-            return [f"the {self.name} engine cannot use this card: {exc}"]
-        return []
+        return self.compile_problems(card_spec, CardDataError, record)
