@@ -34,6 +34,28 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "A parameter or body field is missing or wrong; errors lists each with its field.",
         ),
         ProblemType("parse-error", 400, "Malformed request body", "The body is not valid JSON."),
+        ProblemType(
+            "json-too-deep",
+            400,
+            "JSON nested too deeply",
+            "The body nests arrays and objects deeper than API_JSON_MAX_DEPTH levels (32 by "
+            "default). limit is the depth allowed; line, column and position say where it was "
+            "passed.",
+        ),
+        ProblemType(
+            "body-too-large",
+            400,
+            "Request body too large",
+            "The body is larger than the API reads (API_JSON_MAX_BYTES for JSON, "
+            "DATA_UPLOAD_MAX_MEMORY_SIZE for forms; 2.5 MB by default); limit says how many bytes.",
+        ),
+        ProblemType(
+            "invalid-unicode",
+            400,
+            "Text that is not Unicode",
+            "A JSON string holds an unpaired surrogate escape (such as \\ud800): it is not a "
+            "character and cannot be stored. Escape characters beyond U+FFFF as a surrogate pair.",
+        ),
         ProblemType("bad-request", 400, "Bad request", "The request cannot be served as sent."),
         ProblemType(
             "not-authenticated",

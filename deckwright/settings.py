@@ -162,12 +162,20 @@ REST_FRAMEWORK = {
         "user": env_str("API_THROTTLE_USER", "1200/minute"),
     },
     "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.BoundedJSONParser",  # depth and size caps: docs/api.md, Limits
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "api.schema.ProblemAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "NUM_PROXIES": env_int("API_NUM_PROXIES", 0) or None,
 }
+# JSON bodies (the API and decklist imports): nesting depth and size (docs/api.md, Limits).
+API_JSON_MAX_DEPTH = env_int("API_JSON_MAX_DEPTH", 32)
+API_JSON_MAX_BYTES = env_int("API_JSON_MAX_BYTES", 2_621_440)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Deckwright API",
     "DESCRIPTION": "Cards, decks, legality and events for five games. Guide: docs/api.md.",

@@ -26,6 +26,7 @@ class TokenView(ObtainAuthToken):
     """POST a username and password; get the API token scripts send as 'Authorization: Token …'."""
 
     throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # ObtainAuthToken names DRF's own
 
 
 @extend_schema(tags=["auth"], responses=MeSerializer)

@@ -28,6 +28,7 @@ from api.serializers.cards import (
 )
 from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Subtype
 from cards.selectors import card_autocomplete
+from deckwright.inputs import ID_PATTERN
 
 conditional = method_decorator(conditional_page, name="dispatch")
 
@@ -110,7 +111,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     """Cards of every game: search, filter, sort, look up by name."""
 
     filterset_class = CardFilterSet
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID_PATTERN
 
     def get_queryset(self) -> QuerySet[Card]:
         cards = Card.objects.with_related()

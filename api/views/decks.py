@@ -64,6 +64,7 @@ from decks.services import (
     registration_withdraw,
 )
 from decks.validation import UnknownFormatError, UnknownVariantError, validate
+from deckwright.inputs import ID_PATTERN
 
 SAMPLE_DECKLIST = "# name: Sample\n[Unconstitutional Act]\n1 Stamp Act\n1 Sugar Act\n1 Tea Act\n"
 VALIDATE_EXAMPLES = [
@@ -157,7 +158,7 @@ class DeckViewSet(viewsets.GenericViewSet):
 
     permission_classes = [IsAuthenticatedOrReadOnly]
     serializer_class = s.DeckSerializer
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID_PATTERN
 
     def get_queryset(self) -> QuerySet[Deck]:
         return deck_readable_by(self.request.user).order_by("-updated_at", "pk")
@@ -471,7 +472,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
     decklist before the deadline, after which the list is locked."""
 
     serializer_class = s.EventSerializer
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID_PATTERN
     extra_error_statuses = (409,)
     schema = EventSchema()
 
