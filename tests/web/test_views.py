@@ -812,3 +812,31 @@ def test_card_browser_history_restore_gets_the_whole_page(client):
         HTTP_HX_HISTORY_RESTORE_REQUEST="true",
     )
     assert b"<html" in response.content
+
+
+def test_a_nested_json_upload_is_a_decklist_error(alice, legal_deck):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("list.json", b"[" * 4096, content_type="application/json")
+    response = alice.post(
+        reverse("deck-paste", args=[legal_deck.pk]),
+        {"file": upload, "mode": "replace", "kind": "auto"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 422
+    assert b"nested deeper than 32 levels at line 1, column 33" in response.content
+    assert legal_deck.cards.count() > 1
+
+
+def test_version_numbers_beyond_the_column_are_a_400_page(client, user):
+    deck = make_deck(user, visibility=Visibility.PUBLIC)
+    url = reverse("deck-versions", args=[deck.pk])
+    for b in (2**31, 2**63, 10**30):
+        response = client.get(url, {"a": 1, "b": b})
+        assert response.status_code == 400
+        assert b"2147483647" in response.content
+
+
+def test_page_ids_longer_than_18_digits_are_not_found(client):
+    assert client.get(f"/decks/{2**63}/").status_code == 404
+    assert client.get(f"/matchups/1/games/{10**30}/").status_code == 404
