@@ -2,7 +2,7 @@
 
 ``json.loads`` recurses once per level, so a body of a few thousand "[" used to end in a
 ``RecursionError`` (a 500). This parser refuses such bodies first, as a 400 problem saying what is
-wrong and where (``json-too-deep``, ``body-too-large``, ``invalid-unicode``). The limits are the
+wrong and where (``json-too-deep``, ``body-too-large``, ``invalid-text``). The limits are the
 settings ``API_JSON_MAX_DEPTH`` and ``API_JSON_MAX_BYTES`` (docs/api.md, *Limits*).
 """
 

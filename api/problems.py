@@ -50,11 +50,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "DATA_UPLOAD_MAX_MEMORY_SIZE for forms; 2.5 MB by default); limit says how many bytes.",
         ),
         ProblemType(
-            "invalid-unicode",
+            "invalid-text",
             400,
-            "Text that is not Unicode",
-            "A JSON string holds an unpaired surrogate escape (such as \\ud800): it is not a "
-            "character and cannot be stored. Escape characters beyond U+FFFF as a surrogate pair.",
+            "Text that cannot be stored",
+            "A JSON string holds an unpaired surrogate escape (such as \\ud800) or a NUL "
+            "(\\u0000): neither can be stored. Escape characters beyond U+FFFF as a surrogate "
+            "pair.",
         ),
         ProblemType("bad-request", 400, "Bad request", "The request cannot be served as sent."),
         ProblemType(

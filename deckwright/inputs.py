@@ -77,8 +77,8 @@ def _shown(text: str) -> str:
 @dataclass
 class JSONInputError(ValueError):
     """JSON refused before or after reading: too large, nested too deeply, or holding text that
-    is not Unicode (a lone surrogate escape such as ``"\\ud800"``). ``message`` says what and
-    where; ``code`` is the API's problem code."""
+    no database can store (a lone surrogate escape such as ``"\\ud800"``, or a NUL).
+    ``message`` says what and where; ``code`` is the API's problem code."""
 
     message: str
     code: str
@@ -131,16 +131,16 @@ def json_depth_check(text: str, max_depth: int | None = None) -> None:
             depth = max(depth - 1, 0)
 
 
-# A \uD800-\uDFFF escape: only a high one followed by a low one (a pair) makes a character.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# A NUL or a \uD800-\uDFFF escape (only a high surrogate then a low one makes a character).
+_UNUSABLE_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
 
 
 def json_loads_bounded(text: str | bytes, max_depth: int | None = None, **options: Any) -> Any:
-    """``json.loads`` that refuses deep nesting and unpaired surrogates with ``JSONInputError``.
+    """``json.loads`` that refuses deep nesting and unusable text with ``JSONInputError``.
 
     Deep nesting is found by ``json_depth_check`` before parsing, so nothing recurses; a string
-    holding a lone surrogate is refused because no database or response can encode it. Other
-    malformed JSON raises ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes), as
+    holding a lone surrogate (no database or response can encode it) or a NUL (PostgreSQL can
+    neither store nor compare it) is refused. Other malformed JSON raises ``json.JSONDecodeError`` (or ``UnicodeDecodeError`` for bytes), as
     ``json.loads`` does; ``options`` go to ``json.loads``.
     """
     if isinstance(text, bytes | bytearray):
@@ -150,13 +150,13 @@ def json_loads_bounded(text: str | bytes, max_depth: int | None = None, **option
         data = json.loads(text, **options)
     except RecursionError:  # a depth limit set above the interpreter's own recursion limit
         raise JSONInputError("JSON nested too deeply to read.", "json-too-deep") from None
-    if _SURROGATE_ESCAPE.search(text):
+    if _UNUSABLE_ESCAPE.search(text):
         _check_text(data)
     return data
 
 
 def _check_text(data: Any) -> None:
-    """Raise ``JSONInputError`` for the first key or string that is not encodable Unicode."""
+    """Raise ``JSONInputError`` for the first key or string that holds unusable text."""
     pending = [data]
     while pending:
         item = pending.pop()
@@ -166,11 +166,16 @@ def _check_text(data: Any) -> None:
         elif isinstance(item, list):
             pending.extend(item)
         elif isinstance(item, str):
+            if "\x00" in item:
+                raise JSONInputError(
+                    f"JSON text holds a NUL character (\\u0000) in {_shown(item)}: no text may.",
+                    "invalid-text",
+                )
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError as error:
                 raise JSONInputError(
                     f"JSON text holds an unpaired surrogate (\\u{ord(item[error.start]):04x}) in "
                     f"{_shown(item)}: it is not a character and cannot be stored.",
-                    "invalid-unicode",
+                    "invalid-text",
                 ) from None

@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "deckwright.middleware.RefuseUnusableInputMiddleware",  # NUL in parameters: a 400, not a 500
 ]
 
 ROOT_URLCONF = "deckwright.urls"

@@ -89,7 +89,7 @@ def test_a_lone_surrogate_is_refused_and_a_pair_is_read(api_client):
     lone = b'{"game": "revolt-n-reign", "cards": [{"name": "\\ud800", "quantity": 1}]}'
     response = post_json(api_client, "/api/v1/validate/", lone)
     assert response.status_code == 400
-    assert response.json()["code"] == "invalid-unicode"
+    assert response.json()["code"] == "invalid-text"
 
     pair = b'{"game": "revolt-n-reign", "cards": [{"name": "\\ud83d\\ude00", "quantity": 1}]}'
     response = post_json(api_client, "/api/v1/validate/", pair)
@@ -103,7 +103,7 @@ def test_nan_is_not_json(api_client):
     assert response.json()["code"] == "parse-error"
 
 
-@pytest.mark.parametrize("code", ["json-too-deep", "body-too-large", "invalid-unicode"])
+@pytest.mark.parametrize("code", ["json-too-deep", "body-too-large", "invalid-text"])
 def test_the_new_problem_types_are_described(api_client, code):
     response = api_client.get(f"/api/v1/problems/{code}/")
     assert response.status_code == 200
@@ -137,3 +137,28 @@ def test_ids_longer_than_18_digits_are_not_found(api_client, path):
 def test_format_suffix_routes_are_not_served(api_client):
     assert api_client.get("/api/v1/decks.json").status_code == 404
     assert api_client.get("/api/v1/games/?format=json").status_code == 200
+
+
+def test_a_nul_in_json_text_is_refused(api_client):
+    response = post_json(api_client, "/api/v1/validate/", b'{"game": "revolt-n-reign\\u0000"}')
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid-text"
+    assert "NUL" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "data"),
+    [
+        ("get", "/api/v1/cards/autocomplete/", {"q": "sta", "game": "a\x00b"}),
+        ("get", "/api/v1/formats/", {"game": "a\x00b"}),
+        ("post", "/api/v1/validate/", {"game": "a\x00b", "decklist": "1 Stamp Act"}),
+    ],
+)
+def test_a_nul_in_a_parameter_is_a_400_naming_it(api_client, method, path, data):
+    # PostgreSQL cannot compare text holding a NUL: the lookup of the game was a 500 there
+    response = getattr(api_client, method)(path, data)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "validation-error"
+    assert body["errors"][0]["field"] == "game"
+    assert "NUL" in body["detail"]

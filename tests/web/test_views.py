@@ -840,3 +840,20 @@ def test_version_numbers_beyond_the_column_are_a_400_page(client, user):
 def test_page_ids_longer_than_18_digits_are_not_found(client):
     assert client.get(f"/decks/{2**63}/").status_code == 404
     assert client.get(f"/matchups/1/games/{10**30}/").status_code == 404
+
+
+def test_a_nul_in_a_parameter_is_a_400_page(client):
+    response = client.get("/cards/", {"game": "a\x00b"})
+    assert response.status_code == 400
+    assert b"NUL character" in response.content
+
+
+def test_admin_pages_refuse_an_empty_to_field_and_versions_are_not_added_by_hand(
+    client, django_user_model, user
+):
+    deck = make_deck(user)
+    client.force_login(django_user_model.objects.create_superuser("root", "r@example.com", "pw"))
+    response = client.get(f"/admin/decks/deck/{deck.pk}/change/", {"_to_field": ""})
+    assert response.status_code == 400  # the admin read "" as a field name: a 500
+    assert client.get(f"/admin/decks/deck/{deck.pk}/change/").status_code == 200
+    assert client.post("/admin/decks/deckversion/add/", {}).status_code == 403

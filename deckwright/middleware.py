@@ -1,0 +1,71 @@
+"""Refuse, with a 400 that says why, input that no view can take.
+
+- A NUL character (``\\x00``, ``%00``) in a query or form parameter: PostgreSQL cannot store or
+  even compare text holding one (a ``DataError``, so a 500), where SQLite takes it. Refusing it
+  here covers every parameter of every view, including the lookups (a game's slug, a format's)
+  that no form field checks. JSON bodies are checked by the API's parser (``api/parsers.py``).
+- An empty ``_to_field`` on an admin page: the admin reads it as a field name and fails with
+  ``FieldDoesNotExist`` instead of ignoring it.
+
+The API gets problem details (``validation-error``), the pages a message page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http.multipartparser import MultiPartParserError
+from django.shortcuts import render
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class RefuseUnusableInputMiddleware:
+    """Answer 400 before the view for input that would otherwise end in a database error."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        refused = _refusal(request)
+        if refused is not None:
+            field, detail = refused
+            return _answer(request, field, detail)
+        return self.get_response(request)
+
+
+def _form(request: HttpRequest) -> QueryDict:
+    if request.method != "POST" or not request.content_type.startswith(FORM_TYPES):
+        return QueryDict()
+    return request.POST
+
+
+def _refusal(request: HttpRequest) -> tuple[str, str] | None:
+    """``(field, detail)`` of the first unusable parameter, or None."""
+    try:
+        sources = [("query parameter", request.GET), ("form field", _form(request))]
+        for where, data in sources:
+            for key, values in data.lists():
+                if "\x00" in key or any("\x00" in value for value in values):
+                    shown = key.replace("\x00", "\\x00")[:60]
+                    detail = f"The {where} '{shown}' holds a NUL character (\\x00): no text may."
+                    return shown, detail
+        if request.path.startswith("/admin/"):
+            for data in (request.GET, _form(request)):
+                if data.get("_to_field", None) == "":
+                    return "_to_field", "_to_field names a field: it may not be empty."
+    except MultiPartParserError as error:  # the view would answer 400 too; say why here
+        return "", f"The form body cannot be read: {error}"
+    return None
+
+
+def _answer(request: HttpRequest, field: str, detail: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        from api.errors import PROBLEM_CONTENT_TYPE, problem
+
+        errors = [{"field": field, "code": "invalid", "detail": detail}]
+        body = problem(400, detail, code="validation-error", request=request, errors=errors)
+        return JsonResponse(body, status=400, content_type=PROBLEM_CONTENT_TYPE)
+    context = {"title": "This request cannot be read", "text": detail}
+    return render(request, "web/message.html", context, status=400)
