@@ -7,13 +7,17 @@
 - An empty ``_to_field`` on an admin page: the admin reads it as a field name and fails with
   ``FieldDoesNotExist`` instead of ignoring it.
 
-The API gets problem details (``validation-error``), the pages a message page.
+A form body Django refuses to read (too large, too many fields) is answered here too, with the
+same words. The API gets problem details (``validation-error``, ``body-too-large``), the pages a
+message page.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
@@ -30,8 +34,7 @@ class RefuseUnusableInputMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         refused = _refusal(request)
         if refused is not None:
-            field, detail = refused
-            return _answer(request, field, detail)
+            return _answer(request, *refused)
         return self.get_response(request)
 
 
@@ -41,8 +44,8 @@ def _form(request: HttpRequest) -> QueryDict:
     return request.POST
 
 
-def _refusal(request: HttpRequest) -> tuple[str, str] | None:
-    """``(field, detail)`` of the first unusable parameter, or None."""
+def _refusal(request: HttpRequest) -> tuple[str, str, str] | None:
+    """``(field, detail, problem code)`` of the first unusable parameter, or None."""
     try:
         sources = [("query parameter", request.GET), ("form field", _form(request))]
         for where, data in sources:
@@ -50,22 +53,30 @@ def _refusal(request: HttpRequest) -> tuple[str, str] | None:
                 if "\x00" in key or any("\x00" in value for value in values):
                     shown = key.replace("\x00", "\\x00")[:60]
                     detail = f"The {where} '{shown}' holds a NUL character (\\x00): no text may."
-                    return shown, detail
+                    return shown, detail, "validation-error"
         if request.path.startswith("/admin/"):
             for data in (request.GET, _form(request)):
                 if data.get("_to_field", None) == "":
-                    return "_to_field", "_to_field names a field: it may not be empty."
-    except MultiPartParserError as error:  # the view would answer 400 too; say why here
-        return "", f"The form body cannot be read: {error}"
+                    detail = "_to_field names a field: it may not be empty."
+                    return "_to_field", detail, "validation-error"
+    except RequestDataTooBig:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return (
+            "",
+            f"The request body is larger than the {limit} bytes this site reads.",
+            "body-too-large",
+        )
+    except (MultiPartParserError, TooManyFieldsSent, TooManyFilesSent) as error:
+        return "", f"The form body cannot be read: {error}", "bad-request"
     return None
 
 
-def _answer(request: HttpRequest, field: str, detail: str) -> HttpResponse:
+def _answer(request: HttpRequest, field: str, detail: str, code: str) -> HttpResponse:
     if request.path.startswith("/api/"):
         from api.errors import PROBLEM_CONTENT_TYPE, problem
 
         errors = [{"field": field, "code": "invalid", "detail": detail}]
-        body = problem(400, detail, code="validation-error", request=request, errors=errors)
+        body = problem(400, detail, code=code, request=request, errors=errors)
         return JsonResponse(body, status=400, content_type=PROBLEM_CONTENT_TYPE)
     context = {"title": "This request cannot be read", "text": detail}
     return render(request, "web/message.html", context, status=400)

@@ -162,3 +162,12 @@ def test_a_nul_in_a_parameter_is_a_400_naming_it(api_client, method, path, data)
     assert body["code"] == "validation-error"
     assert body["errors"][0]["field"] == "game"
     assert "NUL" in body["detail"]
+
+
+def test_a_form_body_over_djangos_cap_is_the_same_problem(api_client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
+    response = api_client.post("/api/v1/validate/", {"decklist": "x" * 200}, format="multipart")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "body-too-large"
+    assert "larger than the 100 bytes" in response.json()["detail"]

@@ -857,3 +857,10 @@ def test_admin_pages_refuse_an_empty_to_field_and_versions_are_not_added_by_hand
     assert response.status_code == 400  # the admin read "" as a field name: a 500
     assert client.get(f"/admin/decks/deck/{deck.pk}/change/").status_code == 200
     assert client.post("/admin/decks/deckversion/add/", {}).status_code == 403
+
+
+def test_a_form_over_the_upload_cap_is_a_400_page_saying_so(client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
+    response = client.post("/tournament/", {"decklists": "1 Stamp Act\n" * 50})
+    assert response.status_code == 400
+    assert b"larger than the 100 bytes" in response.content
