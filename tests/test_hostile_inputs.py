@@ -26,7 +26,6 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
@@ -670,7 +669,3 @@ def test_any_card_list_parameters_are_answered_200_or_4xx(params, client):
     cache.clear()
     response = Client(raise_request_exception=False).get("/api/v1/cards/", params)
     assert response.status_code == 200 or 400 <= response.status_code < 500, response.content[:300]
-
-
-def test_the_settings_name_the_limits():
-    assert settings.API_JSON_MAX_DEPTH >= 8
