@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 from django.views import defaults
@@ -16,6 +18,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from api.parsers import RefusedBody
 from api.problems import DRF_CODES, PROBLEM_TYPES, STATUS_CODES
 from cards.search import QueryError
 from decks.errors import DeckBusyError
@@ -135,10 +138,22 @@ def _summary(errors: list[dict[str, str]]) -> str:
     return f"{where}{first['detail']}{more}"
 
 
+def _refused_request(exc: Exception) -> Exception:
+    """Django's refusals of an oversized body (raised while DRF reads it) as API problems."""
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        detail = f"The request body is larger than the {limit} bytes the API reads."
+        return RefusedBody(detail, "body-too-large", limit=limit)
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return exceptions.ParseError(str(exc))
+    return exc
+
+
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler, reshaped into problem details; unexpected errors stay 500s for Django."""
     if isinstance(exc, DeckBusyError):
         exc = ServiceBusy(str(exc))
+    exc = _refused_request(exc)
     response = exception_handler(exc, context)
     if response is None:
         return None

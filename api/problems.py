@@ -34,6 +34,29 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "A parameter or body field is missing or wrong; errors lists each with its field.",
         ),
         ProblemType("parse-error", 400, "Malformed request body", "The body is not valid JSON."),
+        ProblemType(
+            "json-too-deep",
+            400,
+            "JSON nested too deeply",
+            "The body nests arrays and objects deeper than API_JSON_MAX_DEPTH levels (32 by "
+            "default). limit is the depth allowed; line, column and position say where it was "
+            "passed.",
+        ),
+        ProblemType(
+            "body-too-large",
+            400,
+            "Request body too large",
+            "The body is larger than the API reads (API_JSON_MAX_BYTES for JSON, "
+            "DATA_UPLOAD_MAX_MEMORY_SIZE for forms; 2.5 MB by default); limit says how many bytes.",
+        ),
+        ProblemType(
+            "invalid-text",
+            400,
+            "Text that cannot be stored",
+            "A JSON string holds an unpaired surrogate escape (such as \\ud800) or a NUL "
+            "(\\u0000): neither can be stored. Escape characters beyond U+FFFF as a surrogate "
+            "pair.",
+        ),
         ProblemType("bad-request", 400, "Bad request", "The request cannot be served as sent."),
         ProblemType(
             "not-authenticated",

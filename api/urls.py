@@ -11,6 +11,9 @@ from api.views import auth, cards, decks, events, meta
 app_name = "api"
 
 router = DefaultRouter()
+# No "/decks.json"-style suffix routes: the actions never took a format argument (a 500), and
+# clients choose JSON with the Accept header or ?format=json.
+router.include_format_suffixes = False
 router.register("games", cards.GameViewSet, basename="game")
 router.register("sets", cards.CardSetViewSet, basename="set")
 router.register("card-types", cards.CardTypeViewSet, basename="card-type")

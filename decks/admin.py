@@ -72,6 +72,10 @@ class DeckVersionAdmin(admin.ModelAdmin):
     list_display = ("deck", "number", "note", "created_at")
     readonly_fields = ("deck", "number", "note", "entries", "created_at")
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """Versions are recorded by the deck services when a deck changes, never typed in."""
+        return False
+
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):

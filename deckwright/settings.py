@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "deckwright.middleware.RefuseUnusableInputMiddleware",  # NUL in parameters: a 400, not a 500
     "axes.middleware.AxesMiddleware",  # last: turns a lockout into web.lockout's 429 page
 ]
 
@@ -235,6 +236,11 @@ REST_FRAMEWORK = {
         "password_reset": env_str("PASSWORD_RESET_RATE", "5/hour"),
     },
     "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.BoundedJSONParser",  # depth and size caps: docs/api.md, Limits
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "api.schema.ProblemAutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.PageNumberPagination",
@@ -243,6 +249,9 @@ REST_FRAMEWORK = {
     # get_ident on the same rule (0 means REMOTE_ADDR only, never "trust any header").
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
+# JSON bodies (the API and decklist imports): nesting depth and size (docs/api.md, Limits).
+API_JSON_MAX_DEPTH = env_int("API_JSON_MAX_DEPTH", 32)
+API_JSON_MAX_BYTES = env_int("API_JSON_MAX_BYTES", 2_621_440)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Deckwright API",
     "DESCRIPTION": "Cards, decks, legality and events for five games. Guide: docs/api.md.",

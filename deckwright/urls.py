@@ -1,5 +1,10 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
+
+from deckwright.inputs import IdConverter
+
+# <id:pk> in every app's URLs: a database id of at most 18 digits (longer ones are a 404).
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -17,6 +17,7 @@ from decks.decklist import guess_kind
 from decks.events.services import DEFAULT_TIME_ZONE, time_zone_names
 from decks.models import Event, Format, Visibility
 from decks.validation import rules_for
+from deckwright.inputs import MAX_INT32
 from rules.engines.core import find_plugin, plugins
 
 MAX_UPLOAD_BYTES = 512 * 1024
@@ -110,7 +111,7 @@ class DecklistInputMixin(forms.Form):
 
     def clean_file(self) -> UploadedFile | None:
         upload = self.cleaned_data.get("file")
-        if upload is None:
+        if not upload:  # None, or False when a "file-clear" box was sent
             return None
         if upload.size > MAX_UPLOAD_BYTES:
             raise forms.ValidationError("A decklist file may be at most 512 KB.")
@@ -252,8 +253,8 @@ class DeckCardSetForm(DeckVersionMixin):
 
 
 class VersionCompareForm(forms.Form):
-    a = forms.IntegerField(min_value=1, label="From version")
-    b = forms.IntegerField(min_value=1, label="To version")
+    a = forms.IntegerField(min_value=1, max_value=MAX_INT32, label="From version")
+    b = forms.IntegerField(min_value=1, max_value=MAX_INT32, label="To version")
 
 
 class TournamentCheckForm(forms.Form):

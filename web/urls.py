@@ -3,6 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
+from deckwright.inputs import ID_PATTERN
 from web.views import accounts, cards, catalogue, decks, events, matchups, testhands
 
 urlpatterns = [
@@ -22,26 +23,26 @@ urlpatterns = [
     path("decks/", decks.deck_list_public_view, name="deck-list-public"),
     path("decks/mine/", decks.deck_list_mine, name="deck-list-mine"),
     path("decks/new/", decks.deck_new, name="deck-new"),
-    path("decks/<int:pk>/", decks.deck_detail, name="deck-detail"),
-    path("decks/<int:pk>/workspace/", decks.deck_workspace_view, name="deck-workspace"),
-    path("decks/<int:pk>/suggest/", decks.deck_card_suggest, name="deck-card-suggest"),
-    path("decks/<int:pk>/cards/add/", decks.deck_card_add_view, name="deck-card-add"),
-    path("decks/<int:pk>/cards/set/", decks.deck_card_set_view, name="deck-card-set"),
-    path("decks/<int:pk>/paste/", decks.deck_paste, name="deck-paste"),
-    path("decks/<int:pk>/settings/", decks.deck_settings, name="deck-settings"),
-    path("decks/<int:pk>/clone/", decks.deck_clone_view, name="deck-clone"),
-    path("decks/<int:pk>/delete/", decks.deck_delete_view, name="deck-delete"),
-    path("decks/<int:pk>/versions/", decks.deck_versions_view, name="deck-versions"),
-    path("decks/<int:pk>/test-hands/", testhands.deck_test_hands, name="deck-test-hands"),
+    path("decks/<id:pk>/", decks.deck_detail, name="deck-detail"),
+    path("decks/<id:pk>/workspace/", decks.deck_workspace_view, name="deck-workspace"),
+    path("decks/<id:pk>/suggest/", decks.deck_card_suggest, name="deck-card-suggest"),
+    path("decks/<id:pk>/cards/add/", decks.deck_card_add_view, name="deck-card-add"),
+    path("decks/<id:pk>/cards/set/", decks.deck_card_set_view, name="deck-card-set"),
+    path("decks/<id:pk>/paste/", decks.deck_paste, name="deck-paste"),
+    path("decks/<id:pk>/settings/", decks.deck_settings, name="deck-settings"),
+    path("decks/<id:pk>/clone/", decks.deck_clone_view, name="deck-clone"),
+    path("decks/<id:pk>/delete/", decks.deck_delete_view, name="deck-delete"),
+    path("decks/<id:pk>/versions/", decks.deck_versions_view, name="deck-versions"),
+    path("decks/<id:pk>/test-hands/", testhands.deck_test_hands, name="deck-test-hands"),
     re_path(
-        r"^decks/(?P<pk>[0-9]+)/export\.(?P<kind>text|csv|json)$",
+        rf"^decks/(?P<pk>{ID_PATTERN})/export\.(?P<kind>text|csv|json)$",
         decks.deck_export_view,
         name="deck-export",
     ),
     path("matchups/", matchups.matchup_new, name="matchup-new"),
-    path("matchups/<int:pk>/", matchups.matchup_detail, name="matchup-detail"),
-    path("matchups/<int:pk>/step/", matchups.matchup_step, name="matchup-step"),
-    path("matchups/<int:pk>/games/<int:number>/", matchups.matchup_game, name="matchup-game"),
+    path("matchups/<id:pk>/", matchups.matchup_detail, name="matchup-detail"),
+    path("matchups/<id:pk>/step/", matchups.matchup_step, name="matchup-step"),
+    path("matchups/<id:pk>/games/<id:number>/", matchups.matchup_game, name="matchup-game"),
     path("tournament/", events.tournament_check, name="tournament-check"),
     path(
         "tournament/reports/<str:token>.csv",
@@ -50,14 +51,14 @@ urlpatterns = [
     ),
     path("events/", events.event_list, name="event-list"),
     path("events/new/", events.event_new, name="event-new"),
-    path("events/<int:pk>/", events.event_detail, name="event-detail"),
-    path("events/<int:pk>/edit/", events.event_edit, name="event-edit"),
-    path("events/<int:pk>/delete/", events.event_delete_page, name="event-delete"),
+    path("events/<id:pk>/", events.event_detail, name="event-detail"),
+    path("events/<id:pk>/edit/", events.event_edit, name="event-edit"),
+    path("events/<id:pk>/delete/", events.event_delete_page, name="event-delete"),
     path(
-        "events/<int:pk>/registrations/",
+        "events/<id:pk>/registrations/",
         events.event_registrations_page,
         name="event-registrations",
     ),
-    path("events/<int:pk>/register/", events.event_register, name="event-register"),
-    path("events/<int:pk>/withdraw/", events.event_withdraw, name="event-withdraw"),
+    path("events/<id:pk>/register/", events.event_register, name="event-register"),
+    path("events/<id:pk>/withdraw/", events.event_withdraw, name="event-withdraw"),
 ]

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from cards.models import Game
 from decks.models import Deck, Format, Visibility
+from deckwright.inputs import MAX_INT32
 
 KINDS = ["text", "json", "csv"]
 MAX_DECKLIST = 200_000
@@ -119,8 +120,8 @@ class DeckDiffSerializer(serializers.Serializer):
 
 
 class DiffQuerySerializer(serializers.Serializer):
-    from_ = serializers.IntegerField(min_value=1)
-    to = serializers.IntegerField(min_value=1)
+    from_ = serializers.IntegerField(min_value=1, max_value=MAX_INT32)
+    to = serializers.IntegerField(min_value=1, max_value=MAX_INT32)
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()

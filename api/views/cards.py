@@ -34,6 +34,7 @@ from cards.selectors import (
     game_list_with_counts,
     vocabulary_list,
 )
+from deckwright.inputs import ID_PATTERN
 
 conditional = method_decorator(conditional_page, name="dispatch")
 
@@ -112,7 +113,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     """Cards of every game: search, filter, sort, look up by name."""
 
     filterset_class = CardFilterSet
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID_PATTERN
 
     def get_queryset(self) -> QuerySet[Card]:
         return card_list_for_api(detail=self.action == "retrieve")

@@ -63,6 +63,7 @@ from decks.services import (
     deck_update,
 )
 from decks.validation import UnknownFormatError, UnknownVariantError, validate
+from deckwright.inputs import ID_PATTERN
 
 SAMPLE_DECKLIST = "# name: Sample\n[Unconstitutional Act]\n1 Stamp Act\n1 Sugar Act\n1 Tea Act\n"
 VALIDATE_EXAMPLES = [
@@ -240,7 +241,7 @@ class DeckViewSet(viewsets.GenericViewSet):
 
     permission_classes = [IsAuthenticatedOrReadOnly]
     serializer_class = s.DeckSerializer
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID_PATTERN
     extra_error_statuses_by_action = {
         "partial_update": (412, 503),
         "destroy": (412, 503),

@@ -42,6 +42,7 @@ from decks.events.services import (
 )
 from decks.models import Event, Registration
 from decks.selectors import user_is_organiser
+from deckwright.inputs import ID_PATTERN
 
 
 def _problem(exc: Exception) -> APIException:
@@ -107,7 +108,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
     players submit a decklist before the deadline, after which the list is locked."""
 
     serializer_class = s.EventSerializer
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID_PATTERN
     extra_error_statuses = (409,)
     schema = EventSchema()
 

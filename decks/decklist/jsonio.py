@@ -16,18 +16,19 @@ from decks.decklist.model import (
     is_sideboard,
     sideboard_message,
 )
+from deckwright.inputs import JSONInputError, json_loads_bounded
 
 
 def parse_json(text: str | bytes) -> Decklist:
     """Read a JSON decklist. Raises ``DecklistParseError``; a card's "line" is its 1-based index."""
     try:
-        data = json.loads(text)
+        data = json_loads_bounded(text)  # nesting capped at API_JSON_MAX_DEPTH, no recursion
+    except JSONInputError as exc:
+        raise DecklistParseError([ParseProblem(exc.line or 0, exc.message)]) from None
     except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
         line = getattr(exc, "lineno", 0)
         reason = getattr(exc, "msg", "not valid JSON")
         raise DecklistParseError([ParseProblem(line, f"not valid JSON: {reason}")]) from None
-    except RecursionError:
-        raise DecklistParseError([ParseProblem(0, "not valid JSON: nested too deeply")]) from None
     if isinstance(data, list):
         data = {"cards": data}
     if not isinstance(data, dict):

@@ -255,6 +255,17 @@ def test_json_errors_name_the_card_position_or_the_line():
     assert "not valid JSON" in caught.value.problems[0].message
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 4096, '{"cards": ' + "[" * 40 + "]" * 40 + "}", '{"cards": [{"name": "\\ud800"}]}'],
+)
+def test_json_nested_too_deeply_or_not_unicode_is_a_decklist_error(text):
+    with pytest.raises(DecklistParseError) as caught:
+        decklist_read(text, "json")
+    message = caught.value.problems[0].message
+    assert "nested deeper than 32 levels at line 1" in message or "unpaired surrogate" in message
+
+
 def test_csv_decklists_and_their_errors():
     decklist = decklist_read("name,quantity\nStamp Act,1\nEagle Dive,2\n\n", "csv")
     assert [(e.name, e.quantity) for e in decklist.entries] == [("Stamp Act", 1), ("Eagle Dive", 2)]

@@ -815,3 +815,55 @@ def test_card_browser_history_restore_gets_the_whole_page(client):
         HTTP_HX_HISTORY_RESTORE_REQUEST="true",
     )
     assert b"<html" in response.content
+
+
+def test_a_nested_json_upload_is_a_decklist_error(alice, legal_deck):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("list.json", b"[" * 4096, content_type="application/json")
+    response = alice.post(
+        reverse("deck-paste", args=[legal_deck.pk]),
+        {"file": upload, "mode": "replace", "kind": "auto"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 422
+    assert b"nested deeper than 32 levels at line 1, column 33" in response.content
+    assert legal_deck.cards.count() > 1
+
+
+def test_version_numbers_beyond_the_column_are_a_400_page(client, user):
+    deck = make_deck(user, visibility=Visibility.PUBLIC)
+    url = reverse("deck-versions", args=[deck.pk])
+    for b in (2**31, 2**63, 10**30):
+        response = client.get(url, {"a": 1, "b": b})
+        assert response.status_code == 400
+        assert b"2147483647" in response.content
+
+
+def test_page_ids_longer_than_18_digits_are_not_found(client):
+    assert client.get(f"/decks/{2**63}/").status_code == 404
+    assert client.get(f"/matchups/1/games/{10**30}/").status_code == 404
+
+
+def test_a_nul_in_a_parameter_is_a_400_page(client):
+    response = client.get("/cards/", {"game": "a\x00b"})
+    assert response.status_code == 400
+    assert b"NUL character" in response.content
+
+
+def test_admin_pages_refuse_an_empty_to_field_and_versions_are_not_added_by_hand(
+    client, django_user_model, user
+):
+    deck = make_deck(user)
+    client.force_login(django_user_model.objects.create_superuser("root", "r@example.com", "pw"))
+    response = client.get(f"/admin/decks/deck/{deck.pk}/change/", {"_to_field": ""})
+    assert response.status_code == 400  # the admin read "" as a field name: a 500
+    assert client.get(f"/admin/decks/deck/{deck.pk}/change/").status_code == 200
+    assert client.post("/admin/decks/deckversion/add/", {}).status_code == 403
+
+
+def test_a_form_over_the_upload_cap_is_a_400_page_saying_so(client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
+    response = client.post("/tournament/", {"decklists": "1 Stamp Act\n" * 50})
+    assert response.status_code == 400
+    assert b"larger than the 100 bytes" in response.content

@@ -8,6 +8,7 @@ reads the progress; without one each poll plays the next chunk.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 from django.core.cache import cache
@@ -18,6 +19,7 @@ from django.views.decorators.http import require_GET
 
 from decks.selectors import deck_list_visible_to
 from deckwright.clientip import client_ip
+from deckwright.inputs import MAX_ID, MAX_INT32, ParameterError, bounded_int
 from rules.models import MatchupRun
 from rules.quotas import MatchupQuotaExceeded, matchup_quota_charge
 from rules.selectors import matchup_run_for_owner, matchup_runs_owned_by
@@ -120,8 +122,9 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
             return redirect("matchup-detail", pk=run.pk)
     unavailable = ""
     wanted = request.GET.get("deck", "")
-    if wanted.isdigit():
-        deck = deck_list_visible_to(request.user, pk=int(wanted)).first()
+    with suppress(ParameterError):  # a link's ?deck= only preselects; a bad one is ignored
+        deck_id = bounded_int(wanted, "deck", 1, MAX_ID)
+        deck = deck_list_visible_to(request.user, pk=deck_id).first()
         if deck is not None and not matchups_available(deck.game.slug):
             unavailable = f"Matchups are not available for {deck.game.name}."
         elif deck is not None and request.method != "POST":
@@ -232,12 +235,12 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     steps = replay_steps(record.get("events", []))
     raw = request.GET.get("step", "1")
     try:
-        step = int(raw)
-    except ValueError:
+        step = bounded_int(raw, "step", -MAX_INT32, MAX_INT32)  # then clamped to the replay
+    except ParameterError:
         return _message(
             request,
             "Not a step number",
-            f"{raw!r} is not a step number: give a whole number from 1 to {len(steps)}.",
+            f"{raw[:40]!r} is not a step number: give a whole number from 1 to {len(steps)}.",
             400,
         )
     total = len(steps)
