@@ -42,9 +42,10 @@ from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 
 from cards.models import Card
+from decks.events.services import event_create, registration_submit
 from decks.models import Event
 from decks.selectors import format_default
-from decks.services import deck_create, event_create, organiser_grant, registration_submit
+from decks.services import deck_create, organiser_grant
 from rules.models import MatchupRun
 from rules.services import matchup_run_play_all
 from tests.web.conftest import sample
