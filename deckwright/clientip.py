@@ -14,6 +14,7 @@ proxies stand in front of the app, each appending the address it saw to ``X-Forw
 from __future__ import annotations
 
 import ipaddress
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -53,3 +54,17 @@ def axes_client_ip(request: HttpRequest) -> str | None:
 def drf_client_ip(request: HttpRequest) -> str:
     """The same address for a DRF ``Request`` (which wraps the Django request)."""
     return client_ip(getattr(request, "_request", request))
+
+
+#: the width of django-axes' ``AccessAttempt.username`` column (a varchar on PostgreSQL)
+AXES_USERNAME_MAX = 255
+
+
+def axes_username(request: HttpRequest, credentials: dict[str, Any] | None = None) -> str | None:
+    """``AXES_USERNAME_CALLABLE``: the name a failed log-in tried, cut to what axes can store.
+
+    No account has a longer name, and without the cut a 300-character name made recording the
+    failure itself fail (a 500 on PostgreSQL, which checks varchar widths).
+    """
+    name = credentials.get("username") if credentials else request.POST.get("username")
+    return None if name is None else str(name)[:AXES_USERNAME_MAX]

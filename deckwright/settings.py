@@ -204,6 +204,7 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 # account between guesses would reset the count of an address guessing someone else's password.
 AXES_RESET_ON_SUCCESS = False
 AXES_CLIENT_IP_CALLABLE = "deckwright.clientip.axes_client_ip"
+AXES_USERNAME_CALLABLE = "deckwright.clientip.axes_username"
 AXES_LOCKOUT_CALLABLE = "web.lockout.lockout_response"
 # API tokens expire this many days after they are issued (rotate or log in again for a new one).
 API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30)

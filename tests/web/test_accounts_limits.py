@@ -86,6 +86,17 @@ def test_a_wrong_password_below_the_limit_is_the_usual_form_error(client, user, 
     assert b"Please enter a correct username and password" in response.content
 
 
+@pytest.mark.parametrize("length", [256, 5000])
+def test_a_name_longer_than_any_account_is_a_form_error_and_still_counts(client, length):
+    # given a failed log-in whose name is wider than axes' username column (PostgreSQL checks it)
+    response = client.post(reverse("login"), {"username": "x" * length, "password": "wrong"})
+    # then it is the usual form error, and the failure is recorded under the name cut to fit
+    assert response.status_code == 200
+    attempt = AccessAttempt.objects.get()
+    assert attempt.failures_since_start == 1
+    assert attempt.username == "x" * 255
+
+
 @pytest.fixture
 def tight_account_rates(settings):
     rates = {
