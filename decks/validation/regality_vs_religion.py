@@ -3,8 +3,8 @@
 Zones: ``side`` (the player's area: the 7 tiles of one alignment, plus the Citizen for the starting
 player) and ``neutral`` (the neutral tiles in play for the variant). Variants ("Preparations" and
 "Game system options"): ``standard`` (a neutral area of 5), ``old-style`` (no neutral tiles but the
-Citizen), ``random`` and ``secret-random`` (2 each), ``draft`` (2 for the starting player, 3 for
-the second), ``secret-draft`` (2 each). Rulings: docs/rules/regality-vs-religion.md.
+Citizen), ``random`` and ``secret-random`` (2 each), ``draft`` (2 for the starting player, who holds
+the Citizen, 3 for the second), ``secret-draft`` (2 each). Rulings: docs/rules/regality-vs-religion.md.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ SIDE, NEUTRAL_ZONE = "side", "neutral"
 REGALITY, RELIGION, NEUTRAL = "regality", "religion", "neutral"
 CITIZEN = "citizen"
 SIDE_SIZE = 7
+DRAFT_STARTING_PLAYER = 2
 NEUTRAL_TILES: dict[str, tuple[int, ...]] = {
     "standard": (5,),
     "old-style": (0,),
@@ -126,12 +127,18 @@ class RegalityVsReligion(GameRules):
         drawn = sum(n for c, n in neutral.items() if c.branch == NEUTRAL and c.key != CITIZEN)
         drawn += deck.unknown_by_zone.get(NEUTRAL_ZONE, 0)
         allowed = NEUTRAL_TILES[variant]
+        starting = any(c.key == CITIZEN for c in side)
+        if variant == "draft" and starting:
+            # Draft: the starting player (who holds the Citizen) picks two, the second player
+            # ends with three.
+            allowed = (DRAFT_STARTING_PLAYER,)
         if drawn not in allowed:
             wanted = " or ".join(str(n) for n in allowed)
             rule = VARIANT_RULES[variant]
+            who = " for the starting player" if variant == "draft" and starting else ""
             report.add(
                 "neutral-count",
-                f"Neutral tiles: {drawn}, the {variant} variant uses {wanted} ({rule})",
+                f"Neutral tiles: {drawn}, the {variant} variant uses {wanted}{who} ({rule})",
                 rule,
                 sorted(c.name for c in neutral),
                 count=drawn,

@@ -56,6 +56,16 @@ def test_the_starting_player_may_hold_the_citizen():
     assert validate(GAME, side("regality", citizen=True) + neutral(5)).legal
 
 
+def test_draft_the_starting_player_holding_the_citizen_drafts_two_neutral_tiles_not_three():
+    # Draft: the starting player picks two tiles, the second player ends with three.
+    starting = side("religion", citizen=True)
+    assert validate(GAME, starting + neutral(2), variant="draft").legal
+    report = validate(GAME, starting + neutral(3), variant="draft")
+    assert report.codes == ["neutral-count"]
+    assert report.violations[0].details["allowed"] == [2]
+    assert validate(GAME, side("religion") + neutral(3), variant="draft").legal
+
+
 def test_the_citizen_is_never_one_of_the_drawn_neutral_tiles():
     report = validate(GAME, side("regality") + neutral(5) + [("Citizen", 1, "neutral")])
 

@@ -150,6 +150,19 @@ def test_the_board_is_drawn_from_the_sides_seat():
     assert [row.split()[0] for row in religion] == ["c1", "c2", "c3"]
 
 
+def test_draft_the_starting_player_does_not_keep_three_neutral_tiles():
+    # Draft: the starting player picks two tiles, the second player ends with three. A deck of
+    # three draft tiles plays second; holding the Citizen too would make it start with three.
+    starting = [*DRAFT, {**RECORDS["Citizen"], "zone": "side"}]
+    with pytest.raises(SetupError, match=r"starting player .* ends with 2 neutral tiles"):
+        goldfish(starting)
+    second = goldfish(DRAFT)
+    assert (second.variant, second.first, second.side) == ("draft", 0, 1)
+    assert len(second.area) == 7 + 3 and second.rival_draws == 2
+    report = sample(DRAFT, n=4, seed=0)
+    assert report.first is False
+
+
 @pytest.mark.parametrize(
     ("filename", "message"),
     [

@@ -204,12 +204,22 @@ def test_tower_covers_an_ally_which_loses_its_power_and_is_shielded():
     assert uncovered.phase == "place" and uncovered.to_move == 0
 
 
-def test_witch_recalls_one_of_its_players_allies_but_not_itself():
+def test_witch_recalls_one_of_its_players_allies_but_not_an_enemy():
     state = position("a1=citizen/reg b1=king/reg c1=saint/rel | queen | cardinal | witch | reg")
     play(state, "place witch b2")
-    assert moves(state) == {"decline", "recall a1", "recall b1"}
+    assert moves(state) == {"decline", "recall a1", "recall b1", "recall b2"}
     play(state, "recall b1")
     assert at(state, "b1") is None and "king" in area(state, 0)
+
+
+def test_tile_list_witch_may_recall_itself_as_one_of_its_allies():
+    # Tile list, Witch: "one ally from the board" makes no exception for the Witch itself.
+    state = position("a1=citizen/reg c1=saint/rel | queen | cardinal | witch | reg")
+    play(state, "place witch b2")
+    assert "recall b2" in moves(state)
+    play(state, "recall b2")
+    assert at(state, "b2") is None and sorted(area(state, 0)) == ["queen", "witch"]
+    assert state.neutral == [] and state.to_move == 1
 
 
 def test_death_makes_its_holder_lose_at_the_end_whatever_the_count():
@@ -292,10 +302,40 @@ def test_a_tower_counts_as_an_ally_and_its_covered_tile_does_not():
     assert state.allies() == (1, 0)
 
 
-def test_a_bard_re_enacting_the_witch_cannot_recall_itself():
+def test_tile_list_a_bard_re_enacting_the_witch_may_recall_itself():
+    # Tile list, Bard and Witch: the re-enacted recall takes any one ally, the Bard included.
     text = "b1=witch/reg a1=citizen/reg c3=saint/rel | king | cardinal | bard | reg"
     state = play(position(text), "place bard b2", "reenact b1")
-    assert moves(state) == {"decline", "recall a1", "recall b1"}
+    assert moves(state) == {"decline", "recall a1", "recall b1", "recall b2"}
+    play(state, "recall b2")
+    assert at(state, "b2") is None and "bard" in area(state, 0)
+
+
+def test_destruction_a_banish_still_happens_on_the_board_filling_placement():
+    # Destruction: filling the ninth space stops destructive effects only; a banish (Tile
+    # effects and icons, Banish) is its own effect and removes the tile at once (ruling 22).
+    text = (
+        "a1=citizen/rel b1=bishop/rel c1=saint/rel a2=cardinal/rel b2=castle/reg "
+        "c2=queen/reg a3=minister/reg c3=princess/reg | king | paladin | samurai | reg"
+    )
+    state = play(position(text), "place samurai b3")
+    assert moves(state) == {"decline", "banish a3", "banish c3"}
+    play(state, "banish c3")
+    assert at(state, "c3") is None and discard(state) == ["princess"]
+    assert not state.is_terminal() and state.to_move == 1
+    filled = play(position(text), "place samurai b3", "decline")
+    assert filled.is_terminal() and filled.end_reason() == "board-full"
+
+
+def test_tile_effects_and_icons_the_dragon_is_active_so_its_player_may_decline_it():
+    # Tile effects and icons: an active power may be declined, else applied in full; the
+    # Dragon's tile carries the active icon (ruling 23).
+    text = "a1=citizen/rel b1=saint/rel a2=bishop/reg | king | cardinal | dragon | reg"
+    state = play(position(text), "place dragon b2")
+    assert moves(state) == {"decline", "turn a1+b1+a2"}
+    play(state, "decline")
+    assert [at(state, c) for c in ("a1", "b1", "a2")] == ["citizen/rel", "saint/rel", "bishop/reg"]
+    assert state.to_move == 1
 
 
 def test_the_assassin_picks_a_secret_tile_blind():

@@ -74,8 +74,53 @@ def test_a_player_who_cannot_place_a_tile_loses():
 
 
 def test_a_tower_with_no_ally_to_cover_cannot_be_placed_so_its_holder_loses():
+    # Ruling 14: the book is silent on a player who holds tiles but can place none; its point
+    # system calls this losing "because you were not able to place a tile".
     state = position("a1=citizen/rel | - | bishop | tower | reg")
-    assert state.end_reason() == "no-tile"
+    assert state.is_terminal() and state.winner() == 1
+    assert state.end_reason() == "no-placement"
+
+
+# A Religion Tower covers a Cardinal on b1; Regality's Pirate destroys the Tower, Religion fills
+# the last space, and at the start of Regality's turn the Tower is removed: the Cardinal comes
+# back up and all nine spaces hold face-up tiles.
+TOWER_UNCOVERED = (
+    "a1=citizen/reg b1=tower/rel[cardinal] c1=castle/reg a2=queen/reg c2=saint/rel "
+    "a3=minister/reg b3=bishop/rel | king,general | paladin,monk | pirate | reg"
+)
+
+
+def test_game_end_a_board_full_of_face_up_tiles_at_the_start_of_a_turn_counts_the_allies():
+    # Game end: a board filled with face-up tiles ends the game and the allies are counted; the
+    # loss for having no tile is only for a player with no tile left, and Regality holds two.
+    state = play(position(TOWER_UNCOVERED), "place pirate b2", "destroy b1")
+    assert at(state, "b1") == "tower/rel[cardinal]!"
+    play(state, "place paladin c3")  # the last space: the Paladin may destroy nothing
+    assert at(state, "b1") == "cardinal/rel"
+    assert sorted(area(state, 0)) == ["general", "king"]
+    assert state.is_terminal() and state.end_reason() == "board-full"
+    assert state.allies() == (5, 4) and state.final_allies == (5, 4)
+    assert state.winner() == 0
+
+
+def test_game_end_the_solver_values_a_tower_uncovering_full_board_as_the_engine_ends_it():
+    from rules.engines.regality_vs_religion.solver import Solver
+
+    state = play(position(TOWER_UNCOVERED), "place pirate b2", "destroy b1")
+    # whichever tile Religion places on c3, Regality wins 5 allies to 4 at the start of its turn
+    assert Solver().solve(state).value == 20 + 1
+    assert Solver().solve(position(TOWER_UNCOVERED)).value >= 20 + 1
+
+
+def test_game_end_example_the_player_with_the_most_allies_wins():
+    # Game end's example of a win: the board is full of face-up tiles, five face you, you win.
+    text = (
+        "a1=citizen/rel b1=bishop/rel c1=saint/rel a2=cardinal/rel b2=castle/reg "
+        "c2=queen/reg a3=minister/reg b3=princess/reg | general | paladin | - | rel"
+    )
+    state = play(position(text), "place paladin c3")
+    assert state.is_terminal() and state.end_reason() == "board-full"
+    assert state.allies() == (4, 5) and state.winner() == 1 and state.returns() == [-1.0, 1.0]
 
 
 def test_best_of_three_match_the_loser_chooses_who_starts_and_neutrals_are_renewed():

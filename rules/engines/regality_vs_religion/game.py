@@ -47,8 +47,9 @@ MATCH_MAX_GAMES = 7
 BOARD_FULL = "board-full"
 DEATH = "death"
 NO_TILE = "no-tile"
+NO_PLACEMENT = "no-placement"
 TURN_LIMIT = "turn-limit"
-END_REASONS = (BOARD_FULL, DEATH, NO_TILE, TURN_LIMIT)
+END_REASONS = (BOARD_FULL, DEATH, NO_TILE, NO_PLACEMENT, TURN_LIMIT)
 WIN_SCORE = 20  # search value of a win before the ally margin is added
 
 DECLINE = Action("decline")
@@ -194,7 +195,8 @@ class RvRState(State):
         return list(self.outcome[0])
 
     def end_reason(self) -> str:
-        """Return board-full, death, no-tile, turn-limit (a match ends with its last game's)."""
+        """Return board-full, death, no-tile, no-placement or turn-limit (a match ends with its
+        last game's)."""
         return self.outcome[1] if self.phase == "over" and self.outcome else ""
 
     def is_perfect_information(self) -> bool:
@@ -440,8 +442,10 @@ class RvRState(State):
                     action = Action("transport", (CELL_NAMES[source], CELL_NAMES[target]))
                     choices[action] = ("transport", source, target)
         elif kind == "recall-board":
+            # Tile list, Witch: any one ally on the board, the Witch (or the Bard or Performer
+            # re-enacting it) included: the text makes no exception.
             for c in self._affectable():
-                if c != placed and _facing(cells[c]) == player:
+                if _facing(cells[c]) == player:
                     choices[Action("recall", (CELL_NAMES[c],))] = ("recall-board", c)
         elif kind == "recall-discard":
             for t in sorted(set(self.discard)):
@@ -560,16 +564,29 @@ class RvRState(State):
             self._start_turn(1 - player)
 
     def _start_turn(self, player: int) -> None:
+        """Remove the player's destroyed tiles, then apply the rulebook's endings (Game end).
+
+        Removing a destroyed Tower uncovers the ally under it, so the board can stand full of
+        face-up tiles now: that is the Game end's full board (allies are counted), not a player
+        without tiles. A player with no tile in its area or the neutral area loses; one that
+        holds tiles but can place none of them (only a Tower, and no ally to cover) loses too
+        (ruling 14).
+        """
         self.to_move = player
         self.phase = "place"
         mark = (player + 1) << 6
+        cells = self.cells
         for c in CELLS:
-            code = self.cells[c]
+            code = cells[c]
             if code >= 0 and code & 0xC0 == mark:
                 self.log("removed", player, tile=self.tables.keys[code & 31], cell=CELL_NAMES[c])
                 self._remove_from_board(c)
-        if not self._can_place(player):
+        if EMPTY not in cells and not any(code & 0xC0 for code in cells):
+            self._board_full()
+        elif not self.areas[player] and not self.neutral:
             self._finish(1 - player, NO_TILE)
+        elif not self._can_place(player):
+            self._finish(1 - player, NO_PLACEMENT)
 
     def _can_place(self, player: int) -> bool:
         cover = self.tables.cover
@@ -624,9 +641,10 @@ class RvRState(State):
         if winner is not None:
             self.wins[winner] += 1
         if self.points_games:
-            # Point system: every ally is a point; losing to Death or to having no tile scores 0.
+            # Point system: every ally is a point; losing to Death or for not being able to place
+            # a tile (none left, or none placeable) scores 0.
             for player in (0, 1):
-                lost_outright = player != winner and reason in (DEATH, NO_TILE)
+                lost_outright = player != winner and reason in (DEATH, NO_TILE, NO_PLACEMENT)
                 self.points[player] += 0 if lost_outright else self.final_allies[player]
             self.match_history[-1]["points"] = list(self.points)
             if self.games_played >= self.points_games:

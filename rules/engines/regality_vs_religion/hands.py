@@ -8,7 +8,8 @@ it plays with (zone ``neutral``). Their number names the variant (§`Game system
 - 0: old style, no neutral tile but the Citizen;
 - 2: random (or secret random, played open here): the side holds its two neutral tiles and the
   rival two drawn at random, per game, from the other fourteen;
-- 3: draft as the second player, who takes three; the rival's two are drawn at random;
+- 3: draft as the second player, who takes three; the rival's two are drawn at random (a deck
+  that holds the Citizen starts, and a starting player drafts only two: it is refused);
 - 5: standard, a neutral area of five that both players place from.
 
 A goldfish game is the side played by the greedy agent (``rules/agents/greedy.py``, one turn of
@@ -53,6 +54,7 @@ MulliganPolicy = Callable[[Sequence[str], int], bool]
 SIDE_ZONE, NEUTRAL_ZONE = "side", "neutral"
 SIDE_SIZE = 7
 RIVAL_NEUTRALS = 2
+DRAFT_SECOND = 3  # the second player's neutral tiles after a draft (the starting player's: 2)
 MAX_PLACEMENTS = 100
 OPENING_HANDS_KEPT = 5
 #: neutral tiles in the deck -> (variant, how the rival gets neutral tiles)
@@ -137,6 +139,11 @@ def goldfish(deck: Sequence[Mapping[str, Any]]) -> Goldfish:
         problems.append(
             f"{len(neutral_tiles)} neutral tiles fit no variant: 0 (old style), 2 (random), "
             "3 (draft, second player) or 5 (standard) (Game system options)"
+        )
+    if len(neutral_tiles) == DRAFT_SECOND and citizen in side_tiles:
+        problems.append(
+            "in a draft the starting player (who holds the Citizen) ends with 2 neutral tiles "
+            "and the second player with 3 (Draft): hold 3 without the Citizen"
         )
     if problems:
         raise SetupError("Regality vs Religion cannot play this deck: " + "; ".join(problems))
@@ -438,7 +445,8 @@ def _outcome(state: RvRState, side: int) -> str:
     how = {
         "board-full": f"the board is full, {ours} allies to {theirs}",
         "death": "Death ends the game as an ally of the loser",
-        "no-tile": "a player had no tile to place",
+        "no-tile": "a player had no tile left to place",
+        "no-placement": "a player could place none of its tiles (a Tower with no ally to cover)",
         "turn-limit": f"the game reached {MAX_PLACEMENTS} placements",
     }.get(reason, reason)
     verb = "You won" if result > 0 else "You lost" if result < 0 else "Drawn"

@@ -10,6 +10,7 @@ from rules.engines.core import DeckCards, GamePlugin, PageWords, SeatPlan, Setup
 from rules.engines.regality_vs_religion.game import (
     BOARD_FULL,
     DEATH,
+    NO_PLACEMENT,
     NO_TILE,
     SIDE_NAMES,
     TURN_LIMIT,
@@ -48,6 +49,7 @@ class RegalityVsReligionPlugin(GamePlugin):
             BOARD_FULL: "the board was full (most allies won)",
             DEATH: "Death was kept as an ally",
             NO_TILE: "no tile left to place",
+            NO_PLACEMENT: "no tile could be placed (a Tower with no ally to cover)",
             TURN_LIMIT: "the placement limit was reached (the engine's cut-off, a draw)",
         },
         matchup_rules="Regality vs Religion: one Regality and one Religion deck of the same "
