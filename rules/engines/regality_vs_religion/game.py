@@ -199,6 +199,10 @@ class RvRState(State):
         last game's)."""
         return self.outcome[1] if self.phase == "over" and self.outcome else ""
 
+    def first_player(self) -> int | None:
+        """Return the seat that placed the Citizen (in a match, that of the last game played)."""
+        return self.first
+
     def is_perfect_information(self) -> bool:
         """Return False in the secret variants."""
         return self.variant not in SECRET_VARIANTS
