@@ -15,7 +15,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ MATCHUPS = (("alphabeta", "random"), ("alphabeta", "greedy"), ("greedy", "greedy
 class Timed:
     """An agent that adds its CPU time to the game it plays (keyed by the game's seed)."""
 
-    def __init__(self, name: str, seed: int, spent: Counter[int]) -> None:
+    def __init__(self, name: str, seed: int, spent: dict[int, float]) -> None:
         options = RegalityVsReligionPlugin.agent_budgets.get(name, {})
         self.agent = make_agent(name, seed=seed, **options)
         self.seed = seed
@@ -61,8 +62,12 @@ def measure(pair: tuple[str, str], games: int, seed: int) -> dict[str, Any]:
     counts = [base] * len(setups)
     for index in range((games - base * len(setups)) // 2):
         counts[index] += 2
-    spent: Counter[int] = Counter()
-    agents = [lambda s, n=name: Timed(n, s, spent) for name in pair]
+    spent: dict[int, float] = defaultdict(float)
+
+    def timed(name: str) -> Callable[[int], Any]:
+        return lambda agent_seed: Timed(name, agent_seed, spent)
+
+    agents = [timed(name) for name in pair]
     played = rulebook = first_wins = first_decided = 0
     side_wins = [0, 0]
     seat_wins = [0, 0]

@@ -51,6 +51,37 @@ def test_princess_turns_all_orthogonal_or_all_diagonal_neighbours():
     )
 
 
+def test_how_to_choose_target_example_all_four_orthogonal_or_all_four_diagonal_tiles():
+    # How to choose target's example: dots of one colour on the four orthogonal spaces, of the
+    # other on the four diagonal ones; the player picks a colour and every tile of it is turned.
+    text = (
+        "a1=citizen/rel b1=bishop/rel c1=saint/rel a2=cardinal/rel c2=monk/rel "
+        "a3=paladin/rel b3=hierophant/rel c3=temple/rel | princess | - | - | reg"
+    )
+    state = play(position(text), "place princess b2")
+    assert moves(state) == {"decline", "turn b1+a2+c2+b3", "turn a1+c1+a3"}
+    orthogonal = play(state.clone(), "turn b1+a2+c2+b3")
+    assert [at(orthogonal, c) for c in ("b1", "a2", "c2", "b3")] == [
+        "bishop/reg",
+        "cardinal/reg",
+        "monk/reg",
+        "hierophant/reg",
+    ]
+    assert [at(orthogonal, c) for c in ("a1", "c1", "a3")] == [
+        "citizen/rel",
+        "saint/rel",
+        "paladin/rel",
+    ]
+    diagonal = play(state, "turn a1+c1+a3")  # the Temple on c3 is shielded, so it stays
+    assert [at(diagonal, c) for c in ("a1", "c1", "a3", "c3")] == [
+        "citizen/reg",
+        "saint/reg",
+        "paladin/reg",
+        "temple/rel",
+    ]
+    assert at(diagonal, "b1") == "bishop/rel"
+
+
 def test_minister_turns_one_of_eight_neighbours():
     state = position("b1=citizen/rel a1=saint/rel | minister | cardinal | - | reg")
     play(state, "place minister b2")
