@@ -277,10 +277,24 @@ def test_point_system_counts_allies_and_a_death_loss_scores_nothing():
     expected = [0, 0]
     for game in state.match_history:
         for player in (0, 1):
-            lost_outright = player != game["winner"] and game["reason"] in ("death", "no-tile")
+            lost_outright = player != game["winner"] and game["reason"] in (
+                "death",
+                "no-tile",
+                "no-placement",
+            )
             expected[player] += 0 if lost_outright else game["allies"][player]
     assert state.points == expected == state.match_history[-1]["points"]
     if expected[0] != expected[1]:
         assert state.winner() == (0 if expected[0] > expected[1] else 1)
     else:
         assert state.winner() is None
+
+
+def test_point_system_a_player_unable_to_place_a_tile_scores_nothing():
+    # Point system: losing because you could not place a tile scores 0, allies or not; the
+    # Castle faces Regality but, shielded, cannot be covered by its Tower (ruling 14).
+    text = "a1=castle/reg b1=bishop/rel | - | saint | tower | reg"
+    state = GAME.new_initial_state(0, {"variant": "standard", "points": 2, "position": text})
+    assert state.match_history == [
+        {"winner": 1, "reason": "no-placement", "allies": [1, 1], "points": [0, 1]}
+    ]
