@@ -28,17 +28,20 @@ from rules.engines.regality_vs_religion.game import SECRET_VARIANTS, TURN_LIMIT
 from rules.engines.regality_vs_religion.plugin import RegalityVsReligionPlugin
 from rules.simulation import run
 
-MATCHUPS = (("alphabeta", "random"), ("alphabeta", "greedy"), ("greedy", "greedy"))
+MATCHUPS = (("alphabeta", "greedy"), ("greedy", "greedy"), ("alphabeta", "random"))
 
 
 class Timed:
     """An agent that adds its CPU time to the game it plays (keyed by the game's seed)."""
 
-    def __init__(self, name: str, seed: int, spent: dict[int, float]) -> None:
+    def __init__(
+        self, name: str, seed: int, spent: dict[int, float], games: dict[int, int]
+    ) -> None:
         options = RegalityVsReligionPlugin.agent_budgets.get(name, {})
         self.agent = make_agent(name, seed=seed, **options)
         self.seed = seed
         self.spent = spent
+        self.games = games
 
     def act(self, state: Any) -> Any:
         start = time.process_time()
@@ -46,6 +49,8 @@ class Timed:
         # simulation.run seeds seat s with game_seed + 1 + s
         game = (self.seed - 1 - state.current_player()) & 0xFFFFFFFF
         self.spent[game] += time.process_time() - start
+        # a match or point-system setup plays several games under one seed
+        self.games[game] = max(self.games[game], state.games_played + 1)
         return action
 
 
@@ -63,9 +68,10 @@ def measure(pair: tuple[str, str], games: int, seed: int) -> dict[str, Any]:
     for index in range((games - base * len(setups)) // 2):
         counts[index] += 2
     spent: dict[int, float] = defaultdict(float)
+    games_in: dict[int, int] = defaultdict(int)
 
     def timed(name: str) -> Callable[[int], Any]:
-        return lambda agent_seed: Timed(name, agent_seed, spent)
+        return lambda agent_seed: Timed(name, agent_seed, spent, games_in)
 
     agents = [timed(name) for name in pair]
     played = rulebook = first_wins = first_decided = 0
@@ -73,12 +79,28 @@ def measure(pair: tuple[str, str], games: int, seed: int) -> dict[str, Any]:
     seat_wins = [0, 0]
     draws = 0
     reasons: Counter[str] = Counter()
+    per_setup: list[str] = []
+    slowest_single = slowest_game = 0.0
     start = time.process_time()
     for setup, count in zip(setups, counts, strict=True):
         if not count:
             continue
+        # every setup's run draws the same game seeds: the tallies start afresh
+        spent.clear()
+        games_in.clear()
+        setup_start = time.process_time()
         report = run(game, setup, agents, count, seed, alternate_seats=True)
+        setup_cpu = time.process_time() - setup_start
         played += count
+        single = max((spent[key] / games_in[key] for key in spent), default=0.0)
+        slowest = max(spent.values(), default=0.0)
+        slowest_single = max(slowest_single, single)
+        slowest_game = max(slowest_game, slowest)
+        per_setup.append(
+            f"  {setup}: {count} games, {setup_cpu / count:.3f} CPU s each, slowest "
+            f"{slowest:.2f} s "
+            f"({single:.2f} s a single game), ends {report.end_reasons}"
+        )
         for index, summary in enumerate(report.game_summaries):
             reasons[summary["end_reason"]] += 1
             if summary["winner"] is not None:
@@ -105,7 +127,9 @@ def measure(pair: tuple[str, str], games: int, seed: int) -> dict[str, Any]:
         "first_seat_wins": first_wins,
         "first_seat_decided": first_decided,
         "cpu_per_game": cpu / played,
-        "slowest_agent_cpu": max(spent.values(), default=0.0),
+        "slowest_agent_cpu": slowest_game,
+        "slowest_single_game": slowest_single,
+        "per_setup": per_setup,
     }
 
 
@@ -126,9 +150,11 @@ def main() -> None:
             f"{f['seat_wins'][0]}, Religion {f['seat_wins'][1]}; the starting player won "
             f"{f['first_seat_wins']} of {f['first_seat_decided']} decided; "
             f"{f['cpu_per_game']:.3f} CPU s a game (slowest game's agents "
-            f"{f['slowest_agent_cpu']:.2f} s)",
+            f"{f['slowest_agent_cpu']:.2f} s; one game of a match at most "
+            f"{f['slowest_single_game']:.2f} s)",
             flush=True,
         )
+        print("\n".join(f["per_setup"]), flush=True)
 
 
 if __name__ == "__main__":
