@@ -19,7 +19,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.agents import GreedyAgent, MCTSAgent, RandomAgent
-from rules.engines.core import TERMINAL, Action, IllegalActionError, Rng, SetupError, get_game
+from rules.engines.core import (
+    TERMINAL,
+    Action,
+    DeckCards,
+    IllegalActionError,
+    Rng,
+    SetupError,
+    get_game,
+    plugin_for,
+)
 from rules.engines.reign_absolute import ReignAbsoluteGame, ReignState
 from rules.engines.reign_absolute.cards import CardDataError, card_specs, fixture_records
 from rules.engines.reign_absolute.state import DRAW_REASON, LIMIT_REASON, WIN_REASON
@@ -138,6 +147,22 @@ def test_first_player_is_the_highest_drawn_value_and_those_cards_start_the_disca
     assert state.active == values.index(max(values))
     assert state.current_player() == state.active
     assert len(state.deck) == 41 - 3
+
+
+def test_setup_a_matchup_draws_for_the_first_player() -> None:
+    """§Setup: whatever deck order a matchup is given, the Reinforcement draw picks the 1st
+    Player and the drawn cards start the Reinforcement Discard pile."""
+    plugin = plugin_for("reign-absolute")
+    decks = [DeckCards(f, ({"name": f"{f} unit", "branch": f},)) for f in ("empire", "elves")]
+    setups = [plugin.matchup_setup(decks, first=first).setup for first in (0, 1, None)]
+    assert all(setup == {"factions": ["empire", "elves"]} for setup in setups)
+    starters = set()
+    for seed in range(12):
+        state = GAME.new_initial_state(seed, setups[0])
+        values = [GAME.values[card] for card in state.discard]
+        assert len(values) == 2 and state.active == values.index(max(values))
+        starters.add(state.active)
+    assert starters == {0, 1}  # deck A does not always move first
 
 
 def test_placement_follows_the_setup_order() -> None:
