@@ -724,6 +724,34 @@ def test_greedy_and_mcts_agents_finish_games() -> None:
     assert state.end_reason() in (WIN_REASON, DRAW_REASON, LIMIT_REASON)
 
 
+def test_doom_action_is_taken_when_it_eradicates_the_last_rival() -> None:
+    """§Doom Action, §Victory: against a rival down to their Liege, Doom wins on the spot; an
+    agent looking one turn ahead counts the Doom under way and calls it."""
+    state = battle(
+        {
+            (0, 0): (0, "empire-sovereign"),
+            (0, 1): (0, "empire-legionnaires"),
+            (9, 9): (1, "elves-oak-queen"),
+        }
+    )
+    state.faction_decks = [[], []]
+    assert GreedyAgent(3, max_nodes=100).act(state) == DOOM
+    after = state.clone()
+    after.apply(DOOM)
+    assert after.evaluate(0) == 1.0 and after.evaluate(1) == -1.0  # before the discards
+
+
+@pytest.mark.parametrize("seed", [1, 3, 10])
+def test_greedy_games_end_by_victory_not_by_units_wandering_to_the_turn_limit(seed: int) -> None:
+    """§Victory is the only ending the rulebook has: greedy players close in and fight (these
+    seeds ran to the 400-turn limit while units wandered apart across the open battlefield)."""
+    state = GAME.new_initial_state(seed, {"factions": ["empire", "elves"]}).quiet()
+    agents = [GreedyAgent(seed * 2 + 1, max_nodes=100), GreedyAgent(seed * 2 + 2, max_nodes=100)]
+    while not state.is_terminal():
+        state.apply_unchecked(agents[state.current_player()].act(state))
+    assert state.end_reason() == WIN_REASON
+
+
 def test_rulings_name_engine_tests_that_exist() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "reign-absolute.md").read_text()
     named = set(re.findall(r"tests/rules/test_reign_absolute\.py::(test_\w+)", doc))

@@ -214,22 +214,58 @@ class ReignState(State):
         )
 
     def evaluate(self, player: int) -> float:
-        """Return a heuristic in [-1, 1]: the player's fighting strength against the best rival."""
+        """Return a heuristic in [-1, 1]: the player's fighting strength against the best rival.
+
+        A Doom under way is counted as done (§`Doom Action`): each player still to discard loses
+        their weakest unit, their Liege when it is all they have, which eradicates them. A small
+        bonus for units (the Liege apart) close to an enemy unit breaks ties between quiet moves,
+        so an agent looking one turn ahead seeks combat instead of wandering off across the
+        unbounded battlefield (which kept such games going to the turn limit).
+        """
         if self.scores is not None:
             return self.scores[player]
         if not self.alive[player]:
             return -1.0
-        strength = [0.0] * self.n
-        owner, worths = self.owner, self.worths
+        owner, worths, table = self.owner, self.worths, self.table
+        doom = [0] * self.n
+        for task in self.tasks:
+            if task[0] == "doom_discard":
+                doom[task[1]] += 1
+        kept: list[list[int]] = [[] for _ in range(self.n)]
         for unit in self.board.values():
-            strength[owner[unit]] += worths[unit]
-        for unit, cards in self.under.items():
-            strength[owner[unit]] += 1.5 * len(cards)
+            kept[owner[unit]].append(unit)
+        standing = [False] * self.n
+        for p in range(self.n):
+            if not self.alive[p]:
+                continue
+            lieges = [u for u in kept[p] if table[u].is_liege]
+            others = sorted((u for u in kept[p] if not table[u].is_liege), key=worths.__getitem__)
+            lost = doom[p]
+            kept[p] = others[lost:] + lieges
+            standing[p] = bool(lieges) and lost <= len(others)
+        if not standing[player]:
+            return -1.0
+        if not any(standing[p] for p in range(self.n) if p != player):
+            return 1.0
+        strength = [0.0] * self.n
+        for p in range(self.n):
+            for unit in kept[p]:
+                strength[p] += worths[unit] + 1.5 * len(self.under.get(unit, ()))
         mine = strength[player]
-        rival = max(
-            (strength[p] for p in range(self.n) if p != player and self.alive[p]), default=0
-        )
-        return max(-1.0, min(1.0, (mine - rival) / (mine + rival + 1.0)))
+        rival = max((strength[p] for p in range(self.n) if p != player and standing[p]), default=0)
+        value = (mine - rival) / (mine + rival + 1.0)
+        enemies = [sq for sq, u in self.board.items() if owner[u] != player and standing[owner[u]]]
+        mobile = [
+            sq
+            for sq, u in self.board.items()
+            if owner[u] == player and not table[u].is_liege and not table[u].immobile
+        ]
+        if enemies and mobile:
+            gap = sum(
+                min(abs(x - ex) + abs(y - ey) for ex, ey in enemies) for x, y in mobile
+            ) / len(mobile)
+            value += 0.02 / gap
+        return max(-1.0, min(1.0, value))
 
     # --- hidden information -------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
