@@ -479,7 +479,8 @@ def test_doom_example() -> None:
     state.apply(Action("discard", (3, 1)))
     assert state.current_player() == 0  # the caller discards last
     state.apply(Action("discard", (1, 0)))
-    assert len(state.units_of(0)) == 2 and len(state.units_of(1)) == 1
+    assert len(state.units_of(0)) == 2 and state.units_of(1) == [(2, 1)]  # B: only the Liege
+    assert at((2, 1), state) == "elves-oak-queen"
     assert len(state.deck) == deck_before  # Doom skips the Reinforcement Phase
     assert state.tasks[0][:2] == ("action", 1)
     state.apply(Action("attack", (2, 1, 2, 0)))  # the Oak Queen against the Engineers: 5 vs 5
@@ -601,6 +602,30 @@ def test_cavalry_march_pathfinder_swap_and_seer_peek() -> None:
     assert seen_by(0)[(0, 0)] == "elves-rangers"  # the peeker learns the unit ...
     assert seen_by(1)[(0, 2)] == "umbrous-seer"  # ... and shows what it is by peeking
     assert seen_by(1)[(3, 3)] is None
+
+
+def test_move_action_an_immobile_unit_is_still_swapped_by_swap_effects() -> None:
+    """§Move Action and the card texts: the Ancient Treant cannot make a Move or Attack Action,
+    but the Pathfinders swap with "an adjacent friendly unit" and Regroup swaps "two adjacent
+    friendly units": neither text leaves the Treant out, and a swap is not a Move Action."""
+    state = battle(
+        {
+            (0, 0): (1, "elves-pathfinders"),
+            (1, 0): (1, "elves-ancient-treant"),
+            (9, 9): (0, "empire-sovereign"),
+        },
+        active=1,
+    )
+    assert not [a for a in state.legal_actions() if a.args[:2] == (1, 0)]  # no Move, no Attack
+    stack(state, "regroup")
+    state.apply(Action("swap", (0, 0, 1, 0)))
+    assert at((0, 0), state) == "elves-ancient-treant" and at((1, 0), state) == "elves-pathfinders"
+    assert state.tasks[0][0] == "turn_card"  # Regroup, drawn in the Reinforcement Phase
+    assert Action("swap", (0, 0, 1, 0)) in state.legal_actions()
+    state.apply(Action("swap", (0, 0, 1, 0)))
+    assert at((1, 0), state) == "elves-ancient-treant"
+    # a unit seen swapped may be the Treant: the observation does not mark it as having moved
+    assert not [u for u in state.observation(0)["battlefield"] if u["moved"]]
 
 
 def test_a_unit_seen_moving_is_never_dealt_an_immobile_identity() -> None:

@@ -471,17 +471,13 @@ class ReignState(State):
         return self._empty_next_to(own) or self._empty_next_to(self.board)
 
     def _adjacent_ally_pairs(self, player: int) -> list[tuple[Square, Square]]:
+        # An immobile unit cannot make a Move or Attack Action (its card text), but a swap is
+        # neither: swap effects take any adjacent friendly unit (§Move Action, ruling 23).
         pairs = []
         for sq in self.units_of(player):
-            if self.spec_at(sq).immobile:
-                continue
             for other in ((sq[0] + 1, sq[1]), (sq[0], sq[1] + 1)):
                 unit = self.board.get(other)
-                if (
-                    unit is not None
-                    and self.owner[unit] == player
-                    and not self.table[unit].immobile
-                ):
+                if unit is not None and self.owner[unit] == player:
                     pairs.append((sq, other))
         return pairs
 
@@ -558,7 +554,7 @@ class ReignState(State):
                 if spec.swaps:
                     for dx, dy in STEPS:
                         unit = board.get((x + dx, y + dy))
-                        if unit is not None and owner[unit] == player and not table[unit].immobile:
+                        if unit is not None and owner[unit] == player:
                             actions.append(Action("swap", (x, y, x + dx, y + dy)))
             if spec.peek_range:
                 actions.extend(self._peeks(player, sq, spec.peek_range))
@@ -654,8 +650,8 @@ class ReignState(State):
         self.known[unit] |= 1 << self.owner[unit]
 
     def _swap(self, a: Square, b: Square) -> None:
+        # a swapped unit may be an immobile one, so a swap says nothing about ``moved``
         self.board[a], self.board[b] = self.board[b], self.board[a]
-        self.moved[self.board[a]] = self.moved[self.board[b]] = True
 
     def _step(self, player: int, action: Action) -> None:
         x, y, tx, ty = cast("tuple[int, int, int, int]", action.args)
