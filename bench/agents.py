@@ -88,6 +88,8 @@ def rotated(setup: dict[str, Any], shift: int) -> dict[str, Any]:
     """The setup with its decks (or factions) moved ``shift`` seats on: seat ``s`` holds the
     deck of side ``(s - shift) % n``."""
     key = "factions" if "factions" in setup else "decks"
+    if not shift or key not in setup:
+        return setup
     decks = list(setup[key])
     n = len(decks)
     return {**setup, key: [decks[(seat - shift) % n] for seat in range(n)]}
@@ -125,6 +127,7 @@ def play_rotating(
         seat_winner = state.winner()
         out.append(
             {
+                "first": state.first_player(),
                 "team": state.returns()[0] > 0,
                 "side": None if seat_winner is None else side_of[seat_winner],
                 "seat": seat_winner,
@@ -152,7 +155,13 @@ def play_pair(
         side = summary["winner"]
         seat = None if side is None else (1 - side if index % 2 else side)
         out.append(
-            {"side": side, "seat": seat, "end_reason": summary["end_reason"], "cpu": seconds}
+            {
+                "side": side,
+                "seat": seat,
+                "first": summary["first_player"],
+                "end_reason": summary["end_reason"],
+                "cpu": seconds,
+            }
         )
     return out
 
@@ -200,6 +209,10 @@ def describe(
                 for s in range(n)
             )
         )
+    firsts = [row for row in rows if row.get("first") is not None]
+    if firsts and not plugin.cooperative:
+        won = sum(row["seat"] == row["first"] for row in firsts)
+        lines.append(f"  the first player won {interval(won, len(firsts))} of {len(firsts)} games")
     lines.append(f"  CPU s/game: mean {sum(cpu) / games:.3f}, slowest {max(cpu):.3f}")
     return "\n".join(lines)
 

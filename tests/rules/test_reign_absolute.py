@@ -161,6 +161,7 @@ def test_setup_a_matchup_draws_for_the_first_player() -> None:
         state = GAME.new_initial_state(seed, setups[0])
         values = [GAME.values[card] for card in state.discard]
         assert len(values) == 2 and state.active == values.index(max(values))
+        assert state.first_player() == state.active  # reports name the 1st Player
         starters.add(state.active)
     assert starters == {0, 1}  # deck A does not always move first
 

@@ -71,6 +71,7 @@ class ReignState(State):
         "extra_turns",
         "faction_decks",
         "factions",
+        "first",
         "known",
         "moved",
         "n",
@@ -115,6 +116,8 @@ class ReignState(State):
         self.tasks: list[tuple[Any, ...]] = []
         self.combat: dict[str, Any] | None = None
         self.active = 0
+        #: the 1st Player (§Setup), for reports
+        self.first = 0
         self.turn = 1
         self.turn_limit = 0
         self.extra_turns = 0
@@ -152,6 +155,10 @@ class ReignState(State):
         """Return how the game ended: last-liege, all-lieges-fell or turn-limit."""
         return self.reason
 
+    def first_player(self) -> int:
+        """Report hook: the 1st Player, who placed first and takes the first Turn (§Setup)."""
+        return self.first
+
     def clone(self) -> ReignState:
         """Return an independent copy (containers copied one level deep, specs shared)."""
         new = ReignState.__new__(ReignState)
@@ -176,6 +183,7 @@ class ReignState(State):
             new.combat = {**self.combat, "cards": [c.copy() for c in self.combat["cards"]]}
             new.combat["revealed"] = self.combat["revealed"].copy()
         new.active = self.active
+        new.first = self.first
         new.turn = self.turn
         new.turn_limit = self.turn_limit
         new.extra_turns = self.extra_turns
