@@ -2,13 +2,14 @@
 
     .venv/bin/python bench/agents.py [--game SLUG ...] [--games 200] [--seed 1]
     .venv/bin/python bench/agents.py --game reign-absolute --pair greedy:greedy --players 3
+    .venv/bin/python bench/agents.py --game reign-absolute --players 2 --setup 1  # Azuma, Umbrous
 
 For each game (every registered one, or each ``--game``) and each agent pairing (``A:B``; by
 default each agent of the plugin's ``matchup_agents`` against itself and against random, and
 greedy against greedy), it plays ``--games`` seeded games between the game's sample decks
-(``Game.example_setups()``: the first setup seating ``--players``). Two seats alternate
-(``rules.simulation.run(..., alternate_seats=True)``: side 0 is agent A with the setup's first
-deck); more seats rotate the decks round the table, game ``i`` moving every deck ``i`` seats on
+(``Game.example_setups()``: the first setup seating ``--players``, or the ``--setup``-th).
+Two seats alternate (``rules.simulation.run(..., alternate_seats=True)``: side 0 is agent A
+with the setup's first deck); more seats rotate the decks round the table, game ``i`` moving every deck ``i`` seats on
 (side 0, agent A, against sides played by agent B). A co-operative game plays agent A in every
 seat and reports the team's results.
 
@@ -76,12 +77,16 @@ def factory(plugin: GamePlugin, name: str, clock: Clock | None = None) -> Callab
     return make
 
 
-def pick_setup(engine: Game, players: int | None) -> dict[str, Any]:
-    """The first sample setup seating ``players`` (any, when None)."""
-    for setup in engine.example_setups():
-        if players is None or engine.num_players(setup) == players:
-            return dict(setup)
-    raise SystemExit(f"{engine.slug} has no sample setup for {players} players")
+def pick_setup(engine: Game, players: int | None, index: int = 0) -> dict[str, Any]:
+    """Sample setup number ``index`` among those seating ``players`` (any, when None)."""
+    fitting = [
+        dict(setup)
+        for setup in engine.example_setups()
+        if players is None or engine.num_players(setup) == players
+    ]
+    if index < len(fitting):
+        return fitting[index]
+    raise SystemExit(f"{engine.slug} has no sample setup {index} for {players} players")
 
 
 def rotated(setup: dict[str, Any], shift: int) -> dict[str, Any]:
@@ -239,10 +244,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--players", type=int, help="Seats (the first sample setup seating so many)."
     )
+    parser.add_argument(
+        "--setup", type=int, default=0, help="Which of the fitting sample setups (default 0)."
+    )
     options = parser.parse_args(argv)
     chosen = [plugin_for(slug) for slug in options.game] if options.game else plugins()
     for plugin in chosen:
-        setup = pick_setup(plugin.game(), options.players)
+        setup = pick_setup(plugin.game(), options.players, options.setup)
         pairs = (
             [tuple(p.split(":", 1)) for p in options.pair]
             if options.pair
