@@ -28,7 +28,6 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -67,12 +66,11 @@ def factory(plugin: GamePlugin, name: str, clock: Clock | None = None) -> Callab
     """A ``seed -> Agent`` for ``name`` with the web's budget; with ``clock``, each build marks
     the start of a game."""
     options = plugin.agent_options(name, WEB_OPTIONS.get(name, {}))
-    build = partial(make_agent, name, **options)
 
     def make(seed: int) -> Agent:
         if clock is not None:
             clock.mark()
-        return build(seed)
+        return make_agent(name, seed=seed, **options)
 
     return make
 
