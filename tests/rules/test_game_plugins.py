@@ -45,6 +45,24 @@ def test_each_plugin_declares_its_engine_hands_and_words(slug: str):
     assert plugin.min_decks <= plugin.max_decks
 
 
+@pytest.mark.parametrize("slug", GAMES)
+def test_cutoff_reasons_are_among_the_games_end_reasons(slug: str):
+    import importlib
+    import importlib.util
+
+    plugin = plugin_for(slug)
+    package = f"rules.engines.{plugin.module_name}"
+    reasons = next(
+        importlib.import_module(name).END_REASONS
+        for name in (f"{package}.state", f"{package}.game")
+        if importlib.util.find_spec(name) is not None
+        and hasattr(importlib.import_module(name), "END_REASONS")
+    )
+    # a cut-off is one of the engine's end reasons, never all of them, and pages name it
+    assert plugin.cutoff_reasons and plugin.cutoff_reasons < set(reasons)
+    assert plugin.cutoff_reasons <= set(plugin.words.end_reasons)
+
+
 def test_each_game_offers_the_agents_that_make_sense_for_it():
     offered = {plugin.slug: plugin.matchup_agents for plugin in plugins()}
     # Reggae Revolution's own team policy first (the form's default), alpha-beta where every
@@ -88,7 +106,7 @@ def test_reign_absolute_seats_one_faction_per_deck_and_swaps_them():
     plugin = plugin_for("reign-absolute")
     decks = [cards(f, {"name": f"{f} unit", "branch": f, "zone": ""}) for f in ("elves", "azuma")]
     plan = plugin.matchup_setup([*decks, cards("u", {"name": "x", "branch": "umbrous"})])
-    assert plan.setup == {"factions": ["elves", "azuma", "umbrous"], "first_player": 0}
+    assert plan.setup == {"factions": ["elves", "azuma", "umbrous"]}
     assert plugin.swap_seats({"factions": ["elves", "azuma"]})["factions"] == ["azuma", "elves"]
     with pytest.raises(SetupError, match="exactly one faction"):
         plugin.matchup_setup([decks[0], cards("mixed", *decks[0].records, *decks[1].records)])

@@ -238,6 +238,26 @@ def test_villain_deck_is_rebuilt_from_destroyed_villains_and_schemes_only() -> N
     assert box_total(state) == BOX
 
 
+def test_villain_phase_the_villain_deck_is_rebuilt_in_the_phase_it_runs_out() -> None:
+    """§Villain Phase: when the villain deck runs out, the destroyed villains and schemes become
+    the new deck then, not at the next reveal, so a villain persuaded in the Main Phase that
+    follows stays destroyed until the deck runs out again."""
+    state = table(players=1)
+    waiting = villain(state, "agent-nettle")
+    last = pull(state, "warden-thornwood")
+    state.destroyed.extend(state.villain_deck)
+    state.villain_deck = [last]
+    state.tasks = [("start_turn", 0)]
+    state._settle()
+    assert state.phase == "main" and last in state.villains
+    assert any(e.kind == "villain-deck-rebuilt" for e in state.events)
+    assert not [c for c in state.destroyed if state.table[c].type in ("villain", "scheme")]
+    state.villains.remove(waiting)  # persuaded now: it waits in the destroyed pile
+    state.destroyed.append(waiting)
+    assert waiting not in state.villain_deck and len(state.villain_deck) > 0
+    assert box_total(state) == BOX
+
+
 def test_an_empty_villain_deck_with_nothing_to_rebuild_reveals_nothing() -> None:
     """Ruling "Villain Phase: rebuilding the villain deck"."""
     records = [

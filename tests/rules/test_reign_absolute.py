@@ -19,7 +19,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.agents import GreedyAgent, MCTSAgent, RandomAgent
-from rules.engines.core import TERMINAL, Action, IllegalActionError, Rng, SetupError, get_game
+from rules.engines.core import (
+    TERMINAL,
+    Action,
+    DeckCards,
+    IllegalActionError,
+    Rng,
+    SetupError,
+    get_game,
+    plugin_for,
+)
 from rules.engines.reign_absolute import ReignAbsoluteGame, ReignState
 from rules.engines.reign_absolute.cards import CardDataError, card_specs, fixture_records
 from rules.engines.reign_absolute.state import DRAW_REASON, LIMIT_REASON, WIN_REASON
@@ -138,6 +147,23 @@ def test_first_player_is_the_highest_drawn_value_and_those_cards_start_the_disca
     assert state.active == values.index(max(values))
     assert state.current_player() == state.active
     assert len(state.deck) == 41 - 3
+
+
+def test_setup_a_matchup_draws_for_the_first_player() -> None:
+    """§Setup: whatever deck order a matchup is given, the Reinforcement draw picks the 1st
+    Player and the drawn cards start the Reinforcement Discard pile."""
+    plugin = plugin_for("reign-absolute")
+    decks = [DeckCards(f, ({"name": f"{f} unit", "branch": f},)) for f in ("empire", "elves")]
+    setups = [plugin.matchup_setup(decks, first=first).setup for first in (0, 1, None)]
+    assert all(setup == {"factions": ["empire", "elves"]} for setup in setups)
+    starters = set()
+    for seed in range(12):
+        state = GAME.new_initial_state(seed, setups[0])
+        values = [GAME.values[card] for card in state.discard]
+        assert len(values) == 2 and state.active == values.index(max(values))
+        assert state.first_player() == state.active  # reports name the 1st Player
+        starters.add(state.active)
+    assert starters == {0, 1}  # deck A does not always move first
 
 
 def test_placement_follows_the_setup_order() -> None:
@@ -454,7 +480,8 @@ def test_doom_example() -> None:
     state.apply(Action("discard", (3, 1)))
     assert state.current_player() == 0  # the caller discards last
     state.apply(Action("discard", (1, 0)))
-    assert len(state.units_of(0)) == 2 and len(state.units_of(1)) == 1
+    assert len(state.units_of(0)) == 2 and state.units_of(1) == [(2, 1)]  # B: only the Liege
+    assert at((2, 1), state) == "elves-oak-queen"
     assert len(state.deck) == deck_before  # Doom skips the Reinforcement Phase
     assert state.tasks[0][:2] == ("action", 1)
     state.apply(Action("attack", (2, 1, 2, 0)))  # the Oak Queen against the Engineers: 5 vs 5
@@ -578,6 +605,30 @@ def test_cavalry_march_pathfinder_swap_and_seer_peek() -> None:
     assert seen_by(1)[(3, 3)] is None
 
 
+def test_move_action_an_immobile_unit_is_still_swapped_by_swap_effects() -> None:
+    """§Move Action and the card texts: the Ancient Treant cannot make a Move or Attack Action,
+    but the Pathfinders swap with "an adjacent friendly unit" and Regroup swaps "two adjacent
+    friendly units": neither text leaves the Treant out, and a swap is not a Move Action."""
+    state = battle(
+        {
+            (0, 0): (1, "elves-pathfinders"),
+            (1, 0): (1, "elves-ancient-treant"),
+            (9, 9): (0, "empire-sovereign"),
+        },
+        active=1,
+    )
+    assert not [a for a in state.legal_actions() if a.args[:2] == (1, 0)]  # no Move, no Attack
+    stack(state, "regroup")
+    state.apply(Action("swap", (0, 0, 1, 0)))
+    assert at((0, 0), state) == "elves-ancient-treant" and at((1, 0), state) == "elves-pathfinders"
+    assert state.tasks[0][0] == "turn_card"  # Regroup, drawn in the Reinforcement Phase
+    assert Action("swap", (0, 0, 1, 0)) in state.legal_actions()
+    state.apply(Action("swap", (0, 0, 1, 0)))
+    assert at((1, 0), state) == "elves-ancient-treant"
+    # a unit seen swapped may be the Treant: the observation does not mark it as having moved
+    assert not [u for u in state.observation(0)["battlefield"] if u["moved"]]
+
+
 def test_a_unit_seen_moving_is_never_dealt_an_immobile_identity() -> None:
     state = battle(
         {
@@ -697,6 +748,34 @@ def test_greedy_and_mcts_agents_finish_games() -> None:
     while not state.is_terminal():
         state.apply(agents[state.current_player()].act(state))
     assert state.end_reason() in (WIN_REASON, DRAW_REASON, LIMIT_REASON)
+
+
+def test_doom_action_is_taken_when_it_eradicates_the_last_rival() -> None:
+    """§Doom Action, §Victory: against a rival down to their Liege, Doom wins on the spot; an
+    agent looking one turn ahead counts the Doom under way and calls it."""
+    state = battle(
+        {
+            (0, 0): (0, "empire-sovereign"),
+            (0, 1): (0, "empire-legionnaires"),
+            (9, 9): (1, "elves-oak-queen"),
+        }
+    )
+    state.faction_decks = [[], []]
+    assert GreedyAgent(3, max_nodes=100).act(state) == DOOM
+    after = state.clone()
+    after.apply(DOOM)
+    assert after.evaluate(0) == 1.0 and after.evaluate(1) == -1.0  # before the discards
+
+
+@pytest.mark.parametrize("seed", [1, 3, 10])
+def test_greedy_games_end_by_victory_not_by_units_wandering_to_the_turn_limit(seed: int) -> None:
+    """§Victory is the only ending the rulebook has: greedy players close in and fight (these
+    seeds ran to the 400-turn limit while units wandered apart across the open battlefield)."""
+    state = GAME.new_initial_state(seed, {"factions": ["empire", "elves"]}).quiet()
+    agents = [GreedyAgent(seed * 2 + 1, max_nodes=100), GreedyAgent(seed * 2 + 2, max_nodes=100)]
+    while not state.is_terminal():
+        state.apply_unchecked(agents[state.current_player()].act(state))
+    assert state.end_reason() == WIN_REASON
 
 
 def test_rulings_name_engine_tests_that_exist() -> None:

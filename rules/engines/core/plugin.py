@@ -151,6 +151,9 @@ class GamePlugin:
     #: "package.module:function" of the game's own ``Policy`` (the ``team`` agent), or None
     team_policy: ClassVar[str | None] = None
     words: ClassVar[PageWords] = PageWords()
+    #: end-reason codes that are the engine's own cut-offs (a turn limit ...), not a rulebook
+    #: ending: reports count games ending so apart from victories and draws by the book
+    cutoff_reasons: ClassVar[frozenset[str]] = frozenset({"turn-limit"})
     #: where the Django-side pieces live; None means the conventional place for ``module_name``
     validation_module: ClassVar[str | None] = None
     style_module: ClassVar[str | None] = None

@@ -542,6 +542,9 @@ class ReggaeState(State):
             self.tasks[:0] = [("reveal", self.active), ("main", self.active)]
         elif kind == "main":
             self.phase = "main"
+            if not self.villain_deck:
+                # §Villain Phase: a deck that ran out is rebuilt at once, before the Main Phase
+                self._rebuild_villain_deck()
         elif kind == "reveal":
             self._reveal()
         elif kind == "blow":
@@ -561,15 +564,20 @@ class ReggaeState(State):
         else:
             raise AssertionError(f"unknown task {task!r}")
 
+    def _rebuild_villain_deck(self) -> None:
+        """Shuffle every villain and scheme of the destroyed pile into a new villain deck."""
+        returning = [c for c in self.destroyed if self.table[c].type in ("villain", "scheme")]
+        if returning:
+            back = set(returning)
+            self.destroyed = [c for c in self.destroyed if c not in back]
+            self.rng.shuffle(returning)
+            self.villain_deck = returning
+            self.log("villain-deck-rebuilt", self.active, cards=len(returning))
+
     def _reveal(self) -> None:
         if not self.villain_deck:
-            returning = [c for c in self.destroyed if self.table[c].type in ("villain", "scheme")]
-            if returning:
-                back = set(returning)
-                self.destroyed = [c for c in self.destroyed if c not in back]
-                self.rng.shuffle(returning)
-                self.villain_deck = returning
-                self.log("villain-deck-rebuilt", self.active, cards=len(returning))
+            # ran out when nothing could be rebuilt (or emptied by an effect): try again now
+            self._rebuild_villain_deck()
         if not self.villain_deck:
             self.log("villain-deck-empty", self.active)
             return

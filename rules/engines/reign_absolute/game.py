@@ -118,7 +118,7 @@ class ReignAbsoluteGame(Game):
             first = max(range(players), key=lambda p: self.values[drawn[p]])
             state.discard.extend(drawn)
             state.log("first_player_draw", first, values=[self.values[c] for c in drawn])
-        state.active = first
+        state.active = state.first = first
         state.tasks = [("placement", first)]
         state.log("setup", first, factions=factions)
         state.settle()

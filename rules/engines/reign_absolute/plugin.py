@@ -13,7 +13,7 @@ from rules.engines.reign_absolute.state import DRAW_REASON, LIMIT_REASON, WIN_RE
 
 class ReignAbsolutePlugin(GamePlugin):
     """Two to four decks, one faction each (the engine plays the faction, so decks must be
-    legal); deck A is the 1st Player unless the rulebook's draw decides."""
+    legal); the rulebook's draw (§Setup) always decides the 1st Player."""
 
     game = ReignAbsoluteGame
     hands_module = "rules.engines.reign_absolute.hands"
@@ -40,8 +40,9 @@ class ReignAbsolutePlugin(GamePlugin):
             DRAW_REASON: "the last Lieges fell together (a draw)",
             LIMIT_REASON: "the turn limit was reached (the engine's cut-off, a draw)",
         },
-        matchup_rules="Reign Absolute: two decks of two different factions, each played by its "
-        "own agent; deck A moves first.",
+        matchup_rules="Reign Absolute: two to four decks of different factions, each played by "
+        "its own agent; as the rulebook's Setup says, each player draws a Reinforcement and the "
+        "highest number moves first.",
         matchup_timing="MCTS 15-20 s a game",
     )
 
@@ -52,7 +53,11 @@ class ReignAbsolutePlugin(GamePlugin):
     def matchup_setup(
         self, decks: Sequence[DeckCards], *, players: int = 2, first: int | None = 0
     ) -> SeatPlan:
-        """Seat each deck's faction; no two decks may be of the same faction."""
+        """Seat each deck's faction; no two decks may be of the same faction.
+
+        ``first`` is not used: §Setup decides the 1st Player by a Reinforcement draw, whose cards
+        then start the Reinforcement Discard pile, so the setup never names one.
+        """
         self.check_deck_count(decks, players)
         factions: list[str] = []
         for deck in decks:
@@ -68,8 +73,6 @@ class ReignAbsolutePlugin(GamePlugin):
                 )
             factions.append(faction)
         setup: dict[str, Any] = {"factions": factions}
-        if first is not None:
-            setup["first_player"] = first
         return SeatPlan(setup, tuple(range(len(decks))))
 
     def swap_seats(self, setup: Mapping[str, Any]) -> dict[str, Any]:

@@ -71,6 +71,7 @@ class ReignState(State):
         "extra_turns",
         "faction_decks",
         "factions",
+        "first",
         "known",
         "moved",
         "n",
@@ -115,6 +116,8 @@ class ReignState(State):
         self.tasks: list[tuple[Any, ...]] = []
         self.combat: dict[str, Any] | None = None
         self.active = 0
+        #: the 1st Player (§Setup), for reports
+        self.first = 0
         self.turn = 1
         self.turn_limit = 0
         self.extra_turns = 0
@@ -152,6 +155,10 @@ class ReignState(State):
         """Return how the game ended: last-liege, all-lieges-fell or turn-limit."""
         return self.reason
 
+    def first_player(self) -> int:
+        """Report hook: the 1st Player, who placed first and takes the first Turn (§Setup)."""
+        return self.first
+
     def clone(self) -> ReignState:
         """Return an independent copy (containers copied one level deep, specs shared)."""
         new = ReignState.__new__(ReignState)
@@ -176,6 +183,7 @@ class ReignState(State):
             new.combat = {**self.combat, "cards": [c.copy() for c in self.combat["cards"]]}
             new.combat["revealed"] = self.combat["revealed"].copy()
         new.active = self.active
+        new.first = self.first
         new.turn = self.turn
         new.turn_limit = self.turn_limit
         new.extra_turns = self.extra_turns
@@ -214,22 +222,58 @@ class ReignState(State):
         )
 
     def evaluate(self, player: int) -> float:
-        """Return a heuristic in [-1, 1]: the player's fighting strength against the best rival."""
+        """Return a heuristic in [-1, 1]: the player's fighting strength against the best rival.
+
+        A Doom under way is counted as done (§`Doom Action`): each player still to discard loses
+        their weakest unit, their Liege when it is all they have, which eradicates them. A small
+        bonus for units (the Liege apart) close to an enemy unit breaks ties between quiet moves,
+        so an agent looking one turn ahead seeks combat instead of wandering off across the
+        unbounded battlefield (which kept such games going to the turn limit).
+        """
         if self.scores is not None:
             return self.scores[player]
         if not self.alive[player]:
             return -1.0
-        strength = [0.0] * self.n
-        owner, worths = self.owner, self.worths
+        owner, worths, table = self.owner, self.worths, self.table
+        doom = [0] * self.n
+        for task in self.tasks:
+            if task[0] == "doom_discard":
+                doom[task[1]] += 1
+        kept: list[list[int]] = [[] for _ in range(self.n)]
         for unit in self.board.values():
-            strength[owner[unit]] += worths[unit]
-        for unit, cards in self.under.items():
-            strength[owner[unit]] += 1.5 * len(cards)
+            kept[owner[unit]].append(unit)
+        standing = [False] * self.n
+        for p in range(self.n):
+            if not self.alive[p]:
+                continue
+            lieges = [u for u in kept[p] if table[u].is_liege]
+            others = sorted((u for u in kept[p] if not table[u].is_liege), key=worths.__getitem__)
+            lost = doom[p]
+            kept[p] = others[lost:] + lieges
+            standing[p] = bool(lieges) and lost <= len(others)
+        if not standing[player]:
+            return -1.0
+        if not any(standing[p] for p in range(self.n) if p != player):
+            return 1.0
+        strength = [0.0] * self.n
+        for p in range(self.n):
+            for unit in kept[p]:
+                strength[p] += worths[unit] + 1.5 * len(self.under.get(unit, ()))
         mine = strength[player]
-        rival = max(
-            (strength[p] for p in range(self.n) if p != player and self.alive[p]), default=0
-        )
-        return max(-1.0, min(1.0, (mine - rival) / (mine + rival + 1.0)))
+        rival = max((strength[p] for p in range(self.n) if p != player and standing[p]), default=0)
+        value = (mine - rival) / (mine + rival + 1.0)
+        enemies = [sq for sq, u in self.board.items() if owner[u] != player and standing[owner[u]]]
+        mobile = [
+            sq
+            for sq, u in self.board.items()
+            if owner[u] == player and not table[u].is_liege and not table[u].immobile
+        ]
+        if enemies and mobile:
+            gap = sum(
+                min(abs(x - ex) + abs(y - ey) for ex, ey in enemies) for x, y in mobile
+            ) / len(mobile)
+            value += 0.02 / gap
+        return max(-1.0, min(1.0, value))
 
     # --- hidden information -------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
@@ -435,17 +479,13 @@ class ReignState(State):
         return self._empty_next_to(own) or self._empty_next_to(self.board)
 
     def _adjacent_ally_pairs(self, player: int) -> list[tuple[Square, Square]]:
+        # An immobile unit cannot make a Move or Attack Action (its card text), but a swap is
+        # neither: swap effects take any adjacent friendly unit (§Move Action, ruling 23).
         pairs = []
         for sq in self.units_of(player):
-            if self.spec_at(sq).immobile:
-                continue
             for other in ((sq[0] + 1, sq[1]), (sq[0], sq[1] + 1)):
                 unit = self.board.get(other)
-                if (
-                    unit is not None
-                    and self.owner[unit] == player
-                    and not self.table[unit].immobile
-                ):
+                if unit is not None and self.owner[unit] == player:
                     pairs.append((sq, other))
         return pairs
 
@@ -522,7 +562,7 @@ class ReignState(State):
                 if spec.swaps:
                     for dx, dy in STEPS:
                         unit = board.get((x + dx, y + dy))
-                        if unit is not None and owner[unit] == player and not table[unit].immobile:
+                        if unit is not None and owner[unit] == player:
                             actions.append(Action("swap", (x, y, x + dx, y + dy)))
             if spec.peek_range:
                 actions.extend(self._peeks(player, sq, spec.peek_range))
@@ -618,8 +658,8 @@ class ReignState(State):
         self.known[unit] |= 1 << self.owner[unit]
 
     def _swap(self, a: Square, b: Square) -> None:
+        # a swapped unit may be an immobile one, so a swap says nothing about ``moved``
         self.board[a], self.board[b] = self.board[b], self.board[a]
-        self.moved[self.board[a]] = self.moved[self.board[b]] = True
 
     def _step(self, player: int, action: Action) -> None:
         x, y, tx, ty = cast("tuple[int, int, int, int]", action.args)

@@ -23,6 +23,7 @@ class RivalRealmsPlugin(GamePlugin):
 
     game = RivalRealmsGame
     hands_module = "rules.engines.rival_realms.hands"
+    cutoff_reasons: ClassVar[frozenset[str]] = frozenset({LIMIT_REASON, REPEAT_REASON})
     words: ClassVar[PageWords] = PageWords(
         hands=HandWords(
             intro="you go first against a rival with the same deck who plays no card and never "
