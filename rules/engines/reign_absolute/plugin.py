@@ -18,6 +18,7 @@ class ReignAbsolutePlugin(GamePlugin):
     game = ReignAbsoluteGame
     hands_module = "rules.engines.reign_absolute.hands"
     max_decks = 4
+    seat_keys: ClassVar[tuple[str, ...]] = ("factions",)
     needs_legal_decks = True
     #: the engine has no rollout policy: random rollouts stop after four turn changes and score
     #: the position (measured on a busy two-core machine: about 19 s a game, where rollouts to
