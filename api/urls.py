@@ -6,7 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from api.views import auth, cards, decks, events, meta
+from api.views import auth, cards, decks, events, matchups, meta
 
 app_name = "api"
 
@@ -24,6 +24,7 @@ router.register("cards", cards.CardViewSet, basename="card")
 router.register("decks", decks.DeckViewSet, basename="deck")
 router.register("formats", decks.FormatViewSet, basename="format")
 router.register("events", events.EventViewSet, basename="event")
+router.register("matchups", matchups.MatchupRunViewSet, basename="matchup")
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

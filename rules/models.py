@@ -41,9 +41,15 @@ class MatchupRun(models.Model):
     )
     sides = models.JSONField(
         default=list,
-        help_text='One entry per seat: {"label", "deck", "version", "hash", "agent"} at start.',
+        help_text="One entry per side (deck and agent), in the seat it takes in the first game: "
+        '{"label", "deck", "version", "hash", "agent"} at start.',
     )
-    agents = models.JSONField(default=list, help_text="Agent name per seat.")
+    agents = models.JSONField(default=list, help_text="Agent name per side.")
+    fixed_seats = models.BooleanField(
+        default=False,
+        help_text="Every side keeps its seat in every game (else the seats rotate: game k seats "
+        "side (s + k) mod N in seat s).",
+    )
     setup = models.JSONField(default=dict, help_text="The engine setup every game starts from.")
     cooperative = models.BooleanField(default=False)
     games = models.PositiveIntegerField()
@@ -58,7 +64,8 @@ class MatchupRun(models.Model):
     totals = models.JSONField(default=dict)
     results = models.JSONField(
         default=list,
-        help_text='Per game: {"winner", "length", "turns", "end_reason", "first_player"}.',
+        help_text='Per game: {"winner" (side), "length", "turns", "end_reason", "first_player" '
+        '(seat), "first_side", "seats" (the side in each seat)}.',
     )
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -78,15 +85,17 @@ class MatchupRun(models.Model):
 
     @property
     def labels(self) -> list[str]:
-        """The name shown for each seat."""
+        """The name shown for each side."""
         return [str(side.get("label", "")) for side in self.sides]
 
     @property
     def title(self) -> str:
-        """``A vs B``, or ``A, team of N`` for a co-operative run."""
+        """``A vs B`` (``A vs B vs C`` ...), or ``A, team of N`` for a co-operative run (``A, B
+        and C, team of 3`` when the team brought several decks)."""
         if self.cooperative:
-            deck = self.sides[0].get("deck_name", "?") if self.sides else "?"
-            return f"{deck}, team of {len(self.sides)}"
+            names = list(dict.fromkeys(str(side.get("deck_name", "?")) for side in self.sides))
+            decks = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+            return f"{decks if names else '?'}, team of {len(self.sides)}"
         return " vs ".join(self.labels)
 
     @property
@@ -99,7 +108,15 @@ class MatchupRun(models.Model):
         return self.status in (self.Status.DONE, self.Status.FAILED)
 
     def seat_label(self, seat: Any) -> str:
-        """The label of a seat number (``table`` for anything else)."""
+        """The label of a side number (``table`` for anything else)."""
         if isinstance(seat, int) and 0 <= seat < len(self.sides):
             return self.labels[seat]
         return "table"
+
+    def side_in_seat(self, game: dict[str, Any], seat: Any) -> Any:
+        """The side that sat in ``seat`` in a game (its stored or replayed record); the seat
+        itself for runs with fixed seats, and for anything that is not a seat."""
+        order = game.get("seats")
+        if isinstance(seat, int) and isinstance(order, list) and 0 <= seat < len(order):
+            return order[seat]
+        return seat

@@ -6,6 +6,10 @@ as many games as fit in about a second (at least one), played by a Celery worker
 (``rules.tasks.matchup_run_play``) or by the page's polls, one chunk per request, with the
 same games either way. Any game can be played again on its own, with ``log_game`` keeping its
 full record for the replay.
+
+Seats rotate unless the run asks for fixed seats: game ``k`` seats side ``(s + k) mod N`` in seat
+``s`` (``rules.simulation.seat_order``), so every deck sits in every seat, and moves first, equally
+often; the totals count wins by side (deck) and by seat.
 """
 
 from __future__ import annotations
@@ -87,8 +91,10 @@ def play_game(
     index: int,
     *,
     log: bool = False,
+    fixed_seats: bool = False,
 ) -> SimulationReport:
-    """Play game ``index`` of a run (a report of one game; with ``log``, its full record).
+    """Play game ``index`` of a run (a report of one game; with ``log``, its full record), its
+    seats rotated ``index`` places unless ``fixed_seats``.
 
     Raises ``rules.engines.core.SetupError`` (a ``ValueError``) for a setup the engine refuses."""
     from rules.simulation import run
@@ -101,6 +107,8 @@ def play_game(
         game_seed(seed, index),
         bucket_width=HISTOGRAM_BUCKET,
         log_game=0 if log else None,
+        alternate_seats=not fixed_seats,
+        start_index=index,
     )
 
 
@@ -112,6 +120,8 @@ def play_chunk(
     start: int,
     stop: int,
     seconds: float = CHUNK_SECONDS,
+    *,
+    fixed_seats: bool = False,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play games ``start`` up to ``stop`` (excluded) until ``seconds`` have passed (at least
     one game); return their per-game results and their added-up counts."""
@@ -122,7 +132,7 @@ def play_chunk(
     results: list[dict[str, Any]] = []
     totals: dict[str, Any] = {}
     for index in range(start, min(stop, start + CHUNK_MAX_GAMES)):
-        report = play_game(engine, setup, agents, seed, index)
+        report = play_game(engine, setup, agents, seed, index, fixed_seats=fixed_seats)
         results.extend(report.game_summaries)
         totals = totals_add(totals, chunk_totals(report))
         if time.monotonic() - began >= seconds:
@@ -135,6 +145,9 @@ def chunk_totals(report: SimulationReport) -> dict[str, Any]:
     totals: dict[str, Any] = {
         "games": report.games,
         "wins": [side.wins for side in report.sides],
+        "seat_wins": [seat.wins for seat in report.seats],
+        "moved_first": [side.moved_first for side in report.sides],
+        "first_side_wins": [side.first_wins for side in report.sides],
         "draws": report.draws,
         "length_total": sum(game["length"] for game in report.game_summaries),
         "histogram": dict(report.length_histogram),
@@ -185,6 +198,7 @@ def matchup_run_create(
     seed: int,
     deck_a: Deck | None,
     deck_b: Deck | None,
+    fixed_seats: bool = False,
 ) -> MatchupRun:
     """Store a new run; with a broker configured, hand it to a Celery worker once committed."""
     if not 1 <= games <= MAX_GAMES:
@@ -205,6 +219,7 @@ def matchup_run_create(
         games=games,
         seed=seed,
         worker=worker,
+        fixed_seats=fixed_seats,
     )
     if worker:
         transaction.on_commit(lambda: _enqueue(run.pk))
@@ -263,6 +278,7 @@ def matchup_run_advance(*, run_id: int, seconds: float | None = None) -> Matchup
             run.played,
             run.games,
             CHUNK_SECONDS if seconds is None else seconds,
+            fixed_seats=run.fixed_seats,
         )
     except (SetupError, ValueError) as error:
         now = timezone.now()
@@ -316,7 +332,15 @@ def matchup_game_record(run: MatchupRun, number: int) -> dict[str, Any]:
     if number > run.played:
         raise MatchupRunError(f"Game {number} has not been played yet ({run.played} so far).")
     index = number - 1
-    report = play_game(engine_for(run.game.slug), run.setup, run.agents, run.seed, index, log=True)
+    report = play_game(
+        engine_for(run.game.slug),
+        run.setup,
+        run.agents,
+        run.seed,
+        index,
+        log=True,
+        fixed_seats=run.fixed_seats,
+    )
     replayed = report.game_summaries[0]
     stored = run.results[index]
     keys = ("winner", "length", "end_reason")

@@ -31,6 +31,22 @@ class SideResult:
     win_rate: float
     ci_low: float
     ci_high: float
+    moved_first: int = 0
+    """Games this side moved first in (engines with a ``first_player()`` hook)."""
+    first_wins: int = 0
+    """Of those, the games it won."""
+
+
+@dataclass
+class SeatResult:
+    """One seat's results, whoever sat there (with rotating seats every side takes its turn)."""
+
+    seat: int
+    name: str
+    wins: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
 
 
 @dataclass
@@ -76,7 +92,10 @@ class SimulationReport:
     team: TeamResult | None = None
     """Set for co-operative games, where ``sides`` and ``draws`` say little on their own."""
     alternate_seats: bool = False
-    """When true, side ``i`` is ``agents[i]`` (with deck ``i``) wherever it sat: odd games swap."""
+    """When true, side ``i`` is ``agents[i]`` (with deck ``i``) wherever it sat: game ``k`` seats
+    side ``(s + k) mod N`` in seat ``s`` (two players: odd games swap)."""
+    seats: list[SeatResult] = field(default_factory=list)
+    """Wins by seat (seat 0 first): with fixed seats the same figures as ``sides``."""
     turns_mean: float | None = None
     turns_min: int | None = None
     turns_max: int | None = None
@@ -114,11 +133,21 @@ def _bucket(length: int, width: int) -> str:
     return f"{low:04d}-{low + width - 1:04d}"
 
 
-def _swapped(engine: Game, setup: dict[str, Any]) -> dict[str, Any]:
-    """The setup with its two sides in the other seats (alternating seats): the game's plugin
-    says how (by default its two decks change places)."""
+def _rotated(engine: Game, setup: dict[str, Any], shift: int, players: int) -> dict[str, Any]:
+    """The setup with the side of seat ``(s + shift) mod N`` in seat ``s`` (rotating seats): the
+    game's plugin says how (by default its decks move round the table)."""
     plugin = find_plugin(engine.slug)
-    return plugin.swap_seats(setup) if plugin is not None else swap_decks(setup)
+    if plugin is not None:
+        return plugin.rotate_seats(setup, shift, players)
+    return swap_decks(setup) if players == 2 and shift % 2 else dict(setup)
+
+
+def seat_order(players: int, index: int, *, rotate: bool) -> list[int]:
+    """Per seat, the side sitting there in game ``index``: with ``rotate`` side ``(s + index)
+    mod players`` sits in seat ``s``, so over any ``players`` games in a row every side sits in
+    every seat (and moves first) once; without, side ``s`` always sits in seat ``s``."""
+    shift = index % players if rotate else 0
+    return [(seat + shift) % players for seat in range(players)]
 
 
 def game_record(
@@ -159,13 +188,18 @@ def run(
     alternate_seats: bool = False,
     log_game: int | None = None,
     side_names: Sequence[str] | None = None,
+    start_index: int = 0,
 ) -> SimulationReport:
     """Play ``games`` games from ``decks_or_setup`` (a setup mapping, or a list of decks passed
     as ``{"decks": [...]}``) between ``agents`` (names or ``seed -> Agent`` factories, one per
     seat) and summarise them. Game ``i`` uses seeds drawn from one ``Rng(seed)``.
 
-    With ``alternate_seats`` (two players), odd games swap the seats: ``agents[1]`` with the
-    setup's second deck sits in seat 0; the report's sides still follow ``agents``. ``log_game``
+    With ``alternate_seats`` the seats rotate: game ``k`` seats side ``(s + k) mod N`` (its agent
+    and its deck) in seat ``s`` (two players: odd games swap), so with a fixed first seat every
+    side moves first as often as the others, give or take one game; the report's sides still
+    follow ``agents`` and ``seats`` counts the wins by seat. A co-operative game (the whole table
+    wins together) is never rotated. ``start_index`` numbers the first game (a run played one
+    game at a time rotates game ``k`` as game ``k``). ``log_game``
     (an index into ``results``) keeps that game's full record in ``report.game_log``.
     ``side_names`` label the sides (e.g. deck names) instead of the engine's seat names.
     """
@@ -181,19 +215,20 @@ def run(
         raise ValueError(f"{engine.slug} needs {players} agents, got {len(agents)}")
     if games < 1:
         raise ValueError("games must be at least 1")
-    if alternate_seats and players != 2:
-        raise ValueError("alternate_seats needs a two-player game")
+    rotate = alternate_seats and not engine.cooperative and players > 1
     if log_game is not None and not 0 <= log_game < games:
         raise ValueError(f"log_game must be between 0 and {games - 1}")
-    names = list(engine.player_names) or [f"player {i}" for i in range(players)]
-    if alternate_seats:
-        names = [f"side {i}" for i in range(players)]
+    seat_names = list(engine.player_names) or [f"player {i}" for i in range(players)]
+    names = [f"side {i}" for i in range(players)] if rotate else list(seat_names)
     if side_names is not None:
         if len(side_names) != players:
             raise ValueError(f"side_names needs {players} names, got {len(side_names)}")
         names = [str(name) for name in side_names]
     seeds = Rng(seed)
     wins = [0] * players
+    seat_wins = [0] * players
+    moved_first = [0] * players
+    first_side_wins = [0] * players
     draws = 0
     lengths: list[int] = []
     turns: list[int] = []
@@ -206,10 +241,9 @@ def run(
     summaries: list[dict[str, Any]] = []
     for index in range(games):
         game_seed = seeds.next_u64() >> 1
-        swap = alternate_seats and index % 2 == 1
         # seat s is played by side order[s]
-        order = [1, 0] if swap else list(range(players))
-        game_setup = _swapped(engine, setup) if swap else setup
+        order = seat_order(players, start_index + index, rotate=rotate)
+        game_setup = _rotated(engine, setup, order[0], players) if order[0] else setup
         state = engine.new_initial_state(game_seed, game_setup)
         seats = [
             _agent(agents[side], (game_seed + 1 + seat) & 0xFFFFFFFF)
@@ -231,10 +265,11 @@ def run(
         winner = None if seat_winner is None else order[seat_winner]
         results.append(winner)
         reason = state.end_reason() or "ended"
-        if winner is None:
+        if seat_winner is None or winner is None:
             draws += 1
         else:
             wins[winner] += 1
+            seat_wins[seat_winner] += 1
         lengths.append(actions)
         reasons[reason] += 1
         by_side.setdefault("draw" if winner is None else names[winner], Counter())[reason] += 1
@@ -249,9 +284,13 @@ def run(
                 "turns": turn_count,
                 "end_reason": reason,
                 "first_player": first,
+                "first_side": None if first is None else order[first],
+                "seats": order,
             }
         )
         if first is not None:
+            moved_first[order[first]] += 1
+            first_side_wins[order[first]] += seat_winner == first
             first_games += 1
             first_wins += seat_winner == first
             first_losses += seat_winner is not None and seat_winner != first
@@ -272,6 +311,21 @@ def run(
                 str(label),
                 wins[player],
                 round(wins[player] / games, 6),
+                round(low, 6),
+                round(high, 6),
+                moved_first[player],
+                first_side_wins[player],
+            )
+        )
+    seat_results = []
+    for seat in range(players):
+        low, high = wilson_interval(seat_wins[seat], games)
+        seat_results.append(
+            SeatResult(
+                seat,
+                seat_names[seat],
+                seat_wins[seat],
+                round(seat_wins[seat] / games, 6),
                 round(low, 6),
                 round(high, 6),
             )
@@ -309,7 +363,8 @@ def run(
         end_reasons=dict(sorted(reasons.items())),
         results=results,
         team=team,
-        alternate_seats=alternate_seats,
+        alternate_seats=rotate,
+        seats=seat_results,
         turns_mean=round(sum(turns) / len(turns), 6) if turns else None,
         turns_min=min(turns) if turns else None,
         turns_max=max(turns) if turns else None,

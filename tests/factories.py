@@ -99,3 +99,37 @@ class RulingFactory(factory.django.DjangoModelFactory):
     card = factory.SubFactory(CardFactory)
     published_on = dt.date(2026, 2, 1)
     text = "Resolve this card's effect before its cost doubles."
+
+
+class MatchupRunFactory(factory.django.DjangoModelFactory):
+    """A finished two-deck matchup run as stored (its totals written out, no game replayable):
+    pass ``game``, ``sides`` and ``totals`` for what a test reads."""
+
+    class Meta:
+        model = "rules.MatchupRun"
+
+    game = factory.SubFactory(GameFactory)
+    sides = factory.LazyFunction(
+        lambda: [{"label": "Deck A", "deck": None}, {"label": "Deck B", "deck": None}]
+    )
+    agents = factory.LazyFunction(lambda: ["random", "random"])
+    setup = factory.LazyFunction(dict)
+    games = 4
+    seed = 1
+    status = "done"
+    results = factory.LazyAttribute(
+        lambda run: [
+            {"winner": index % 2, "length": 10, "end_reason": "turn-limit", "first_player": 0}
+            for index in range(run.games)
+        ]
+    )
+    totals = factory.LazyAttribute(
+        lambda run: {
+            "games": run.games,
+            "wins": [run.games - run.games // 2, run.games // 2],
+            "draws": 0,
+            "length_total": 10 * run.games,
+            "histogram": {"0000-0024": run.games},
+            "end_reasons": {"turn-limit": run.games},
+        }
+    )

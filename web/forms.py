@@ -479,6 +479,11 @@ def _team_games() -> str:
     return " and ".join(plugin.name for plugin in plugins() if plugin.team_sizes) or "none"
 
 
+def _many_deck_games() -> str:
+    """The names of the games a matchup seats more than two decks in."""
+    return " and ".join(plugin.name for plugin in plugins() if plugin.max_decks > 2) or "none"
+
+
 def _team_sizes() -> list[int]:
     """Every team size a co-operative game offers."""
     return sorted({size for plugin in plugins() for size in plugin.team_sizes}) or [2]
@@ -510,19 +515,41 @@ class AgentSelect(forms.Select):
 
 
 class MatchupForm(forms.Form):
-    deck_a = forms.ModelChoiceField(
-        queryset=None, label="Deck A (moves first)", widget=GameDeckSelect
-    )
+    deck_a = forms.ModelChoiceField(queryset=None, label="Deck A", widget=GameDeckSelect)
     agent_a = forms.ChoiceField(choices=(), label="Deck A played by", widget=AgentSelect)
     deck_b = forms.ModelChoiceField(
         queryset=None, label="Deck B", required=False, widget=GameDeckSelect
     )
-    agent_b = forms.ChoiceField(choices=(), label="Deck B played by", widget=AgentSelect)
+    agent_b = forms.ChoiceField(
+        choices=(), label="Deck B played by", widget=AgentSelect, required=False
+    )
+    deck_c = forms.ModelChoiceField(
+        queryset=None, label="Deck C", required=False, widget=GameDeckSelect
+    )
+    agent_c = forms.ChoiceField(
+        choices=(), label="Deck C played by", widget=AgentSelect, required=False
+    )
+    deck_d = forms.ModelChoiceField(
+        queryset=None, label="Deck D", required=False, widget=GameDeckSelect
+    )
+    agent_d = forms.ChoiceField(
+        choices=(), label="Deck D played by", widget=AgentSelect, required=False
+    )
     players = forms.TypedChoiceField(
         choices=(), coerce=int, initial=2, required=False, empty_value=2
     )
+    fixed_seats = forms.BooleanField(
+        required=False,
+        label="Fixed seats",
+        help_text="Keep deck A in the first seat (moving first) in every game. By default the "
+        "seats rotate: game k puts the deck k places on in the first seat, so every deck sits in "
+        "every seat, and moves first, equally often.",
+    )
     games = forms.IntegerField(min_value=1, max_value=200, initial=20)
     seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, initial=1)
+
+    DECKS = ("deck_a", "deck_b", "deck_c", "deck_d")
+    AGENTS = ("agent_a", "agent_b", "agent_c", "agent_d")
 
     def __init__(
         self,
@@ -539,50 +566,69 @@ class MatchupForm(forms.Form):
         self.offers = offers or {}
         # the co-operative games are named from their plugins, so a new one needs no edit here
         team = _team_games()
-        self.fields["deck_a"].help_text = f"For {team}, the team's starting deck."
+        many = _many_deck_games()
+        self.fields["deck_a"].help_text = (
+            f"For {team}, the team's starting deck (every player's, unless you pick decks B to "
+            "D for the others)."
+        )
         deck_b = self.fields["deck_b"]
-        deck_b.empty_label = f"None ({team})"
-        deck_b.help_text = f"The opponent's deck, of the same game. Not used for {team}."
+        deck_b.empty_label = f"None ({team} with one deck)"
+        deck_b.help_text = f"The opponent's deck, of the same game; for {team}, a second player."
+        for name in ("deck_c", "deck_d"):
+            self.fields[name].empty_label = "None"
+            self.fields[name].help_text = f"Only for {many}: one more player."
         self.fields["players"].choices = [(n, str(n)) for n in _team_sizes()]
         self.fields["players"].label = f"Team size ({team})"
         self.fields["players"].help_text = (
-            f"{team} is played together: every player of the team starts with deck A and is "
-            "played by deck A's agent; the result is the team's win rate."
+            f"{team} is played together: with deck A alone, every player of the team starts "
+            "with deck A and is played by deck A's agent; with more decks, the team is one "
+            "player per deck, each played by its deck's agent. The result is the team's win rate."
         )
-        for name in ("deck_a", "deck_b"):
+        for name in self.DECKS:
             self.fields[name].queryset = decks
             self.fields[name].label_from_instance = lambda d: f"{d.name} ({d.game.name}, {d.owner})"
         games: dict[str, list[str]] = {}
         for slug, names in self.offers.items():
             for agent in names:
                 games.setdefault(agent, []).append(slug)
-        for name in ("agent_a", "agent_b"):
+        for name in self.AGENTS:
             self.fields[name].choices = list(agents.items())
             self.fields[name].widget.games = games
             self.fields[name].help_text = "Each game offers its own agents (listed above)."
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        a, b = data.get("deck_a"), data.get("deck_b")
+        a = data.get("deck_a")
         if a is None:
             return data
         plugin = find_plugin(a.game.slug)
-        if plugin is not None:
-            self._check_agents(plugin, data, two=plugin.max_decks > 1)
-        if plugin is not None and plugin.max_decks == 1:
-            data["deck_b"] = None
+        picked = [field for field in self.DECKS if data.get(field) is not None]
+        if picked != list(self.DECKS[: len(picked)]):
+            raise forms.ValidationError("Pick the decks in order: deck B before C, C before D.")
+        decks = [data[field] for field in picked]
+        if any(deck.game_id != a.game_id for deck in decks):
+            raise forms.ValidationError("All the decks must be of the same game.")
+        if plugin is None:
             return data
-        if b is None:
+        if len(decks) > plugin.max_decks:
+            most = "one deck" if plugin.max_decks == 1 else f"at most {plugin.max_decks} decks"
+            raise forms.ValidationError(f"{plugin.name} is played by {most}, not {len(decks)}.")
+        if len(decks) < plugin.min_decks:
             self.add_error("deck_b", f"{a.game.name} is played by two decks: pick deck B.")
-        elif a.game_id != b.game_id:
-            raise forms.ValidationError("Both decks must be of the same game.")
+        for field in self.AGENTS[: len(decks)]:
+            if not data.get(field):
+                data[field] = plugin.matchup_agents[0]
+        agents = [data.get(field, "") for field in self.AGENTS[: len(decks)]]
+        self._check_agents(plugin, data, len(decks))  # an agent refused leaves cleaned_data
+        data["decks"] = decks
+        data["agents"] = agents
         return data
 
-    def _check_agents(self, plugin: Any, data: dict[str, Any], *, two: bool) -> None:
-        """Refuse an agent the game's plugin does not offer (deck B's only in two-deck games)."""
+    def _check_agents(self, plugin: Any, data: dict[str, Any], decks: int) -> None:
+        """Refuse an agent the game's plugin does not offer (the agents of the decks picked)."""
         from web.matchups import agents_refused
 
-        for field in ("agent_a", "agent_b") if two else ("agent_a",):
+        for field in self.AGENTS[:decks]:
             name = data.get(field)
             if name and name not in plugin.matchup_agents:
                 self.add_error(field, agents_refused(plugin, name))

@@ -2,14 +2,17 @@
 
 Every game with an engine has matchups. The game's plugin seats the decks
 (``GamePlugin.matchup_setup``, through ``rules.matchups.seat_plan``, the function the command line
-uses too): two-player games seat two decks, each played by an agent, deck A moving first; a
-co-operative game seats one starting deck for a team, all played by the same agent, and the
-result is the team's win rate. A run itself (chunks, seeds, storage, replays) is
+uses too): competitive games seat two decks (Reign Absolute two to four), each played by its own
+agent, and the seats rotate from game to game unless the user asks for fixed seats (deck A then
+always moves first); a co-operative game seats a team: one starting deck for every player, all
+played by deck A's agent, or one deck (and agent) per player. The result is each deck's win rate,
+each seat's, and how whoever moved first fared; for a team, the team's win rate. A run itself (chunks, seeds, storage, replays) is
 ``rules.services``; this module only prepares its inputs and reads its outputs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,12 +36,16 @@ class MatchupPlan:
     decks: list[Deck]
     agents: list[str]
     cooperative: bool
+    #: per seat (of the first game), which deck sits there: 0 for deck A, 1 for B ...
+    letters: tuple[int, ...] = ()
 
     def sides(self) -> list[dict[str, Any]]:
-        """Per seat: the deck's label, id, version and content hash at the start of the run."""
+        """Per side, in its seat of the first game: the deck's label, id, version and content
+        hash at the start of the run."""
         labels = [deck.name for deck in self.decks]
         if not self.cooperative and len(set(labels)) < len(labels):
-            labels = [f"{label} ({'AB'[seat]})" for seat, label in enumerate(labels)]
+            letters = self.letters or tuple(range(len(labels)))
+            labels = [f"{label} ({'ABCD'[letters[seat]]})" for seat, label in enumerate(labels)]
         hashes: dict[int, str] = {}
         sides = []
         for seat, deck in enumerate(self.decks):
@@ -88,28 +95,41 @@ def matchups_available(game_slug: str) -> bool:
 
 
 def matchup_plan(
-    a: Deck, b: Deck | None, agents: list[str], players: int = 2, *, check: bool = True
+    a: Deck,
+    b: Deck | None,
+    agents: list[str],
+    players: int = 2,
+    *,
+    check: bool = True,
+    more: Sequence[Deck | None] = (),
 ) -> MatchupPlan:
-    """The engine setup of deck ``a`` (moving first) against deck ``b``, or of a team of
-    ``players`` with deck ``a`` (a co-operative game); with ``check``, the engine deals one game
-    from it so a deck it cannot play is refused before the run starts.
+    """The engine setup of deck ``a`` against deck ``b`` (and decks C and D of ``more`` where the
+    game seats more players, each played by its agent of ``agents``), or of a co-operative team:
+    ``players`` players all with deck ``a``, or one player per deck given. Deck A sits in seat 0
+    of the first game (runs rotate the seats from there); with ``check``, the engine deals one
+    game from the setup so a deck it cannot play is refused before the run starts.
 
     Raises ``MatchupSetupError`` with a message for the page."""
     slug = a.game.slug
     plugin = find_plugin(slug)
     if plugin is None:
         raise MatchupSetupError(f"Matchups are not available for {a.game.name}.")
-    decks = [a] if plugin.max_decks == 1 else [a] if b is None else [a, b]
+    decks = [deck for deck in [a, b, *more] if deck is not None]
     if len(decks) < plugin.min_decks:
         raise MatchupSetupError(f"{a.game.name} is played by two decks: pick deck B as well.")
+    if len(decks) > plugin.max_decks:
+        most = "one deck" if plugin.max_decks == 1 else f"at most {plugin.max_decks} decks"
+        raise MatchupSetupError(f"{a.game.name} is played by {most}, not {len(decks)}.")
     if any(deck.game_id != a.game_id for deck in decks):
-        raise MatchupSetupError("Both decks must be of the same game.")
+        raise MatchupSetupError("All the decks must be of the same game.")
     refused = [name for name in agents[: len(decks)] if name not in plugin.matchup_agents]
     if refused:
         raise MatchupSetupError(agents_refused(plugin, refused[0]))
     if plugin.needs_legal_decks:
         for deck in dict.fromkeys(decks):
             _legal(deck)
+    if plugin.cooperative and len(decks) > 1:
+        players = len(decks)  # one player per deck
     try:
         plan = seat_plan(slug, [deck_cards(deck) for deck in decks], players=players, first=0)
     except SetupError as error:
@@ -119,6 +139,7 @@ def matchup_plan(
         [decks[index] for index in plan.seats],
         [agents[index] for index in plan.seats],
         plugin.cooperative,
+        tuple(plan.seats),
     )
     if check:
         from rules.adapters import engine_for
@@ -170,12 +191,17 @@ def agents_refused(plugin: GamePlugin, name: str) -> str:
 
 @dataclass(frozen=True)
 class SideSummary:
+    """A deck's (or a seat's, or the team's) results: wins and win rate with its Wilson 95%
+    interval; for a deck, how often it moved first and won then."""
+
     label: str
     agent: str
     wins: int
     rate: float
     low: float
     high: float
+    moved_first: int | None = None
+    first_wins: int | None = None
 
 
 def agent_label(name: str, game_slug: str = "") -> str:
@@ -187,48 +213,76 @@ def agent_label(name: str, game_slug: str = "") -> str:
     return AGENT_LABELS.get(name, name)
 
 
-def matchup_summary(run: MatchupRun) -> dict[str, Any]:
-    """Win rates (or the team's) with Wilson 95% intervals, mean length and chart points."""
-    from rules.simulation import wilson_interval
+def _summary(label: str, agent: str, wins: int, games: int, **first: int | None) -> SideSummary:
+    from rules.engines.core.intervals import wilson_interval
 
+    low, high = wilson_interval(wins, games)
+    return SideSummary(label, agent, wins, wins / games if games else 0.0, low, high, **first)
+
+
+def seat_names(run: MatchupRun) -> list[str]:
+    """What the page calls each seat: its number, and the engine's name for it where it has one
+    (Regality vs Religion's seats are its two alignments)."""
+    plugin = find_plugin(run.game.slug)
+    names = list(plugin.game.player_names) if plugin is not None else []
+    return [
+        f"Seat {seat + 1}" + (f" ({names[seat].title()})" if seat < len(names) else "")
+        for seat in range(len(run.sides))
+    ]
+
+
+def matchup_summary(run: MatchupRun) -> dict[str, Any]:
+    """Win rates with Wilson 95% intervals by deck and by seat (or the team's), how whoever moved
+    first fared, mean length and chart points."""
     totals = run.totals
     games = totals.get("games", 0)
     sides = []
+    seats = []
+    slug = run.game.slug
     if run.cooperative:
-        wins = totals.get("team_wins", 0)
-        low, high = wilson_interval(wins, games)
-        rate = wins / games if games else 0.0
-        label = f"{run.sides[0]['deck_name']}, team of {len(run.sides)}"
-        agent = agent_label(run.agents[0], run.game.slug)
-        sides.append(SideSummary(label, agent, wins, rate, low, high))
+        label = run.title
+        agents = ", ".join(dict.fromkeys(agent_label(name, slug) for name in run.agents))
+        sides.append(_summary(label, agents, totals.get("team_wins", 0), games))
     else:
-        for seat, wins in enumerate(totals.get("wins", [])):
-            low, high = wilson_interval(wins, games)
-            rate = wins / games if games else 0.0
+        wins = totals.get("wins", [])
+        moved = totals.get("moved_first")
+        first_wins = totals.get("first_side_wins")
+        for side, count in enumerate(wins):
             sides.append(
-                SideSummary(
-                    run.labels[seat],
-                    agent_label(run.agents[seat], run.game.slug),
-                    wins,
-                    rate,
-                    low,
-                    high,
+                _summary(
+                    run.labels[side],
+                    agent_label(run.agents[side], slug),
+                    count,
+                    games,
+                    moved_first=moved[side] if moved else None,
+                    first_wins=first_wins[side] if first_wins else None,
                 )
             )
+        # runs stored before seats rotated kept every deck in its seat: by seat is by deck
+        by_seat = totals.get("seat_wins", wins)
+        for seat, (name, count) in enumerate(zip(seat_names(run), by_seat, strict=False)):
+            agent = agent_label(run.agents[seat], slug) if run.fixed_seats else "each deck in turn"
+            seats.append(_summary(name, agent, count, games))
     histogram = sorted(totals.get("histogram", {}).items())
     first_games = totals.get("first_games", 0)
+    first_won = totals.get("first_wins", 0)
+    first = _summary("Moved first", "", first_won, first_games) if first_games else None
     return {
         "games": games,
         "sides": sides,
+        "seats": seats,
+        "first": first,
+        "first_games": first_games,
+        "show_moved_first": any(side.moved_first is not None for side in sides) and first_games,
         "draws": totals.get("draws", 0),
         "losses": totals.get("team_losses", 0),
         "length_mean": totals.get("length_total", 0) / games if games else 0.0,
         "length_points": [(_bucket_label(key), count) for key, count in histogram],
         "reason_points": [
-            (end_reason_text(run.game.slug, code), count)
+            (end_reason_text(slug, code), count)
             for code, count in sorted(totals.get("end_reasons", {}).items(), key=lambda kv: -kv[1])
         ],
-        "first_rate": totals.get("first_wins", 0) / first_games if first_games else None,
+        "first_rate": first_won / first_games if first_games else None,
     }
 
 
@@ -262,7 +316,7 @@ def game_rows(run: MatchupRun, start: int, stop: int) -> list[GameRow]:
                 end_reason=end_reason_text(run.game.slug, str(game.get("end_reason", ""))),
                 first=""
                 if run.cooperative or game.get("first_player") is None
-                else run.seat_label(game["first_player"]),
+                else run.seat_label(run.side_in_seat(game, game["first_player"])),
             )
         )
     return rows

@@ -12,7 +12,7 @@
     if (!form || !data) return;
     var offers = JSON.parse(data.textContent);
     var deck = form.querySelector("select[name=deck_a]");
-    var agents = form.querySelectorAll("select[name=agent_a], select[name=agent_b]");
+    var agents = form.querySelectorAll("select[name^=agent_]");
     if (!deck) return;
 
     function offer(choose) {

@@ -210,3 +210,115 @@ def test_mcts_beats_random_in_most_seeded_games():
         )
         wins += report.sides[0].wins
     assert wins >= 4
+
+
+# -- fair seats (issue 16) ------------------------------------------------------------------------
+
+
+def test_seat_order_rotates_every_side_through_every_seat():
+    from rules.simulation import seat_order
+
+    assert [seat_order(3, game, rotate=True) for game in range(4)] == [
+        [0, 1, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [0, 1, 2],
+    ]
+    assert seat_order(2, 1, rotate=True) == [1, 0]
+    assert seat_order(3, 1, rotate=False) == [0, 1, 2]
+
+
+def test_plugins_rotate_their_per_seat_setup_with_the_seats():
+    from rules.engines.core import plugin_for
+
+    reign = plugin_for("reign-absolute")
+    setup = {"factions": ["elves", "empire", "azuma"], "first_player": 0}
+    # game 1 seats side 1 in seat 0: its faction goes there, the first seat stays the first
+    assert reign.rotate_seats(setup, 1, 3) == {
+        "factions": ["empire", "azuma", "elves"],
+        "first_player": 0,
+    }
+    assert reign.rotate_seats(setup, 3, 3) == setup
+    assert reign.rotate_seats({"factions": ["elves", "azuma"]}, 1, 2) == {
+        "factions": ["azuma", "elves"]
+    }
+    rival = plugin_for("rival-realms")
+    assert rival.rotate_seats({"decks": [["a"], ["b"]]}, 1, 2) == {"decks": [["b"], ["a"]]}
+    # Regality vs Religion: the seats are alignments, so the agents change sides, not the setup
+    regality = plugin_for("regality-vs-religion")
+    assert regality.rotate_seats({"variant": "standard", "first": "religion"}, 1, 2) == {
+        "variant": "standard",
+        "first": "religion",
+    }
+
+
+@pytest.mark.parametrize("games", [2, 4, 6])
+def test_with_two_seats_and_2k_games_each_side_moves_first_k_times(games):
+    report = run(
+        SLUG, {"first_player": 0}, ["random", "random"], games, seed=8, alternate_seats=True
+    )
+    assert [side.moved_first for side in report.sides] == [games // 2, games // 2]
+    assert report.first_player is not None and report.first_player.games == games
+    assert sum(side.first_wins for side in report.sides) == report.first_player.wins
+    # by seat and by side count the same games
+    assert sum(s.wins for s in report.seats) == sum(s.wins for s in report.sides)
+    assert report.seats[0].wins == report.first_player.wins  # seat 0 always moves first
+    fixed = run(SLUG, {"first_player": 0}, ["random", "random"], games, seed=8)
+    assert [side.moved_first for side in fixed.sides] == [games, 0]
+
+
+def test_rotating_reports_are_deterministic_for_a_seed_and_count_by_seat_and_by_side():
+    setup = {"factions": ["elves", "empire", "azuma"]}
+    one = run("reign-absolute", setup, ["random"] * 3, 3, seed=2, alternate_seats=True)
+    two = run("reign-absolute", setup, ["random"] * 3, 3, seed=2, alternate_seats=True)
+    assert one.to_json() == two.to_json()
+    assert [game["seats"] for game in one.game_summaries] == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    assert one.alternate_seats and len(one.seats) == 3
+    decided = 3 - one.draws
+    assert sum(s.wins for s in one.sides) == sum(s.wins for s in one.seats) == decided
+    for side in one.sides:
+        assert side.ci_low <= side.win_rate <= side.ci_high
+
+
+def test_a_game_played_on_its_own_rotates_as_its_number_in_the_run():
+    whole = run(SLUG, {"first_player": 0}, ["random", "random"], 3, seed=5, alternate_seats=True)
+    alone = run(
+        SLUG,
+        {"first_player": 0},
+        ["random", "random"],
+        1,
+        seed=5,
+        alternate_seats=True,
+        start_index=1,
+    )
+    assert alone.game_summaries[0]["seats"] == whole.game_summaries[1]["seats"] == [1, 0]
+
+
+def test_a_cooperative_team_is_never_rotated():
+    report = run("reggae-revolution", {"players": 3}, ["team"] * 3, 2, seed=1, alternate_seats=True)
+    assert report.alternate_seats is False
+    assert all(game["seats"] == [0, 1, 2] for game in report.game_summaries)
+
+
+def test_reggae_revolution_seats_one_player_per_deck_or_the_whole_team_with_one():
+    from rules.engines.core import DeckCards, SetupError, plugin_for
+
+    plugin = plugin_for("reggae-revolution")
+    starters = DeckCards("Starters", ({"name": "Peace", "zone": ""},))
+    full = DeckCards(
+        "Full", ({"name": "Peace", "zone": ""}, {"name": "Dub Poet", "zone": "lineup"})
+    )
+    assert plugin.matchup_setup([starters], players=3).seats == (0, 0, 0)
+    plan = plugin.matchup_setup([starters, full, starters], players=3)
+    assert plan.seats == (0, 1, 2)
+    assert plan.setup == {"players": 3, "lineup": ["Dub Poet"]}
+    with pytest.raises(SetupError, match="one deck or 3 decks, not 2"):
+        plugin.matchup_setup([starters, full], players=3)
+
+
+def test_the_best_agent_of_each_game_is_its_matchup_default():
+    from rules.engines.core import plugin_for
+
+    assert plugin_for("revolt-n-reign").matchup_agents[0] == "plan"
+    assert plugin_for("reggae-revolution").matchup_agents[0] == "team"
+    assert plugin_for("regality-vs-religion").matchup_agents[0] == "alphabeta"

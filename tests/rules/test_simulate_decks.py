@@ -181,13 +181,104 @@ def test_reggae_revolution_plays_one_deck_for_a_team_as_large_as_the_agents(name
     ]
 
 
-def test_reggae_revolution_refuses_a_second_deck_and_a_team_too_large():
+def test_reggae_revolution_seats_one_player_per_deck_with_its_own_agent():
+    game = "reggae-revolution"
+    starting, full = deck(game, "legal-starting-deck"), deck(game, "legal-full-setup")
+    report = simulate(game, [starting, full, starting], "team,random,team")
+    assert report["setup"]["players"] == 3
+    assert report["setup"].get("lineup")  # the full setup's lineup, though it is deck B
+    assert [side["agent"] for side in report["sides"]] == ["team", "random", "team"]
+    assert [side["name"].rsplit(", ", 1)[1] for side in report["sides"]] == [
+        "player 1",
+        "player 2",
+        "player 3",
+    ]
+    assert report["team"]["wins"] + report["team"]["losses"] <= 2
+
+
+def test_reggae_revolution_refuses_decks_that_are_not_the_team_and_a_team_too_large():
     game = "reggae-revolution"
     starting = deck(game, "legal-starting-deck")
-    with pytest.raises(CommandError, match="played by 1 deck, not 2"):
-        simulate(game, [starting, starting], "random,random")
+    with pytest.raises(CommandError, match="A team of 3 takes one deck or 3 decks, not 2"):
+        simulate(game, [starting, starting], "random,random,random")
     with pytest.raises(CommandError, match="team has 1 to 4 players"):
         simulate(game, [starting], ",".join(["random"] * 5))
+
+
+def simulate_text(game: str, decks: list[str], agents: str, *extra: str) -> str:
+    """Run the command with decklist files and return its text report."""
+    options = [f"--deck-{'abcd'[index]}={path}" for index, path in enumerate(decks)]
+    out = io.StringIO()
+    call_command(
+        "simulate", "--game", game, *options, "--agents", agents, "--seed", "3", *extra, stdout=out
+    )
+    return out.getvalue()
+
+
+RNR_DECKS = ("legal-eagle-control", "legal-bison-pressure")
+
+
+def test_seats_rotate_by_default_so_each_deck_moves_first_in_half_the_games():
+    game = "revolt-n-reign"
+    decks = [deck(game, name) for name in RNR_DECKS]
+    report = simulate(game, decks, "random,random", "--first", "a", "--games", "4")
+    assert report["alternate_seats"] is True
+    # deck A sits in seat 0 (moving first) in games 0 and 2, deck B in games 1 and 3
+    assert [side["moved_first"] for side in report["sides"]] == [2, 2]
+    assert report["first_player"]["games"] == 4
+    # by deck and by seat count the same games
+    by_deck = sum(side["wins"] for side in report["sides"])
+    assert by_deck == sum(seat["wins"] for seat in report["seats"]) == 4 - report["draws"]
+    assert [seat["seat"] for seat in report["seats"]] == [0, 1]
+
+
+def test_fixed_seats_keep_deck_a_first_in_every_game():
+    game = "revolt-n-reign"
+    decks = [deck(game, name) for name in RNR_DECKS]
+    report = simulate(game, decks, "random,random", "--first", "a", "--games", "4", "--fixed-seats")
+    assert report["alternate_seats"] is False
+    assert [side["moved_first"] for side in report["sides"]] == [4, 0]
+    # with fixed seats a deck's wins are its seat's
+    assert [side["wins"] for side in report["sides"]] == [seat["wins"] for seat in report["seats"]]
+    with pytest.raises(CommandError, match="not allowed with"):
+        simulate(game, decks, "random,random", "--fixed-seats", "--alternate-seats")
+
+
+def test_the_text_report_gives_results_by_deck_by_seat_and_for_the_first_player():
+    game = "revolt-n-reign"
+    decks = [deck(game, name) for name in RNR_DECKS]
+    text = simulate_text(game, decks, "random,random", "--first", "a", "--games", "2")
+    assert "seating: seats rotated" in text
+    assert "by side (deck):" in text
+    assert "A: Eagle Control (random):" in text and "B: " in text
+    assert "moved first 1 times" in text
+    assert "by seat:" in text and "seat 1 (player 0):" in text
+    assert "first player:" in text
+    fixed = simulate_text(game, decks, "random,random", "--games", "2", "--fixed-seats")
+    assert "seating: fixed seats" in fixed
+
+
+def test_three_reign_absolute_armies_rotate_round_the_table(tmp_path: Path):
+    game = "reign-absolute"
+    names = ["legal-elves-grove", "legal-empire-legion", "legal-azuma-shogunate"]
+    log = tmp_path / "game.json"
+    report = simulate(
+        game,
+        [deck(game, name) for name in names],
+        "random,random,random",
+        "--games",
+        "3",
+        "--log-game",
+        "1",
+        "--log-file",
+        str(log),
+    )
+    record = json.loads(log.read_text(encoding="utf-8"))
+    # game 1 seats side (s + 1) mod 3 in seat s: B, C, then A, each with its faction
+    assert record["seats"] == [1, 2, 0]
+    assert record["setup"]["factions"] == ["empire", "azuma", "elves"]
+    assert sum(side["wins"] for side in report["sides"]) + report["draws"] == 3
+    assert len(report["seats"]) == 3
 
 
 def test_the_deck_options_are_checked_before_anything_is_played():

@@ -196,7 +196,7 @@ def test_the_form_offers_each_game_its_own_agents(alice, user):
     assert 'data-game="reggae-revolution"' in body
     listed = {item["plugin"].slug: item["agents"] for item in page.context["matchup_games"]}
     assert listed["reggae-revolution"][0].startswith("Team policy (scores missing pairs")
-    assert listed["regality-vs-religion"][-1].startswith("Alpha-beta (4 placements deep")
+    assert listed["regality-vs-religion"][0].startswith("Alpha-beta (4 placements deep")
 
 
 @pytest.mark.parametrize(
@@ -613,3 +613,194 @@ def test_every_legal_sample_deck_can_start_a_matchup(user, game, first, second):
         first_neutral = sorted(r.card.name for r in a.cards.filter(zone="neutral"))
         assert neutral[: len(first_neutral)] == first_neutral  # deck A's neutral tiles first
         assert len(neutral) == len(set(neutral))
+
+
+# -- fair seats, more armies, bigger teams (issue 16) ---------------------------------------------
+
+
+def _table(body: str, testid: str) -> str:
+    match = re.search(rf'data-testid="{testid}">(.*?)</table>', body, re.S)
+    assert match, f"no {testid} table"
+    return match.group(1)
+
+
+def test_seats_rotate_by_default_so_each_deck_moves_first_in_half_the_games(alice, user):
+    a, b = two_decks(user, "revolt-n-reign")
+    pk = run_id(start(alice, a, b, games=4))
+    final = poll_to_end(alice, pk)
+    run = MatchupRun.objects.get(pk=pk)
+    assert run.fixed_seats is False
+    # 2k games on two seats: each deck moves first exactly k times
+    assert run.totals["moved_first"] == [2, 2]
+    assert [game["seats"] for game in run.results] == [[0, 1], [1, 0], [0, 1], [1, 0]]
+    assert [game["first_side"] for game in run.results] == [0, 1, 0, 1]
+    body = final.content.decode()
+    assert "The seats rotated" in body
+    by_deck = _table(body, "by-deck")
+    assert "Eagles" in by_deck and "Bisons" in by_deck
+    assert re.findall(r'data-testid="moved-first">(\d+)<', by_deck) == ["2", "2"]
+    by_seat = _table(body, "by-seat")
+    assert "Seat 1" in by_seat and "Seat 2" in by_seat and "each deck in turn" in by_seat
+    assert "whoever moved first won" in body
+    # the list of games says which deck moved first in each game
+    rows = re.findall(r"<td>(Eagles|Bisons)</td></tr>", body)
+    assert rows == ["Eagles", "Bisons", "Eagles", "Bisons"]
+
+
+def test_fixed_seats_keep_deck_a_first_and_say_so(alice, user):
+    a, b = two_decks(user, "revolt-n-reign")
+    response = alice.post(
+        reverse("matchup-new"),
+        {
+            "deck_a": a.pk,
+            "deck_b": b.pk,
+            "agent_a": "random",
+            "agent_b": "random",
+            "games": 2,
+            "seed": 5,
+            "fixed_seats": "on",
+        },
+    )
+    pk = run_id(response)
+    final = poll_to_end(alice, pk)
+    run = MatchupRun.objects.get(pk=pk)
+    assert run.fixed_seats is True
+    assert run.totals["moved_first"] == [2, 0]
+    body = final.content.decode()
+    assert "Fixed seats: every deck kept its seat" in body
+    assert "fixed seats" in alice.get(reverse("matchup-detail", args=[pk])).content.decode()
+    # with fixed seats a deck's wins are its seat's
+    assert run.totals["seat_wins"] == run.totals["wins"]
+
+
+def test_three_reign_absolute_armies_play_from_the_form_to_the_report(alice, user):
+    game = "reign-absolute"
+    elves, empire = two_decks(user, game)
+    azuma = make_deck(user, game=game, sample_name="legal-azuma-shogunate", name="Azuma")
+    response = alice.post(
+        reverse("matchup-new"),
+        {
+            "deck_a": elves.pk,
+            "deck_b": empire.pk,
+            "deck_c": azuma.pk,
+            "agent_a": "random",
+            "agent_b": "random",
+            "agent_c": "random",
+            "games": 3,
+            "seed": 2,
+        },
+    )
+    pk = run_id(response)
+    final = poll_to_end(alice, pk)
+    run = MatchupRun.objects.get(pk=pk)
+    assert run.setup["factions"] == ["elves", "empire", "azuma"]
+    assert run.labels == ["Elves", "Empire", "Azuma"]
+    assert run.title == "Elves vs Empire vs Azuma"
+    # every army sits in every seat once in three games
+    assert [game["seats"] for game in run.results] == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    assert sum(run.totals["wins"]) + run.totals["draws"] == 3
+    body = final.content.decode()
+    by_deck = _table(body, "by-deck")
+    assert all(name in by_deck for name in ("Elves", "Empire", "Azuma"))
+    assert len(re.findall(r'data-testid="seat-win-rate"', _table(body, "by-seat"))) == 3
+    # a rotated game replays with each army under its own name
+    replay = alice.get(reverse("matchup-game", args=[pk, 2]))
+    assert replay.status_code == 200
+
+
+def test_four_reign_absolute_decks_of_the_same_faction_are_refused(alice, user):
+    game = "reign-absolute"
+    elves, empire = two_decks(user, game)
+    response = alice.post(
+        reverse("matchup-new"),
+        {
+            "deck_a": elves.pk,
+            "deck_b": empire.pk,
+            "deck_c": elves.pk,
+            "agent_a": "random",
+            "agent_b": "random",
+            "agent_c": "random",
+            "games": 1,
+            "seed": 2,
+        },
+    )
+    assert response.status_code == 400
+    assert "Two decks are Elves" in response.content.decode()
+    assert not MatchupRun.objects.exists()
+
+
+def test_a_three_deck_reggae_team_plays_from_the_form_to_the_report(alice, user):
+    game = "reggae-revolution"
+    starters, _ = two_decks(user, game)
+    full = make_deck(user, game=game, sample_name="legal-full-setup", name="Full Table")
+    response = alice.post(
+        reverse("matchup-new"),
+        {
+            "deck_a": starters.pk,
+            "deck_b": full.pk,
+            "deck_c": starters.pk,
+            "agent_a": "team",
+            "agent_b": "team",
+            "agent_c": "team",
+            "players": 2,  # the team is the decks picked: one player each
+            "games": 2,
+            "seed": 3,
+        },
+    )
+    pk = run_id(response)
+    final = poll_to_end(alice, pk)
+    run = MatchupRun.objects.get(pk=pk)
+    assert run.cooperative
+    assert run.setup["players"] == 3
+    assert run.setup["lineup"]  # the full setup's lineup, dealt face up
+    assert [side["deck_name"] for side in run.sides] == ["Starters", "Full Table", "Starters"]
+    assert run.title == "Starters and Full Table, team of 3"
+    assert run.totals["team_wins"] + run.totals["team_losses"] == 2
+    body = final.content.decode()
+    assert "Starters and Full Table, team of 3" in _table(body, "by-deck")
+    assert "Team won" in body or "Team lost" in body
+
+
+def test_a_form_without_deck_b_cannot_name_deck_c(alice, user):
+    a, _ = two_decks(user, "reign-absolute")
+    response = alice.post(
+        reverse("matchup-new"),
+        {"deck_a": a.pk, "deck_c": a.pk, "agent_a": "random", "games": 1, "seed": 1},
+    )
+    assert response.status_code == 400
+    assert "Pick the decks in order" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("game", "agent"),
+    [("revolt-n-reign", "plan"), (RVR, "alphabeta"), ("reggae-revolution", "team")],
+)
+def test_the_form_chooses_each_games_best_agent_and_says_how_long_a_game_takes(
+    alice, user, game, agent
+):
+    deck, _ = two_decks(user, game)
+    page = alice.get(reverse("matchup-new"), {"deck": deck.pk})
+    form = page.context["form"]
+    assert form["agent_a"].value() == agent
+    assert form["agent_b"].value() == agent
+    body = page.content.decode()
+    assert "Turn plans (100 sampled plans a turn; about 5-10 s a game)" in body
+    assert "standard 0.4 s" in body
+
+
+def test_a_run_stored_before_seats_rotated_shows_its_decks_as_its_seats(alice, user):
+    from tests.factories import MatchupRunFactory
+
+    a, b = two_decks(user, "rival-realms")
+    run = MatchupRunFactory(
+        owner=user,
+        game=a.game,
+        fixed_seats=True,
+        sides=[{"label": "Court", "deck": a.pk}, {"label": "Keeps", "deck": b.pk}],
+    )
+    body = alice.get(reverse("matchup-detail", args=[run.pk])).content.decode()
+    by_deck, by_seat = _table(body, "by-deck"), _table(body, "by-seat")
+    assert "Court" in by_deck and "Keeps" in by_deck
+    # by seat is by deck: 2 wins each, 50.0% with the same interval
+    assert re.findall(r'data-testid="seat-win-rate">([^<]+)<', by_seat) == ["50.0%", "50.0%"]
+    assert "Fixed seats" in body

@@ -80,7 +80,7 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 def matchup_new(request: HttpRequest) -> HttpResponse:
     """Choose decks (of any game with an engine), agents and a number of games; start the run."""
     decks = deck_list_visible_to(request.user, games=matchup_games())
-    initial = {"deck_a": request.GET.get("deck"), "deck_b": request.GET.get("deck")}
+    initial = {"deck_a": request.GET.get("deck")}
     agents, offers = matchup_agent_choices()
     form = MatchupForm(
         request.POST or None, decks=decks, agents=agents, offers=offers, initial=initial
@@ -88,11 +88,13 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
+            decks = data["decks"]
             plan = matchup_plan(
-                data["deck_a"],
-                data["deck_b"],
-                [data["agent_a"], data["agent_b"]],
+                decks[0],
+                decks[1] if len(decks) > 1 else None,
+                data["agents"],
                 data["players"],
+                more=decks[2:],
             )
             matchup_quota_charge(  # anonymous visitors only: rules/quotas.py
                 user=request.user,
@@ -115,6 +117,7 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
                 seed=data["seed"],
                 deck_a=data["deck_a"],
                 deck_b=data["deck_b"],
+                fixed_seats=data["fixed_seats"],
             )
             if run.owner_id is None:
                 # kept in the session data, which logging in carries over to the new key
@@ -130,7 +133,9 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
         elif deck is not None and request.method != "POST":
             # the deck's game's own default agent (Reggae Revolution's team policy ...)
             default = offers[deck.game.slug][0]
-            form.initial.update(agent_a=default, agent_b=default)
+            form.initial.update(dict.fromkeys(MatchupForm.AGENTS, default))
+            if not _cooperative(deck.game.slug):
+                form.initial["deck_b"] = deck.pk  # the deck against itself, to start from
     recent = list(matchup_runs_owned_by(request.user, _session_key(request))[:RECENT_RUNS])
     status = 400 if request.method == "POST" else 200
     context = {
@@ -143,8 +148,18 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
         ],
         "agent_offers": offers,
         "team_games": " and ".join(p.name for p in matchup_plugins() if p.team_sizes),
+        "many_deck_games": " and ".join(
+            p.name for p in matchup_plugins() if p.max_decks > 2 and not p.cooperative
+        ),
     }
     return render(request, "web/matchup_new.html", context, status=status)
+
+
+def _cooperative(slug: str) -> bool:
+    from rules.engines.core import find_plugin
+
+    plugin = find_plugin(slug)
+    return plugin is not None and plugin.cooperative
 
 
 def _context(run: MatchupRun, page_number: Any = 1) -> dict[str, Any]:
@@ -246,8 +261,9 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     total = len(steps)
     step = max(1, min(step, total)) if total else 0
     current = steps[step - 1] if step else {"player": None, "events": []}
+    # events name engine seats; with rotating seats the record says which deck sat where
     for line in current["events"]:
-        line["who"] = run.seat_label(line["player"])
+        line["who"] = run.seat_label(run.side_in_seat(record, line["player"]))
     summary = record["summary"]
     context = {
         "run": run,
@@ -258,7 +274,9 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "step": step,
         "total": total,
         "current": current,
-        "who": "table" if current["player"] is None else run.seat_label(current["player"]),
+        "who": "table"
+        if current["player"] is None
+        else run.seat_label(run.side_in_seat(record, current["player"])),
         "previous_step": max(step - 1, 1),
         "next_step": min(step + 1, total),
         "played_before": sum(len(s["events"]) for s in steps[: max(step - 1, 0)]),

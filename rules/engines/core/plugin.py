@@ -6,7 +6,7 @@ everything else the shared code needs, so no shared module names a game:
 
 - the engine ``Game`` class, and the test-hands model (a module path, imported on first use);
 - how validated decks become an engine setup (any number of decks, a team from one deck), who
-  moves first, and how two sides swap seats for fair matchups;
+  moves first, and how sides swap or rotate seats for fair matchups;
 - the checks ``load_game_data`` runs on every card record before writing anything;
 - the words pages use (test-hands labels, mulligan policies, how games end, matchup prose);
 - the agents a web matchup offers and the budgets they get in this game;
@@ -140,6 +140,8 @@ class GamePlugin:
     max_decks: ClassVar[int] = 2
     #: team sizes a co-operative matchup offers (empty: one seat per deck)
     team_sizes: ClassVar[tuple[int, ...]] = ()
+    #: setup keys holding one entry per seat, which move round the table when seats rotate
+    seat_keys: ClassVar[tuple[str, ...]] = ("decks",)
     #: the engine plays what a deck stands for (a faction, a side), so the deck must be legal
     needs_legal_decks: ClassVar[bool] = False
     #: the agents a web matchup offers (the first is the form's default), per agent the options
@@ -245,6 +247,22 @@ class GamePlugin:
         """The setup with the two sides in each other's seats (alternating seats, fair matchups);
         the agents swap with them."""
         return swap_decks(setup)
+
+    def rotate_seats(self, setup: Mapping[str, Any], shift: int, players: int) -> dict[str, Any]:
+        """The setup with the side of seat ``(s + shift) mod players`` in seat ``s`` (rotating
+        seats, fair matchups of any size); the agents move with them. Two players use
+        ``swap_seats``; more rotate every per-seat list named in ``seat_keys``."""
+        shift %= max(players, 1)
+        if shift == 0:
+            return dict(setup)
+        if players == 2:
+            return self.swap_seats(setup)
+        rotated = dict(setup)
+        for key in self.seat_keys:
+            value = rotated.get(key)
+            if isinstance(value, list | tuple) and len(value) == players:
+                rotated[key] = [*value[shift:], *value[:shift]]
+        return rotated
 
     # --- agents -------------------------------------------------------------------------------
     def agent_options(self, agent: str, shared: Mapping[str, Any]) -> dict[str, Any]:

@@ -33,8 +33,9 @@ class RegalityVsReligionPlugin(GamePlugin):
     #: alpha-beta 4 placements deep (perfect information: not the secret variants). Measured on
     #: a busy two-core machine, 200 games against greedy over the example setups
     #: (docs/rules/regality-vs-religion.md, Measured): 0.16 s of CPU a game in old-style, about
-    #: 0.9 s in standard, every game ended by the rulebook
-    matchup_agents: ClassVar[tuple[str, ...]] = ("random", "greedy", "mcts", "alphabeta")
+    #: 0.9 s in standard, every game ended by the rulebook;
+    #: the game's best agent, so the form's default
+    matchup_agents: ClassVar[tuple[str, ...]] = ("alphabeta", "random", "greedy", "mcts")
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {"alphabeta": {"depth": 4}}
     agent_labels: ClassVar[Mapping[str, str]] = {
         "alphabeta": "Alpha-beta (4 placements deep; old-style 0.2 s a game, standard about "
@@ -54,7 +55,7 @@ class RegalityVsReligionPlugin(GamePlugin):
             TURN_LIMIT: "the placement limit was reached (the engine's cut-off, a draw)",
         },
         matchup_rules="Regality vs Religion: one Regality and one Religion deck of the same "
-        "variant; deck A moves first and its neutral tiles come first.",
+        "variant; deck A's neutral tiles come first.",
         matchup_timing="greedy, MCTS and alpha-beta a fraction of a second a game",
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.engines.core import DeckCards, GamePlugin, PageWords, SeatPlan
+from rules.engines.core import DeckCards, GamePlugin, PageWords, SeatPlan, SetupError
 from rules.engines.reggae_revolution.effects import effect_problems
 from rules.engines.reggae_revolution.game import ReggaeRevolutionGame
 from rules.engines.reggae_revolution.state import LIMIT_REASON, LOSS_REASON, WIN_REASON
@@ -19,7 +19,7 @@ class ReggaeRevolutionPlugin(GamePlugin):
     game = ReggaeRevolutionGame
     hands_module = "rules.engines.reggae_revolution.hands"
     min_decks = 1
-    max_decks = 1
+    max_decks = 4
     team_sizes = (1, 2, 3, 4)
     needs_legal_decks = True
     #: the greedy team policy (``policy.greedy_action``) first: it wins 37-58% (by team size) of
@@ -38,8 +38,8 @@ class ReggaeRevolutionPlugin(GamePlugin):
             LIMIT_REASON: "the turn limit was reached (the engine's cut-off, a loss)",
         },
         matchup_rules="Reggae Revolution is co-operative: one starting deck (deck A) and a team "
-        "size; the whole team is played by deck A's agent, and the result is how often the team "
-        "wins.",
+        "size, the whole team played by deck A's agent; or one to four decks, one player each, "
+        "each played by its deck's agent. The result is how often the team wins.",
         matchup_timing="MCTS 15-20 s a game",
     )
 
@@ -51,10 +51,17 @@ class ReggaeRevolutionPlugin(GamePlugin):
     def matchup_setup(
         self, decks: Sequence[DeckCards], *, players: int = 2, first: int | None = 0
     ) -> SeatPlan:
-        """Seat a team of ``players``, each with the deck; the engine's first player leads."""
+        """Seat a team of ``players``: each with the one deck given, or one player per deck (the
+        engine deals every player the rulebook's starting deck, so a deck brings its player's
+        agent and, deck A's first, a full setup's lineup); the engine's first player leads."""
+        if len(decks) > 1 and players != len(decks):
+            raise SetupError(
+                f"A team of {players} takes one deck or {players} decks, not {len(decks)}."
+            )
         self.check_deck_count(decks, players)
         setup: dict[str, Any] = {"players": players}
-        lineup = decks[0].names("lineup")
+        lineup = next((deck.names("lineup") for deck in decks if deck.names("lineup")), [])
         if lineup:
             setup["lineup"] = lineup
-        return SeatPlan(setup, (0,) * players)
+        seats = (0,) * players if len(decks) == 1 else tuple(range(players))
+        return SeatPlan(setup, seats)

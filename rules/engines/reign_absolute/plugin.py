@@ -18,11 +18,15 @@ class ReignAbsolutePlugin(GamePlugin):
     game = ReignAbsoluteGame
     hands_module = "rules.engines.reign_absolute.hands"
     max_decks = 4
+    seat_keys: ClassVar[tuple[str, ...]] = ("factions",)
     needs_legal_decks = True
     #: the engine has no rollout policy: random rollouts stop after four turn changes and score
     #: the position (measured on a busy two-core machine: about 19 s a game, where rollouts to
     #: the end took minutes)
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {"mcts": {"rollout_turns": 4}}
+    #: greedy first (the form's default): its games end by the last Liege with 2, 3 or 4 armies in
+    #: under 1 s of CPU a game (docs/rules/reign-absolute.md, *Measured*); MCTS takes 15-20 s
+    matchup_agents: ClassVar[tuple[str, ...]] = ("greedy", "random", "mcts")
     words: ClassVar[PageWords] = PageWords(
         hands=HandWords(
             opening="The deal",

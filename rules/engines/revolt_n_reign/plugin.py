@@ -25,8 +25,9 @@ class RevoltNReignPlugin(GamePlugin):
     hands_module = "rules.engines.revolt_n_reign.hands"
     #: turn plans at a quarter of their default budget (100 sampled plans of 100 nodes a turn,
     #: not 400 of 400): measured on a busy two-core machine, 5.0 s of CPU (8.5 s wall) a game
-    #: and 18 wins in 20 games against random (docs/engines.md, "Agents")
-    matchup_agents: ClassVar[tuple[str, ...]] = ("random", "greedy", "mcts", "plan")
+    #: and 18 wins in 20 games against random (docs/engines.md, "Agents"); the game's best
+    #: agent, so the form's default (issue 16)
+    matchup_agents: ClassVar[tuple[str, ...]] = ("plan", "random", "greedy", "mcts")
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "plan": {"samples": 100, "plan_nodes": 100}
     }
@@ -51,7 +52,7 @@ class RevoltNReignPlugin(GamePlugin):
             DECK_OUT: "Deck-Out Victory (no card left to draw)",
             TURN_LIMIT: "the turn limit was reached (the engine's cut-off, a draw)",
         },
-        matchup_rules="Revolt N Reign: two decks, each played by its own agent; deck A moves first.",
+        matchup_rules="Revolt N Reign: two decks, each played by its own agent.",
         matchup_timing="MCTS about 4 s a game, turn plans 5-10 s",
     )
 

@@ -37,7 +37,7 @@ class RivalRealmsPlugin(GamePlugin):
             LIMIT_REASON: "the turn limit was reached (the engine's cut-off, a draw)",
             REPEAT_REASON: "the same position came back three times (a draw)",
         },
-        matchup_rules="Rival Realms: two decks, each played by its own agent; deck A moves first.",
+        matchup_rules="Rival Realms: two decks, each played by its own agent.",
         matchup_timing="greedy and MCTS games often run to the turn limit: half a minute or more",
     )
 

@@ -3,6 +3,10 @@
 With decklist files (``--deck-a`` ... ``--deck-d``) the game's plugin seats the decks, the same
 way web matchups do (``rules.matchups``): agents are given per deck, or per team member in a
 co-operative game, whose team is as large as the list of agents.
+
+Seats rotate by default (fair matchups): game ``k`` seats side ``(s + k) mod N`` in seat ``s``,
+each side keeping its agent and deck, so every side sits in every seat equally often; the report
+gives the results by side (deck) and by seat. ``--fixed-seats`` keeps side ``s`` in seat ``s``.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from rules.engines.core import (
     registered_games,
 )
 from rules.matchups import DeckFileError, matchup_setup
-from rules.simulation import run
+from rules.simulation import SimulationReport, run
 
 DECK_OPTIONS = ("deck_a", "deck_b", "deck_c", "deck_d")
 
@@ -60,10 +64,17 @@ class Command(BaseCommand):
             default="rulebook",
             help="With decks: the deck that moves first (default: the rulebook decides).",
         )
-        parser.add_argument(
+        seating = parser.add_mutually_exclusive_group()
+        seating.add_argument(
+            "--fixed-seats",
+            action="store_true",
+            help="Keep every side (agent and deck) in its own seat in every game (by default the "
+            "seats rotate: game k seats side (s + k) mod N in seat s).",
+        )
+        seating.add_argument(
             "--alternate-seats",
             action="store_true",
-            help="Swap seats (agent and deck) every other game; sides follow --agents.",
+            help="Rotate the seats (the default; kept for old scripts).",
         )
         parser.add_argument(
             "--log-game", type=int, help="Export game K (0-based) as JSON: seed, setup, actions."
@@ -106,7 +117,7 @@ class Command(BaseCommand):
                 agents,
                 options["games"],
                 options["seed"],
-                alternate_seats=options["alternate_seats"],
+                alternate_seats=not options["fixed_seats"],
                 log_game=options["log_game"],
                 side_names=side_names,
             )
@@ -132,12 +143,7 @@ class Command(BaseCommand):
                 f"{team.win_rate:.1%} [95% CI {team.ci_low:.1%} - {team.ci_high:.1%}]"
             )
         else:
-            for side in report.sides:
-                self.stdout.write(
-                    f"  {side.name} ({side.agent}): {side.wins} wins, {side.win_rate:.1%} "
-                    f"[95% CI {side.ci_low:.1%} - {side.ci_high:.1%}]"
-                )
-            self.stdout.write(f"  draws: {report.draws}")
+            self._sides(report)
         self.stdout.write(
             f"  length (actions): mean {report.length_mean:.1f}, "
             f"min {report.length_min}, max {report.length_max}"
@@ -165,6 +171,31 @@ class Command(BaseCommand):
         if report.game_log is not None:
             self.stdout.write(f"  game {options['log_game']} written to {options['log_file']}")
         self.stdout.write(f"  ({seconds:.2f} s)")
+
+    def _sides(self, report: SimulationReport) -> None:
+        """The results by side (deck and agent), then by seat, then the draws."""
+        if report.alternate_seats:
+            seating = "seats rotated: game k seats side (s + k) mod N in seat s"
+        else:
+            seating = "fixed seats: every side kept its seat (--fixed-seats)"
+        self.stdout.write(f"  seating: {seating}")
+        self.stdout.write("  by side (deck):")
+        first = report.first_player is not None
+        for side in report.sides:
+            moved = (
+                f", moved first {side.moved_first} times (won {side.first_wins})" if first else ""
+            )
+            self.stdout.write(
+                f"    {side.name} ({side.agent}): {side.wins} wins, {side.win_rate:.1%} "
+                f"[95% CI {side.ci_low:.1%} - {side.ci_high:.1%}]{moved}"
+            )
+        self.stdout.write("  by seat:")
+        for seat in report.seats:
+            self.stdout.write(
+                f"    seat {seat.seat + 1} ({seat.name}): {seat.wins} wins, {seat.win_rate:.1%} "
+                f"[95% CI {seat.ci_low:.1%} - {seat.ci_high:.1%}]"
+            )
+        self.stdout.write(f"  draws: {report.draws}")
 
     def _decks(
         self,
@@ -202,7 +233,7 @@ class Command(BaseCommand):
         except DeckFileError as exc:
             raise CommandError(str(exc)) from exc
         if team:
-            names = [f"{decks[0].label}, player {seat + 1}" for seat in range(len(seats))]
+            names = [f"{decks[index].label}, player {seat + 1}" for seat, index in enumerate(seats)]
             return setup, agents, names
         names = [f"{'ABCD'[index]}: {decks[index].label}" for index in seats]
         return setup, [agents[index] for index in seats], names
