@@ -229,6 +229,7 @@ def test_catalogue_query_counts(api_client, mini_game, django_assert_num_queries
 
 
 def test_detail_query_count(api_client, mini_game, django_assert_num_queries):
+    # the card, its vocabulary, subtypes and rulings: one query
     _game, cards = mini_game
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(1):
         assert api_client.get(f"/api/v1/cards/{cards['plea'].pk}/").status_code == 200
