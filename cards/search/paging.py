@@ -4,6 +4,8 @@ A page of a big catalogue used to cost a full ``COUNT(*)`` of the matches (most 
 common word) and, for matches clustered late in name order, a walk of the name index past
 thousands of rows. ``card_page`` instead:
 
+0. on PostgreSQL, asks the planner how many rows match (an EXPLAIN, no execution); far more
+   than the threshold (``SURE_MANY`` times) goes straight to step 3;
 1. asks for the ids of at most ``exact_up_to + 1`` matches, in no order (the database stops as
    soon as it has them: an early stop of a scan for a common word, an index lookup for a rare one);
 2. when there are no more than ``exact_up_to`` of them, the count is exact and the page is sorted
@@ -13,7 +15,7 @@ thousands of rows. ``card_page`` instead:
    ordered query itself, which finds its rows quickly because matches are dense.
 
 Whether a next page exists is always exact: the page asks for one row more than it shows.
-The threshold is the setting ``CARD_COUNT_EXACT_UP_TO`` (default 1,000).
+The threshold is the setting ``CARD_COUNT_EXACT_UP_TO`` (default 2,000).
 """
 
 from __future__ import annotations
@@ -25,10 +27,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import FieldDoesNotExist
 from django.db import connections
-from django.db.models import QuerySet
+from django.db.models import F, OrderBy, QuerySet
 
-DEFAULT_EXACT_UP_TO = 1000
+DEFAULT_EXACT_UP_TO = 2000
+# A planner estimate above SURE_MANY x the threshold is trusted to mean "many": the ids are not
+# fetched at all (reading the threshold's worth of them would be wasted).
+SURE_MANY = 10
 
 
 class PageNotFound(LookupError):
@@ -110,6 +116,74 @@ def planner_estimate(queryset: QuerySet[Any]) -> int | None:
     return int(plan[0]["Plan"]["Plan Rows"])
 
 
+def _sort_keys(queryset: QuerySet[Any], ordering: list[Any]) -> list[tuple[str, bool]] | None:
+    """``(column, descending)`` of an ordering Python can apply to fetched values exactly as the
+    database would (local columns, empty values last, text in byte order); else None."""
+    from cards.search.index import byte_ordered_text
+
+    if not byte_ordered_text(connections[queryset.db]):
+        return None
+    opts = queryset.model._meta
+    keys = []
+    for item in ordering:
+        if isinstance(item, str):
+            name, descending, nulls_last = item.lstrip("-"), item.startswith("-"), False
+        elif isinstance(item, OrderBy) and isinstance(item.expression, F):
+            name, descending = item.expression.name, item.descending
+            nulls_last = bool(item.nulls_last)
+        else:
+            return None
+        name = opts.pk.name if name == "pk" else name
+        try:
+            column = opts.get_field(name)
+        except FieldDoesNotExist:
+            return None
+        if not column.concrete or column.is_relation:
+            return None
+        if column.null and not nulls_last:
+            return None  # where NULLs go without NULLS LAST differs between databases
+        keys.append((name, descending))
+    return keys
+
+
+def _sorted_ids(rows: list[tuple[Any, ...]], descending: list[bool]) -> list[int]:
+    """Row ids (first item) sorted by the other items, each ascending or descending, with empty
+    values last either way (stable sorts from the last key to the first)."""
+    rows = list(rows)
+    for index in range(len(descending), 0, -1):
+        desc = descending[index - 1]
+        present = [row for row in rows if row[index] is not None]
+        empty = [row for row in rows if row[index] is None]
+        present.sort(key=lambda row, i=index: row[i], reverse=desc)
+        rows = present + empty
+    return [row[0] for row in rows]
+
+
+def capped_rows(queryset: QuerySet[Any], fields: list[str], cap: int) -> list[tuple[Any, ...]]:
+    """``fields`` of at most ``cap`` rows of ``queryset``, in no particular order.
+
+    On PostgreSQL the query runs with ``enable_seqscan`` off: with a LIMIT the planner likes a
+    sequential scan that it expects to stop early, which reads most of the table when the
+    matches are rarer than it thinks (a word found in 1% of the cards). Without it, a text test
+    uses the trigram indexes (a bitmap, then the heap until ``cap`` rows) and a negation, which
+    no index serves, still scans (the setting only makes scans look dear). The setting is reset
+    in the same round trip; if the query fails, PostgreSQL rolls the batch back, setting and all.
+    """
+    rows = queryset.order_by().values_list(*fields)[:cap]
+    connection = connections[queryset.db]
+    if connection.vendor != "postgresql":
+        return list(rows)
+    sql, params = rows.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET enable_seqscan = off; {sql}; RESET enable_seqscan", params)
+        cursor.nextset()
+        return [tuple(row) for row in cursor.fetchall()]
+
+
+def _pk(row: Any) -> Any:
+    return row["id"] if isinstance(row, dict) else row.pk
+
+
 def card_page(
     queryset: QuerySet[Any],
     ordering: list[Any],
@@ -125,14 +199,40 @@ def card_page(
     always there, possibly empty).
     """
     limit = exact_up_to() if exact_limit is None else exact_limit
-    ids = list(queryset.order_by().values_list("pk", flat=True)[: limit + 1])
     offset = (number - 1) * per_page
-    if len(ids) <= limit:
-        count = len(ids)
+    estimate = planner_estimate(queryset)
+    if estimate is not None and estimate > SURE_MANY * limit:
+        return _walked_page(queryset, ordering, number, per_page, limit, estimate)
+    keys = _sort_keys(queryset, ordering)
+    fields = ["pk", *(name for name, _ in keys or [])]
+    found = capped_rows(queryset, fields, limit + 1)
+    if len(found) <= limit:
+        count = len(found)
         if offset >= count and number > 1:
             raise PageNotFound("That page is past the last match.")
-        rows = list(queryset.filter(pk__in=ids).order_by(*ordering)[offset : offset + per_page])
+        if keys is not None:  # sorted here from the keys fetched with the ids
+            page_ids = _sorted_ids(found, [desc for _, desc in keys])[offset : offset + per_page]
+        else:  # sorted by the database, from the ids alone (not the filter again)
+            every = queryset.model._default_manager.filter(pk__in=[row[0] for row in found])
+            page_ids = list(
+                every.order_by(*ordering).values_list("pk", flat=True)[offset : offset + per_page]
+            )
+        by_id = {_pk(row): row for row in queryset.order_by().filter(pk__in=page_ids)}
+        rows = [by_id[pk] for pk in page_ids]
         return CardPage(rows, number, per_page, count, True, offset + per_page < count)
+    return _walked_page(queryset, ordering, number, per_page, limit, estimate)
+
+
+def _walked_page(
+    queryset: QuerySet[Any],
+    ordering: list[Any],
+    number: int,
+    per_page: int,
+    limit: int,
+    estimate: int | None,
+) -> CardPage:
+    """The page straight from the ordered query (dense matches: found early in any order)."""
+    offset = (number - 1) * per_page
     rows = list(queryset.order_by(*ordering)[offset : offset + per_page + 1])
     if not rows and number > 1:
         raise PageNotFound("That page is past the last match.")
@@ -140,6 +240,5 @@ def card_page(
     rows = rows[:per_page]
     if not has_next:  # the last page: the count is known after all
         return CardPage(rows, number, per_page, offset + len(rows), True, False)
-    estimate = planner_estimate(queryset) or 0
-    count = max(estimate, limit + 1, offset + len(rows) + 1)
+    count = max(estimate or 0, limit + 1, offset + len(rows) + 1)
     return CardPage(rows, number, per_page, count, False, True)
