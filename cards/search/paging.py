@@ -35,6 +35,8 @@ DEFAULT_EXACT_UP_TO = 2000
 # A planner estimate above SURE_MANY x the threshold is trusted to mean "many": the ids are not
 # fetched at all (reading the threshold's worth of them would be wasted).
 SURE_MANY = 10
+# No catalogue has this many pages; beyond it an OFFSET would not fit the databases' integers.
+MAX_PAGE = 10**9
 
 
 class PageNotFound(LookupError):
@@ -97,7 +99,7 @@ def page_number(value: Any) -> int:
         number = int(str(value).strip())
     except ValueError:
         raise PageNotFound(f"{value!r} is not a page number.") from None
-    if number < 1:
+    if number < 1 or number > MAX_PAGE:
         raise PageNotFound(f"{value!r} is not a page number.")
     return number
 

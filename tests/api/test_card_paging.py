@@ -97,7 +97,9 @@ def test_a_page_past_the_last_is_a_404_either_way(api_client, generated, thresho
         response = api_client.get("/api/v1/cards/", {"game": GAME, "page": "9"})
         assert response.status_code == 404
         assert response.json()["code"] == "not-found"
-        assert api_client.get("/api/v1/cards/", {"game": GAME, "page": "x"}).status_code == 404
+        for page in ("x", "0", "-1", str(10**30)):
+            response = api_client.get("/api/v1/cards/", {"game": GAME, "page": page})
+            assert response.status_code == 404, page
 
 
 @pytest.mark.parametrize("threshold", [0, 10, 1000])

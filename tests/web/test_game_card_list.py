@@ -49,6 +49,7 @@ def test_a_page_that_is_not_there_shows_the_first(client, game_cards):
     first = card_links(client.get(f"/games/{GAME}/"))
     assert card_links(client.get(f"/games/{GAME}/", {"page": 99})) == first
     assert card_links(client.get(f"/games/{GAME}/", {"page": "nope"})) == first
+    assert card_links(client.get(f"/games/{GAME}/", {"page": str(10**30)})) == first
 
 
 def test_the_filter_box_takes_the_query_language(client, game_cards):
