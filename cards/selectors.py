@@ -13,7 +13,14 @@ from cards.naming import name_key
 from cards.schema import PRINTED_NUMBERS, printed_numbers
 from cards.search import QueryError, card_search
 from cards.search.index import name_contains_q, name_prefix_q
-from cards.search.paging import CardPage, PageNotFound, card_page, page_number
+from cards.search.paging import (
+    CardCount,
+    CardPage,
+    PageNotFound,
+    card_count,
+    card_page,
+    page_number,
+)
 
 
 def game_list_with_counts() -> QuerySet[Game]:
@@ -195,6 +202,11 @@ def card_type_counts(game: Game) -> QuerySet[Card]:
         .annotate(n=Count("id"))
         .order_by("card_type__sort_order")
     )
+
+
+def game_card_total(game: Game) -> CardCount:
+    """How many cards ``game`` has: exact up to ``CARD_COUNT_EXACT_UP_TO``, else an estimate."""
+    return card_count(Card.objects.filter(game=game))
 
 
 def card_for_page(*, game_slug: str, slug: str) -> Card:

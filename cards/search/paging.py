@@ -182,6 +182,23 @@ def capped_rows(queryset: QuerySet[Any], fields: list[str], cap: int) -> list[tu
         return [tuple(row) for row in cursor.fetchall()]
 
 
+@dataclass(frozen=True)
+class CardCount:
+    count: int
+    exact: bool
+
+
+def card_count(queryset: QuerySet[Any], *, exact_limit: int | None = None) -> CardCount:
+    """How many rows ``queryset`` has, counted up to the threshold and estimated beyond it."""
+    limit = exact_up_to() if exact_limit is None else exact_limit
+    estimate = planner_estimate(queryset)
+    if estimate is None or estimate <= SURE_MANY * limit:
+        found = len(capped_rows(queryset, ["pk"], limit + 1))
+        if found <= limit:
+            return CardCount(found, True)
+    return CardCount(max(estimate or 0, limit + 1), False)
+
+
 def _pk(row: Any) -> Any:
     return row["id"] if isinstance(row, dict) else row.pk
 

@@ -11,6 +11,7 @@ from cards.selectors import (
     card_browse,
     card_for_page,
     card_type_counts,
+    game_card_total,
     game_get,
     game_list_with_counts,
 )
@@ -37,7 +38,9 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     browse = card_browse(
         query=query, game=game, page=request.GET.get("page", 1), per_page=GAME_CARDS_PER_PAGE
     )
-    by_type = list(card_type_counts(game))
+    total = game_card_total(game)
+    # Counting by type reads every card of the game: only where the total is exact (small).
+    by_type = list(card_type_counts(game)) if total.exact else []
     cards = []
     if browse.page is not None:
         cards = [(card, card_image_links(card)) for card in browse.page.object_list]
@@ -45,7 +48,8 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "game": game,
         "by_type": by_type,
-        "card_count": sum(row["n"] for row in by_type),
+        "card_count": total.count,
+        "card_count_exact": total.exact,
         "browse": browse,
         "cards": cards,
         "query": query,
