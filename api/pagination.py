@@ -1,10 +1,71 @@
-"""Page-number pagination with ``next``/``previous`` links and a client-chosen page size."""
+"""Page-number pagination with ``next``/``previous`` links and a client-chosen page size.
+
+``CardPagination`` pages card searches through ``cards.search.paging.card_page``: no full count
+of the matches past ``CARD_COUNT_EXACT_UP_TO`` (then ``count`` is an estimate and the response
+says so in the ``Count-Estimated: true`` header), and exact ``next`` links either way.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db.models import QuerySet
 from rest_framework import pagination
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+from cards.search.paging import CardPage, PageNotFound, card_page, page_number
 
 
 class PageNumberPagination(pagination.PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
+
+
+class CardPagination(PageNumberPagination):
+    """Pages of cards whose count is exact up to a threshold and estimated beyond it."""
+
+    card_page: CardPage
+
+    def paginate_queryset(
+        self, queryset: QuerySet[Any], request: Request, view: Any = None
+    ) -> list[Any]:
+        self.request = request
+        page_size = self.get_page_size(request) or 50
+        wanted = request.query_params.get(self.page_query_param)
+        try:
+            number = page_number(wanted)
+            self.card_page = card_page(queryset, list(queryset.query.order_by), number, page_size)
+        except PageNotFound as error:
+            message = self.invalid_page_message.format(page_number=wanted, message=str(error))
+            raise NotFound(message) from None
+        return self.card_page.object_list
+
+    def get_next_link(self) -> str | None:
+        if not self.card_page.has_next:
+            return None
+        url = self.request.build_absolute_uri()
+        return replace_query_param(url, self.page_query_param, self.card_page.number + 1)
+
+    def get_previous_link(self) -> str | None:
+        if not self.card_page.has_previous:
+            return None
+        url = self.request.build_absolute_uri()
+        if self.card_page.number == 2:
+            return remove_query_param(url, self.page_query_param)
+        return replace_query_param(url, self.page_query_param, self.card_page.number - 1)
+
+    def get_paginated_response(self, data: Any) -> Response:
+        response = Response(
+            {
+                "count": self.card_page.count,
+                "next": self.get_next_link(),
+                "previous": self.get_previous_link(),
+                "results": data,
+            }
+        )
+        if not self.card_page.count_exact:
+            response["Count-Estimated"] = "true"
+        return response

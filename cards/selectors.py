@@ -5,14 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, JSONField, QuerySet
+from django.db.models.expressions import RawSQL
 
-from cards.models import Branch, Card, CardSet, CardType, Game, Rarity
+from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Ruling, Subtype
 from cards.naming import name_key
-from cards.schema import printed_numbers
+from cards.schema import PRINTED_NUMBERS, printed_numbers
 from cards.search import QueryError, card_search
 from cards.search.index import name_contains_q, name_prefix_q
+from cards.search.paging import (
+    CardCount,
+    CardPage,
+    PageNotFound,
+    card_count,
+    card_page,
+    page_number,
+)
 
 
 def game_list_with_counts() -> QuerySet[Game]:
@@ -99,6 +107,93 @@ def card_list_for_api(*, detail: bool) -> QuerySet[Card]:
     return cards.defer("stats", "effects", "flavor_text", "game__card_schema", "game__description")
 
 
+# Columns of a card as the API's lists show it, read as plain rows (no model instances).
+CARD_LIST_VALUES = (
+    "id",
+    "name",
+    "slug",
+    "game__slug",
+    "game__number_labels",
+    "card_set__code",
+    "collector_number",
+    "card_type__slug",
+    "branch__slug",
+    "rarity__slug",
+    "rules_text",
+    *PRINTED_NUMBERS,
+)
+CARD_DETAIL_VALUES = (
+    *CARD_LIST_VALUES,
+    "copies_in_set",
+    "stats",
+    "effects",
+    "flavor_text",
+    "attribution",
+)
+
+
+def card_rows_for_api() -> QuerySet[Card]:
+    """Cards as ``CARD_LIST_VALUES`` rows: the API list's base queryset (filter and sort it)."""
+    return Card.objects.values(*CARD_LIST_VALUES)
+
+
+def subtype_slugs_by_card(card_ids: list[int]) -> dict[int, list[str]]:
+    """Card id -> its subtype slugs, sorted, in one query."""
+    found: dict[int, list[str]] = {}
+    if not card_ids:
+        return found
+    through = Card.subtypes.through.objects.filter(card_id__in=card_ids)
+    for card_id, slug in through.values_list("card_id", "subtype__slug").order_by(
+        "card_id", "subtype__slug"
+    ):
+        found.setdefault(card_id, []).append(slug)
+    return found
+
+
+class _JsonList(RawSQL):
+    """A correlated subquery aggregating rows of a card into a JSON list, per database."""
+
+    def __init__(self, postgresql: str, sqlite: str) -> None:
+        self.sql_by_vendor = {"postgresql": postgresql, "sqlite": sqlite}
+        super().__init__(postgresql, (), output_field=JSONField())
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, tuple[Any, ...]]:
+        return f"({self.sql_by_vendor[connection.vendor]})", ()
+
+
+def _card_json_lists() -> dict[str, _JsonList]:
+    card = Card._meta.db_table
+    through = Card.subtypes.through._meta.db_table
+    subtype = Subtype._meta.db_table
+    ruling = Ruling._meta.db_table
+    subtypes_from = (
+        f"FROM {through} cs JOIN {subtype} s ON s.id = cs.subtype_id "
+        f'WHERE cs.card_id = "{card}"."id"'
+    )
+    rulings_from = f'FROM {ruling} r WHERE r.card_id = "{card}"."id"'
+    return {
+        "subtype_slugs": _JsonList(
+            f"SELECT COALESCE(jsonb_agg(s.slug ORDER BY s.slug), '[]'::jsonb) {subtypes_from}",
+            f"SELECT json_group_array(slug) FROM (SELECT s.slug AS slug {subtypes_from} "
+            "ORDER BY s.slug)",
+        ),
+        "ruling_list": _JsonList(
+            "SELECT COALESCE(jsonb_agg(jsonb_build_object('published_on', r.published_on, "
+            "'source', r.source, 'text', r.text) ORDER BY r.published_on, r.id), '[]'::jsonb) "
+            + rulings_from,
+            "SELECT json_group_array(json_object('published_on', published_on, 'source', source, "
+            "'text', text)) FROM (SELECT r.published_on AS published_on, r.source AS source, "
+            f"r.text AS text {rulings_from} ORDER BY r.published_on, r.id)",
+        ),
+    }
+
+
+def card_detail_row(card_id: int) -> dict[str, Any] | None:
+    """One card as a ``CARD_DETAIL_VALUES`` row plus ``subtype_slugs`` and ``ruling_list``, in
+    a single query (the subtypes and rulings come back as JSON lists); None if there is none."""
+    return Card.objects.filter(pk=card_id).values(*CARD_DETAIL_VALUES, **_card_json_lists()).first()
+
+
 def card_type_counts(game: Game) -> QuerySet[Card]:
     """``[{"card_type__name", "n"}]``: how many cards of each type a game has, in type order."""
     return (
@@ -107,6 +202,11 @@ def card_type_counts(game: Game) -> QuerySet[Card]:
         .annotate(n=Count("id"))
         .order_by("card_type__sort_order")
     )
+
+
+def game_card_total(game: Game) -> CardCount:
+    """How many cards ``game`` has: exact up to ``CARD_COUNT_EXACT_UP_TO``, else an estimate."""
+    return card_count(Card.objects.filter(game=game))
 
 
 def card_for_page(*, game_slug: str, slug: str) -> Card:
@@ -132,11 +232,16 @@ SORTS = {
 
 @dataclass
 class CardBrowse:
-    """What the card browser shows: a page of cards, or the error that stopped the query."""
+    """What the card browser shows: a page of cards, or the error that stopped the query.
 
-    page: Page | None
+    ``total`` is exact when ``total_exact``; past ``CARD_COUNT_EXACT_UP_TO`` matches it is an
+    estimate (see ``cards.search.paging``).
+    """
+
+    page: CardPage | None
     error: QueryError | None = None
     total: int = 0
+    total_exact: bool = True
 
 
 def _ordering(sort: str, direction: str) -> list[Any]:
@@ -164,7 +269,8 @@ def card_browse(
 ) -> CardBrowse:
     """Cards matching the query language and the filters, sorted and paginated.
 
-    A query that cannot run comes back as ``error`` (with its position) and no page.
+    A query that cannot run comes back as ``error`` (with its position) and no page. A page
+    number that is not one, or lies past the last match, shows the first page.
     """
     try:
         cards = card_search(query, game)
@@ -177,10 +283,13 @@ def card_browse(
         "card_set": card_set,
     }
     cards = cards.filter(**{name: value for name, value in filters.items() if value is not None})
-    cards = cards.with_related().order_by(*_ordering(sort, direction))
-    paginator = Paginator(cards, per_page)
-    page_obj = paginator.get_page(page)
-    return CardBrowse(page=page_obj, total=paginator.count)
+    cards = cards.with_related()
+    ordering = _ordering(sort, direction)
+    try:
+        page_obj = card_page(cards, ordering, page_number(page), per_page)
+    except PageNotFound:
+        page_obj = card_page(cards, ordering, 1, per_page)
+    return CardBrowse(page=page_obj, total=page_obj.count, total_exact=page_obj.count_exact)
 
 
 def card_filter_choices() -> dict[str, Any]:

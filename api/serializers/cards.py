@@ -190,6 +190,68 @@ class CardDetailSerializer(CardSerializer):
         return data
 
 
+# -- rows to JSON, without serializer fields ------------------------------------------------------
+# The list and the detail of the API are built from ``.values()`` rows (cards.selectors
+# ``CARD_LIST_VALUES`` / ``card_detail_row``): the same keys, in the same order, as the
+# serializers above, which stay as the schema's description (and serve ``named``).
+
+
+def _row_numbers(row: dict[str, Any]) -> dict[str, int]:
+    numbers = {}
+    for column, meta in (row["game__number_labels"] or {}).items():
+        value = row.get(column)
+        if value is not None:
+            name = meta.get("name", column) if isinstance(meta, dict) else column
+            numbers[str(name)] = value
+    return numbers
+
+
+def card_list_base_url(request: Any) -> str:
+    """The card list's absolute URL (a card's ``url`` is this plus its id)."""
+    path = reverse("api:card-list")
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+def card_row_json(row: dict[str, Any], subtypes: list[str], base_url: str) -> dict[str, Any]:
+    """A card as lists show it (``CardSerializer``), from a ``CARD_LIST_VALUES`` row."""
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "slug": row["slug"],
+        "game": row["game__slug"],
+        "set": row["card_set__code"],
+        "collector_number": row["collector_number"],
+        "type": row["card_type__slug"],
+        "subtypes": subtypes,
+        "branch": row["branch__slug"],
+        "rarity": row["rarity__slug"],
+        "cost": row["cost"],
+        "numbers": _row_numbers(row),
+        "rules_text": row["rules_text"],
+        "url": f"{base_url}{row['id']}/",
+    }
+
+
+def card_detail_json(row: dict[str, Any], request: Any) -> dict[str, Any]:
+    """Everything about one card (``CardDetailSerializer``), from ``card_detail_row``."""
+    data = card_row_json(row, row["subtype_slugs"], card_list_base_url(request))
+    data.update({column: row[column] for column in PRINTED_NUMBERS if column != "cost"})
+    path = reverse("card-detail", kwargs={"game": row["game__slug"], "slug": row["slug"]})
+    data.update(
+        copies_in_set=row["copies_in_set"],
+        stats=row["stats"],
+        effects=row["effects"],
+        flavor_text=row["flavor_text"],
+        attribution=row["attribution"],
+        rulings=[
+            {"published_on": r["published_on"], "source": r["source"], "text": r["text"]}
+            for r in row["ruling_list"]
+        ],
+        web_url=request.build_absolute_uri(path) if request is not None else path,
+    )
+    return data
+
+
 class AutocompleteEntrySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import Http404
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import conditional_page
 from drf_spectacular.types import OpenApiTypes
@@ -16,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.filters import CardFilterSet, CardSetFilterSet, vocabulary_filterset
+from api.pagination import CardPagination
 from api.selectors import card_named
 from api.serializers.cards import (
     AutocompleteSerializer,
@@ -25,13 +27,19 @@ from api.serializers.cards import (
     CardSetSerializer,
     GameSerializer,
     VocabularySerializer,
+    card_detail_json,
+    card_list_base_url,
+    card_row_json,
 )
 from cards.models import Branch, Card, CardType, Game, Rarity, Subtype
 from cards.selectors import (
     card_autocomplete,
+    card_detail_row,
     card_list_for_api,
+    card_rows_for_api,
     card_set_list,
     game_list_with_counts,
+    subtype_slugs_by_card,
     vocabulary_list,
 )
 from deckwright.inputs import ID_PATTERN
@@ -114,8 +122,11 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
     filterset_class = CardFilterSet
     lookup_value_regex = ID_PATTERN
+    pagination_class = CardPagination
 
     def get_queryset(self) -> QuerySet[Card]:
+        if self.action == "list":
+            return card_rows_for_api()
         return card_list_for_api(detail=self.action == "retrieve")
 
     def get_serializer_class(self) -> type[serializers.Serializer]:
@@ -141,11 +152,22 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         ],
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().list(request, *args, **kwargs)
+        # Plain rows, paged without a full count (api.pagination.CardPagination), subtypes in
+        # one more query, JSON built directly: the serializer fields only describe the schema.
+        rows = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        assert rows is not None
+        subtypes = subtype_slugs_by_card([row["id"] for row in rows])
+        base = card_list_base_url(request)
+        results = [card_row_json(row, subtypes.get(row["id"], []), base) for row in rows]
+        return self.get_paginated_response(results)
 
     @extend_schema(summary="One card, with rulings")
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().retrieve(request, *args, **kwargs)
+        # One query: the card, its vocabulary, subtypes and rulings (cards.selectors).
+        row = card_detail_row(int(kwargs[self.lookup_field]))
+        if row is None:
+            raise Http404("No card has that id.")
+        return Response(card_detail_json(row, request))
 
     @extend_schema(
         summary="A card by name",

@@ -59,15 +59,23 @@ def rules_text_contains_q(fragment: str) -> Q:
 
 def _byte_ordered_names() -> bool:
     """Whether ``name_key`` sorts in byte order here, so a range alone is a prefix test."""
-    if connection.vendor != "postgresql":
+    return connection.vendor == "postgresql" and byte_ordered_text(connection)
+
+
+def byte_ordered_text(db_connection: BaseDatabaseWrapper | None = None) -> bool:
+    """Whether text sorts in byte (code point) order on this database, as Python sorts str."""
+    db_connection = db_connection or connection
+    if db_connection.vendor == "sqlite":
+        return True  # the BINARY collation
+    if db_connection.vendor != "postgresql":
         return False
-    cached = getattr(connection, "_deckwright_byte_order", None)
+    cached = getattr(db_connection, "_deckwright_byte_order", None)
     if cached is None:
-        with connection.cursor() as cursor:
+        with db_connection.cursor() as cursor:
             cursor.execute("SELECT datcollate FROM pg_database WHERE datname = current_database()")
             row = cursor.fetchone()
         cached = bool(row) and row[0].split(".")[0] in ("C", "POSIX", "ucs_basic")
-        connection._deckwright_byte_order = cached
+        db_connection._deckwright_byte_order = cached
     return cached
 
 

@@ -8,13 +8,16 @@ from django.shortcuts import render
 from cards.images.links import card_image_links
 from cards.models import Card, Game
 from cards.selectors import (
+    card_browse,
     card_for_page,
-    card_list_for_game,
     card_type_counts,
+    game_card_total,
     game_get,
     game_list_with_counts,
 )
 from decks.selectors import card_format_statuses, card_public_decks
+
+QUERY_MAX_LENGTH = 1000  # as the card browser's search box
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -22,18 +25,40 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "cards/home.html", {"games": game_list_with_counts()})
 
 
+GAME_CARDS_PER_PAGE = 50
+
+
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """A game and its cards: a page of them at a time, filtered by the query language box."""
     try:
         game = game_get(slug)
     except Game.DoesNotExist:
         raise Http404("No such game") from None
-    cards = card_list_for_game(game)
-    by_type = card_type_counts(game)
-    return render(
-        request,
-        "cards/game_detail.html",
-        {"game": game, "cards": cards, "by_type": by_type, "card_count": len(cards)},
+    query = request.GET.get("q", "")[:QUERY_MAX_LENGTH]
+    browse = card_browse(
+        query=query, game=game, page=request.GET.get("page", 1), per_page=GAME_CARDS_PER_PAGE
     )
+    total = game_card_total(game)
+    # Counting by type reads every card of the game: only where the total is exact (small).
+    by_type = list(card_type_counts(game)) if total.exact else []
+    cards = []
+    if browse.page is not None:
+        cards = [(card, card_image_links(card)) for card in browse.page.object_list]
+    error = browse.error
+    context = {
+        "game": game,
+        "by_type": by_type,
+        "card_count": total.count,
+        "card_count_exact": total.exact,
+        "browse": browse,
+        "cards": cards,
+        "query": query,
+        "error": error,
+        "error_before": query[: error.position] if error else "",
+        "error_at": query[error.position : error.position + error.length] if error else "",
+        "error_after": query[error.position + error.length :] if error else "",
+    }
+    return render(request, "cards/game_detail.html", context, status=400 if error else 200)
 
 
 def card_detail(request: HttpRequest, game: str, slug: str) -> HttpResponse:

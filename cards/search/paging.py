@@ -1,0 +1,263 @@
+"""Paging card searches without counting every match.
+
+A page of a big catalogue used to cost a full ``COUNT(*)`` of the matches (most of the request on a
+common word) and, for matches clustered late in name order, a walk of the name index past
+thousands of rows. ``card_page`` instead:
+
+0. on PostgreSQL, asks the planner how many rows match (an EXPLAIN, no execution); far more
+   than the threshold (``SURE_MANY`` times) goes straight to step 3;
+1. asks for the ids of at most ``exact_up_to + 1`` matches, in no order (the database stops as
+   soon as it has them: an early stop of a scan for a common word, an index lookup for a rare one);
+2. when there are no more than ``exact_up_to`` of them, the count is exact and the page is sorted
+   from those ids alone (``pk IN (...)``: no index walk, whatever the order);
+3. otherwise the count is an estimate (PostgreSQL's planner estimate, never below
+   ``exact_up_to + 1``; elsewhere ``exact_up_to + 1``, read "more than") and the page is the
+   ordered query itself, which finds its rows quickly because matches are dense.
+
+Whether a next page exists is always exact: the page asks for one row more than it shows.
+The threshold is the setting ``CARD_COUNT_EXACT_UP_TO`` (default 2,000).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import FieldDoesNotExist
+from django.db import connections
+from django.db.models import F, OrderBy, QuerySet
+
+DEFAULT_EXACT_UP_TO = 2000
+# A planner estimate above SURE_MANY x the threshold is trusted to mean "many": the ids are not
+# fetched at all (reading the threshold's worth of them would be wasted).
+SURE_MANY = 10
+# No catalogue has this many pages; beyond it an OFFSET would not fit the databases' integers.
+MAX_PAGE = 10**9
+
+
+class PageNotFound(LookupError):
+    """The page number is not a positive whole number, or lies past the last match."""
+
+
+def exact_up_to() -> int:
+    return int(getattr(settings, "CARD_COUNT_EXACT_UP_TO", DEFAULT_EXACT_UP_TO))
+
+
+@dataclass
+class CardPage:
+    """One page of matches and what is known about the rest."""
+
+    object_list: list[Any]
+    number: int
+    per_page: int
+    count: int
+    count_exact: bool
+    has_next: bool
+    start_index: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.start_index = (self.number - 1) * self.per_page + 1 if self.object_list else 0
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def end_index(self) -> int:
+        return self.start_index + len(self.object_list) - 1 if self.object_list else 0
+
+    @property
+    def num_pages(self) -> int:
+        """Pages the count implies (at least this one; with an estimate, a guess)."""
+        pages = max(1, math.ceil(self.count / self.per_page))
+        if self.has_next:
+            pages = max(pages, self.number + 1)
+        return max(pages, self.number)
+
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.object_list)
+
+    def __len__(self) -> int:
+        return len(self.object_list)
+
+
+def page_number(value: Any) -> int:
+    """``value`` as a page number (1 for empty); ``PageNotFound`` when it is not one."""
+    if value in (None, ""):
+        return 1
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise PageNotFound(f"{value!r} is not a page number.") from None
+    if number < 1 or number > MAX_PAGE:
+        raise PageNotFound(f"{value!r} is not a page number.")
+    return number
+
+
+def planner_estimate(queryset: QuerySet[Any]) -> int | None:
+    """PostgreSQL's estimate of how many rows ``queryset`` returns (None elsewhere)."""
+    connection = connections[queryset.db]
+    if connection.vendor != "postgresql":
+        return None
+    sql, params = queryset.order_by().values("pk").query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
+        plan = cursor.fetchone()[0]
+    if isinstance(plan, str):
+        plan = json.loads(plan)
+    return int(plan[0]["Plan"]["Plan Rows"])
+
+
+def _sort_keys(queryset: QuerySet[Any], ordering: list[Any]) -> list[tuple[str, bool]] | None:
+    """``(column, descending)`` of an ordering Python can apply to fetched values exactly as the
+    database would (local columns, empty values last, text in byte order); else None."""
+    from cards.search.index import byte_ordered_text
+
+    if not byte_ordered_text(connections[queryset.db]):
+        return None
+    opts = queryset.model._meta
+    keys = []
+    for item in ordering:
+        if isinstance(item, str):
+            name, descending, nulls_last = item.lstrip("-"), item.startswith("-"), False
+        elif isinstance(item, OrderBy) and isinstance(item.expression, F):
+            name, descending = item.expression.name, item.descending
+            nulls_last = bool(item.nulls_last)
+        else:
+            return None
+        name = opts.pk.name if name == "pk" else name
+        try:
+            column = opts.get_field(name)
+        except FieldDoesNotExist:
+            return None
+        if not column.concrete or column.is_relation:
+            return None
+        if column.null and not nulls_last:
+            return None  # where NULLs go without NULLS LAST differs between databases
+        keys.append((name, descending))
+    return keys
+
+
+def _sorted_ids(rows: list[tuple[Any, ...]], descending: list[bool]) -> list[int]:
+    """Row ids (first item) sorted by the other items, each ascending or descending, with empty
+    values last either way (stable sorts from the last key to the first)."""
+    rows = list(rows)
+    for index in range(len(descending), 0, -1):
+        desc = descending[index - 1]
+        present = [row for row in rows if row[index] is not None]
+        empty = [row for row in rows if row[index] is None]
+        present.sort(key=lambda row, i=index: row[i], reverse=desc)
+        rows = present + empty
+    return [row[0] for row in rows]
+
+
+def capped_rows(queryset: QuerySet[Any], fields: list[str], cap: int) -> list[tuple[Any, ...]]:
+    """``fields`` of at most ``cap`` rows of ``queryset``, in no particular order.
+
+    On PostgreSQL the query runs with ``enable_seqscan`` off: with a LIMIT the planner likes a
+    sequential scan that it expects to stop early, which reads most of the table when the
+    matches are rarer than it thinks (a word found in 1% of the cards). Without it, a text test
+    uses the trigram indexes (a bitmap, then the heap until ``cap`` rows) and a negation, which
+    no index serves, still scans (the setting only makes scans look dear). The setting is reset
+    in the same round trip; if the query fails, PostgreSQL rolls the batch back, setting and all.
+    """
+    rows = queryset.order_by().values_list(*fields)[:cap]
+    connection = connections[queryset.db]
+    if connection.vendor != "postgresql":
+        return list(rows)
+    sql, params = rows.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET enable_seqscan = off; {sql}; RESET enable_seqscan", params)
+        cursor.nextset()
+        return [tuple(row) for row in cursor.fetchall()]
+
+
+@dataclass(frozen=True)
+class CardCount:
+    count: int
+    exact: bool
+
+
+def card_count(queryset: QuerySet[Any], *, exact_limit: int | None = None) -> CardCount:
+    """How many rows ``queryset`` has, counted up to the threshold and estimated beyond it."""
+    limit = exact_up_to() if exact_limit is None else exact_limit
+    estimate = planner_estimate(queryset)
+    if estimate is None or estimate <= SURE_MANY * limit:
+        found = len(capped_rows(queryset, ["pk"], limit + 1))
+        if found <= limit:
+            return CardCount(found, True)
+    return CardCount(max(estimate or 0, limit + 1), False)
+
+
+def _pk(row: Any) -> Any:
+    return row["id"] if isinstance(row, dict) else row.pk
+
+
+def card_page(
+    queryset: QuerySet[Any],
+    ordering: list[Any],
+    number: int,
+    per_page: int,
+    *,
+    exact_limit: int | None = None,
+) -> CardPage:
+    """Page ``number`` (from 1) of ``queryset`` sorted by ``ordering``; see the module docstring.
+
+    ``queryset`` carries the filters and whatever the rows need (``select_related`` ...); its own
+    ordering is replaced. Raises ``PageNotFound`` for a page past the last match (page 1 is
+    always there, possibly empty).
+    """
+    limit = exact_up_to() if exact_limit is None else exact_limit
+    offset = (number - 1) * per_page
+    estimate = planner_estimate(queryset)
+    if estimate is not None and estimate > SURE_MANY * limit:
+        return _walked_page(queryset, ordering, number, per_page, limit, estimate)
+    keys = _sort_keys(queryset, ordering)
+    fields = ["pk", *(name for name, _ in keys or [])]
+    found = capped_rows(queryset, fields, limit + 1)
+    if len(found) <= limit:
+        count = len(found)
+        if offset >= count and number > 1:
+            raise PageNotFound("That page is past the last match.")
+        if keys is not None:  # sorted here from the keys fetched with the ids
+            page_ids = _sorted_ids(found, [desc for _, desc in keys])[offset : offset + per_page]
+        else:  # sorted by the database, from the ids alone (not the filter again)
+            every = queryset.model._default_manager.filter(pk__in=[row[0] for row in found])
+            page_ids = list(
+                every.order_by(*ordering).values_list("pk", flat=True)[offset : offset + per_page]
+            )
+        by_id = {_pk(row): row for row in queryset.order_by().filter(pk__in=page_ids)}
+        rows = [by_id[pk] for pk in page_ids]
+        return CardPage(rows, number, per_page, count, True, offset + per_page < count)
+    return _walked_page(queryset, ordering, number, per_page, limit, estimate)
+
+
+def _walked_page(
+    queryset: QuerySet[Any],
+    ordering: list[Any],
+    number: int,
+    per_page: int,
+    limit: int,
+    estimate: int | None,
+) -> CardPage:
+    """The page straight from the ordered query (dense matches: found early in any order)."""
+    offset = (number - 1) * per_page
+    rows = list(queryset.order_by(*ordering)[offset : offset + per_page + 1])
+    if not rows and number > 1:
+        raise PageNotFound("That page is past the last match.")
+    has_next = len(rows) > per_page
+    rows = rows[:per_page]
+    if not has_next:  # the last page: the count is known after all
+        return CardPage(rows, number, per_page, offset + len(rows), True, False)
+    count = max(estimate or 0, limit + 1, offset + len(rows) + 1)
+    return CardPage(rows, number, per_page, count, False, True)
