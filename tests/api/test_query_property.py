@@ -58,7 +58,12 @@ def test_generated_queries_parse_or_get_a_positioned_400(api_client, query):
     cache.clear()  # no throttling across examples
     response = api_client.get("/api/v1/cards/", {"q": query, "page_size": 5})
     assert response.status_code in (200, 400), response.content
-    if response.status_code == 400:
+    if response.status_code == 400 and "\x00" in query:
+        # no text may hold a NUL (deckwright.middleware): refused before the parser, naming q
+        body = response.json()
+        assert body["code"] == "validation-error"
+        assert "'q'" in body["detail"] and "NUL" in body["detail"]
+    elif response.status_code == 400:
         body = response.json()
         assert body["code"] == "invalid-query"
         assert 0 <= body["position"] <= len(query)
