@@ -3,6 +3,7 @@
     .venv/bin/python bench/revolt_n_reign.py [--games 300] [--seed 1] [--mcts-moves 10]
     .venv/bin/python bench/revolt_n_reign.py --strength 200 [--opponents random,greedy] [--jobs 2]
     .venv/bin/python bench/revolt_n_reign.py --strength 360 --agent greedy --opponents greedy
+    .venv/bin/python bench/revolt_n_reign.py --strength 200 --agent plan --web-budget --jobs 2
 
 Random games use the three legal sample decks in turn (the conformance setups). "search loop"
 games run the way agents and simulations drive the engine (``quiet()`` states,
@@ -168,6 +169,16 @@ def strength_game(
     )
 
 
+def web_budget(agent: str) -> dict[str, Any]:
+    """The options ``agent`` gets in a web matchup of this game (the shared budget, then the
+    plugin's own for it)."""
+    from agents import WEB_OPTIONS
+
+    from rules.engines.core import plugin_for
+
+    return plugin_for("revolt-n-reign").agent_options(agent, WEB_OPTIONS.get(agent, {}))
+
+
 def strength_games(
     opponents: Sequence[str],
     games: int,
@@ -283,11 +294,23 @@ def main() -> None:
     parser.add_argument("--agent", default="mcts", help="the agent measured (default mcts)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--progress", action="store_true", help="print every finished game")
+    parser.add_argument(
+        "--web-budget",
+        action="store_true",
+        help="the measured agent plays at the web matchups' budget (as bench/agents.py does)",
+    )
     args = parser.parse_args()
     if args.strength:
         opponents = [name for name in args.opponents.split(",") if name]
+        options = web_budget(args.agent) if args.web_budget else None
         results = strength_games(
-            opponents, args.strength, args.seed, args.jobs, progress=args.progress, agent=args.agent
+            opponents,
+            args.strength,
+            args.seed,
+            args.jobs,
+            options,
+            progress=args.progress,
+            agent=args.agent,
         )
         print("\n".join(strength_report(results, args.agent)))
         return
