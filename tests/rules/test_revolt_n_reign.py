@@ -352,7 +352,8 @@ def test_ua_drain_continues_behind_defense_worked_example() -> None:
 
 
 def test_damage_rules_excess_damage_is_lost() -> None:
-    # "Damage Rules" example: 20 attack damage on a Defense with 12 DP left.
+    # "Damage Rules" example: 20 attack damage on a Defense with 12 DP left: the Defense is
+    # destroyed and the 8 extra damage is absorbed by it (no UA is touched).
     state = table(p0=("Stampede of Farmers",), p1=("Stone Wall Farmstead",))
     wall = play(state, 1, "Stone Wall Farmstead")
     state.dp[wall] = 12
@@ -360,52 +361,202 @@ def test_damage_rules_excess_damage_is_lost() -> None:
     state.ip[0] = 3
     state.apply(Action("play", ("stampede-of-farmers", wall)))
     end_turn(state)
-    assert wall in state.discard[1]
-    assert all(state.dp[c] == 20 for c in state.uas[1])  # the extra 8 is absorbed
+    assert wall in state.discard[1] and wall not in state.board[1]
+    assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]  # the extra 8 is absorbed
+    damage = [e.detail for e in state.events if e.kind == "damage"]
+    assert damage == [
+        {"card": "Stampede of Farmers", "target": "Stone Wall Farmstead", "amount": 20}
+    ]
 
 
 def test_defense_rules_survival_example() -> None:
-    # "Defense Rules" survival example: 30 DP Defense, 20 damage, 10 DP left.
+    # "Defense Rules" survival example: Defense has 30 DP; the Attack deals 20 damage and the
+    # Attack card is destroyed; the Defense remains, with 10 DP.
     state = table(p0=("Stampede of Farmers",), p1=("Bedrock Redoubt",))
     fort = play(state, 1, "Bedrock Redoubt")
     hand(state, 0, "Stampede of Farmers")
     state.ip[0] = 3
     state.apply(Action("play", ("stampede-of-farmers", fort)))
+    stampede = state.board[0][0]
     end_turn(state)
-    assert state.dp[fort] == 10
+    assert stampede in state.discard[0] and stampede not in state.board[0]
+    assert stampede not in state.dp
+    assert fort in state.board[1] and state.dp[fort] == 10
+    assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]
+    destroyed = [e.detail["card"] for e in state.events if e.kind == "destroyed"]
+    assert destroyed == ["Stampede of Farmers"]
 
 
 def test_attack_on_attack_worked_example() -> None:
-    # "ATTACK ON ATTACK (AoA / Rebel Clash)": 20 AD against 10 AD; the 10 is destroyed and the
-    # survivor keeps 10 damage, dealt in Step 4. AoA costs the Attack's IP + 1.
-    state = table(p0=("Stampede of Farmers",), p1=("Liberty Tree Rally",))
+    # "ATTACK ON ATTACK (AoA / Rebel Clash)": AoA costs the Attack's IP + 1; a 20 AD card hits a
+    # 10 AD card, both at once ("STEP 2"), bypassing Defense: the 10 AD card is destroyed (and
+    # discarded) and the survivor retains 10, dealt in "STEP 4 — ATTACK DAMAGE" (Ruling 25).
+    state = table(p0=("Stampede of Farmers",), p1=("Liberty Tree Rally", "Stone Wall Farmstead"))
     theirs = play(state, 1, "Liberty Tree Rally")
+    state.locks[theirs] = state.turn + 1  # a lingering Attack card: it did not get to attack
+    wall = play(state, 1, "Stone Wall Farmstead")
     hand(state, 0, "Stampede of Farmers")
     state.ip[0] = 3
     assert not [a for a in state.legal_actions() if a.kind == "clash"]
     state.ip[0] = 4
     state.apply(Action("clash", ("stampede-of-farmers", theirs)))
     assert state.ip[0] == 0
+    mine = state.board[0][0]
+    del state.locks[theirs]
     end_turn(state)
     assert theirs in state.discard[1]
-    mine = next(c for c in state.board[0] if state.spec(c).key == "stampede-of-farmers")
-    assert state.dp[mine] == 10
-    assert sorted(state.dp[c] for c in state.uas[1]) == [10, 20, 20]
+    clash = [e for e in state.events if e.kind == "clash" and "against" in e.detail]
+    assert [e.detail for e in clash] == [
+        {"card": "Stampede of Farmers", "against": "Liberty Tree Rally"}
+    ]
+    damage = [e.detail for e in state.events if e.kind == "damage"]
+    # the 10 retained is dealt in Step 4, to the Defense the AoA bypassed
+    assert damage == [
+        {"card": "Stampede of Farmers", "target": "Stone Wall Farmstead", "amount": 10}
+    ]
+    assert state.dp[wall] == 5
+    assert mine in state.discard[0]  # spent, it is destroyed in Step 5B (Ruling 14)
+    assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]
 
 
-def test_attack_damage_is_dealt_once() -> None:
-    # Ruling 14: an Attack card damages once, in the turn it is played, then stays in play.
-    state = table(p0=("Minuteman Volley",))
+def test_resolve_step_5b_attack_card_destroyed_after_dealing_its_damage() -> None:
+    # Ruling 14: an Attack card deals its damage once, in Step 4 of the turn it is played; spent
+    # ("Damage Rules": damage is not split, excess is lost), it is destroyed in Step 5B, as in the
+    # "Defense Rules" survival example. It is no target for Attack on Attack afterwards.
+    state = table(p0=("Minuteman Volley",), p1=("Stampede of Farmers",))
     hand(state, 0, "Minuteman Volley")
     state.ip[0] = 2
     target = ua(state, 1, "Tea Act")
     state.apply(Action("play", ("minuteman-volley", target)))
+    volley = state.board[0][0]
     end_turn(state)
     assert state.dp[target] == 5
+    assert volley in state.discard[0] and not state.board[0]
+    hand(state, 1, "Stampede of Farmers")
+    state.ip[1] = 4
+    assert not [a for a in state.legal_actions() if a.kind == "clash"]
     end_turn(state)
     end_turn(state)
     assert state.dp[target] == 5
-    assert [state.spec(c).name for c in state.board[0]] == ["Minuteman Volley"]
+
+
+def test_resolve_step_5b_spent_attack_card_fires_when_destroyed() -> None:
+    # "Forced Resolution": however a card is destroyed. Overthrow the Governor is destroyed once
+    # its 30 damage is dealt, so its When destroyed effect deals 10 to a UA, bypassing Defense.
+    state = table(p0=("Overthrow the Governor",), p1=("Bedrock Redoubt",))
+    fort = play(state, 1, "Bedrock Redoubt")
+    hand(state, 0, "Overthrow the Governor")
+    state.ip[0] = 5
+    state.apply(Action("play", ("overthrow-the-governor", fort)))
+    end_turn(state)
+    assert fort in state.discard[1]
+    assert sorted(state.dp[c] for c in state.uas[1]) == [10, 20, 20]
+    assert [state.spec(c).name for c in state.discard[0]] == ["Overthrow the Governor"]
+
+
+def test_resolve_step_4_surviving_aoa_damage_of_the_inactive_player() -> None:
+    # "STEP 2": surviving Attack cards retain their damage for later steps; "STEP 4" resolves
+    # surviving AoA damage, the inactive player's after the active player's (Ruling 25). Player
+    # 2's lingering 20 AD card survives a 10 AD clash and deals its 10 to Player 1's Defense.
+    state = table(p0=("Liberty Tree Rally", "Stone Wall Farmstead"), p1=("Stampede of Farmers",))
+    wall = play(state, 0, "Stone Wall Farmstead")
+    theirs = play(state, 1, "Stampede of Farmers")
+    state.locks[theirs] = state.turn + 1  # it did not get to attack in Player 2's turn
+    hand(state, 0, "Liberty Tree Rally")
+    state.ip[0] = 2
+    state.apply(Action("clash", ("liberty-tree-rally", theirs)))
+    rally = state.board[0][-1]
+    del state.locks[theirs]
+    end_turn(state)
+    assert rally in state.discard[0]
+    damage = [e.detail for e in state.events if e.kind == "damage"]
+    assert damage == [
+        {"card": "Stampede of Farmers", "target": "Stone Wall Farmstead", "amount": 10}
+    ]
+    assert state.dp[wall] == 5
+    assert theirs in state.discard[1] and not state.board[1]  # spent, then destroyed
+    assert [state.dp[c] for c in state.uas[0]] == [20, 20, 20]
+
+
+def test_resolve_step_5a_defense_destroyed_only_in_cleanup_so_it_still_guards() -> None:
+    # "STEP 4": Defense must be destroyed before UAs may be damaged; "5A" destroys a Defense at
+    # 0 DP. A Defense knocked to 0 by a first attack still stands for the rest of Step 4, so a
+    # second attack that turn is spent on it, never on a UA ("Defense Rules").
+    state = table(p0=("Minuteman Volley", "Stampede of Farmers"), p1=("Stone Wall Farmstead",))
+    wall = play(state, 1, "Stone Wall Farmstead")
+    hand(state, 0, "Minuteman Volley", "Stampede of Farmers")
+    state.ip[0] = 5
+    assert [a.args[1] for a in state.legal_actions() if a.kind == "play"] == [wall, wall]
+    state.apply(Action("play", ("minuteman-volley", wall)))
+    state.apply(Action("play", ("stampede-of-farmers", wall)))
+    end_turn(state)
+    assert wall in state.discard[1]
+    assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]
+    damage = [e.detail for e in state.events if e.kind == "damage"]
+    assert [d["target"] for d in damage] == ["Stone Wall Farmstead", "Stone Wall Farmstead"]
+    assert not state.board[0] and len(state.discard[0]) == 2  # both Attack cards spent
+
+
+def test_resolve_step_5a_a_fallen_defense_leaves_defense_damage_no_target() -> None:
+    # Militia Bill's damage names "an opponent's Defense"; after Minuteman Volley knocks the only
+    # Defense to 0 in Step 4, the Bill finds no Defense with DP left and no UA is hit.
+    state = table(p0=("Minuteman Volley", "Militia Bill"), p1=("Stone Wall Farmstead",))
+    wall = play(state, 1, "Stone Wall Farmstead")
+    hand(state, 0, "Minuteman Volley", "Militia Bill")
+    state.ip[0] = 6
+    state.apply(Action("play", ("minuteman-volley", wall)))
+    state.apply(Action("play", ("militia-bill", wall)))
+    end_turn(state)
+    assert wall in state.discard[1]
+    assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]
+
+
+@pytest.mark.parametrize(
+    ("card", "ip"),
+    [("Militia Bill", 4), ("Right to Speak", 2), ("Petition of the Bell Ringers", 5)],
+)
+def test_attack_damage_resolution_defense_damage_without_a_defense_hits_nothing(
+    card: str, ip: int
+) -> None:
+    # "Attack Damage Resolution": the default (Defense, else a UA) is only for damage whose card
+    # names no target; "deal N attack damage to an opponent's Defense" names one, and card text
+    # outranks the default ("Effect Targeting and Default Control": no inference). With no
+    # Defense in play there is no target: the damage is lost and every UA keeps its DP.
+    state = table(p0=(card,))
+    state.ip[0] = ip
+    if card == "Petition of the Bell Ringers":
+        petition = play(state, 0, card)
+        action = Action("activate", (petition, 0, 0, -1))
+    else:
+        hand(state, 0, card)
+        action = Action("play", (key(card), -1))
+    assert action in state.legal_actions()
+    assert not [a for a in state.legal_actions() if a != action and a != END]
+    state.apply(action)
+    end_turn(state)
+    assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]
+    assert not [e for e in state.events if e.kind == "damage"]
+
+
+def test_defense_cards_activation_example_lp_when_attacked_not_on_entering_play() -> None:
+    # "Defense Cards Activation" example: "15 Defense. +1 LP if you control a Bell" grants its LP
+    # when the Defense is attacked, not when it enters play (Ringing Sentinel is that card).
+    state = table(p0=("Minuteman Volley",), p1=("Ringing Sentinel", "Bell Foundry"))
+    play(state, 1, "Bell Foundry")
+    end_turn(state)
+    hand(state, 1, "Ringing Sentinel")
+    state.ip[1] = 2
+    state.apply(Action("play", ("ringing-sentinel",)))
+    lp = state.lp[1]
+    end_turn(state)
+    sentinel = state.board[1][0]
+    assert state.lp[1] == lp and state.dp[sentinel] == 15  # entering play grants nothing
+    hand(state, 0, "Minuteman Volley")
+    state.ip[0] = 2
+    state.apply(Action("play", ("minuteman-volley", sentinel)))
+    end_turn(state)
+    assert state.lp[1] == lp - 3 + 1  # drained 3 (Player 1's UAs), +1 LP when attacked
+    assert sentinel in state.discard[1]
 
 
 def test_attack_targeting_lp_only_when_stated() -> None:
@@ -572,11 +723,12 @@ def test_when_attacked_needs_assigned_damage() -> None:
 
 
 def test_forced_resolution_on_destroyed_attack() -> None:
-    # Ruling 10: Breach the Battlements' "Discard this card" is fulfilled by its destruction.
+    # Ruling 10: Breach the Battlements' "Discard this card" is fulfilled by its destruction, here
+    # in Attack on Attack: Player 1's Breach lingers (it was locked when it would have attacked).
     state = table(p0=("Breach the Battlements",), p1=("Buffalo Charge", "Stone Wall Farmstead"))
-    breach = play(state, 0, "Breach the Battlements")
     play(state, 1, "Stone Wall Farmstead")
     end_turn(state)
+    breach = play(state, 0, "Breach the Battlements")
     hand(state, 1, "Buffalo Charge")
     state.ip[1] = 5
     state.apply(Action("clash", ("buffalo-charge", breach)))
@@ -586,19 +738,38 @@ def test_forced_resolution_on_destroyed_attack() -> None:
     assert sorted(state.dp[c] for c in state.uas[1]) == [10, 20, 20]
 
 
-def test_forced_resolution_not_from_exile() -> None:
-    # Fortress of the Heights exiles the Attack card whose damage it took: exile is no
-    # destruction, so Breach the Battlements' discard effect does not resolve.
+def test_forced_resolution_when_a_spent_attack_card_is_destroyed() -> None:
+    # Ruling 14: Breach the Battlements is destroyed in Step 5B once its 15 damage is dealt, and
+    # that destruction fulfils "Discard this card": 10 attack damage to a UA, bypassing Defense.
     state = table(p0=("Breach the Battlements",), p1=("Fortress of the Heights",))
     fortress = play(state, 1, "Fortress of the Heights")
     hand(state, 0, "Breach the Battlements")
     state.ip[0] = 3
     state.apply(Action("play", ("breach-the-battlements", fortress)))
     end_turn(state)
-    breach = state.exile[0][0]
-    assert state.spec(breach).name == "Breach the Battlements"
+    assert [state.spec(c).name for c in state.discard[0]] == ["Breach the Battlements"]
     assert state.dp[fortress] == 15
-    assert all(state.dp[c] == 20 for c in state.uas[1])
+    assert sorted(state.dp[c] for c in state.uas[1]) == [10, 20, 20]
+
+
+def test_forced_resolution_not_from_exile() -> None:
+    # Fortress of the Heights, attacked, exiles an opponent's Attack card in Step 5C; the attacker
+    # is already destroyed (Step 5B), so it takes the lingering Breach the Battlements: exile is
+    # no destruction, so Breach's discard effect does not resolve.
+    state = table(
+        p0=("Breach the Battlements", "Minuteman Volley"), p1=("Fortress of the Heights",)
+    )
+    fortress = play(state, 1, "Fortress of the Heights")
+    breach = play(state, 0, "Breach the Battlements")
+    state.locks[breach] = state.turn + 1
+    hand(state, 0, "Minuteman Volley")
+    state.ip[0] = 2
+    state.apply(Action("play", ("minuteman-volley", fortress)))
+    end_turn(state)
+    assert state.exile[0] == [breach]
+    assert [state.spec(c).name for c in state.discard[0]] == ["Minuteman Volley"]
+    assert state.dp[fortress] == 15
+    assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]
     assert total_cards(state) == 120
 
 

@@ -692,10 +692,10 @@ class RevoltState(State):
         rival = 1 - player
         cards = self.cards_of(rival, CARD_TARGETS[act.target or ""])
         if act.op == "damage":
+            # "Attack Damage Resolution": damage printed against a Defense names its target, so
+            # it never falls to a UA (that default is the Attack card's own damage only).
             dp = self.dp
             cards = [c for c in cards if dp.get(c, 0) > 0]
-            if not cards and act.target == "opponent_defense":
-                cards = list(self.uas[rival])
         return list(cards) or [NO_TARGET]
 
     def _core_attack_options(self, player: int) -> list[int]:
@@ -965,7 +965,14 @@ class RevoltState(State):
         if drain:
             self._lose_lp(rival, drain, from_drain=True)
             self.log("drain", active, amount=drain)
-        # Step 4: attack damage, the active player's first.
+        # Step 4: attack damage, the active player's first; Attack cards in play that were not
+        # declared this turn (an AoA survivor, one locked when it would have attacked) deal what
+        # they retain too ("STEP 4 — ATTACK DAMAGE", Rulings 14 and 25).
+        declared = {entry[1] for kind, entry in ordered if kind == "attack"}
+        for player in (active, rival):
+            for cid in self.cards_of(player, ATTACK):
+                if cid not in declared:
+                    ordered.append(("attack", (player, cid, NO_TARGET)))
         ordered.sort(key=lambda entry: entry[1][0] != active)
         for kind, entry in ordered:
             if kind == "attack":
@@ -1103,8 +1110,6 @@ class RevoltState(State):
             return False
         rival = 1 - controller
         kind = CARD_TARGETS[act.target or ""]
-        if act.op == "damage" and kind == DEFENSE and cid in self.uas[rival]:
-            return not any(self.dp.get(c, 0) > 0 for c in self.cards_of(rival, DEFENSE))
         if cid not in self.cards_of(rival, kind):
             return False
         return act.op != "damage" or self.dp.get(cid, 0) > 0
@@ -1269,24 +1274,33 @@ class RevoltState(State):
         self.log("clash", controller, card=self.table[cid].name, against=self.table[target].name)
 
     def _attack(self, controller: int, cid: int, target: int) -> None:
-        """Step 4 for one Attack card: its remaining damage goes to one target (excess lost)."""
+        """Step 4 for one Attack card: its remaining damage goes to one target (excess lost).
+
+        A Defense knocked to 0 DP earlier in Step 4 is destroyed only in Step 5A, so it still
+        stands before the UAs ("STEP 4 — ATTACK DAMAGE": Defense is destroyed first; "Defense
+        Rules"): with no Defense left with DP the damage is spent on a fallen one. Dealing its
+        damage spends the card, which Step 5B then destroys (Ruling 14).
+        """
         if cid not in self.board[controller] or cid in self.locks:
             return
         amount = self.dp.get(cid, 0)
         if amount <= 0:
             return
         rival = 1 - controller
+        dp = self.dp
         guards = self._guards(rival)
-        if guards:
-            valid = target in guards
-        else:
-            valid = target in self.uas[rival] and self.dp.get(target, 0) > 0
-        if not valid:
-            pool = guards or [c for c in self.uas[rival] if self.dp.get(c, 0) > 0]
+        fallen = [
+            c
+            for c in self.board[rival]
+            if self.table[c].type == DEFENSE and c not in self.locks and dp.get(c, 0) <= 0
+        ]
+        pool = guards or fallen or [c for c in self.uas[rival] if dp.get(c, 0) > 0]
+        if target not in pool:
             if not pool:
                 return
-            target = min(pool, key=lambda c: self.dp.get(c, 0))
+            target = min(pool, key=lambda c: dp.get(c, 0))
         self._damage(controller, cid, target, amount)
+        dp[cid] = 0
 
     def _damage(self, controller: int, source: int, target: int, amount: int) -> None:
         """Assign attack damage to one card; an unlocked Defense is now "attacked" (Ruling 9)."""
