@@ -449,7 +449,7 @@ def test_step_four_active_players_damage_first() -> None:
 
 # --- Locks, blocks, prevention --------------------------------------------------------------
 def test_lock_effect_scope_locked_defense_does_not_defend() -> None:
-    # Ruling 21: a locked Defense protects nothing, so Attack damage goes past it to a UA.
+    # Ruling 22: a locked Defense protects nothing, so Attack damage goes past it to a UA.
     state = table(p0=("Seize the Powder",), p1=("Stone Wall Farmstead",))
     wall = play(state, 1, "Stone Wall Farmstead")
     hand(state, 0, "Seize the Powder")
@@ -781,7 +781,7 @@ def _destroy_sedition_act(state: RevoltState) -> None:
 
 def test_six_simple_player_example_prevention_until_your_next_turn_is_spent_once() -> None:
     # "prevent up to 4 LP loss ... until your next turn" is one allowance of 4 over the whole
-    # duration (Ruling 27), not 4 again on the opponent's turn.
+    # duration (Ruling 28), not 4 again on the opponent's turn.
     state = table(p0=("Right of Self-Defense", "Liberty Tree Rally"), uas1=SEDITION)
     hand(state, 0, "Right of Self-Defense")
     state.ip[0] = 2

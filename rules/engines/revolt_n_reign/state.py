@@ -776,7 +776,7 @@ class RevoltState(State):
         return defenses or list(self.uas[rival]) or [NO_TARGET]
 
     def _guards(self, player: int) -> list[int]:
-        """Defense cards protecting ``player``'s UAs: in play, unlocked, with DP left (Ruling 21)."""
+        """Defense cards protecting ``player``'s UAs: in play, unlocked, with DP left (Ruling 22)."""
         table, dp, locks = self.table, self.dp, self.locks
         return [
             c
@@ -952,7 +952,7 @@ class RevoltState(State):
         """Phase 1 (Draw) and Phase 2 (Independence), then the Play Phase decisions."""
         player = self.active
         self.used.clear()
-        # Ruling 27: a static prevention's allowance is per turn; a lasting one ("up to N ... until
+        # Ruling 28: a static prevention's allowance is per turn; a lasting one ("up to N ... until
         # your next turn") is spent once over its whole duration, so its use is kept.
         self.shield_used = {
             k: v for k, v in self.shield_used.items() if isinstance(k, tuple) and k[0] == "l"
@@ -1412,7 +1412,7 @@ class RevoltState(State):
             if act.source == "ua_drain" and not from_drain:
                 continue
             if key[0] == "s" and player == self.active:
-                continue  # static prevention is printed "on each opponent's turn" (Ruling 27)
+                continue  # static prevention is printed "on each opponent's turn" (Ruling 28)
             cap = key[2] if key[0] == "l" else self._static_amount(player, key, act)
             left = cap - self.shield_used.get(key, 0)
             if left <= 0:
