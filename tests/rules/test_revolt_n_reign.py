@@ -9,11 +9,13 @@ that pin them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 
-from rules.engines.core import Action, IllegalActionError, SetupError, card_key, get_game
+from rules.engines.core import Action, IllegalActionError, Rng, SetupError, card_key, get_game
 from rules.engines.revolt_n_reign import RevoltNReignGame, RevoltState, deck_records
 from rules.engines.revolt_n_reign.state import (
     ATTACK_VICTORY,
@@ -83,8 +85,8 @@ def ua(state: RevoltState, player: int, name: str) -> int:
 def end_turn(state: RevoltState) -> None:
     """End the Play Phase; discard the costliest extra cards if the End Phase asks."""
     state.apply(END)
-    while state.phase == "discard":
-        state.apply(state.legal_actions()[0])
+    while state.phase in ("discard", "respond", "choose"):
+        state.apply(END if state.phase == "respond" else state.legal_actions()[0])
 
 
 def pass_turn(state: RevoltState) -> None:
@@ -276,17 +278,31 @@ def test_freedom_pay_x_offers_x_up_to_the_cap() -> None:
     assert state.lp[0] == 104 and len(state.hand[0]) == 1
 
 
-def test_activated_effect_once_per_turn() -> None:
-    # Ruling 19: once per turn, in its controller's Play Phase, never from a locked card.
+def test_phase_3_play_phase_activated_effects_have_no_turn_limit() -> None:
+    # "Phase 3: Play Phase" sets no limit on activating abilities (old Ruling 19 is gone): an
+    # effect may be activated again while its cost can be paid; a locked card offers none.
     state = table(p0=("Grist Mill",))
+    mill = play(state, 0, "Grist Mill")
+    state.ip[0] = 4
+    state.apply(Action("activate", (mill, 0, 0)))
+    state.apply(Action("activate", (mill, 0, 0)))
+    assert state.ip[0] == 0
+    end_turn(state)
+    assert state.lp[0] == 104
+    state.locks[mill] = state.turn + 1
+    state.ip[0] = 4
+    assert not [a for a in state._activation_actions(0, {}) if a.kind == "activate"]
+
+
+def test_house_rule_activated_once_per_turn_is_opt_in() -> None:
+    # The old once-a-turn limit survives only as the named house rule, shown in the setup.
+    state = table(p0=("Grist Mill",), activated_once_per_turn=True)
     mill = play(state, 0, "Grist Mill")
     state.ip[0] = 10
     state.apply(Action("activate", (mill, 0, 0)))
     assert not [a for a in state.legal_actions() if a.kind == "activate"]
     pass_turn(state)
     assert [a for a in state.legal_actions() if a.kind == "activate"]
-    state.locks[mill] = state.turn + 1
-    assert not [a for a in state.legal_actions() if a.kind == "activate"]
 
 
 # --- Phase 4: Resolve Phase -----------------------------------------------------------------
@@ -390,7 +406,7 @@ def test_defense_rules_survival_example() -> None:
 def test_attack_on_attack_worked_example() -> None:
     # "ATTACK ON ATTACK (AoA / Rebel Clash)": AoA costs the Attack's IP + 1; a 20 AD card hits a
     # 10 AD card, both at once ("STEP 2"), bypassing Defense: the 10 AD card is destroyed (and
-    # discarded) and the survivor retains 10, dealt in "STEP 4 — ATTACK DAMAGE" (Ruling 25).
+    # discarded) and the survivor retains 10, dealt in "STEP 4 — ATTACK DAMAGE" (Ruling 26).
     state = table(p0=("Stampede of Farmers",), p1=("Liberty Tree Rally", "Stone Wall Farmstead"))
     theirs = play(state, 1, "Liberty Tree Rally")
     state.locks[theirs] = state.turn + 1  # a lingering Attack card: it did not get to attack
@@ -456,7 +472,7 @@ def test_resolve_step_5b_spent_attack_card_fires_when_destroyed() -> None:
 
 def test_resolve_step_4_surviving_aoa_damage_of_the_inactive_player() -> None:
     # "STEP 2": surviving Attack cards retain their damage for later steps; "STEP 4" resolves
-    # surviving AoA damage, the inactive player's after the active player's (Ruling 25). Player
+    # surviving AoA damage, the inactive player's after the active player's (Ruling 26). Player
     # 2's lingering 20 AD card survives a 10 AD clash and deals its 10 to Player 1's Defense.
     state = table(p0=("Liberty Tree Rally", "Stone Wall Farmstead"), p1=("Stampede of Farmers",))
     wall = play(state, 0, "Stone Wall Farmstead")
@@ -584,7 +600,7 @@ def test_step_four_active_players_damage_first() -> None:
 
 # --- Locks, blocks, prevention --------------------------------------------------------------
 def test_lock_effect_scope_locked_defense_does_not_defend() -> None:
-    # Ruling 21: a locked Defense protects nothing, so Attack damage goes past it to a UA.
+    # Ruling 22: a locked Defense protects nothing, so Attack damage goes past it to a UA.
     state = table(p0=("Seize the Powder",), p1=("Stone Wall Farmstead",))
     wall = play(state, 1, "Stone Wall Farmstead")
     hand(state, 0, "Seize the Powder")
@@ -919,3 +935,139 @@ def test_registered_and_imperfect_information() -> None:
     game = get_game("revolt-n-reign")
     assert isinstance(game, RevoltNReignGame)
     assert game.metadata()["information"] == "imperfect"
+
+
+# --- Prevention timing, the inactive player's decisions (issue 16, breaches 5-7) ---------------
+SEDITION = ("Sedition Act", "Stamp Act", "Sugar Act")
+
+
+def _destroy_sedition_act(state: RevoltState) -> None:
+    """Player 1 destroys the opponent's Sedition Act this turn: its When destroyed costs them 3 LP."""
+    sedition = ua(state, 1, "Sedition Act")
+    state.dp[sedition] = 5
+    hand(state, 0, "Liberty Tree Rally")
+    state.ip[0] += 1
+    state.apply(Action("play", ("liberty-tree-rally", sedition)))
+
+
+def test_six_simple_player_example_prevention_until_your_next_turn_is_spent_once() -> None:
+    # "prevent up to 4 LP loss ... until your next turn" is one allowance of 4 over the whole
+    # duration (Ruling 28), not 4 again on the opponent's turn.
+    state = table(p0=("Right of Self-Defense", "Liberty Tree Rally"), uas1=SEDITION)
+    hand(state, 0, "Right of Self-Defense")
+    state.ip[0] = 2
+    state.apply(Action("play", ("right-of-self-defense",)))
+    _destroy_sedition_act(state)
+    end_turn(state)
+    assert state.lp[0] == 100  # the 3 LP of Sedition Act are prevented; 1 of the 4 is left
+    end_turn(state)
+    assert state.lp[0] == 100 - (2 - 1)  # the drain of 2 meets the 1 left
+
+
+def test_turn_structure_static_prevention_applies_on_the_opponents_turn_as_printed() -> None:
+    # Bedrock Redoubt prints "prevent up to 2 LP loss ... on each opponent's turn": not on its
+    # controller's own turn ("TURN STRUCTURE (5 PHASES)": Each Turn means the controller's turn).
+    state = table(p0=("Bedrock Redoubt", "Liberty Tree Rally"), uas1=SEDITION)
+    play(state, 0, "Bedrock Redoubt")
+    _destroy_sedition_act(state)
+    end_turn(state)
+    assert state.lp[0] == 100 - 3
+    end_turn(state)
+    assert state.lp[0] == 100 - 3  # the drain of 2 on the opponent's turn is prevented
+
+
+def test_who_may_interact_freedom_of_thought_prevents_lp_loss() -> None:
+    # "2. WHO MAY INTERACT (CRITICAL DISTINCTION)": before the opponent's Resolve Phase the
+    # inactive player may activate abilities; Freedom of Thought's "this turn" then covers the
+    # opponent's UA drain ("6. SIMPLE PLAYER EXAMPLE (GUIDE-READY)").
+    state = table(p0=("Freedom of Thought",))
+    thought = play(state, 0, "Freedom of Thought")
+    end_turn(state)
+    state.ip[0] = 1
+    assert state.active == 1
+    state.apply(END)
+    assert state.phase == "respond" and state.current_player() == 0
+    state.apply(Action("activate", (thought, 0, 1)))
+    state.apply(END)
+    assert state.lp[0] == 100 - (3 - 2)
+
+
+def test_who_may_interact_lock_reaches_an_attack_card_before_it_attacks() -> None:
+    # A lock aimed at "an opponent's Attack card" can reach one just played, not only one that
+    # already attacked; "Lock — Effect Scope": a locked card cannot attack.
+    state = table(p0=("Liberty Tree Rally",), p1=("Lighthouse Keep",))
+    keep = play(state, 1, "Lighthouse Keep")
+    state.ip[1] = 3
+    hand(state, 0, "Liberty Tree Rally")
+    state.ip[0] = 1
+    stamp = ua(state, 1, "Stamp Act")
+    state.apply(Action("play", ("liberty-tree-rally", stamp)))
+    rally = state.board[0][-1]
+    state.apply(END)
+    assert state.current_player() == 1
+    assert Action("activate", (keep, 0, 0, rally)) in state.legal_actions()
+    state.apply(Action("activate", (keep, 0, 0, rally)))
+    state.apply(END)
+    assert state.dp[stamp] == 20 and state.is_locked(rally)
+
+
+def test_phase_3_play_phase_look_at_the_hand_the_looker_chooses() -> None:
+    # "look at the opponent's hand and discard 1": the card's controller picks the card.
+    state = table(p0=("Right of Inquiry",), p1=("Minuteman Volley", "Stampede of Farmers"))
+    hand(state, 0, "Right of Inquiry")
+    hand(state, 1, "Minuteman Volley", "Stampede of Farmers")
+    state.ip[0] = 2
+    state.apply(Action("play", ("right-of-inquiry",)))
+    state.apply(END)
+    assert state.phase == "choose" and state.current_player() == 0
+    assert set(state.legal_actions()) == {
+        Action("choose", ("minuteman-volley",)),
+        Action("choose", ("stampede-of-farmers",)),
+    }
+    view = state.determinise(0, Rng(3))
+    assert sorted(view.hand[1]) == sorted(state.hand[1])  # what the looker sees stays put
+    state.apply(Action("choose", ("minuteman-volley",)))
+    assert [state.spec(c).name for c in state.discard[1]] == ["Minuteman Volley"]
+    assert "Stampede of Farmers" in [state.spec(c).name for c in state.hand[1]]
+    assert state.phase == "play" and state.active == 1
+
+
+def test_forced_resolution_when_destroyed_target_is_the_controllers_choice() -> None:
+    # Old Brick Rampart is destroyed on its controller's opponent's turn; "deal 10 attack damage
+    # to an opponent's UA" is its controller's choice, so the inactive player decides.
+    state = table(p0=("Liberty Tree Rally",), p1=("Old Brick Rampart",))
+    rampart = play(state, 1, "Old Brick Rampart")
+    state.dp[rampart] = 5
+    hand(state, 0, "Liberty Tree Rally")
+    state.ip[0] = 1
+    state.apply(Action("play", ("liberty-tree-rally", rampart)))
+    state.apply(END)
+    assert state.phase == "choose" and state.current_player() == 1
+    assert {a.args[0] for a in state.legal_actions()} == set(state.uas[0])
+    tea = ua(state, 0, "Tea Act")
+    state.apply(Action("choose", (tea,)))
+    assert state.dp[tea] == 10 and state.active == 1
+
+
+def test_phase_3_play_phase_declared_targets_are_not_re_aimed() -> None:
+    # "Declare targets": a target declared in the Play Phase that has left play by the time its
+    # action resolves is not swapped for another; that action does nothing.
+    state = table(
+        p0=("Right of Conscience", "Right to Own Property"),
+        p1=("Customs Cordon", "Old Brick Rampart"),
+    )
+    cordon = play(state, 1, "Customs Cordon")
+    rampart = play(state, 1, "Old Brick Rampart")
+    hand(state, 0, "Right of Conscience", "Right to Own Property")
+    state.ip[0] = 6
+    state.apply(Action("play", ("right-of-conscience", cordon)))
+    state.apply(Action("play", ("right-to-own-property", cordon)))
+    end_turn(state)
+    assert cordon in state.discard[1] and rampart in state.board[1]
+
+
+def test_rulings_are_numbered_once_in_order() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs/rules/revolt-n-reign.md").read_text()
+    rulings = doc[doc.index("## Rulings") :]
+    numbers = [int(n) for n in re.findall(r"^(\d+)\. \*\*", rulings, flags=re.MULTILINE)]
+    assert numbers == list(range(1, len(numbers) + 1))

@@ -5,7 +5,8 @@ plain card names are accepted as a shorthand for the game's own records) and may
 ``first_player`` (otherwise "Step 4: Determine Turn Order": a player under 15 from ``under_15``
 goes first, else a die roll), ``mulligans`` (offer the up-to-two mulligans of "Step 3: Opening
 Hand", default true), ``petitions_needed`` (N of Petition Victory, default 4) and ``turn_limit``
-(default 200 turns in all; reaching it ends the game drawn).
+(default 200 turns in all; reaching it ends the game drawn). House rule, off unless named:
+``activated_once_per_turn`` (each activated effect at most once per turn; not in the rulebook).
 """
 
 from __future__ import annotations
@@ -29,8 +30,11 @@ from rules.engines.revolt_n_reign.state import DECK_SIZE, RevoltState
 UAS_PER_DECK = 3
 DEFAULT_TURN_LIMIT = 200
 DEFAULT_PETITIONS = 4
-SETUP_KEYS = frozenset(
-    {"decks", "first_player", "under_15", "mulligans", "petitions_needed", "turn_limit"}
+#: house rules: named opt-in setup options, off by default, kept in the setup every report shows
+HOUSE_RULES = frozenset({"activated_once_per_turn"})
+SETUP_KEYS = (
+    frozenset({"decks", "first_player", "under_15", "mulligans", "petitions_needed", "turn_limit"})
+    | HOUSE_RULES
 )
 #: sample decks the conformance suite plays against each other
 EXAMPLE_PAIRS = (
@@ -121,6 +125,8 @@ class RevoltNReignGame(Game):
         state = RevoltState(self, seed, tuple(table))
         state.turn_limit = turn_limit
         state.petitions_needed = petitions
+        # house rule (not in the rulebook): each activated effect at most once per turn
+        state.house_once = bool(setup.get("activated_once_per_turn", False))
         first = setup.get("first_player")
         young = list(setup.get("under_15") or ())
         if first is None and len(young) == 1:

@@ -132,8 +132,12 @@ def sample(
             if state.phase == "equalize":
                 state.apply(Action("pass"))
                 continue
-            if player == 1:
-                state.apply(state.legal_actions()[0] if state.phase == "discard" else Action("end"))
+            if player == 1 or player != state.active:  # seat 1, or a response
+                state.apply(
+                    state.legal_actions()[0]
+                    if state.phase in ("discard", "choose")
+                    else Action("end")
+                )
                 continue
             if state.turn != last_turn:
                 last_turn = state.turn
@@ -200,8 +204,10 @@ def walk(
         if phase == "equalize":
             state.apply(Action("pass"))
             continue
-        if player == 1:
-            state.apply(state.legal_actions()[0] if phase == "discard" else Action("end"))
+        if player == 1 or player != state.active:  # seat 1, or a response
+            state.apply(
+                state.legal_actions()[0] if phase in ("discard", "choose") else Action("end")
+            )
             continue
         if state.turn != last_turn:
             if own_turns == turns:

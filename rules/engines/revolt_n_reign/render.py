@@ -72,7 +72,7 @@ def _amount(amount: Any) -> tuple[str, str, bool]:
 
 
 def action_text(action: Mapping[str, Any], static: bool = False) -> str:
-    """Return the words for one action (``static`` adds "each turn" to a prevention)."""
+    """Return the words for one action (a ``static`` prevention adds "on each opponent's turn")."""
     op = action["op"]
     number, after, plural = _amount(action["amount"]) if "amount" in action else ("", "", False)
     cards = "cards" if plural else "card"
@@ -101,9 +101,8 @@ def action_text(action: Mapping[str, Any], static: bool = False) -> str:
         source = (
             "UA LP drain" if action["source"] == "ua_drain" else "any source including UA LP drain"
         )
-        return (
-            f"prevent up to {number} LP loss{after} from {source}{' each turn' if static else ''}"
-        )
+        when = " on each opponent's turn" if static else ""
+        return f"prevent up to {number} LP loss{after} from {source}{when}"
     if op == "modify_ua_drain":
         if action["whose"] == "yours":
             return f"your UA LP drain is increased by {action['delta']}"

@@ -15,7 +15,10 @@ Actions (card keys are name slugs, targets are card ids of the rival's cards in 
   damage goes, then one target per card-target action of its On play effects.
 - ``clash KEY ATTACK [TARGET ...]``: play an Attack card as Attack on Attack (IP + 1).
 - ``activate CARD EFFECT X [TARGET ...]``: use an activated effect (X is 0 unless it costs X).
-- ``end``: end the Play Phase; the Resolve and End Phases run by themselves.
+- ``end``: end the Play Phase; the inactive player may then respond (``activate``, then ``end``)
+  before the Resolve and End Phases run.
+- ``choose TARGET`` / ``choose KEY``: a choice a card gives its controller while the Resolve Phase
+  runs (a triggered effect's target, a card to discard from the looked-at hand); that player decides.
 - ``discard KEY``: discard down to 7 in the End Phase.
 """
 
@@ -102,12 +105,15 @@ class RevoltState(State):
         "active",
         "bill_uses",
         "board",
+        "choice",
+        "chosen",
         "discard",
         "dp",
         "draw",
         "exile",
         "first",
         "hand",
+        "house_once",
         "ip",
         "lasting",
         "locks",
@@ -119,6 +125,9 @@ class RevoltState(State):
         "pillar_played",
         "pillars",
         "queue",
+        "r_gains",
+        "r_items",
+        "r_next",
         "reason",
         "resolving",
         "result",
@@ -154,6 +163,15 @@ class RevoltState(State):
         self.lasting: list[tuple[int, int, Act, int, int]] = []
         self.shield_used: dict[Hashable, int] = {}
         self.queue: list[tuple[Item, int]] = []
+        #: the Resolve Phase's Step 5C, resumable after a player's choice: items, next, LP gains
+        self.r_items: list[Item] = []
+        self.r_next = 0
+        self.r_gains: list[tuple[Item, int, Act]] = []
+        #: a pending choice: (chooser, what, source card, options); ``chosen`` holds the answers
+        self.choice: tuple[int, str, int, tuple] | None = None
+        self.chosen: list[int] = []
+        #: house rule "activated_once_per_turn" (named opt-in setup option, off by default)
+        self.house_once = False
         self.serial = 0
         self.bill_uses: list[dict[str, int]] = [{}, {}]
         self.mulligans = [0, 0]
@@ -177,6 +195,10 @@ class RevoltState(State):
             return self.seat
         if self.phase == "equalize":
             return 1 - self.first
+        if self.phase == "respond":
+            return 1 - self.active
+        if self.phase == "choose" and self.choice is not None:
+            return self.choice[0]
         return self.active
 
     def legal_actions(self) -> list[Action]:
@@ -190,21 +212,29 @@ class RevoltState(State):
             return [Action("discard", (key,)) for key in self._hand_keys(self.active)]
         if phase == "mulligan":
             return [KEEP, MULLIGAN] if self.mulligans[self.seat] < MAX_MULLIGANS else [KEEP]
+        if phase == "respond":
+            return [*self._activation_actions(1 - self.active, {}), END]
+        if phase == "choose" and self.choice is not None:
+            return [Action("choose", (option,)) for option in self.choice[3]]
         return [PASS, *self._equalize_actions()]
 
     def _apply(self, action: Action) -> None:
         """Carry out one decision, then run the game until someone must decide again."""
         kind = action.kind
         if kind == "end":
+            if self.phase == "play" and self._activation_actions(1 - self.active, {}):
+                self.phase = "respond"  # "2. WHO MAY INTERACT": the inactive player may respond
+                return
+            self.phase = "resolve"
             self._resolve_phase()
-            if self.result is None:
-                self._end_phase()
+        elif kind == "choose":
+            self._answer(action.args[0])
         elif kind == "play" or kind == "clash":
             self._play(self.active, action, kind == "clash")
         elif kind == "pillar":
             self._play_pillar(self.active, str(action.args[0]))
         elif kind == "activate":
-            self._activate(self.active, action.args)
+            self._activate(self.current_player(), action.args)
         elif kind == "discard":
             player = self.active
             self.discard[player].append(self._take(self.hand[player], str(action.args[0])))
@@ -251,6 +281,12 @@ class RevoltState(State):
         new.lasting = self.lasting.copy()
         new.shield_used = self.shield_used.copy()
         new.queue = self.queue.copy()
+        new.r_items = self.r_items.copy()
+        new.r_next = self.r_next
+        new.r_gains = self.r_gains.copy()
+        new.choice = self.choice
+        new.chosen = self.chosen.copy()
+        new.house_once = self.house_once
         new.serial = self.serial
         new.bill_uses = [self.bill_uses[0].copy(), self.bill_uses[1].copy()]
         new.mulligans = self.mulligans.copy()
@@ -276,11 +312,15 @@ class RevoltState(State):
         new = self.clone()
         rival = 1 - player
         _shuffle(new.draw[player], rng)
-        pool = new.hand[rival] + new.draw[rival]
-        _shuffle(pool, rng)
-        size = len(new.hand[rival])
-        new.hand[rival] = pool[:size]
-        new.draw[rival] = pool[size:]
+        choice = self.choice
+        if choice is not None and choice[0] == player and choice[1] == "discard":
+            _shuffle(new.draw[rival], rng)  # the chooser is looking at the rival's hand now
+        else:
+            pool = new.hand[rival] + new.draw[rival]
+            _shuffle(pool, rng)
+            size = len(new.hand[rival])
+            new.hand[rival] = pool[:size]
+            new.draw[rival] = pool[size:]
         new.rng = rng.spawn()
         return new
 
@@ -329,6 +369,15 @@ class RevoltState(State):
                 {"player": c, "op": act.op, "amount": amount, "last_turn": last}
                 for _, c, act, amount, last in self.lasting
             ],
+            "choosing": (
+                None
+                if self.choice is None
+                else {
+                    "player": self.choice[0],
+                    "what": self.choice[1],
+                    "card": self.table[self.choice[2]].name,
+                }
+            ),
             "legal_actions": (
                 [str(a) for a in self.legal_actions()] if self.current_player() == player else []
             ),
@@ -377,13 +426,31 @@ class RevoltState(State):
             tuple(sorted(self.bill_uses[1].items())),
             (self.phase, self.turn, self.active, self.seat, self.pillar_played),
             tuple(self.mulligans),
+            (self.choice, tuple(self.chosen), self.r_next),
         )
 
     def evaluate(self, player: int) -> float:
-        """Return ``player``'s prospects in [-1, 1]: LP, UA Defense left, board and petitions."""
+        """Return ``player``'s prospects in [-1, 1]: LP, UA Defense left, board and petitions.
+
+        While the rival must respond or choose before the Resolve Phase ends, the position is
+        scored as ``settled`` (the rival passing and taking each first option)."""
         if self.result is not None:
             return self.result[player]
+        if self._unsettled(player):
+            return self.settled(player).evaluate(player)
         return max(-0.95, min(0.95, self._strength(player) - self._strength(1 - player)))
+
+    def _unsettled(self, player: int) -> bool:
+        return self.phase in ("respond", "choose") and self.current_player() != player
+
+    def settled(self, player: int) -> RevoltState:
+        """A copy where the rival's pending responses and choices take their defaults (pass, the
+        first option), until ``player`` decides again or the turn has resolved."""
+        state = self.clone()
+        state.quiet()
+        while state.result is None and state._unsettled(player):
+            state.apply_unchecked(END if state.phase == "respond" else state.legal_actions()[0])
+        return state
 
     # --- search hooks (rules/agents/mcts.py) ---------------------------------------------------
     has_rollout_policy = True
@@ -397,6 +464,8 @@ class RevoltState(State):
         probability ``ROLLOUT_END`` while plays remain.
         """
         actions = self.legal_actions()
+        if self.phase == "respond" and rng.random() < 1 - ROLLOUT_END:
+            return END  # a response is the exception, not the rule
         if self.phase != "play" or len(actions) == 1:
             return rng.choice(actions)
         plays = actions[:-1]  # ``end`` is always last
@@ -430,7 +499,7 @@ class RevoltState(State):
 
     def pass_action(self) -> Action | None:
         """The action that ends the turn now: ``end`` in the Play Phase (``rules/agents/plan.py``)."""
-        return END if self.phase == "play" and self.result is None else None
+        return END if self.phase in ("play", "respond") and self.result is None else None
 
     def rollout_value(self, player: int) -> float:
         """Score a rollout's last position for ``player`` in (-1, 1), more sharply than evaluate.
@@ -441,6 +510,8 @@ class RevoltState(State):
         """
         if self.result is not None:
             return self.result[player]
+        if self._unsettled(player):
+            return self.settled(player).rollout_value(player)
         diff = self._search_strength(player) - self._search_strength(1 - player)
         return math.tanh(ROLLOUT_SCALE * diff)
 
@@ -474,7 +545,7 @@ class RevoltState(State):
         if self.result is not None or self.current_player() != player:
             return self.rollout_value(player)
         if budget[0] <= 0:
-            if self.phase == "play":
+            if self.phase in ("play", "respond"):
                 self.apply_unchecked(END)
             return self.rollout_value(player)
         best = -1.0
@@ -705,7 +776,7 @@ class RevoltState(State):
         return defenses or list(self.uas[rival]) or [NO_TARGET]
 
     def _guards(self, player: int) -> list[int]:
-        """Defense cards protecting ``player``'s UAs: in play, unlocked, with DP left (Ruling 21)."""
+        """Defense cards protecting ``player``'s UAs: in play, unlocked, with DP left (Ruling 22)."""
         table, dp, locks = self.table, self.dp, self.locks
         return [
             c
@@ -773,13 +844,23 @@ class RevoltState(State):
                     Action("clash", (key, *targets))
                     for targets in self._declare_options(player, spec, True, cache)
                 )
+        actions.extend(self._activation_actions(player, cache))
+        actions.append(END)
+        return actions
+
+    def _activation_actions(self, player: int, cache: dict) -> list[Action]:
+        """``player``'s activated effects they can pay for ("Phase 3: Play Phase", "2. WHO MAY
+        INTERACT": the inactive player uses them too, before the Resolve Phase begins)."""
+        ip = self.ip[player]
+        table = self.table
+        actions: list[Action] = []
         used, locks = self.used, self.locks
         for cid in itertools.chain(self.pillars[player], self.board[player]):
             activated = table[cid].by_trigger.get("activated")
             if not activated or cid in locks:
                 continue
             for index, effect in activated:
-                if (cid, index) in used:
+                if self.house_once and (cid, index) in used:
                     continue
                 cost_ip = effect.cost_ip
                 if cost_ip is None:
@@ -793,7 +874,6 @@ class RevoltState(State):
                         Action("activate", (cid, index, x, *targets))
                         for targets in self._target_product(player, effect.targets, cache)
                     )
-        actions.append(END)
         return actions
 
     def _take(self, zone: list[int], key: str) -> int:
@@ -872,7 +952,11 @@ class RevoltState(State):
         """Phase 1 (Draw) and Phase 2 (Independence), then the Play Phase decisions."""
         player = self.active
         self.used.clear()
-        self.shield_used.clear()
+        # Ruling 28: a static prevention's allowance is per turn; a lasting one ("up to N ... until
+        # your next turn") is spent once over its whole duration, so its use is kept.
+        self.shield_used = {
+            k: v for k, v in self.shield_used.items() if isinstance(k, tuple) and k[0] == "l"
+        }
         self.pillar_played = False
         self.phase = "play"
         if not self.draw[player]:
@@ -967,7 +1051,7 @@ class RevoltState(State):
             self.log("drain", active, amount=drain)
         # Step 4: attack damage, the active player's first; Attack cards in play that were not
         # declared this turn (an AoA survivor, one locked when it would have attacked) deal what
-        # they retain too ("STEP 4 — ATTACK DAMAGE", Rulings 14 and 25).
+        # they retain too ("STEP 4 — ATTACK DAMAGE", Rulings 14 and 26).
         declared = {entry[1] for kind, entry in ordered if kind == "attack"}
         for player in (active, rival):
             for cid in self.cards_of(player, ATTACK):
@@ -986,23 +1070,41 @@ class RevoltState(State):
         self._destroy_dead()
         if self._ua_check():
             return
+        self.r_items, self.r_next, self.r_gains = items, 0, gains
+        self._resolve_rest()
+
+    def _resolve_rest(self) -> None:
+        """Steps 5C to 7, then the End Phase; stops where a card's controller must choose."""
+        active = self.active
+        items, gains = self.r_items, self.r_gains
         # Step 5C: every other action, then the effects triggered so far, in order.
-        for item in items:
+        while self.r_next < len(items):
+            item = items[self.r_next]
+            if self._ask(item, "5C"):
+                return
             self._run_step(item, "5C")
+            self.chosen = []
+            self.r_next += 1
             if self._ua_check():
                 return
         while self.queue:
-            item, attacker = self.queue.pop(0)
+            item, _ = self.queue[0]
             if not self._condition_ok(item):
+                self.queue.pop(0)
                 continue
+            if self._ask(item, None):
+                return
+            item, _ = self.queue.pop(0)
             for index, act in enumerate(item[2].acts):
                 if act.op == "gain_lp":
                     gains.append((item, index, act))
                 else:
-                    self._run_act(item, index, act, prefer=attacker)
+                    self._run_act(item, index, act)
+            self.chosen = []
             self._destroy_dead()
             if self._ua_check():
                 return
+        self.phase = "resolve"
         # Step 6: Petition check (the active player only).
         if self._petition_victory(active):
             self._win(active, PETITION_VICTORY)
@@ -1013,6 +1115,90 @@ class RevoltState(State):
         for item, index, act in gains:
             self._run_act(item, index, act)
         self._after_resolving()
+        self.r_items, self.r_gains = [], []
+        self._end_phase()
+
+    def _ask(self, item: Item, step: str | None) -> bool:
+        """Ask the effect's controller for the next choice its text gives them; True if asked.
+
+        Choices printed for a player are that player's decisions, made when the effect resolves:
+        the target of a triggered effect's card-target action (When attacked, When destroyed,
+        Forced Resolution), and the cards taken by "look at the opponent's hand and discard".
+        A choice with a single option is made without asking. Answers go to ``chosen``.
+        """
+        if not self._condition_ok(item):
+            return False
+        controller, source, effect, targets, _ = item
+        acts = effect.acts if step is None else [act for _, act in effect.steps.get(step, ())]
+        if targets is None and effect.targets:
+            chosen = self.chosen
+            while len(chosen) < len(effect.targets):
+                options = self._choice_targets(controller, effect.targets[len(chosen)])
+                if len(options) > 1:
+                    self.choice = (controller, "target", source, tuple(options))
+                    self.phase = "choose"
+                    return True
+                chosen.append(options[0])
+            item = (controller, source, effect, tuple(chosen), item[4])
+            self.chosen = []
+            if step is None:
+                self.queue[0] = (item, NO_TARGET)
+            else:
+                self.r_items[self.r_next] = item
+        rival = 1 - controller
+        wanted = sum(
+            min(self._value(item, act.amount), len(self.hand[rival]))
+            for act in acts
+            if act.op == "discard" and act.choice == "chosen"
+        )
+        if wanted and not self._blocked(rival, "opponent_discard"):
+            while len(self.chosen) < wanted:
+                keys = self._choice_discards(rival)
+                if len(keys) > 1:
+                    self.choice = (controller, "discard", source, tuple(keys))
+                    self.phase = "choose"
+                    return True
+                self.chosen.append(self._pick_from(rival, keys[0]))
+        self.choice = None
+        return False
+
+    def _choice_targets(self, controller: int, act: Act) -> list[int]:
+        """A triggered action's targets, best first by the old engine rule (least DP for damage,
+        most DP for removal), which agents and settled positions use as the default."""
+        options = [c for c in self._target_options(controller, act) if c != NO_TARGET]
+        if not options:
+            return [NO_TARGET]
+        dp = self.dp
+        if act.op == "damage":
+            return sorted(options, key=lambda c: dp.get(c, 0))
+        return sorted(options, key=lambda c: (-dp.get(c, 0), -self.table[c].drain))
+
+    def _choice_discards(self, rival: int) -> list[str]:
+        """Keys of the rival's cards not yet picked, costliest first and Pillars last."""
+        table, picked = self.table, set(self.chosen)
+        best: dict[str, tuple] = {}
+        for cid in self.hand[rival]:
+            if cid in picked:
+                continue
+            spec = table[cid]
+            best[spec.key] = (spec.type == PILLAR, -spec.cost, spec.key)
+        return sorted(best, key=lambda k: best[k])
+
+    def _pick_from(self, rival: int, key: str) -> int:
+        picked = set(self.chosen)
+        return next(c for c in self.hand[rival] if c not in picked and self.table[c].key == key)
+
+    def _answer(self, option: Any) -> None:
+        """Record the chooser's answer, then carry the Resolve Phase on."""
+        choice = self.choice
+        assert choice is not None
+        if choice[1] == "target":
+            self.chosen.append(int(option))
+        else:
+            self.chosen.append(self._pick_from(1 - choice[0], str(option)))
+        self.choice = None
+        self.log("choose", choice[0], card=self.table[choice[2]].name, what=choice[1])
+        self._resolve_rest()
 
     def _after_resolving(self) -> None:
         """Rights are discarded; Bills return to hand and double their cost ("Bills")."""
@@ -1114,28 +1300,15 @@ class RevoltState(State):
             return False
         return act.op != "damage" or self.dp.get(cid, 0) > 0
 
-    def _auto_target(self, controller: int, act: Act, prefer: int = NO_TARGET) -> int:
-        """Pick a target the engine must choose itself (Ruling 22): the attacker, else the best."""
-        if prefer != NO_TARGET and self._valid_target(controller, act, prefer):
-            return prefer
-        options = [c for c in self._target_options(controller, act) if c != NO_TARGET]
-        if not options:
-            return NO_TARGET
-        dp = self.dp
-        if act.op == "damage":
-            return min(options, key=lambda c: dp.get(c, 0))
-        return max(options, key=lambda c: (dp.get(c, 0), self.table[c].drain))
-
-    def _run_act(self, item: Item, index: int, act: Act, prefer: int = NO_TARGET) -> None:
+    def _run_act(self, item: Item, index: int, act: Act) -> None:
         controller, source = item[0], item[1]
         rival = 1 - controller
         op = act.op
         target = NO_TARGET
         if act.card_target:
+            # A declared target is never re-aimed: if it has become illegal the action does nothing.
             target = self._declared_target(item, index)
             if not self._valid_target(controller, act, target):
-                target = self._auto_target(controller, act, prefer)
-            if target == NO_TARGET:
                 return
         if op == "damage":
             amount = self._value(item, act.amount)
@@ -1181,16 +1354,13 @@ class RevoltState(State):
 
     def _discard_from(self, player: int, count: int, at_random: bool) -> None:
         hand = self.hand[player]
-        table = self.table
         for _ in range(min(count, len(hand))):
             if at_random:
                 index = self.rng.randrange(len(hand))
             else:
-                # Ruling 22: the engine picks for the looker: the costliest card, Pillars last.
-                index = max(
-                    range(len(hand)),
-                    key=lambda i: (table[hand[i]].type != PILLAR, table[hand[i]].cost, -i),
-                )
+                # the looker's own picks, made when the effect resolved (``_ask``)
+                picked = self.chosen.pop(0) if self.chosen else hand[0]
+                index = hand.index(picked) if picked in hand else 0
             self.discard[player].append(hand.pop(index))
 
     def _lock(self, cid: int) -> None:
@@ -1246,6 +1416,8 @@ class RevoltState(State):
         for act, key in shields:
             if act.source == "ua_drain" and not from_drain:
                 continue
+            if key[0] == "s" and player == self.active:
+                continue  # static prevention is printed "on each opponent's turn" (Ruling 28)
             cap = key[2] if key[0] == "l" else self._static_amount(player, key, act)
             left = cap - self.shield_used.get(key, 0)
             if left <= 0:
