@@ -403,6 +403,45 @@ def test_once_reinforce_cards_are_lost_and_discard_ones_discarded_after_resolve(
     assert sorted(keys(state, state.lost[1])) == ["battle-fury", "wolf-pack"]
 
 
+def test_resolve_judges_every_unit_before_any_leaves() -> None:
+    """§`Resolve`: all damage at once, then the units that took part leave at once, so the
+    Veteran Sergeant's +1 defense still counts for the Spearmen judged with it."""
+    state = realms(
+        {"field": ["Veteran Sergeant", "Spearmen"]},
+        {"field": ["Heavy Knights", "Battle Mage"]},
+    )
+    to_combat(state, "veteran-sergeant", "spearmen")
+    block(state, "heavy-knights", "veteran-sergeant")  # 5 damage to the Sergeant's 3 + 1
+    block(state, "battle-mage", "spearmen")  # 3 damage to the Spearmen's 2 + 1
+    state.apply(END)
+    state.apply(PASS)
+    state.apply(PASS)
+    state.apply(END)
+    state.apply(END)
+    assert keys(state, state.lost[0]) == ["veteran-sergeant"]
+    assert keys(state, state.discard[0]) == ["spearmen"]  # 3 is not over 3: discarded, not lost
+    assert state.field == [[], []]
+
+
+def test_unit_cards_a_unit_is_lost_when_a_static_defense_bonus_leaves() -> None:
+    """§`Unit Cards`: a unit is lost once its damage is over its defense, also when that happens
+    because a card giving it defense left the field (Scorched Earth on the Stone Keep)."""
+    state = realms(
+        {"field": ["Lancer Squadron"], "hand": ["Scorched Earth"]},
+        {"field": ["Stone Keep", "Spearmen", "Militia"]},
+    )
+    to_combat(state, "lancer-squadron")
+    block(state, "militia", "lancer-squadron")
+    state.apply(END)
+    spearmen = state.field[1][1]
+    state.damage[spearmen] = 3  # e.g. a Battle Mage's 3 damage: equal to its 2 + 1, it stays
+    state.supply[0] = 4
+    state.apply(Action("play", ("scorched-earth",)))  # the only realm: the Stone Keep
+    assert "stone-keep" in keys(state, state.lost[1])
+    assert "spearmen" in keys(state, state.lost[1])  # 3 damage over its printed 2 defense
+    assert keys(state, state.field[1]) == ["militia"]
+
+
 # --- Redraw and the draw deck (§Redraw, §The Playing Area) -----------------------------------
 def test_redraw_fills_the_hand_to_seven_and_reshuffles_only_an_empty_deck() -> None:
     state = realms(

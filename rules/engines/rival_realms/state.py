@@ -779,7 +779,9 @@ class RealmsState(State):
 
     # --- the engine's own work ----------------------------------------------------------------
     def settle(self) -> None:
-        """Run automatic tasks until a decision or a window is open, checking victory each step."""
+        """Run automatic tasks until a decision or a window is open, checking survival (a card
+        leaving may take a static defense bonus with it) and victory after each step."""
+        self._check_losses()
         self._check_end()
         while self.scores is None and self.tasks and self.tasks[0][0] not in DECISIONS:
             task = self.tasks.pop(0)
@@ -796,6 +798,7 @@ class RealmsState(State):
                 self._start_turn(task[1])
             else:
                 raise AssertionError(f"unknown task {task!r}")
+            self._check_losses()
             self._check_end()
         if self.scores is None and self.tasks and not self._task_choices(self.tasks[0]):
             # A choice with nothing left to choose from (the cards went away) is skipped.
@@ -891,13 +894,21 @@ class RealmsState(State):
             self.damage[card] = self.damage.get(card, 0) + amount - prevented
 
     def _check_losses(self) -> None:
-        for player in (0, 1):
-            for card in list(self.field[player]):
-                if self.damage.get(card, 0) > self.defense_of(card) and (
-                    self.table[card].type == "unit"
-                ):
-                    self._leave_field(card, self.lost)
-                    self.log("lose", player, card=self.table[card].key)
+        """Lose every unit whose damage is over its defense now (§`Unit Cards`), all at once,
+        and again while a leaving unit's static bonus leaves others over theirs."""
+        while True:
+            doomed = [
+                card
+                for player in (0, 1)
+                for card in self.field[player]
+                if self.table[card].type == "unit"
+                and self.damage.get(card, 0) > self.defense_of(card)
+            ]
+            if not doomed:
+                return
+            for card in doomed:
+                self._leave_field(card, self.lost)
+                self.log("lose", self.owner[card], card=self.table[card].key)
 
     def _leave_field(self, card: int, zone: list[list[int]]) -> None:
         owner = self.owner[card]
@@ -952,9 +963,13 @@ class RealmsState(State):
             self._hurt(card, amount)
         self.life[defender] -= to_player
         self.log("damage", self.active, to_player=to_player, hits=len(hits))
-        for card in [*self.attackers, *self.blocks]:
-            lost = self.damage.get(card, 0) > self.defense_of(card)
-            self._leave_field(card, self.lost if lost else self.discard)
+        # §`Resolve`: the damage is dealt at once and the units that took part then leave at
+        # once, so each is judged against the field as it stands before any of them leaves (a
+        # unit's static bonus still counts for the others judged with it, §`Unit Cards`).
+        leaving = [*self.attackers, *self.blocks]
+        lost = {card for card in leaving if self.damage.get(card, 0) > self.defense_of(card)}
+        for card in leaving:
+            self._leave_field(card, self.lost if card in lost else self.discard)
         for card in self.combat_cards:
             zone = self.lost if self.table[card].reinforce_kind == "once" else self.discard
             zone[self.owner[card]].append(card)
