@@ -7,13 +7,13 @@ from typing import Any, ClassVar
 
 from rules.engines.core import GamePlugin, HandWords, PageWords
 from rules.engines.rival_realms.cards import CardDataError, card_spec
-from rules.engines.rival_realms.game import RivalRealmsGame
+from rules.engines.rival_realms.game import HOUSE_RULES, RivalRealmsGame
 from rules.engines.rival_realms.state import (
     CARD_REASON,
     DRAW_REASON,
     LIFE_REASON,
     LIMIT_REASON,
-    REPEAT_REASON,
+    STALEMATE_REASON,
 )
 
 
@@ -23,19 +23,30 @@ class RivalRealmsPlugin(GamePlugin):
 
     game = RivalRealmsGame
     hands_module = "rules.engines.rival_realms.hands"
+    #: the game's own policy first (``policy.play_action``): see docs/rules/rival-realms.md,
+    #: "Measured", for how its games end against itself, random and greedy
+    team_policy = "rules.engines.rival_realms.policy:play_action"
+    matchup_agents: ClassVar[tuple[str, ...]] = ("team", "random", "greedy", "mcts")
+    agent_labels: ClassVar[Mapping[str, str]] = {
+        "team": "Rival Realms policy (builds, attacks every turn, blocks what hurts; "
+        "a fraction of a second a game)",
+    }
     words: ClassVar[PageWords] = PageWords(
         hands=HandWords(
             intro="you go first against a rival with the same deck who plays no card and never "
             "blocks (a “goldfish”). Rival Realms has no mulligan."
         ),
-        # the rulebook's "Winning"; the turn limit and repetition are the engine's (docs/rules)
+        # the rulebook's "Winning"; the stalemate is the rulebook's own endless game (ruling 21);
+        # the turn limit is the engine's (docs/rules)
         end_reasons={
             LIFE_REASON: "life down to 0",
             CARD_REASON: "a card's victory condition was met",
             DRAW_REASON: "both players won or fell at once (a draw)",
             LIMIT_REASON: "the turn limit was reached (the engine's cut-off, a draw)",
-            REPEAT_REASON: "the same position came back three times (a draw)",
+            STALEMATE_REASON: "stalemate: neither player can ever act again, so by the rulebook "
+            "the game cannot end (a draw)",
         },
+        house_rules=HOUSE_RULES,
         matchup_rules="Rival Realms: two decks, each played by its own agent; deck A moves first.",
         matchup_timing="greedy and MCTS games often run to the turn limit: half a minute or more",
     )

@@ -8,10 +8,12 @@ task that needs a choice becomes that player's decision. Cards on a field are na
 their key and field position, cards in hand by key, so actions read the same in every
 determinisation. The rulings these rules follow are written once, in ``docs/rules/rival-realms.md``.
 
-In the Redraw window the active player may discard cards from hand before drawing back up to seven
-(ruling 23; the setup option ``redraw_discard`` turns it off). Once they discard, the rest of the
-window is that discard: more ``discard`` actions, in key order so each set of cards is one
-sequence, then ``end`` to draw.
+The house rule ``redraw_discard`` (a named setup option, off by default; ruling 23) lets the
+active player discard cards from hand in the Redraw window before drawing back up to seven. Once
+they discard, the rest of the window is that discard: more ``discard`` actions, in key order so
+each set of cards is one sequence, then ``end`` to draw. Without it a hand its owner can never pay
+for never changes (§`Redraw`); when neither player can ever act again the game is a stalemate
+(ruling 21).
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ LIFE_REASON = "life"
 CARD_REASON = "card-victory"
 DRAW_REASON = "simultaneous"
 LIMIT_REASON = "turn-limit"
-REPEAT_REASON = "repetition"
+STALEMATE_REASON = "stalemate"
 #: every end reason a game can have (``end_reason()``); the plugin gives each one words
-END_REASONS = (LIFE_REASON, CARD_REASON, DRAW_REASON, LIMIT_REASON, REPEAT_REASON)
+END_REASONS = (LIFE_REASON, CARD_REASON, DRAW_REASON, LIMIT_REASON, STALEMATE_REASON)
+#: the phases of a player's own turn when no combat happens (§`Turn Sequence`)
+QUIET_PHASES = frozenset({"deploy", "attack", "redraw", "any"})
 
 END = Action("end")
 PASS = Action("pass")
@@ -76,7 +80,6 @@ class RealmsState(State):
         "phase",
         "plan",
         "reason",
-        "recent",
         "redraw_discard",
         "scores",
         "shields",
@@ -113,11 +116,10 @@ class RealmsState(State):
         self.damage: dict[int, int] = {}
         self.shields: dict[int, int] = {}
         self.plan: dict[int, int] = {}
-        #: ruling 23: may the active player discard from hand before drawing in Redraw
-        self.redraw_discard = True
+        #: house rule ``redraw_discard`` (ruling 23): discard from hand before drawing in Redraw
+        self.redraw_discard = False
         #: the key of the card last discarded in this Redraw ("" while none has been)
         self.cycling = ""
-        self.recent: tuple[int, ...] = ()
         self.mods: list[tuple[int, int, int, str]] = []
         self.tasks: list[tuple[Any, ...]] = []
         self.turn = 1
@@ -186,7 +188,6 @@ class RealmsState(State):
         new.plan = self.plan.copy()
         new.redraw_discard = self.redraw_discard
         new.cycling = self.cycling
-        new.recent = self.recent
         new.mods = self.mods.copy()
         new.tasks = self.tasks.copy()
         new.turn = self.turn
@@ -465,13 +466,12 @@ class RealmsState(State):
         from_hand: int = 0,
     ) -> bool:
         supply_due = supply
-        life_due = 0
         for payment in payments:
             pay = payment["pay"]
             if pay == "supply":
                 supply_due += int(payment["amount"])
             elif pay == "lose_life":
-                life_due += int(payment["amount"])
+                pass
             elif pay in ("discard_self", "lose_self"):
                 if source is None or self.in_combat(source):
                     return False
@@ -482,8 +482,8 @@ class RealmsState(State):
                 payment["count"]
             ):
                 return False
-        # A player may not pay life they do not have (ruling: a cost never kills its payer).
-        return self.supply[player] >= supply_due and self.life[player] > life_due
+        # Life is always payable (ruling 17): paying it to 0 or less loses at once (§`Winning`).
+        return self.supply[player] >= supply_due
 
     def _pay(
         self,
@@ -999,15 +999,53 @@ class RealmsState(State):
         self.active = self.window = player
         self.phase = "deploy"
         self.log("turn", player, turn=self.turn)
-        # Ruling 14: the same position at the start of the same player's turn three times in a
-        # row (nothing anyone did changed anything for two full rounds) ends the game in a draw.
-        signature = hash(self.position())
-        self.recent = (*self.recent[-4:], signature)
-        if len(self.recent) == 5 and self.recent[0] == self.recent[2] == signature:
-            self._finish(REPEAT_REASON, [0.0, 0.0])
+        # Ruling 21: when neither player can ever do anything but end their windows, nothing
+        # can change again and the rulebook's game never ends: that is a stalemate (a draw).
+        if self.stalemate():
+            self._finish(STALEMATE_REASON, [0.0, 0.0])
             return
         for card in list(self.field[player]):
             self._trigger(card, "turn_start")
+
+    def stalemate(self) -> bool:
+        """Return True when, between turns, no player can ever act again (ruling 21): no unit
+        on either field (so no combat, no defend or reinforce window), and for each player no
+        supply card in hand, no draw into a hand short of seven, no card in hand they could pay
+        for with no supply, no ability of their own turn's phases they could pay for, and no
+        turn-start trigger. Everything then repeats unchanged for ever (§`Redraw`, §`Supply`)."""
+        for player in (0, 1):
+            hand = self.hand[player]
+            if self.redraw_discard and hand:
+                return False  # the house rule can always change the hand
+            if len(hand) < HAND_SIZE and (self.draw[player] or self.discard[player]):
+                return False
+            for card in hand:
+                spec = self.table[card]
+                if spec.type == "supply":
+                    return False
+                if (
+                    spec.is_permanent
+                    and spec.cost == 0
+                    and self._prerequisites_met(player, spec.prerequisites)
+                    and self._payable(
+                        player, spec.additional_costs, 0, None, spec.prerequisites, from_hand=1
+                    )
+                ):
+                    return False
+            for card in self.field[player]:
+                spec = self.table[card]
+                if spec.type == "unit":
+                    return False
+                for ability in spec.abilities:
+                    if ability.kind == "triggered" and ability.when == "turn_start":
+                        return False
+                    if (
+                        ability.kind == "activated"
+                        and QUIET_PHASES.intersection(ability.phases)
+                        and self._payable(player, ability.cost, 0, card, ())
+                    ):
+                        return False
+        return True
 
     def meets_victory(self, player: int) -> bool:
         """Return True when a victory ability on ``player``'s field has every condition met."""
