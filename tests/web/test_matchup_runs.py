@@ -191,11 +191,14 @@ def test_the_form_offers_each_game_its_own_agents(alice, user):
     body = page.content.decode()
     # Reggae Revolution's team policy is offered and chosen by default for a Reggae deck
     assert page.context["form"]["agent_a"].value() == "team"
-    assert re.search(r'value="team"[^>]* data-games="reggae-revolution">Team policy', body)
+    assert re.search(
+        r'value="team"[^>]* data-games="[^"]*reggae-revolution[^"]*">Team policy', body
+    )
     assert re.search(r'value="alphabeta"[^>]* data-games="regality-vs-religion">Alpha', body)
     assert 'data-game="reggae-revolution"' in body
     listed = {item["plugin"].slug: item["agents"] for item in page.context["matchup_games"]}
     assert listed["reggae-revolution"][0].startswith("Team policy (scores missing pairs")
+    assert listed["rival-realms"][0].startswith("Rival Realms policy (builds, attacks")
     assert listed["regality-vs-religion"][-1].startswith("Alpha-beta (4 placements deep")
 
 
