@@ -870,3 +870,14 @@ def test_the_policy_attacks_with_every_unit_and_buys_what_it_can() -> None:
     state.apply(play_action(state))
     state.apply(play_action(state))
     assert sorted(keys(state, state.attackers)) == ["militia", "spearmen"]
+
+
+def test_the_policy_sheds_cards_it_cannot_pay_for_only_under_the_house_rule() -> None:
+    from rules.engines.rival_realms.policy import play_action
+
+    layout = {"hand": ["Stone Keep", "Grain Tithe", "Militia"], "draw": ["Timber Levy"] * 6}
+    assert play_action(realms(layout, {}, phase="redraw")) == END  # by the book: nothing to do
+    state = house(realms(layout, {}, phase="redraw"))
+    assert play_action(state) == Action("discard", ("stone-keep",))  # no Palisade anywhere
+    state.apply(play_action(state))
+    assert play_action(state) == END

@@ -17,6 +17,8 @@ Its plan follows the rulebook's turn (§`Turn Sequence`):
   smallest supply card so the redraw brings a new card (a hand of seven cards its owner can
   never pay for never changes again, §`Redraw`; ruling 21); with no supply card left in hand,
   use any ability that can still change something (a realm that discards itself for supply).
+  Under the house rule ``redraw_discard`` it first discards the cards in hand that nothing in
+  hand could pay for or whose prerequisites are nowhere on the field or in hand.
 """
 
 from __future__ import annotations
@@ -207,6 +209,18 @@ def _redraw(state: RealmsState, player: int, actions: list[Action]) -> Action:
                 cast(int, action.args[2])
             ]
             if "redraw" in ability.phases:
+                return action
+    offered = [a for a in actions if a.kind == "discard"]
+    if offered:
+        # The house rule ``redraw_discard`` (ruling 23) only: shed the cards nothing in hand
+        # could pay for, or whose prerequisites are nowhere in sight, before drawing.
+        budget = sum(state.table[c].supply for c in state.hand[player])
+        names = {state.table[c].name for c in state.hand[player] + state.field[player]}
+        for action in offered:
+            spec = state.table[_hand_card(state, player, action.args[0])]
+            if spec.type != "supply" and (
+                spec.cost > budget or not all(n in names for n in spec.prerequisites)
+            ):
                 return action
     if state.supply[player] == 0 and _target(state, player) is None:
         # Nothing to buy next turn: trade the smallest supply card in hand for a new card.
