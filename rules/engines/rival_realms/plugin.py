@@ -48,7 +48,8 @@ class RivalRealmsPlugin(GamePlugin):
         },
         house_rules=HOUSE_RULES,
         matchup_rules="Rival Realms: two decks, each played by its own agent; deck A moves first.",
-        matchup_timing="greedy and MCTS games often run to the turn limit: half a minute or more",
+        matchup_timing="the policy a fraction of a second a game; greedy about a second (it "
+        "keeps its units home, so its games run to the turn limit); MCTS several seconds",
     )
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
