@@ -139,8 +139,9 @@ def test_setup_shuffles_deals_seven_and_starts_at_twenty_life() -> None:
     assert [len(d) for d in state.draw] == [33, 33]
     assert state.life == [20, 20] and state.supply == [0, 0]
     assert state.current_player() == 0 and state.phase == "deploy"
-    firsts = {GAME.new_initial_state(seed).active for seed in range(12)}
-    assert firsts == {0, 1}  # decided at random when the setup does not say
+    firsts = {GAME.new_initial_state(seed).first_player() for seed in range(12)}
+    assert firsts == {0, 1}  # decided at random when the setup does not say (the coin flip)
+    assert GAME.new_initial_state(4, GAME.example_setups()[1]).first_player() == 1
 
 
 def test_setup_refuses_illegal_decks() -> None:

@@ -118,7 +118,7 @@ class RivalRealmsGame(Game):
                 raise SetupError("first_player must be 0 or 1")
         else:
             first = rng.randrange(2)
-        state.active = state.window = first
+        state.active = state.window = state.first = first
         state.tasks = [("start_turn", first)]
         state.log("setup", first, decks=[sum(d.values()) for d in decks])
         state.settle()

@@ -70,6 +70,7 @@ class RealmsState(State):
         "discard",
         "draw",
         "field",
+        "first",
         "hand",
         "known_hand",
         "life",
@@ -105,6 +106,8 @@ class RealmsState(State):
         self.life = [STARTING_LIFE, STARTING_LIFE]
         self.supply = [0, 0]
         self.active = 0
+        #: the seat that moved first (§`Setup`)
+        self.first = 0
         self.window = 0
         self.phase = "deploy"
         self.passes = 0
@@ -160,6 +163,15 @@ class RealmsState(State):
         """Return how the game ended: life, card-victory, simultaneous or turn-limit."""
         return self.reason
 
+    def first_player(self) -> int:
+        """Return the seat that moved first (§`Setup`: random unless the setup names it)."""
+        return self.first
+
+    def turn_count(self) -> int:
+        """Return the turns played (both players' turns counted); a turn cut off by the turn
+        limit or a stalemate before it began does not count."""
+        return self.turn - 1 if self.reason in (LIMIT_REASON, STALEMATE_REASON) else self.turn
+
     def clone(self) -> RealmsState:
         """Return an independent copy (lists copied one level deep, specs shared)."""
         new = RealmsState.__new__(RealmsState)
@@ -175,6 +187,7 @@ class RealmsState(State):
         new.life = self.life.copy()
         new.supply = self.supply.copy()
         new.active = self.active
+        new.first = self.first
         new.window = self.window
         new.phase = self.phase
         new.passes = self.passes
