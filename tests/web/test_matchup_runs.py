@@ -150,12 +150,12 @@ def test_every_game_runs_to_results_lists_its_games_and_replays_one(alice, user,
 #: slower engines run with ``-m slow``
 SLOW_AGENTS = {("rival-realms", "greedy"), ("rival-realms", "mcts"), ("reign-absolute", "mcts")}
 SLOW_AGENTS |= {("reggae-revolution", "mcts"), ("revolt-n-reign", "plan")}
-#: Rival Realms MCTS games still run to the engine's turn limit (issue 16), over three minutes a
-#: game on a shared two-core machine: played only when DECKWRIGHT_HEAVY_TESTS=1
-HEAVY_AGENTS = {("rival-realms", "mcts")}
+#: agents whose games take minutes, played only when DECKWRIGHT_HEAVY_TESTS=1; none since issue 16
+#: (a Rival Realms MCTS game used to run to the turn limit; by the rulebook it ends in seconds)
+HEAVY_AGENTS: set[tuple[str, str]] = set()
 HEAVY_SKIP = pytest.mark.skipif(
     os.environ.get("DECKWRIGHT_HEAVY_TESTS") != "1",
-    reason="a Rival Realms MCTS game runs to the turn limit (minutes): set DECKWRIGHT_HEAVY_TESTS=1",
+    reason="a game that runs for minutes: set DECKWRIGHT_HEAVY_TESTS=1",
 )
 OFFERED = [
     pytest.param(
