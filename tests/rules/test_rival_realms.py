@@ -882,3 +882,29 @@ def test_the_policy_sheds_cards_it_cannot_pay_for_only_under_the_house_rule() ->
     assert play_action(state) == Action("discard", ("stone-keep",))  # no Palisade anywhere
     state.apply(play_action(state))
     assert play_action(state) == END
+
+
+def test_setup_search_does_not_know_the_rivals_list_unless_decklists_are_open() -> None:
+    """Ruling 20 (§`Setup`, §`The Playing Area`): nothing shows a player the rival's 40 cards,
+    so a determinisation deals the rival's unseen cards from the card set (never more copies
+    than the set holds); the option ``open_decklists`` deals them from the rival's own list."""
+    rival_deck = set(GAME.example_setups()[0]["decks"][1])
+    for open_lists, named in ((False, "open_decklists"), (True, "open_decklists")):
+        setup = {**GAME.example_setups()[0], named: open_lists}
+        state = GAME.new_initial_state(3, setup)
+        rng = Rng(3)
+        guessed: set[str] = set()
+        for _ in range(20):
+            other = state.determinise(0, rng)
+            assert other.observation(0) == state.observation(0)
+            cards = [c for c in range(len(other.table)) if other.owner[c] == 1]
+            counts: dict[str, int] = {}
+            for card in cards:
+                counts[other.table[card].name] = counts.get(other.table[card].name, 0) + 1
+            assert all(n <= GAME.by_name[name].copies for name, n in counts.items())
+            guessed.update(other.table[c].name for c in other.hand[1] + other.draw[1])
+        assert (guessed <= rival_deck) is open_lists
+    words = get_plugin_words()
+    assert words.house_rules_in({"open_decklists": True}) == [
+        "Open decklists (house rule): search agents know the rival's 40-card list"
+    ]

@@ -17,11 +17,12 @@ from rules.engines.rival_realms.decklists import build_deck, deck_problems, fixt
 from rules.engines.rival_realms.state import HAND_SIZE, RealmsState
 
 DEFAULT_TURN_LIMIT = 200
-SETUP_KEYS = frozenset({"decks", "first_player", "redraw_discard", "turn_limit"})
+SETUP_KEYS = frozenset({"decks", "first_player", "open_decklists", "redraw_discard", "turn_limit"})
 #: house rules: named opt-in setup options, off by default, kept in the setup every report shows
 HOUSE_RULES = {
     "redraw_discard": "Redraw discard (house rule): before redrawing, the active player may "
     "discard cards from hand",
+    "open_decklists": "Open decklists (house rule): search agents know the rival's 40-card list",
 }
 
 
@@ -79,7 +80,8 @@ class RivalRealmsGame(Game):
 
         Setup keys: ``decks`` (two name -> count mappings or name lists; the sample decks when
         absent), ``first_player`` (0 or 1; random when absent), ``turn_limit`` (default 200) and
-        ``redraw_discard`` (the house rule of ruling 23, default False: the rulebook's redraw).
+        ``redraw_discard`` (the house rule of ruling 23, default False: the rulebook's redraw) and
+        ``open_decklists`` (ruling 20, default False: search does not know the rival's list).
         """
         setup = dict(setup or {})
         unknown = sorted(set(setup) - SETUP_KEYS)
@@ -96,8 +98,10 @@ class RivalRealmsGame(Game):
         if turn_limit < 1:
             raise SetupError("turn_limit must be at least 1")
         redraw_discard = setup.get("redraw_discard", False)
-        if not isinstance(redraw_discard, bool):
-            raise SetupError("redraw_discard must be true or false")
+        open_decklists = setup.get("open_decklists", False)
+        for key, value in (("redraw_discard", redraw_discard), ("open_decklists", open_decklists)):
+            if not isinstance(value, bool):
+                raise SetupError(f"{key} must be true or false")
         table: list[CardSpec] = []
         owner: list[int] = []
         for seat, deck in enumerate(decks):
@@ -107,6 +111,7 @@ class RivalRealmsGame(Game):
         state = RealmsState(self, seed, tuple(table), tuple(owner))
         state.turn_limit = turn_limit
         state.redraw_discard = redraw_discard
+        state.open_decklists = open_decklists
         rng = state.rng
         for seat in (0, 1):
             state.draw[seat] = [c for c in range(len(table)) if owner[c] == seat]

@@ -76,6 +76,7 @@ class RealmsState(State):
         "life",
         "lost",
         "mods",
+        "open_decklists",
         "owner",
         "passes",
         "phase",
@@ -121,6 +122,9 @@ class RealmsState(State):
         self.plan: dict[int, int] = {}
         #: house rule ``redraw_discard`` (ruling 23): discard from hand before drawing in Redraw
         self.redraw_discard = False
+        #: option ``open_decklists`` (ruling 20): search may deal the rival's unseen cards from
+        #: the rival's own list; off, it deals them from the card set (the rulebook shows no list)
+        self.open_decklists = False
         #: the key of the card last discarded in this Redraw ("" while none has been)
         self.cycling = ""
         self.mods: list[tuple[int, int, int, str]] = []
@@ -200,6 +204,7 @@ class RealmsState(State):
         new.shields = self.shields.copy()
         new.plan = self.plan.copy()
         new.redraw_discard = self.redraw_discard
+        new.open_decklists = self.open_decklists
         new.cycling = self.cycling
         new.mods = self.mods.copy()
         new.tasks = self.tasks.copy()
@@ -373,7 +378,10 @@ class RealmsState(State):
     def determinise(self, player: int, rng: Rng) -> RealmsState:
         """Return a copy with the rival's unknown hand cards and both draw decks dealt again.
 
-        The copy is for search, so it records no events or history (``quiet``).
+        The rival's unseen cards are dealt from the card set, less the copies of each card the
+        player has seen the rival use (ruling 20: the rulebook shows no one the rival's list);
+        with the option ``open_decklists`` they are the rival's own unseen cards, shuffled. The
+        copy is for search, so it records no events or history (``quiet``).
         """
         new = self.clone()
         rival = 1 - player
@@ -381,11 +389,36 @@ class RealmsState(State):
         unknown = [c for c in new.hand[rival] if c not in known]
         pool = unknown + new.draw[rival]
         rng.shuffle(pool)
+        if not self.open_decklists and pool:
+            new.table = self._guess_rival_cards(rival, pool, rng)
         new.hand[rival] = known + pool[: len(unknown)]
         new.draw[rival] = pool[len(unknown) :]
         rng.shuffle(new.draw[player])
         new.rng = rng.spawn()
         return new.quiet()
+
+    def _guess_rival_cards(self, rival: int, hidden: list[int], rng: Rng) -> tuple[CardSpec, ...]:
+        """Return the table with each of the rival's ``hidden`` cards replaced by a card of the
+        set drawn from the copies the rival has not been seen to use (copies in the set less
+        the rival's open cards), so a guess never breaks the copies limit of §`Setup`."""
+        hidden_set = set(hidden)
+        seen: dict[str, int] = {}
+        for card, owner in enumerate(self.owner):
+            if owner == rival and card not in hidden_set:
+                name = self.table[card].name
+                seen[name] = seen.get(name, 0) + 1
+        pool = [
+            spec
+            for spec in cast("tuple[CardSpec, ...]", getattr(self.game, "specs", ()))
+            for _ in range(max(0, spec.copies - seen.get(spec.name, 0)))
+        ]
+        if len(pool) < len(hidden):
+            return self.table
+        rng.shuffle(pool)
+        table = list(self.table)
+        for card, spec in zip(hidden, pool, strict=False):
+            table[card] = spec
+        return tuple(table)
 
     def _known_in_hand(self, player: int) -> list[int]:
         return [c for c in self.known_hand[player] if c in self.hand[player]]
