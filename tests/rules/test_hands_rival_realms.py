@@ -127,13 +127,13 @@ def test_goldfish_deploys_a_prerequisite_and_its_unit_together_then_attacks() ->
 
 
 @pytest.mark.parametrize("deck", [COURT, KNIGHTS], ids=["arcane-court", "knights-and-keeps"])
-def test_redraw_by_the_book_both_sample_hands_lock_before_the_idle_rival_falls(deck: list) -> None:
-    """By the rulebook (no Redraw discard, ruling 23) each sample deck deals its damage in the
-    first turns, then its hand fills with cards it cannot pay for and nothing changes again
-    (ruling 21): the test hands show the stall rather than a win the house rule would give."""
+def test_redraw_by_the_book_the_sample_hands_bring_the_idle_rival_to_0(deck: list) -> None:
+    """By the rulebook (no Redraw discard, ruling 23) the sample decks carry enough supply for
+    their cheap units that their hands keep flowing (§`Redraw`, §`Supply`): the test hands
+    bring an idle rival's life to 0 in nearly every game instead of locking (ruling 21)."""
     report = sample(deck, n=10, seed=3)
-    assert report.wins.get("won: life down to 0", 0) <= 2
-    assert 0 < report.damage_by_turn[3] <= report.damage_by_turn[10] < 20
+    assert report.wins.get("won: life down to 0", 0) >= 8
+    assert 0 < report.damage_by_turn[3] <= report.damage_by_turn[10]
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

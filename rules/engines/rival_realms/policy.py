@@ -6,8 +6,10 @@ is the game's own agent (the ``team`` agent of matchups, ``RivalRealmsPlugin.tea
 
 Its plan follows the rulebook's turn (§`Turn Sequence`):
 
-* Deploy: buy the best permanent it can pay for (realms that other cards in hand need first,
-  then the strongest units), playing supply cards only to pay for something.
+* Deploy: buy the set of permanents in hand worth most that every supply card in hand could
+  pay for together (realms the others need first, then units; each card bought also frees a
+  hand slot, and a hand of cards it can never pay for locks, §`Redraw`), playing supply cards
+  only to pay for something, the smallest that covers the rest of a cost.
 * Attack: every unit attacks; a unit in a combat is discarded at the end of §`Resolve` anyway,
   so holding it back only wins a block later.
 * Defend: block an attacker with a unit that hits for less than the attacker would deal, and
@@ -118,25 +120,82 @@ def _decide_task(state: RealmsState, player: int, actions: list[Action]) -> Acti
     return actions[0]
 
 
-def _target(state: RealmsState, player: int) -> int | None:
-    """The permanent in hand this turn's supply should buy: the best one that every supply card
-    in hand together could pay for (its prerequisites on the field)."""
+def _realm_worth(state: RealmsState, player: int, card: int, planned: set[str]) -> float:
+    """A realm is worth its abilities and the cards in hand it lets in; a second copy of a realm
+    that only serves as a prerequisite adds nothing but the hand slot it frees."""
+    spec = state.table[card]
+    on_field = {state.table[c].name for c in state.field[player]} | planned
+    if spec.name in on_field and not spec.abilities:
+        return 0.5
+    needed = sum(1 for c in state.hand[player] if spec.name in state.table[c].prerequisites)
+    return 2.0 + 3.0 * needed + (2.0 if spec.abilities else 0.0)
+
+
+def _plan(state: RealmsState, player: int) -> list[int]:
+    """The permanents in hand this turn's supply should buy, in the order to play them.
+
+    Every supply card in hand together sets the budget. Among the sets of permanents it could
+    pay for (a prerequisite may be a realm bought earlier in the same set), the policy takes the
+    one worth most, where each card bought also counts for the hand slot it frees: a hand only
+    refills to seven (§`Redraw`), so cards left in it that can never be paid for lock it.
+    """
     budget = state.supply[player] + sum(state.table[c].supply for c in state.hand[player])
-    best: tuple[float, int] | None = None
+    candidates = []
     for card in state.hand[player]:
         spec = state.table[card]
         if not spec.is_permanent or spec.cost > budget:
-            continue
-        if not state._prerequisites_met(player, spec.prerequisites):
             continue
         if not state._payable(
             player, spec.additional_costs, 0, None, spec.prerequisites, from_hand=1
         ):
             continue
-        worth = _play_worth(state, player, card)
-        if best is None or worth > best[0]:
-            best = (worth, card)
-    return None if best is None else best[1]
+        candidates.append(card)
+    candidates.sort(key=lambda c: (state.table[c].type != "realm", c))
+    on_field = {state.table[c].name for c in state.field[player]}
+    best: tuple[float, list[int]] = (0.0, [])
+    for mask in range(1, 1 << len(candidates)):
+        chosen = [c for i, c in enumerate(candidates) if mask >> i & 1]
+        if sum(state.table[c].cost for c in chosen) > budget:
+            continue
+        names = set(on_field)
+        worth = 0.0
+        ok = True
+        for card in chosen:
+            spec = state.table[card]
+            if not all(n in names for n in spec.prerequisites):
+                ok = False
+                break
+            if spec.type == "realm":
+                worth += _realm_worth(state, player, card, names - on_field)
+            else:
+                worth += _play_worth(state, player, card)
+            worth += 3.0  # the hand slot it frees
+            names.add(spec.name)
+        if ok and worth > best[0]:
+            best = (worth, chosen)
+    return best[1]
+
+
+def _target(state: RealmsState, player: int) -> int | None:
+    """The first permanent of this turn's plan (``_plan``), or None."""
+    plan = _plan(state, player)
+    return plan[0] if plan else None
+
+
+def _pay_toward(state: RealmsState, actions: list[Action], player: int, due: int) -> Action | None:
+    """The supply card to play toward ``due`` more supply: the smallest that covers it, else
+    the largest (so little supply goes to waste at the end of the turn, §`Supply`)."""
+    supplies = [a for a in actions if a.kind == "supply"]
+    if not supplies:
+        return None
+
+    def gives(action: Action) -> int:
+        return state.table[_hand_card(state, player, action.args[0])].supply
+
+    covering = [a for a in supplies if gives(a) >= due]
+    if covering:
+        return min(covering, key=gives)
+    return max(supplies, key=gives)
 
 
 def _deploy(state: RealmsState, player: int, actions: list[Action]) -> Action:
@@ -152,7 +211,8 @@ def _deploy(state: RealmsState, player: int, actions: list[Action]) -> Action:
     play = Action("play", (key,))
     if play in actions:
         return play
-    supply = _best_supply(state, actions, player)
+    due = state.table[target].cost - state.supply[player]
+    supply = _pay_toward(state, actions, player, due)
     return supply if supply is not None else END
 
 
