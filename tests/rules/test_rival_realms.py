@@ -873,6 +873,54 @@ def test_the_policy_attacks_with_every_unit_and_buys_what_it_can() -> None:
     assert sorted(keys(state, state.attackers)) == ["militia", "spearmen"]
 
 
+def test_the_policy_buys_two_cheap_units_rather_than_one_dear_one() -> None:
+    """§`Redraw`: a hand only refills to seven, so each card bought frees a slot; with 4 supply
+    the policy deploys both Spearmen (4 attack, two cards out of hand) over one Lancer Squadron."""
+    from rules.engines.rival_realms.policy import play_action
+
+    state = realms(
+        {
+            "hand": ["Iron Tribute", "Iron Tribute", "Spearmen", "Spearmen", "Lancer Squadron"],
+            "field": ["Barracks", "Stables"],
+        },
+        {},
+    )
+    played = []
+    while state.phase == "deploy":
+        action = play_action(state)
+        if action.kind == "play":
+            played.append(action.args[0])
+        state.apply(action)
+    assert played == ["spearmen", "spearmen"]
+
+
+def test_the_policy_cycles_a_supply_card_when_its_hand_can_pay_for_nothing() -> None:
+    """§`Supply`: a supply card may be played at any time; with nothing in hand it could pay for
+    (a Lancer Squadron without Stables), the policy plays its smallest supply card in Redraw so
+    the draw brings a new card, rather than keep a hand that would never change."""
+    from rules.engines.rival_realms.policy import play_action
+
+    hand = ["Grain Tithe", "Iron Tribute", "Lancer Squadron", "Stone Keep", "Heavy Knights"]
+    state = realms({"hand": hand, "draw": ["Militia"] * 6}, {}, phase="redraw")
+    assert play_action(state) == Action("supply", ("grain-tithe",))
+
+
+@pytest.mark.parametrize("setup", [0, 1], ids=["seat-0-first", "seat-1-first"])
+def test_policy_games_between_the_sample_decks_end_in_a_rulebook_win(setup: int) -> None:
+    """Issue 16: by the book (no house rule) the game's own policy, on both sides, brings one
+    ruler's life to 0 (§`Winning`) between the sample decks rather than locking both hands."""
+    from rules.agents import TeamAgent
+
+    wins = 0
+    for seed in range(10):
+        state = GAME.new_initial_state(seed, GAME.example_setups()[setup])
+        agent = TeamAgent(seed)
+        while not state.is_terminal():
+            state.apply(agent.act(state))
+        wins += state.end_reason() in (LIFE_REASON, CARD_REASON)
+    assert wins >= 9
+
+
 def test_the_policy_sheds_cards_it_cannot_pay_for_only_under_the_house_rule() -> None:
     from rules.engines.rival_realms.policy import play_action
 
