@@ -823,6 +823,17 @@ def test_greedy_discards_cards_it_can_never_pay_for_and_keeps_a_playable_hand() 
     assert GreedyAgent(1).act(playable) == END
 
 
+def test_greedy_searches_a_turn_that_could_go_on_for_ever_without_crashing() -> None:
+    """§`Supply` lets supply cards be played at any time and Mage Tower draws in any phase, so a
+    hand of Royal Coffers can feed draws (and reshuffles, §`The Playing Area`) without end in one
+    turn; the greedy search bounds its depth instead of hitting Python's recursion limit."""
+    state = realms(
+        {"hand": ["Royal Coffers"] * 7, "field": ["Mage Tower"], "draw": ["Royal Coffers"] * 20},
+        {},
+    )
+    assert GreedyAgent(1, max_nodes=3000).act(state) in state.legal_actions()
+
+
 def test_the_evaluation_counts_a_combat_under_way_as_it_is_likely_to_end() -> None:
     state = realms({"field": ["Dire Bear", "Militia"]}, {"field": ["Tower Guard"]})
     calm = state.evaluate(0)
