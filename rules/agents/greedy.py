@@ -5,12 +5,18 @@ from __future__ import annotations
 from rules.agents.base import searchable_view
 from rules.engines.core import Action, Rng, State
 
+#: the most decisions of one turn the search looks down a single line
+MAX_DEPTH = 200
+
 
 class GreedyAgent:
     """Plays the action whose turn ends best for it by ``State.evaluate``.
 
     Engines where one turn takes several decisions (place a tile, then choose a target) are
-    expanded until the turn passes to someone else, up to ``max_nodes`` states per move.
+    expanded until the turn passes to someone else, up to ``max_nodes`` states per move and
+    ``MAX_DEPTH`` decisions deep (a turn may go on as long as its player likes, e.g. a Rival
+    Realms draw ability fed by supply cards; the depth bound keeps the search off Python's
+    recursion limit).
     """
 
     name = "greedy"
@@ -30,20 +36,25 @@ class GreedyAgent:
         for action in actions:
             child = view.clone()
             child.apply_unchecked(action)
-            value = self._turn_value(child, player, budget)
+            value = self._turn_value(child, player, budget, 1)
             if value > best_value + 1e-12:
                 best_value, best = value, [action]
             elif abs(value - best_value) <= 1e-12:
                 best.append(action)
         return self.rng.choice(best)
 
-    def _turn_value(self, state: State, player: int, budget: list[int]) -> float:
+    def _turn_value(self, state: State, player: int, budget: list[int], depth: int) -> float:
         budget[0] -= 1
-        if state.is_terminal() or state.current_player() != player or budget[0] <= 0:
+        if (
+            state.is_terminal()
+            or state.current_player() != player
+            or budget[0] <= 0
+            or depth >= MAX_DEPTH
+        ):
             return state.evaluate(player)
         best = float("-inf")
         for action in state.legal_actions():
             child = state.clone()
             child.apply_unchecked(action)
-            best = max(best, self._turn_value(child, player, budget))
+            best = max(best, self._turn_value(child, player, budget, depth + 1))
         return best

@@ -31,7 +31,7 @@ def test_the_sample_is_forty_legal_cards():
 @pytest.mark.parametrize("size", [39, 41])
 def test_deck_size_is_exactly_forty(size):
     deck = legal()
-    deck["Grain Tithe"] += size - 40  # Grain Tithe: 10 in the set, 10 in the deck
+    deck["Iron Tribute"] += size - 40  # Iron Tribute: 8 in the set, 8 in the deck
 
     report = validate(GAME, deck)
 
@@ -44,7 +44,7 @@ def test_copies_in_set_limits_each_card():
     deck = legal()
     deck["Stone Keep"] = 3  # the set holds 2
     deck["Spearmen"] -= 1
-    deck["Rally Cry"] -= 1
+    deck["Grain Tithe"] -= 1
     deck = {n: q for n, q in deck.items() if q}
 
     report = validate(GAME, deck)

@@ -68,12 +68,18 @@ def test_each_game_offers_the_agents_that_make_sense_for_it():
     # Reggae Revolution's own team policy first (the form's default), alpha-beta where every
     # tile is in the open, turn plans (at a reduced budget) for Revolt N Reign
     assert offered["reggae-revolution"][0] == "team"
-    assert [slug for slug, names in offered.items() if "team" in names] == ["reggae-revolution"]
+    # Rival Realms' own policy first too (docs/rules/rival-realms.md, "Measured")
+    assert offered["rival-realms"][0] == "team"
+    assert [slug for slug, names in offered.items() if "team" in names] == [
+        "reggae-revolution",
+        "rival-realms",
+    ]
     assert [slug for slug, names in offered.items() if "alphabeta" in names] == [
         "regality-vs-religion"
     ]
     assert [slug for slug, names in offered.items() if "plan" in names] == ["revolt-n-reign"]
     assert plugin_for("reggae-revolution").policy() is not None
+    assert plugin_for("rival-realms").policy() is not None
     assert plugin_for("revolt-n-reign").policy() is None
 
 

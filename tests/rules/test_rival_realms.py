@@ -32,13 +32,13 @@ from rules.engines.rival_realms.state import (
     DRAW_REASON,
     LIFE_REASON,
     LIMIT_REASON,
-    REPEAT_REASON,
+    STALEMATE_REASON,
 )
 
 GAME = RivalRealmsGame()
 END = Action("end")
 PASS = Action("pass")
-REASONS = (CARD_REASON, DRAW_REASON, LIFE_REASON, LIMIT_REASON, REPEAT_REASON)
+REASONS = (CARD_REASON, DRAW_REASON, LIFE_REASON, LIMIT_REASON, STALEMATE_REASON)
 
 
 # --- building positions --------------------------------------------------------------------
@@ -139,8 +139,9 @@ def test_setup_shuffles_deals_seven_and_starts_at_twenty_life() -> None:
     assert [len(d) for d in state.draw] == [33, 33]
     assert state.life == [20, 20] and state.supply == [0, 0]
     assert state.current_player() == 0 and state.phase == "deploy"
-    firsts = {GAME.new_initial_state(seed).active for seed in range(12)}
-    assert firsts == {0, 1}  # decided at random when the setup does not say
+    firsts = {GAME.new_initial_state(seed).first_player() for seed in range(12)}
+    assert firsts == {0, 1}  # decided at random when the setup does not say (the coin flip)
+    assert GAME.new_initial_state(4, GAME.example_setups()[1]).first_player() == 1
 
 
 def test_setup_refuses_illegal_decks() -> None:
@@ -232,11 +233,20 @@ def test_additional_costs_from_hand_field_and_life() -> None:
 
     state = realms({"hand": ["Archmage"], "field": ["Mage Tower"], "draw": ["Militia"] * 3}, {})
     state.supply[0] = 6
-    state.life[0] = 2
-    assert Action("play", ("archmage",)) not in state.legal_actions()  # a cost never kills
     state.life[0] = 3
     state.apply(Action("play", ("archmage",)))
     assert state.life[0] == 1 and len(state.hand[0]) == 2  # on deploy: draw 2
+
+
+def test_winning_a_life_cost_may_be_paid_down_to_zero_and_then_loses() -> None:
+    """Ruling 17 (§`Playing a card's cost`, §`Winning`): the rulebook sets no floor on paying
+    life; a payment that brings its payer to 0 is allowed, and that player has lost."""
+    state = realms({"hand": ["Archmage"], "field": ["Mage Tower"], "draw": ["Militia"] * 3}, {})
+    state.supply[0] = 6
+    state.life[0] = 2
+    state.apply(Action("play", ("archmage",)))
+    assert state.is_terminal() and state.life[0] == 0
+    assert state.end_reason() == LIFE_REASON and state.returns() == [-1.0, 1.0]
 
 
 def test_units_in_combat_cannot_pay_costs() -> None:
@@ -403,6 +413,45 @@ def test_once_reinforce_cards_are_lost_and_discard_ones_discarded_after_resolve(
     assert sorted(keys(state, state.lost[1])) == ["battle-fury", "wolf-pack"]
 
 
+def test_resolve_judges_every_unit_before_any_leaves() -> None:
+    """§`Resolve`: all damage at once, then the units that took part leave at once, so the
+    Veteran Sergeant's +1 defense still counts for the Spearmen judged with it."""
+    state = realms(
+        {"field": ["Veteran Sergeant", "Spearmen"]},
+        {"field": ["Heavy Knights", "Battle Mage"]},
+    )
+    to_combat(state, "veteran-sergeant", "spearmen")
+    block(state, "heavy-knights", "veteran-sergeant")  # 5 damage to the Sergeant's 3 + 1
+    block(state, "battle-mage", "spearmen")  # 3 damage to the Spearmen's 2 + 1
+    state.apply(END)
+    state.apply(PASS)
+    state.apply(PASS)
+    state.apply(END)
+    state.apply(END)
+    assert keys(state, state.lost[0]) == ["veteran-sergeant"]
+    assert keys(state, state.discard[0]) == ["spearmen"]  # 3 is not over 3: discarded, not lost
+    assert state.field == [[], []]
+
+
+def test_unit_cards_a_unit_is_lost_when_a_static_defense_bonus_leaves() -> None:
+    """§`Unit Cards`: a unit is lost once its damage is over its defense, also when that happens
+    because a card giving it defense left the field (Scorched Earth on the Stone Keep)."""
+    state = realms(
+        {"field": ["Lancer Squadron"], "hand": ["Scorched Earth"]},
+        {"field": ["Stone Keep", "Spearmen", "Militia"]},
+    )
+    to_combat(state, "lancer-squadron")
+    block(state, "militia", "lancer-squadron")
+    state.apply(END)
+    spearmen = state.field[1][1]
+    state.damage[spearmen] = 3  # e.g. a Battle Mage's 3 damage: equal to its 2 + 1, it stays
+    state.supply[0] = 4
+    state.apply(Action("play", ("scorched-earth",)))  # the only realm: the Stone Keep
+    assert "stone-keep" in keys(state, state.lost[1])
+    assert "spearmen" in keys(state, state.lost[1])  # 3 damage over its printed 2 defense
+    assert keys(state, state.field[1]) == ["militia"]
+
+
 # --- Redraw and the draw deck (§Redraw, §The Playing Area) -----------------------------------
 def test_redraw_fills_the_hand_to_seven_and_reshuffles_only_an_empty_deck() -> None:
     state = realms(
@@ -466,17 +515,32 @@ def test_both_players_winning_at_once_is_a_draw() -> None:
     assert state.end_reason() == DRAW_REASON and state.returns() == [0.0, 0.0]
 
 
-def test_a_hand_lock_repeating_the_position_ends_in_a_draw() -> None:
+def test_redraw_locked_hands_on_both_sides_are_a_stalemate() -> None:
+    """Ruling 21 (§`Redraw`, §`Supply`): seven cards no one can pay for, no unit, no ability:
+    nothing can ever change, so the game ends as a stalemate (a draw), not at the turn limit."""
     state = realms({"hand": ["Dragon Rider"] * 7}, {"hand": ["Dragon Rider"] * 7})
-    state.redraw_discard = False  # ruling 23 off: nothing can change a locked hand
     state.tasks = [("start_turn", 0)]
     state.settle()
-    moves = 0
-    while not state.is_terminal():
-        assert state.legal_actions() == [END]
-        state.apply(END)
-        moves += 1
-    assert state.end_reason() == REPEAT_REASON and moves == 12
+    assert state.end_reason() == STALEMATE_REASON and state.returns() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"p0": {"hand": ["Dragon Rider"] * 6 + ["Grain Tithe"]}},  # a supply card can be played
+        {"p0": {"hand": ["Dragon Rider"] * 7, "field": ["Militia"]}},  # a unit can attack
+        {"p1": {"hand": ["Dragon Rider"] * 6, "draw": ["Militia"]}},  # a hand short of seven
+        {"p1": {"hand": ["Dragon Rider"] * 7, "field": ["Farmland"]}},  # discard it for supply
+    ],
+)
+def test_redraw_no_stalemate_while_someone_can_still_act(extra: dict) -> None:
+    lock = {"hand": ["Dragon Rider"] * 7}
+    state = realms(extra.get("p0", lock), extra.get("p1", lock))
+    state.tasks = [("start_turn", 0)]
+    state.settle()
+    assert not state.is_terminal()
+    assert realms(lock, lock).stalemate()
+    assert not house(realms(lock, lock)).stalemate()  # the house rule can change a hand
 
 
 def test_the_turn_limit_ends_a_game_in_a_draw() -> None:
@@ -612,13 +676,19 @@ def test_rulings_name_engine_tests_that_exist() -> None:
 
 
 # --- the Redraw discard (ruling 23: §Redraw, §The Playing Area, §Discarding cards) ------------
+def house(state: RealmsState) -> RealmsState:
+    """The position with the ``redraw_discard`` house rule on."""
+    state.redraw_discard = True
+    return state
+
+
 def discards(state: RealmsState) -> list[str]:
     return [a.args[0] for a in state.legal_actions() if a.kind == "discard"]
 
 
 def test_the_redraw_discard_is_open_only_to_the_active_player_in_redraw() -> None:
     hand = ["Militia", "Militia", "Grain Tithe", "Stone Keep"]
-    state = realms({"hand": hand, "field": ["War Hounds"]}, {"hand": ["Militia"]})
+    state = house(realms({"hand": hand, "field": ["War Hounds"]}, {"hand": ["Militia"]}))
     assert discards(state) == []  # deploy
     to_combat(state, "war-hounds")
     assert state.current_player() == 1 and discards(state) == []  # the defender, in Defend
@@ -634,7 +704,7 @@ def test_the_redraw_discard_is_open_only_to_the_active_player_in_redraw() -> Non
 def test_a_redraw_discard_goes_on_in_key_order_then_draws_back_to_seven() -> None:
     hand = ["Militia", "Militia", "Grain Tithe", "Stone Keep", "Barracks"]
     draw = ["Timber Levy"] * 6
-    state = realms({"hand": hand, "draw": draw}, {"hand": ["Fireball"]}, phase="redraw")
+    state = house(realms({"hand": hand, "draw": draw}, {"hand": ["Fireball"]}, phase="redraw"))
     state.apply(Action("discard", ("militia",)))
     # once begun, the discard is all that is left of the window: same or later keys, then end
     assert state.legal_actions() == [
@@ -656,10 +726,12 @@ def test_a_redraw_discard_goes_on_in_key_order_then_draws_back_to_seven() -> Non
 
 
 def test_the_redraw_discard_unlocks_a_locked_hand() -> None:
-    state = realms(
-        {"hand": ["Dragon Rider"] * 7, "draw": ["Grain Tithe"] * 7},
-        {"hand": ["Dragon Rider"] * 7},
-        phase="redraw",
+    state = house(
+        realms(
+            {"hand": ["Dragon Rider"] * 7, "draw": ["Grain Tithe"] * 7},
+            {"hand": ["Dragon Rider"] * 7},
+            phase="redraw",
+        )
     )
     for _ in range(7):
         state.apply(Action("discard", ("dragon-rider",)))
@@ -669,16 +741,29 @@ def test_the_redraw_discard_unlocks_a_locked_hand() -> None:
     assert keys(state, state.discard[0]) == ["dragon-rider"] * 7
 
 
-def test_without_the_redraw_discard_the_old_redraw_holds() -> None:
+def test_redraw_the_redraw_discard_is_a_named_opt_in_house_rule() -> None:
+    """Ruling 23: by the rulebook a Redraw only draws; the discard before it is the house rule
+    ``redraw_discard``, off unless a setup turns it on, and named wherever a setup shows."""
     state = realms({"hand": ["Dragon Rider"] * 7, "draw": ["Grain Tithe"] * 7}, {}, phase="redraw")
-    state.redraw_discard = False
     assert state.legal_actions() == [END]
-    setup = {**GAME.example_setups()[0], "redraw_discard": False}
-    state = GAME.new_initial_state(5, setup)
+    state = GAME.new_initial_state(5, GAME.example_setups()[0])
     assert not state.redraw_discard and not state.observation(0)["redraw_discard"]
-    assert GAME.new_initial_state(5, GAME.example_setups()[0]).redraw_discard
+    assert not any("redraw_discard" in setup for setup in GAME.example_setups())
+    assert GAME.new_initial_state(5, {"redraw_discard": True}).redraw_discard
     with pytest.raises(SetupError, match="redraw_discard"):
         GAME.new_initial_state(5, {"redraw_discard": "no"})
+    words = get_plugin_words()
+    assert words.house_rules_in({"redraw_discard": True}) == [
+        "Redraw discard (house rule): before redrawing, the active player may discard cards "
+        "from hand"
+    ]
+    assert words.house_rules_in({}) == [] and words.house_rules_in({"redraw_discard": False}) == []
+
+
+def get_plugin_words():  # type: ignore[no-untyped-def]
+    from rules.engines.core import plugin_for
+
+    return plugin_for("rival-realms").words
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -686,7 +771,7 @@ def test_without_the_redraw_discard_the_old_redraw_holds() -> None:
 def test_every_redraw_discard_moves_one_card_from_hand_to_the_open_discard_pile(
     seed: int, agent_seed: int
 ) -> None:
-    state = GAME.new_initial_state(seed, GAME.example_setups()[0])
+    state = GAME.new_initial_state(seed, {**GAME.example_setups()[0], "redraw_discard": True})
     agent = RandomAgent(agent_seed)
     seen = 0
     while not state.is_terminal() and seen < 5:
@@ -707,25 +792,25 @@ def test_every_redraw_discard_moves_one_card_from_hand_to_the_open_discard_pile(
             state.apply(action)
 
 
-def test_repetition_draws_are_rare_with_the_redraw_discard_and_certain_without() -> None:
-    """Seeded random games (30-turn limit): the Redraw discard keeps hands from locking."""
+def test_redraw_random_games_by_the_book_end_in_a_stalemate_not_the_turn_limit() -> None:
+    """Seeded random games by the rulebook lock their hands (ruling 21) and are detected as
+    stalemates long before the turn limit; with the house rule they are not."""
     setup = GAME.example_setups()[0]
-    counts = {True: 0, False: 0}
-    for seed in range(40):
-        for on in (True, False):
-            state = GAME.new_initial_state(seed, {**setup, "turn_limit": 30, "redraw_discard": on})
+    for seed in range(10):
+        for on in (False, True):
+            state = GAME.new_initial_state(seed, {**setup, "turn_limit": 60, "redraw_discard": on})
             agent = RandomAgent(seed)
             while not state.is_terminal():
                 state.apply(agent.act(state))
-            counts[on] += state.end_reason() == REPEAT_REASON
-    assert counts[True] <= 2
-    assert counts[False] >= 36
+            assert (state.end_reason() == STALEMATE_REASON) is not on
 
 
 def test_greedy_discards_cards_it_can_never_pay_for_and_keeps_a_playable_hand() -> None:
     # Stone Keep needs a Palisade, which is nowhere: a dead card; the draw deck is all supply.
-    dead = realms(
-        {"hand": ["Stone Keep"] * 3, "draw": ["Grain Tithe"] * 6}, {"hand": []}, phase="redraw"
+    dead = house(
+        realms(
+            {"hand": ["Stone Keep"] * 3, "draw": ["Grain Tithe"] * 6}, {"hand": []}, phase="redraw"
+        )
     )
     assert dead.live_in_hand(0) == 0
     assert GreedyAgent(1).act(dead) == Action("discard", ("stone-keep",))
@@ -736,6 +821,17 @@ def test_greedy_discards_cards_it_can_never_pay_for_and_keeps_a_playable_hand() 
     )
     assert playable.live_in_hand(0) == 3
     assert GreedyAgent(1).act(playable) == END
+
+
+def test_greedy_searches_a_turn_that_could_go_on_for_ever_without_crashing() -> None:
+    """§`Supply` lets supply cards be played at any time and Mage Tower draws in any phase, so a
+    hand of Royal Coffers can feed draws (and reshuffles, §`The Playing Area`) without end in one
+    turn; the greedy search bounds its depth instead of hitting Python's recursion limit."""
+    state = realms(
+        {"hand": ["Royal Coffers"] * 7, "field": ["Mage Tower"], "draw": ["Royal Coffers"] * 20},
+        {},
+    )
+    assert GreedyAgent(1, max_nodes=3000).act(state) in state.legal_actions()
 
 
 def test_the_evaluation_counts_a_combat_under_way_as_it_is_likely_to_end() -> None:
@@ -749,3 +845,125 @@ def test_the_evaluation_counts_a_combat_under_way_as_it_is_likely_to_end() -> No
     block(state, "tower-guard", "militia")
     state.apply(END)
     assert state.combat_outlook()[0] == state.attack_of(state.field[0][0])  # the Bear, unblocked
+
+
+# --- the game's own policy (the ``team`` agent of matchups) ----------------------------------
+def test_the_policy_plays_legal_actions_and_its_games_end_by_the_rulebook() -> None:
+    from rules.agents import TeamAgent
+    from rules.engines.core import plugin_for
+    from rules.engines.rival_realms.policy import play_action
+
+    assert plugin_for("rival-realms").matchup_agents[0] == "team"
+    for seed in range(6):
+        state = GAME.new_initial_state(seed, GAME.example_setups()[seed % 3])
+        agents = [TeamAgent(seed), RandomAgent(seed)] if seed % 2 else [TeamAgent(seed)] * 2
+        while not state.is_terminal():
+            action = agents[state.current_player()].act(state)
+            assert action in state.legal_actions()
+            if isinstance(agents[state.current_player()], TeamAgent):
+                assert action == play_action(state)
+            state.apply(action)
+        assert state.end_reason() in (CARD_REASON, DRAW_REASON, LIFE_REASON, STALEMATE_REASON)
+
+
+def test_the_policy_attacks_with_every_unit_and_buys_what_it_can() -> None:
+    from rules.engines.rival_realms.policy import play_action
+
+    state = realms(
+        {"hand": ["Grain Tithe", "Timber Levy", "Spearmen"], "field": ["Barracks", "Militia"]},
+        {},
+    )
+    assert play_action(state).kind == "supply"
+    state.apply(play_action(state))
+    state.apply(play_action(state))
+    assert play_action(state) == Action("play", ("spearmen",))
+    state.apply(play_action(state))
+    state.apply(play_action(state))  # end of deploy
+    state.apply(play_action(state))
+    state.apply(play_action(state))
+    assert sorted(keys(state, state.attackers)) == ["militia", "spearmen"]
+
+
+def test_the_policy_buys_two_cheap_units_rather_than_one_dear_one() -> None:
+    """§`Redraw`: a hand only refills to seven, so each card bought frees a slot; with 4 supply
+    the policy deploys both Spearmen (4 attack, two cards out of hand) over one Lancer Squadron."""
+    from rules.engines.rival_realms.policy import play_action
+
+    state = realms(
+        {
+            "hand": ["Iron Tribute", "Iron Tribute", "Spearmen", "Spearmen", "Lancer Squadron"],
+            "field": ["Barracks", "Stables"],
+        },
+        {},
+    )
+    played = []
+    while state.phase == "deploy":
+        action = play_action(state)
+        if action.kind == "play":
+            played.append(action.args[0])
+        state.apply(action)
+    assert played == ["spearmen", "spearmen"]
+
+
+def test_the_policy_cycles_a_supply_card_when_its_hand_can_pay_for_nothing() -> None:
+    """§`Supply`: a supply card may be played at any time; with nothing in hand it could pay for
+    (a Lancer Squadron without Stables), the policy plays its smallest supply card in Redraw so
+    the draw brings a new card, rather than keep a hand that would never change."""
+    from rules.engines.rival_realms.policy import play_action
+
+    hand = ["Grain Tithe", "Iron Tribute", "Lancer Squadron", "Stone Keep", "Heavy Knights"]
+    state = realms({"hand": hand, "draw": ["Militia"] * 6}, {}, phase="redraw")
+    assert play_action(state) == Action("supply", ("grain-tithe",))
+
+
+@pytest.mark.parametrize("setup", [0, 1], ids=["seat-0-first", "seat-1-first"])
+def test_policy_games_between_the_sample_decks_end_in_a_rulebook_win(setup: int) -> None:
+    """Issue 16: by the book (no house rule) the game's own policy, on both sides, brings one
+    ruler's life to 0 (§`Winning`) between the sample decks rather than locking both hands."""
+    from rules.agents import TeamAgent
+
+    wins = 0
+    for seed in range(10):
+        state = GAME.new_initial_state(seed, GAME.example_setups()[setup])
+        agent = TeamAgent(seed)
+        while not state.is_terminal():
+            state.apply(agent.act(state))
+        wins += state.end_reason() in (LIFE_REASON, CARD_REASON)
+    assert wins >= 9
+
+
+def test_the_policy_sheds_cards_it_cannot_pay_for_only_under_the_house_rule() -> None:
+    from rules.engines.rival_realms.policy import play_action
+
+    layout = {"hand": ["Stone Keep", "Grain Tithe", "Militia"], "draw": ["Timber Levy"] * 6}
+    assert play_action(realms(layout, {}, phase="redraw")) == END  # by the book: nothing to do
+    state = house(realms(layout, {}, phase="redraw"))
+    assert play_action(state) == Action("discard", ("stone-keep",))  # no Palisade anywhere
+    state.apply(play_action(state))
+    assert play_action(state) == END
+
+
+def test_setup_search_does_not_know_the_rivals_list_unless_decklists_are_open() -> None:
+    """Ruling 20 (§`Setup`, §`The Playing Area`): nothing shows a player the rival's 40 cards,
+    so a determinisation deals the rival's unseen cards from the card set (never more copies
+    than the set holds); the option ``open_decklists`` deals them from the rival's own list."""
+    rival_deck = set(GAME.example_setups()[0]["decks"][1])
+    for open_lists, named in ((False, "open_decklists"), (True, "open_decklists")):
+        setup = {**GAME.example_setups()[0], named: open_lists}
+        state = GAME.new_initial_state(3, setup)
+        rng = Rng(3)
+        guessed: set[str] = set()
+        for _ in range(20):
+            other = state.determinise(0, rng)
+            assert other.observation(0) == state.observation(0)
+            cards = [c for c in range(len(other.table)) if other.owner[c] == 1]
+            counts: dict[str, int] = {}
+            for card in cards:
+                counts[other.table[card].name] = counts.get(other.table[card].name, 0) + 1
+            assert all(n <= GAME.by_name[name].copies for name, n in counts.items())
+            guessed.update(other.table[c].name for c in other.hand[1] + other.draw[1])
+        assert (guessed <= rival_deck) is open_lists
+    words = get_plugin_words()
+    assert words.house_rules_in({"open_decklists": True}) == [
+        "Open decklists (house rule): search agents know the rival's 40-card list"
+    ]

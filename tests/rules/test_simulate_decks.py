@@ -290,3 +290,14 @@ def test_the_deck_options_are_checked_before_anything_is_played():
         call_command("simulate", "--game", game, "--deck-a", eagle, "--deck-c", eagle)
     with pytest.raises(CommandError, match="played by 2 decks, not 3"):
         simulate(game, [eagle, eagle, eagle], "random,random,random")
+
+
+def test_the_text_report_names_a_house_rule_the_setup_turns_on():
+    # Rival Realms' Redraw discard is a house rule (docs/rules/rival-realms.md, ruling 23)
+    out = io.StringIO()
+    setup = '{"redraw_discard": true, "turn_limit": 6}'
+    call_command("simulate", "--game", "rival-realms", "--games", "1", "--setup", setup, stdout=out)
+    assert "Redraw discard (house rule)" in out.getvalue()
+    out = io.StringIO()
+    call_command("simulate", "--game", "rival-realms", "--games", "1", stdout=out)
+    assert "house rule" not in out.getvalue()

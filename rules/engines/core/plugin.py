@@ -107,10 +107,16 @@ class PageWords:
     matchup_rules: str = ""
     #: how long a game takes with search agents, for the matchup form ("" to say nothing)
     matchup_timing: str = ""
+    #: a house rule's setup key -> its name in words; reports name each one a setup turned on
+    house_rules: Mapping[str, str] = field(default_factory=dict)
 
     def mulligan_label(self, policy: str) -> str:
         """A mulligan policy in words (its name with spaces when the game gives none)."""
         return self.mulligan_labels.get(policy, policy.replace("-", " "))
+
+    def house_rules_in(self, setup: Mapping[str, Any]) -> list[str]:
+        """The names of the house rules ``setup`` turns on (empty for a game by the book)."""
+        return [words for key, words in self.house_rules.items() if setup.get(key)]
 
     def end_reason(self, code: str) -> str:
         """An end-reason code in words (the code with spaces when the game gives none)."""

@@ -17,7 +17,13 @@ from rules.engines.rival_realms.decklists import build_deck, deck_problems, fixt
 from rules.engines.rival_realms.state import HAND_SIZE, RealmsState
 
 DEFAULT_TURN_LIMIT = 200
-SETUP_KEYS = frozenset({"decks", "first_player", "redraw_discard", "turn_limit"})
+SETUP_KEYS = frozenset({"decks", "first_player", "open_decklists", "redraw_discard", "turn_limit"})
+#: house rules: named opt-in setup options, off by default, kept in the setup every report shows
+HOUSE_RULES = {
+    "redraw_discard": "Redraw discard (house rule): before redrawing, the active player may "
+    "discard cards from hand",
+    "open_decklists": "Open decklists (house rule): search agents know the rival's 40-card list",
+}
 
 
 @register_game
@@ -56,8 +62,8 @@ class RivalRealmsGame(Game):
         return [dict(deck) for deck in self._samples]
 
     def example_setups(self) -> list[dict[str, Any]]:
-        """Return the sample decks against each other (both seats first), two built decks, and
-        the sample decks without the Redraw discard (ruling 23)."""
+        """Return the sample decks against each other (each seat first) and two built decks,
+        all by the rulebook (no house rule)."""
         sample = self.sample_decks()
         if self._built is None:
             self._built = [build_deck(self.specs, seed=11), build_deck(self.specs, seed=12)]
@@ -65,7 +71,6 @@ class RivalRealmsGame(Game):
             {"decks": sample[:2], "first_player": 0},
             {"decks": sample[:2], "first_player": 1},
             {"decks": [dict(deck) for deck in self._built]},
-            {"decks": sample[:2], "redraw_discard": False},
         ]
 
     def new_initial_state(
@@ -75,7 +80,8 @@ class RivalRealmsGame(Game):
 
         Setup keys: ``decks`` (two name -> count mappings or name lists; the sample decks when
         absent), ``first_player`` (0 or 1; random when absent), ``turn_limit`` (default 200) and
-        ``redraw_discard`` (default True: the Redraw discard of ruling 23; False plays without it).
+        ``redraw_discard`` (the house rule of ruling 23, default False: the rulebook's redraw) and
+        ``open_decklists`` (ruling 20, default False: search does not know the rival's list).
         """
         setup = dict(setup or {})
         unknown = sorted(set(setup) - SETUP_KEYS)
@@ -91,9 +97,11 @@ class RivalRealmsGame(Game):
         turn_limit = int(setup.get("turn_limit", DEFAULT_TURN_LIMIT))
         if turn_limit < 1:
             raise SetupError("turn_limit must be at least 1")
-        redraw_discard = setup.get("redraw_discard", True)
-        if not isinstance(redraw_discard, bool):
-            raise SetupError("redraw_discard must be true or false")
+        redraw_discard = setup.get("redraw_discard", False)
+        open_decklists = setup.get("open_decklists", False)
+        for key, value in (("redraw_discard", redraw_discard), ("open_decklists", open_decklists)):
+            if not isinstance(value, bool):
+                raise SetupError(f"{key} must be true or false")
         table: list[CardSpec] = []
         owner: list[int] = []
         for seat, deck in enumerate(decks):
@@ -103,6 +111,7 @@ class RivalRealmsGame(Game):
         state = RealmsState(self, seed, tuple(table), tuple(owner))
         state.turn_limit = turn_limit
         state.redraw_discard = redraw_discard
+        state.open_decklists = open_decklists
         rng = state.rng
         for seat in (0, 1):
             state.draw[seat] = [c for c in range(len(table)) if owner[c] == seat]
@@ -114,7 +123,7 @@ class RivalRealmsGame(Game):
                 raise SetupError("first_player must be 0 or 1")
         else:
             first = rng.randrange(2)
-        state.active = state.window = first
+        state.active = state.window = state.first = first
         state.tasks = [("start_turn", first)]
         state.log("setup", first, decks=[sum(d.values()) for d in decks])
         state.settle()

@@ -14,7 +14,8 @@ deterministic "goldfish" line:
   each unit's attack reaches the rival; §`Unit Cards` then discards it); in Reinforce, play the
   reinforce cards that raise attack, biggest gain first, while the hand can pay for them, then
   any other reinforce card the supply left over this turn pays for;
-- Redraw: where the engine offers the Redraw discard (ruling 23 in ``docs/rules/rival-realms.md``),
+- Redraw: where a setup turns on the house rule ``redraw_discard`` (ruling 23 in
+  ``docs/rules/rival-realms.md``; test hands play by the rulebook, without it),
   discard the dead cards first: reinforce cards that raise no attack, and realms and units the
   hand's supply cannot pay for or whose prerequisites are neither on the field nor in the hand.
   A full hand with nothing to discard plays its smallest supply card so the hand can change; a
@@ -24,8 +25,8 @@ Payments asked of the player discard the least useful card (reinforce, then the 
 permanent, then the smallest supply card); targets and field payments take the first choice.
 The report gives the supply in opening hands, how often a realm or unit is deployed on each of the
 first three turns, cards played and damage dealt by turns 3, 5 and 10, and how and when games end
-(the turn the idle rival's 20 life reaches 0, or the hand locks and the game is drawn by
-repetition). ``walk`` replays one such game for a page.
+(the turn the idle rival's 20 life reaches 0, or the hand locks, ruling 21, and the game runs to
+the test's turn limit: the idle rival still holds cards it could play, so it is no stalemate). ``walk`` replays one such game for a page.
 """
 
 from __future__ import annotations

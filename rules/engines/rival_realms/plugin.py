@@ -7,38 +7,52 @@ from typing import Any, ClassVar
 
 from rules.engines.core import GamePlugin, HandWords, PageWords
 from rules.engines.rival_realms.cards import CardDataError, card_spec
-from rules.engines.rival_realms.game import RivalRealmsGame
+from rules.engines.rival_realms.game import HOUSE_RULES, RivalRealmsGame
 from rules.engines.rival_realms.state import (
     CARD_REASON,
     DRAW_REASON,
     LIFE_REASON,
     LIMIT_REASON,
-    REPEAT_REASON,
+    STALEMATE_REASON,
 )
 
 
 class RivalRealmsPlugin(GamePlugin):
-    """Two 40-card decks, each seat its own deck; deck A moves first (random by the rulebook
-    when no first player is given)."""
+    """Two 40-card decks, each seat its own deck; the first player is the setup's, or random as
+    the rulebook's Setup says."""
 
     game = RivalRealmsGame
     hands_module = "rules.engines.rival_realms.hands"
-    cutoff_reasons: ClassVar[frozenset[str]] = frozenset({LIMIT_REASON, REPEAT_REASON})
+    #: the rulebook has no draw: a stalemate (the book's own endless game, detected) is counted
+    #: with the turn limit as an ending the rulebook does not name
+    cutoff_reasons: ClassVar[frozenset[str]] = frozenset({LIMIT_REASON, STALEMATE_REASON})
+    #: the game's own policy first (``policy.play_action``): see docs/rules/rival-realms.md,
+    #: "Measured", for how its games end against itself, random and greedy
+    team_policy = "rules.engines.rival_realms.policy:play_action"
+    matchup_agents: ClassVar[tuple[str, ...]] = ("team", "random", "greedy", "mcts")
+    agent_labels: ClassVar[Mapping[str, str]] = {
+        "team": "Rival Realms policy (builds, attacks every turn, blocks what hurts; "
+        "a fraction of a second a game)",
+    }
     words: ClassVar[PageWords] = PageWords(
         hands=HandWords(
             intro="you go first against a rival with the same deck who plays no card and never "
             "blocks (a “goldfish”). Rival Realms has no mulligan."
         ),
-        # the rulebook's "Winning"; the turn limit and repetition are the engine's (docs/rules)
+        # the rulebook's "Winning"; the stalemate is the rulebook's own endless game (ruling 21);
+        # the turn limit is the engine's (docs/rules)
         end_reasons={
             LIFE_REASON: "life down to 0",
             CARD_REASON: "a card's victory condition was met",
             DRAW_REASON: "both players won or fell at once (a draw)",
             LIMIT_REASON: "the turn limit was reached (the engine's cut-off, a draw)",
-            REPEAT_REASON: "the same position came back three times (a draw)",
+            STALEMATE_REASON: "stalemate: neither player can ever act again, so by the rulebook "
+            "the game cannot end (a draw)",
         },
+        house_rules=HOUSE_RULES,
         matchup_rules="Rival Realms: two decks, each played by its own agent.",
-        matchup_timing="greedy and MCTS games often run to the turn limit: half a minute or more",
+        matchup_timing="the policy a fraction of a second a game; greedy about a second (it "
+        "keeps its units home, so its games run to the turn limit); MCTS several seconds",
     )
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:

@@ -8,10 +8,12 @@ task that needs a choice becomes that player's decision. Cards on a field are na
 their key and field position, cards in hand by key, so actions read the same in every
 determinisation. The rulings these rules follow are written once, in ``docs/rules/rival-realms.md``.
 
-In the Redraw window the active player may discard cards from hand before drawing back up to seven
-(ruling 23; the setup option ``redraw_discard`` turns it off). Once they discard, the rest of the
-window is that discard: more ``discard`` actions, in key order so each set of cards is one
-sequence, then ``end`` to draw.
+The house rule ``redraw_discard`` (a named setup option, off by default; ruling 23) lets the
+active player discard cards from hand in the Redraw window before drawing back up to seven. Once
+they discard, the rest of the window is that discard: more ``discard`` actions, in key order so
+each set of cards is one sequence, then ``end`` to draw. Without it a hand its owner can never pay
+for never changes (§`Redraw`); when neither player can ever act again the game is a stalemate
+(ruling 21).
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ LIFE_REASON = "life"
 CARD_REASON = "card-victory"
 DRAW_REASON = "simultaneous"
 LIMIT_REASON = "turn-limit"
-REPEAT_REASON = "repetition"
+STALEMATE_REASON = "stalemate"
 #: every end reason a game can have (``end_reason()``); the plugin gives each one words
-END_REASONS = (LIFE_REASON, CARD_REASON, DRAW_REASON, LIMIT_REASON, REPEAT_REASON)
+END_REASONS = (LIFE_REASON, CARD_REASON, DRAW_REASON, LIMIT_REASON, STALEMATE_REASON)
+#: the phases of a player's own turn when no combat happens (§`Turn Sequence`)
+QUIET_PHASES = frozenset({"deploy", "attack", "redraw", "any"})
 
 END = Action("end")
 PASS = Action("pass")
@@ -66,17 +70,18 @@ class RealmsState(State):
         "discard",
         "draw",
         "field",
+        "first",
         "hand",
         "known_hand",
         "life",
         "lost",
         "mods",
+        "open_decklists",
         "owner",
         "passes",
         "phase",
         "plan",
         "reason",
-        "recent",
         "redraw_discard",
         "scores",
         "shields",
@@ -102,6 +107,8 @@ class RealmsState(State):
         self.life = [STARTING_LIFE, STARTING_LIFE]
         self.supply = [0, 0]
         self.active = 0
+        #: the seat that moved first (§`Setup`)
+        self.first = 0
         self.window = 0
         self.phase = "deploy"
         self.passes = 0
@@ -113,11 +120,13 @@ class RealmsState(State):
         self.damage: dict[int, int] = {}
         self.shields: dict[int, int] = {}
         self.plan: dict[int, int] = {}
-        #: ruling 23: may the active player discard from hand before drawing in Redraw
-        self.redraw_discard = True
+        #: house rule ``redraw_discard`` (ruling 23): discard from hand before drawing in Redraw
+        self.redraw_discard = False
+        #: option ``open_decklists`` (ruling 20): search may deal the rival's unseen cards from
+        #: the rival's own list; off, it deals them from the card set (the rulebook shows no list)
+        self.open_decklists = False
         #: the key of the card last discarded in this Redraw ("" while none has been)
         self.cycling = ""
-        self.recent: tuple[int, ...] = ()
         self.mods: list[tuple[int, int, int, str]] = []
         self.tasks: list[tuple[Any, ...]] = []
         self.turn = 1
@@ -158,6 +167,15 @@ class RealmsState(State):
         """Return how the game ended: life, card-victory, simultaneous or turn-limit."""
         return self.reason
 
+    def first_player(self) -> int:
+        """Return the seat that moved first (§`Setup`: random unless the setup names it)."""
+        return self.first
+
+    def turn_count(self) -> int:
+        """Return the turns played (both players' turns counted); a turn cut off by the turn
+        limit or a stalemate before it began does not count."""
+        return self.turn - 1 if self.reason in (LIMIT_REASON, STALEMATE_REASON) else self.turn
+
     def clone(self) -> RealmsState:
         """Return an independent copy (lists copied one level deep, specs shared)."""
         new = RealmsState.__new__(RealmsState)
@@ -173,6 +191,7 @@ class RealmsState(State):
         new.life = self.life.copy()
         new.supply = self.supply.copy()
         new.active = self.active
+        new.first = self.first
         new.window = self.window
         new.phase = self.phase
         new.passes = self.passes
@@ -185,8 +204,8 @@ class RealmsState(State):
         new.shields = self.shields.copy()
         new.plan = self.plan.copy()
         new.redraw_discard = self.redraw_discard
+        new.open_decklists = self.open_decklists
         new.cycling = self.cycling
-        new.recent = self.recent
         new.mods = self.mods.copy()
         new.tasks = self.tasks.copy()
         new.turn = self.turn
@@ -359,7 +378,10 @@ class RealmsState(State):
     def determinise(self, player: int, rng: Rng) -> RealmsState:
         """Return a copy with the rival's unknown hand cards and both draw decks dealt again.
 
-        The copy is for search, so it records no events or history (``quiet``).
+        The rival's unseen cards are dealt from the card set, less the copies of each card the
+        player has seen the rival use (ruling 20: the rulebook shows no one the rival's list);
+        with the option ``open_decklists`` they are the rival's own unseen cards, shuffled. The
+        copy is for search, so it records no events or history (``quiet``).
         """
         new = self.clone()
         rival = 1 - player
@@ -367,11 +389,36 @@ class RealmsState(State):
         unknown = [c for c in new.hand[rival] if c not in known]
         pool = unknown + new.draw[rival]
         rng.shuffle(pool)
+        if not self.open_decklists and pool:
+            new.table = self._guess_rival_cards(rival, pool, rng)
         new.hand[rival] = known + pool[: len(unknown)]
         new.draw[rival] = pool[len(unknown) :]
         rng.shuffle(new.draw[player])
         new.rng = rng.spawn()
         return new.quiet()
+
+    def _guess_rival_cards(self, rival: int, hidden: list[int], rng: Rng) -> tuple[CardSpec, ...]:
+        """Return the table with each of the rival's ``hidden`` cards replaced by a card of the
+        set drawn from the copies the rival has not been seen to use (copies in the set less
+        the rival's open cards), so a guess never breaks the copies limit of §`Setup`."""
+        hidden_set = set(hidden)
+        seen: dict[str, int] = {}
+        for card, owner in enumerate(self.owner):
+            if owner == rival and card not in hidden_set:
+                name = self.table[card].name
+                seen[name] = seen.get(name, 0) + 1
+        pool = [
+            spec
+            for spec in cast("tuple[CardSpec, ...]", getattr(self.game, "specs", ()))
+            for _ in range(max(0, spec.copies - seen.get(spec.name, 0)))
+        ]
+        if len(pool) < len(hidden):
+            return self.table
+        rng.shuffle(pool)
+        table = list(self.table)
+        for card, spec in zip(hidden, pool, strict=False):
+            table[card] = spec
+        return tuple(table)
 
     def _known_in_hand(self, player: int) -> list[int]:
         return [c for c in self.known_hand[player] if c in self.hand[player]]
@@ -465,13 +512,12 @@ class RealmsState(State):
         from_hand: int = 0,
     ) -> bool:
         supply_due = supply
-        life_due = 0
         for payment in payments:
             pay = payment["pay"]
             if pay == "supply":
                 supply_due += int(payment["amount"])
             elif pay == "lose_life":
-                life_due += int(payment["amount"])
+                pass
             elif pay in ("discard_self", "lose_self"):
                 if source is None or self.in_combat(source):
                     return False
@@ -482,8 +528,8 @@ class RealmsState(State):
                 payment["count"]
             ):
                 return False
-        # A player may not pay life they do not have (ruling: a cost never kills its payer).
-        return self.supply[player] >= supply_due and self.life[player] > life_due
+        # Life is always payable (ruling 17): paying it to 0 or less loses at once (§`Winning`).
+        return self.supply[player] >= supply_due
 
     def _pay(
         self,
@@ -779,7 +825,9 @@ class RealmsState(State):
 
     # --- the engine's own work ----------------------------------------------------------------
     def settle(self) -> None:
-        """Run automatic tasks until a decision or a window is open, checking victory each step."""
+        """Run automatic tasks until a decision or a window is open, checking survival (a card
+        leaving may take a static defense bonus with it) and victory after each step."""
+        self._check_losses()
         self._check_end()
         while self.scores is None and self.tasks and self.tasks[0][0] not in DECISIONS:
             task = self.tasks.pop(0)
@@ -796,6 +844,7 @@ class RealmsState(State):
                 self._start_turn(task[1])
             else:
                 raise AssertionError(f"unknown task {task!r}")
+            self._check_losses()
             self._check_end()
         if self.scores is None and self.tasks and not self._task_choices(self.tasks[0]):
             # A choice with nothing left to choose from (the cards went away) is skipped.
@@ -891,13 +940,21 @@ class RealmsState(State):
             self.damage[card] = self.damage.get(card, 0) + amount - prevented
 
     def _check_losses(self) -> None:
-        for player in (0, 1):
-            for card in list(self.field[player]):
-                if self.damage.get(card, 0) > self.defense_of(card) and (
-                    self.table[card].type == "unit"
-                ):
-                    self._leave_field(card, self.lost)
-                    self.log("lose", player, card=self.table[card].key)
+        """Lose every unit whose damage is over its defense now (§`Unit Cards`), all at once,
+        and again while a leaving unit's static bonus leaves others over theirs."""
+        while True:
+            doomed = [
+                card
+                for player in (0, 1)
+                for card in self.field[player]
+                if self.table[card].type == "unit"
+                and self.damage.get(card, 0) > self.defense_of(card)
+            ]
+            if not doomed:
+                return
+            for card in doomed:
+                self._leave_field(card, self.lost)
+                self.log("lose", self.owner[card], card=self.table[card].key)
 
     def _leave_field(self, card: int, zone: list[list[int]]) -> None:
         owner = self.owner[card]
@@ -952,9 +1009,13 @@ class RealmsState(State):
             self._hurt(card, amount)
         self.life[defender] -= to_player
         self.log("damage", self.active, to_player=to_player, hits=len(hits))
-        for card in [*self.attackers, *self.blocks]:
-            lost = self.damage.get(card, 0) > self.defense_of(card)
-            self._leave_field(card, self.lost if lost else self.discard)
+        # §`Resolve`: the damage is dealt at once and the units that took part then leave at
+        # once, so each is judged against the field as it stands before any of them leaves (a
+        # unit's static bonus still counts for the others judged with it, §`Unit Cards`).
+        leaving = [*self.attackers, *self.blocks]
+        lost = {card for card in leaving if self.damage.get(card, 0) > self.defense_of(card)}
+        for card in leaving:
+            self._leave_field(card, self.lost if card in lost else self.discard)
         for card in self.combat_cards:
             zone = self.lost if self.table[card].reinforce_kind == "once" else self.discard
             zone[self.owner[card]].append(card)
@@ -984,15 +1045,53 @@ class RealmsState(State):
         self.active = self.window = player
         self.phase = "deploy"
         self.log("turn", player, turn=self.turn)
-        # Ruling 14: the same position at the start of the same player's turn three times in a
-        # row (nothing anyone did changed anything for two full rounds) ends the game in a draw.
-        signature = hash(self.position())
-        self.recent = (*self.recent[-4:], signature)
-        if len(self.recent) == 5 and self.recent[0] == self.recent[2] == signature:
-            self._finish(REPEAT_REASON, [0.0, 0.0])
+        # Ruling 21: when neither player can ever do anything but end their windows, nothing
+        # can change again and the rulebook's game never ends: that is a stalemate (a draw).
+        if self.stalemate():
+            self._finish(STALEMATE_REASON, [0.0, 0.0])
             return
         for card in list(self.field[player]):
             self._trigger(card, "turn_start")
+
+    def stalemate(self) -> bool:
+        """Return True when, between turns, no player can ever act again (ruling 21): no unit
+        on either field (so no combat, no defend or reinforce window), and for each player no
+        supply card in hand, no draw into a hand short of seven, no card in hand they could pay
+        for with no supply, no ability of their own turn's phases they could pay for, and no
+        turn-start trigger. Everything then repeats unchanged for ever (§`Redraw`, §`Supply`)."""
+        for player in (0, 1):
+            hand = self.hand[player]
+            if self.redraw_discard and hand:
+                return False  # the house rule can always change the hand
+            if len(hand) < HAND_SIZE and (self.draw[player] or self.discard[player]):
+                return False
+            for card in hand:
+                spec = self.table[card]
+                if spec.type == "supply":
+                    return False
+                if (
+                    spec.is_permanent
+                    and spec.cost == 0
+                    and self._prerequisites_met(player, spec.prerequisites)
+                    and self._payable(
+                        player, spec.additional_costs, 0, None, spec.prerequisites, from_hand=1
+                    )
+                ):
+                    return False
+            for card in self.field[player]:
+                spec = self.table[card]
+                if spec.type == "unit":
+                    return False
+                for ability in spec.abilities:
+                    if ability.kind == "triggered" and ability.when == "turn_start":
+                        return False
+                    if (
+                        ability.kind == "activated"
+                        and QUIET_PHASES.intersection(ability.phases)
+                        and self._payable(player, ability.cost, 0, card, ())
+                    ):
+                        return False
+        return True
 
     def meets_victory(self, player: int) -> bool:
         """Return True when a victory ability on ``player``'s field has every condition met."""

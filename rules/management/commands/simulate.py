@@ -136,6 +136,8 @@ class Command(BaseCommand):
         shown = {**setup, "decks": list(side_names)} if side_names is not None else setup
         shown.pop("lineup", None)
         self.stdout.write(f"{report.game}: {report.games} games, seed {report.seed}, setup {shown}")
+        for house_rule in plugin_for(slug).words.house_rules_in(setup):
+            self.stdout.write(f"  {house_rule}")
         if report.team is not None:
             team = report.team
             self.stdout.write(
