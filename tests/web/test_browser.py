@@ -390,14 +390,14 @@ def test_the_matchup_form_offers_the_agents_of_deck_as_game(page, user, password
     page.goto("/matchups/")
     agent = page.get_by_label("Deck A played by")
     # a Reggae Revolution deck: its team policy is chosen, alpha-beta (not its agent) hidden
-    page.get_by_label("Deck A (moves first)").select_option(
+    page.get_by_label("Deck A", exact=True).select_option(
         label="Starters (Reggae Revolution, alice)"
     )
     expect(agent).to_have_value("team")
     expect(agent.locator("option[value=alphabeta]")).to_be_disabled()
     # a Revolt N Reign deck: its own default, and no team policy
-    page.get_by_label("Deck A (moves first)").select_option(label="Eagles (Revolt N Reign, alice)")
-    expect(agent).to_have_value("random")
+    page.get_by_label("Deck A", exact=True).select_option(label="Eagles (Revolt N Reign, alice)")
+    expect(agent).to_have_value("plan")
     expect(agent.locator("option[value=team]")).to_be_disabled()
     expect(agent.locator("option[value=plan]")).to_be_enabled()
 
@@ -409,8 +409,11 @@ def test_matchup_with_progress_results_and_replay(page, user, password):
     make_deck(user, name="Bisons", sample_name="legal-bison-pressure")
     log_in(page, user, password)
     page.get_by_role("link", name="Matchups").click()
-    page.get_by_label("Deck A (moves first)").select_option(label="Eagles (Revolt N Reign, alice)")
+    page.get_by_label("Deck A", exact=True).select_option(label="Eagles (Revolt N Reign, alice)")
     page.get_by_label("Deck B", exact=True).select_option(label="Bisons (Revolt N Reign, alice)")
+    # the form offers the game's best agent (turn plans, seconds a game): random plays faster
+    page.get_by_label("Deck A played by").select_option("random")
+    page.get_by_label("Deck B played by").select_option("random")
     page.get_by_label("Games").fill("30")
     page.get_by_role("button", name="Play the matchup").click()
     expect(page.get_by_test_id("matchup-results")).to_contain_text("Results of 30 games")
