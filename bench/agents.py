@@ -178,6 +178,17 @@ def interval(hits: int, total: int) -> str:
     return f"{hits / total:6.1%} [95% CI {low:.1%} - {high:.1%}]"
 
 
+def setup_label(setup: dict[str, Any]) -> str:
+    """The setup in a line: its options, and decks by size (a deck's card list is too long)."""
+    parts = [
+        f"{key}={value}" for key, value in setup.items() if key != "decks" and value is not None
+    ]
+    decks = setup.get("decks") or []
+    if decks:
+        parts.append("decks of " + "/".join(str(len(deck)) for deck in decks) + " cards")
+    return ", ".join(parts) or "the default setup"
+
+
 def describe(
     plugin: GamePlugin, setup: dict[str, Any], pair: tuple[str, str], rows: list[dict[str, Any]]
 ) -> str:
@@ -190,7 +201,7 @@ def describe(
         f"deck {chr(65 + i)}" for i in range(len(setup.get("decks", [])))
     ]
     lines = [
-        f"{plugin.slug} {pair[0]} vs {pair[1]} ({games} games, {setup}):",
+        f"{plugin.slug} {pair[0]} vs {pair[1]} ({games} games, {setup_label(setup)}):",
         f"  rulebook ending {interval(games - cut, games)}; engine cut-off {cut / games:.1%}",
         "  end reasons: " + ", ".join(f"{r} {c}" for r, c in reasons.most_common()),
     ]
