@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rules.models import MatchupRun
-from rules.services import matchup_run_create, matchup_run_play_all
+from rules.services import matchup_run_play_all
 from tests.factories import MatchupRunFactory
-from tests.web.conftest import make_deck
-from web.matchups import matchup_plan
+from tests.web.conftest import make_deck, store_matchup_run
 
 pytestmark = pytest.mark.django_db
 
@@ -17,21 +16,7 @@ pytestmark = pytest.mark.django_db
 def played_run(user, *, games: int = 4, fixed_seats: bool = False) -> MatchupRun:
     a = make_deck(user, name="Eagles")
     b = make_deck(user, name="Bisons", sample_name="legal-bison-pressure")
-    plan = matchup_plan(a, b, ["random", "random"])
-    run = matchup_run_create(
-        game=a.game,
-        owner=user,
-        session_key="",
-        sides=plan.sides(),
-        agents=plan.agents,
-        setup=plan.setup,
-        cooperative=plan.cooperative,
-        games=games,
-        seed=9,
-        deck_a=a,
-        deck_b=b,
-        fixed_seats=fixed_seats,
-    )
+    run = store_matchup_run(user, a, b, games=games, seed=9, fixed_seats=fixed_seats)
     return matchup_run_play_all(run_id=run.pk)
 
 

@@ -13,10 +13,9 @@ from django.core.management import call_command
 
 from cards.models import Game
 from rules.models import MatchupRun
-from rules.services import matchup_run_advance, matchup_run_create
+from rules.services import matchup_run_advance
 from rules.tasks import matchup_run_play
-from tests.web.conftest import make_deck
-from web.matchups import matchup_plan
+from tests.web.conftest import make_deck, store_matchup_run
 
 # A database number no other part of the project uses, so a test never eats someone's tasks.
 REDIS_URL = "redis://127.0.0.1:6379/13"
@@ -32,20 +31,7 @@ def new_run(owner, *, seed: int = 11, games: int = 6) -> MatchupRun:
     """A Rival Realms run of two sample decks, random agents, stored as the matchup page would."""
     a = make_deck(owner, game="rival-realms", sample_name="legal-arcane-court", name="Court")
     b = make_deck(owner, game="rival-realms", sample_name="legal-knights-and-keeps", name="Keeps")
-    plan = matchup_plan(a, b, ["random", "random"])
-    return matchup_run_create(
-        game=a.game,
-        owner=owner,
-        session_key="",
-        sides=plan.sides(),
-        agents=plan.agents,
-        setup=plan.setup,
-        cooperative=plan.cooperative,
-        games=games,
-        seed=seed,
-        deck_a=a,
-        deck_b=b,
-    )
+    return store_matchup_run(owner, a, b, games=games, seed=seed)
 
 
 def play_by_polls(run: MatchupRun) -> MatchupRun:

@@ -63,3 +63,25 @@ def make_deck(
 @pytest.fixture
 def legal_deck(user) -> Deck:
     return make_deck(user)
+
+
+def store_matchup_run(owner, a: Deck, b: Deck, *, games: int, seed: int, fixed_seats: bool = False):
+    """A run of decks ``a`` and ``b`` between random agents, stored as the matchup page would."""
+    from rules.services import matchup_run_create
+    from web.matchups import matchup_plan
+
+    plan = matchup_plan(a, b, ["random", "random"])
+    return matchup_run_create(
+        game=a.game,
+        owner=owner,
+        session_key="",
+        sides=plan.sides(),
+        agents=plan.agents,
+        setup=plan.setup,
+        cooperative=plan.cooperative,
+        games=games,
+        seed=seed,
+        deck_a=a,
+        deck_b=b,
+        fixed_seats=fixed_seats,
+    )
