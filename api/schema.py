@@ -110,6 +110,11 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             current_version=5,
         )
     },
+    "415": {
+        "unsupported-media-type": problem_example(
+            "unsupported-media-type", 'Unsupported media type "text/plain" in request.'
+        )
+    },
     "429": {
         "throttled": problem_example(
             "throttled", "Request was throttled. Expected available in 12 seconds.", retry_after=12
@@ -139,6 +144,7 @@ DESCRIPTIONS = {
     "404": "No such object, page, or an object that is not yours to see.",
     "409": "The object's state does not allow this.",
     "412": "If-Match names a version that is no longer current; nothing was written.",
+    "415": "The body is not JSON, a URL-encoded form or a multipart form.",
     "429": "Throttled; see the Retry-After header.",
     "500": "Server fault.",
     "503": "The database is busy with other writes; nothing was written. Retry shortly.",
@@ -158,6 +164,8 @@ class ProblemAutoSchema(AutoSchema):
         codes = ["400", "401", "404", "429", "500"]
         if self._needs_auth():
             codes.append("403")
+        if self.method in ("POST", "PUT", "PATCH") and self.get_request_serializer() is not None:
+            codes.append("415")
         codes += [str(code) for code in getattr(self.view, "extra_error_statuses", ())]
         by_action = getattr(self.view, "extra_error_statuses_by_action", {})
         codes += [str(code) for code in by_action.get(getattr(self.view, "action", None), ())]

@@ -70,3 +70,26 @@ def test_docs_pages_use_packaged_assets_and_no_other_host(client, page):
 def test_swagger_ui_turns_off_the_online_validator(client):
     html = client.get("/api/v1/docs/").content.decode()
     assert '"validatorUrl": null' in html
+
+
+def test_operations_that_read_a_body_document_the_415_they_give_for_other_media(
+    openapi, api_client, user
+):
+    """A body in a media type no parser takes is refused with a 415 problem; every operation
+    that reads a body says so in the schema (schemathesis found it undocumented)."""
+    with_body = [
+        (method, path)
+        for path, operations in openapi["paths"].items()
+        for method, operation in operations.items()
+        if "requestBody" in operation
+    ]
+    assert ("post", "/api/v1/decks/{id}/clone/") in with_body
+    for method, path in with_body:
+        assert "415" in openapi["paths"][path][method]["responses"], (method, path)
+    assert "415" not in openapi["paths"]["/api/v1/cards/"]["get"]["responses"]
+
+    api_client.force_authenticate(user)
+    response = api_client.post("/api/v1/validate/", b'{"game": 1}', content_type="text/plain")
+    assert response.status_code == 415
+    assert response.json()["code"] == "unsupported-media-type"
+    assert "text/plain" in response.json()["detail"]
