@@ -61,11 +61,8 @@ def _refusal(request: HttpRequest) -> tuple[str, str, str] | None:
                     return "_to_field", detail, "validation-error"
     except RequestDataTooBig:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        return (
-            "",
-            f"The request body is larger than the {limit} bytes this site reads.",
-            "body-too-large",
-        )
+        detail = f"The request body is larger than the {limit} bytes this site reads."
+        return "", detail, "body-too-large"
     except (MultiPartParserError, TooManyFieldsSent, TooManyFilesSent) as error:
         return "", f"The form body cannot be read: {error}", "bad-request"
     return None
@@ -76,7 +73,9 @@ def _answer(request: HttpRequest, field: str, detail: str, code: str) -> HttpRes
         from api.errors import PROBLEM_CONTENT_TYPE, problem
 
         errors = [{"field": field, "code": "invalid", "detail": detail}]
-        body = problem(400, detail, code=code, request=request, errors=errors)
+        # The same fields as the API's own refusal of a body (api.errors): the limit in bytes.
+        extra = {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE} if code == "body-too-large" else {}
+        body = problem(400, detail, code=code, request=request, errors=errors, **extra)
         return JsonResponse(body, status=400, content_type=PROBLEM_CONTENT_TYPE)
     context = {"title": "This request cannot be read", "text": detail}
     return render(request, "web/message.html", context, status=400)

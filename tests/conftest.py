@@ -70,6 +70,18 @@ def _fresh_validation_caches():
     format_rules_forget_local()
 
 
+GENERATED_GAME = "generated"
+
+
+@pytest.fixture
+def generated_cards(db):
+    """Sixty cards of a generated game (``generate_cards``), more than one 50-card page."""
+    from cards.models import Card
+
+    call_command("generate_cards", count=60, game=GENERATED_GAME, seed=11, stdout=io.StringIO())
+    return Card.objects.filter(game__slug=GENERATED_GAME)
+
+
 @pytest.fixture
 def organiser(django_user_model):
     """A user with the organiser role (in the Organisers group), who may create events."""

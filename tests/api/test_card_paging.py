@@ -7,23 +7,14 @@ of an exact count.
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from django.core.management import call_command
 from django.test import override_settings
 
-from cards.models import Card
+from tests.conftest import GENERATED_GAME
 
 pytestmark = pytest.mark.django_db
 
-GAME = "paging"
-
-
-@pytest.fixture
-def generated(db):
-    call_command("generate_cards", count=60, game=GAME, seed=11, stdout=io.StringIO())
-    return Card.objects.filter(game__slug=GAME)
+GAME = GENERATED_GAME
 
 
 def every_page(api_client, params: dict[str, str]) -> tuple[list[int], list[dict]]:
@@ -54,7 +45,7 @@ QUERIES = ["", "opponent", "-o:draw", "t:attack", "ip<=2 -t:pillar", "lp"]
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("query", QUERIES)
 def test_pages_are_the_same_whether_the_count_is_exact_or_estimated(
-    api_client, generated, order, query
+    api_client, generated_cards, order, query
 ):
     params = {"game": GAME, "page_size": "7", **order} | ({"q": query} if query else {})
     with override_settings(CARD_COUNT_EXACT_UP_TO=10_000):
@@ -67,7 +58,7 @@ def test_pages_are_the_same_whether_the_count_is_exact_or_estimated(
     assert exact_pages[0]["count"] == len(exact_ids) == len(set(exact_ids))
 
 
-def test_past_the_threshold_the_count_is_an_estimate_and_says_so(api_client, generated):
+def test_past_the_threshold_the_count_is_an_estimate_and_says_so(api_client, generated_cards):
     with override_settings(CARD_COUNT_EXACT_UP_TO=10):
         response = api_client.get("/api/v1/cards/", {"game": GAME, "page_size": "5"})
     body = response.json()
@@ -76,7 +67,7 @@ def test_past_the_threshold_the_count_is_an_estimate_and_says_so(api_client, gen
     assert len(body["results"]) == 5 and "page=2" in body["next"]
 
 
-def test_the_last_page_knows_the_exact_count_even_past_the_threshold(api_client, generated):
+def test_the_last_page_knows_the_exact_count_even_past_the_threshold(api_client, generated_cards):
     with override_settings(CARD_COUNT_EXACT_UP_TO=10):
         response = api_client.get("/api/v1/cards/", {"game": GAME, "page_size": "25", "page": 3})
     assert response.status_code == 200
@@ -84,7 +75,7 @@ def test_the_last_page_knows_the_exact_count_even_past_the_threshold(api_client,
     assert "Count-Estimated" not in response
 
 
-def test_up_to_the_threshold_the_count_is_exact(api_client, generated):
+def test_up_to_the_threshold_the_count_is_exact(api_client, generated_cards):
     with override_settings(CARD_COUNT_EXACT_UP_TO=60):
         response = api_client.get("/api/v1/cards/", {"game": GAME, "page_size": "5"})
     assert response.json()["count"] == 60
@@ -92,7 +83,7 @@ def test_up_to_the_threshold_the_count_is_exact(api_client, generated):
 
 
 @pytest.mark.parametrize("threshold", [0, 10, 1000])
-def test_a_page_past_the_last_is_a_404_either_way(api_client, generated, threshold):
+def test_a_page_past_the_last_is_a_404_either_way(api_client, generated_cards, threshold):
     with override_settings(CARD_COUNT_EXACT_UP_TO=threshold):
         response = api_client.get("/api/v1/cards/", {"game": GAME, "page": "9"})
         assert response.status_code == 404
@@ -104,7 +95,7 @@ def test_a_page_past_the_last_is_a_404_either_way(api_client, generated, thresho
 
 @pytest.mark.parametrize("threshold", [0, 10, 1000])
 def test_list_queries_stay_bounded_past_the_threshold(
-    api_client, generated, django_assert_max_num_queries, threshold
+    api_client, generated_cards, django_assert_max_num_queries, threshold
 ):
     # the game; the planner's estimate (PostgreSQL); the capped ids; the page; the subtypes
     with override_settings(CARD_COUNT_EXACT_UP_TO=threshold), django_assert_max_num_queries(5):
@@ -112,7 +103,7 @@ def test_list_queries_stay_bounded_past_the_threshold(
     assert response.status_code == 200 and len(response.json()["results"]) == 50
 
 
-def test_list_etag_still_answers_304(api_client, generated):
+def test_list_etag_still_answers_304(api_client, generated_cards):
     with override_settings(CARD_COUNT_EXACT_UP_TO=5):
         first = api_client.get("/api/v1/cards/", {"game": GAME, "q": "opponent"})
         again = api_client.get(

@@ -169,5 +169,5 @@ def test_a_form_body_over_djangos_cap_is_the_same_problem(api_client, settings):
     response = api_client.post("/api/v1/validate/", {"decklist": "x" * 200}, format="multipart")
 
     assert response.status_code == 400
-    assert response.json()["code"] == "body-too-large"
+    assert (response.json()["code"], response.json()["limit"]) == ("body-too-large", 100)
     assert "larger than the 100 bytes" in response.json()["detail"]
