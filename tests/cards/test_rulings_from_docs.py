@@ -7,7 +7,9 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from django.conf import settings
+from django.conf import settings as django_settings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cards.models import Card, Game, Ruling
 from cards.rulings import rulings_for_card, rulings_read
@@ -107,7 +109,36 @@ def test_rulings_show_on_the_card_page(client) -> None:
 
 def test_a_game_without_a_rulings_document_loads_only_its_file_rulings(tmp_path: Path) -> None:
     report = game_data_load(
-        slug="rival-realms", fixtures_dir=Path(settings.FIXTURES_DIR), rulings_dir=tmp_path
+        slug="rival-realms", fixtures_dir=Path(django_settings.FIXTURES_DIR), rulings_dir=tmp_path
     )
     assert not Ruling.objects.filter(card__game__slug="rival-realms").exists()
     assert report.count("rulings").updated > 0  # the document's rulings went with it
+
+
+_words = st.text(alphabet="abcdefghij KLMNOP", min_size=1, max_size=30).map(str.strip).filter(bool)
+
+
+@given(
+    items=st.lists(st.tuples(_words, _words, _words), min_size=1, max_size=6),
+    pinned=st.booleans(),
+)
+@settings(max_examples=60, deadline=None)
+def test_any_list_of_rulings_reads_back_in_order_without_its_test_notes(
+    tmp_path_factory: pytest.TempPathFactory, items: list[tuple[str, str, str]], pinned: bool
+) -> None:
+    lines = ["# Game", "", "## Rulings", ""]
+    for number, (title, first, second) in enumerate(items, start=1):
+        note = f" Pinned by `tests/t.py::test_{number}`." if pinned else ""
+        lines += [f"{number}. **{title}.** {first}", f"   {second}.{note}", ""]
+    lines += ["## Measured", "", "99. **Elsewhere.** not a ruling"]
+    path = tmp_path_factory.mktemp("doc") / "game.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+    rulings = rulings_read(path)
+
+    assert [r.number for r in rulings] == list(range(1, len(items) + 1))
+    for ruling, (title, first, second) in zip(rulings, items, strict=True):
+        assert ruling.title == title.rstrip(".").strip()
+        assert first.split()[0] in ruling.text and second.split()[-1] in ruling.text
+        assert "Pinned" not in ruling.text and "tests/" not in ruling.text
+        assert "Elsewhere" not in ruling.text
