@@ -1,4 +1,5 @@
-# Deckwright: `make run` sets everything up and serves http://127.0.0.1:8000; `make test` runs the suite.
+# Deckwright: `make run` sets everything up (with the demo set; `make run DEMO=0` without) and
+# serves http://127.0.0.1:8000; `make test` runs the suite.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -21,8 +22,13 @@ install: $(STAMP)
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
+# The demo set (sample decks of every game, an example event) loads unless DEMO=0 is given
+# (`make run DEMO=0`) or DECKWRIGHT_DEMO=0 is in the environment.
+DEMO ?= $(or $(DECKWRIGHT_DEMO),1)
+
 data: migrate
 	$(BIN)/python manage.py load_game_data
+	DECKWRIGHT_DEMO=$(DEMO) $(BIN)/python manage.py load_demo
 
 run: data
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -14,6 +15,7 @@ from cards.checks import card_check_errors
 from cards.gamedata import GameData, GameDataError, read_game
 from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Subtype
 from cards.naming import name_key, slugify_name
+from cards.rulings import DocRuling, rulings_for_card, rulings_read
 from cards.schema import PRINTED_NUMBERS, check_schema
 
 CARD_KEYS = {
@@ -195,16 +197,30 @@ def _parse_date(value: Any) -> dt.date | None:
         return None
 
 
+def _doc_rulings(slug: str, rulings_dir: Path | None) -> list[DocRuling]:
+    """The rulings of ``<rulings_dir>/<slug>.md`` (settings.RULINGS_DIR by default), if any."""
+    folder = rulings_dir if rulings_dir is not None else Path(settings.RULINGS_DIR)
+    path = folder / f"{slug}.md"
+    return rulings_read(path) if path.is_file() else []
+
+
 @transaction.atomic
-def game_data_load(*, slug: str, fixtures_dir: Path, prune: bool = False) -> LoadReport:
+def game_data_load(
+    *, slug: str, fixtures_dir: Path, prune: bool = False, rulings_dir: Path | None = None
+) -> LoadReport:
     """Load one game's data idempotently: validate everything first, then write in one transaction.
 
     Raises GameDataError listing every problem (file, card, field) and writes nothing if any card
     or vocabulary entry is invalid. Loading the same files twice reports nothing created or updated.
     Cards in the database that the files no longer list are reported as stale, and deleted only
     with ``prune=True`` (a card used by a deck is protected and stays).
+
+    A card's rulings are those its file lists and those of the game's rulings document
+    (``<rulings_dir>/<slug>.md``, default ``settings.RULINGS_DIR``) that concern it
+    (``cards.rulings``).
     """
     data = read_game(fixtures_dir, slug)
+    doc_rulings = _doc_rulings(slug, rulings_dir)
     problems = check_schema(data.card_schema)
     if problems:
         raise GameDataError([f"{slug}/game.yaml: {p}" for p in problems])
@@ -304,6 +320,7 @@ def game_data_load(*, slug: str, fixtures_dir: Path, prune: bool = False) -> Loa
         )
     }
     counts = report.count("cards")
+    names = [values["name"] for values, _, _ in prepared]
     for values, subtypes, rulings in prepared:
         key = name_key(values["name"])
         card = existing.pop(key, None)
@@ -325,7 +342,11 @@ def game_data_load(*, slug: str, fixtures_dir: Path, prune: bool = False) -> Loa
                 counts.updated += 1
             else:
                 counts.unchanged += 1
-        _sync_rulings(card, rulings, report.count("rulings"))
+        _sync_rulings(
+            card,
+            [*rulings, *_card_doc_rulings(card, doc_rulings, subtypes, vocab, slug, names)],
+            report.count("rulings"),
+        )
     report.stale_cards = sorted(card.name for card in existing.values())
     if prune and existing:
         from django.db.models import ProtectedError
@@ -337,6 +358,36 @@ def game_data_load(*, slug: str, fixtures_dir: Path, prune: bool = False) -> Loa
             except ProtectedError:
                 pass
     return report
+
+
+def _card_doc_rulings(
+    card: Card,
+    doc_rulings: list[DocRuling],
+    subtypes: list[str],
+    vocab: dict[str, dict[str, Any]],
+    slug: str,
+    card_names: list[str],
+) -> list[dict[str, Any]]:
+    """The rulings document's rulings about ``card``, as ruling entries of a card file."""
+    if not doc_rulings:
+        return []
+    # A game with a single card type (tiles) would get every type-wide ruling on every card.
+    type_name = card.card_type.name if len(vocab["type"]) > 1 else ""
+    concerning = rulings_for_card(
+        doc_rulings,
+        name=card.name,
+        type_name=type_name,
+        subtype_names=[vocab["subtypes"][s].name for s in subtypes],
+        card_names=card_names,
+    )
+    return [
+        {
+            "date": (ruling.date or card.card_set.release_date).isoformat(),
+            "text": ruling.text,
+            "source": f"docs/rules/{slug}.md, ruling {ruling.number}",
+        }
+        for ruling in concerning
+    ]
 
 
 def _sync_rulings(card: Card, rulings: list[dict[str, Any]], counts: ModelCounts) -> None:

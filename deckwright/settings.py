@@ -7,6 +7,7 @@ Variables (all optional for local use):
     ALLOWED_HOSTS       comma-separated host names
     CELERY_BROKER_URL   e.g. redis://127.0.0.1:6379/0; unset means tasks run inline
     DECKWRIGHT_DATA_DIR where the SQLite file, rendered images and caches live (default ./var)
+    DECKWRIGHT_DEMO     0 keeps `manage.py load_demo` (and so `make run`) from loading the demo set
     API_THROTTLE_ANON   REST API rate for anonymous clients per address (default 120/minute)
     API_THROTTLE_USER   REST API rate per signed-in user or token (default 1200/minute)
     TRUSTED_PROXY_COUNT reverse proxies in front of the app whose X-Forwarded-For is trusted
@@ -31,6 +32,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("DECKWRIGHT_DATA_DIR", str(BASE_DIR / "var")))
 DATA_DIR.mkdir(parents=True, exist_ok=True)  # the SQLite file and media live here
 FIXTURES_DIR = BASE_DIR / "fixtures"
+RULINGS_DIR = BASE_DIR / "docs" / "rules"  # docs/rules/<game>.md: card pages show their rulings
+# `manage.py load_demo` (run by `make run` and `make data`) loads the demo set unless this is 0.
+DEMO_DATA = env_bool("DECKWRIGHT_DEMO", True)
 RULEBOOKS_DIR = Path(
     env_str("DECKWRIGHT_RULEBOOKS_DIR", str(BASE_DIR.parent / "shared" / "rulebooks"))
 )

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from cards.models import Card
 
 DIGEST_LENGTH = 16
-_DRAWING_CODE = ("face.py", "layout.py", "paint.py", "text.py", "styles")
+_DRAWING_CODE = ("art.py", "face.py", "layout.py", "paint.py", "text.py", "styles")
 
 
 @dataclass(frozen=True)

@@ -97,6 +97,8 @@ class Layout:
     texts: list[PlacedText] = field(default_factory=list)
     points: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Named pixel positions of drawn marks (pattern dots, arrows, badges), for pixel checks."""
+    boxes: dict[str, Box] = field(default_factory=dict)
+    """Named regions drawn (``art``: the generated art), for pixel checks."""
 
     def text(self, role: str) -> PlacedText:
         """Return the text element drawn for ``role``; KeyError when the face has none."""

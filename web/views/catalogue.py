@@ -15,14 +15,20 @@ from cards.selectors import (
     game_get,
     game_list_with_counts,
 )
+from decks.demo import demo_deck_list
 from decks.selectors import card_format_statuses, card_public_decks
 
 QUERY_MAX_LENGTH = 1000  # as the card browser's search box
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page: every game Deckwright serves, with its card count."""
-    return render(request, "cards/home.html", {"games": game_list_with_counts()})
+    """The front page: every game Deckwright serves, with its card count, and the sample decks a
+    new visitor can open (the demo set, ``decks.demo``)."""
+    return render(
+        request,
+        "cards/home.html",
+        {"games": game_list_with_counts(), "sample_decks": list(demo_deck_list())},
+    )
 
 
 GAME_CARDS_PER_PAGE = 50

@@ -1,9 +1,10 @@
 """The portrait card face every game style builds on.
 
 A style is a ``CardStyle`` subclass registered for one game slug. The base class draws a complete
-face (frame, name bar with cost, generated art with an emblem, type line, rules and flavour text,
-printed numbers, set code, collector number and rarity mark); a game style changes the palette,
-the emblem per card type, the number badges or any single step by overriding one method.
+face (frame, name bar with cost, art generated from the card's own data with its type's emblem
+(``cards.images.art``), type line, rules and flavour text, printed numbers, set code, collector
+number and rarity mark); a game style changes the palette, the emblem per card type, the number
+badges or any single step by overriding one method.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from cards.images.art import draw_generated_art
 from cards.images.face import CardFace, PrintedNumber
 from cards.images.layout import Box, Layout
 from cards.images.paint import RGB, Painter, darken, ink_on, lighten, mix, rgb
@@ -180,9 +182,9 @@ class CardStyle:
         return self.emblems.get(face.type_slug, self.default_emblem)
 
     def draw_art(self, painter: Painter, face: CardFace, palette: Palette, art: Box) -> None:
-        painter.vertical_gradient(art, palette.art_top, palette.art_bottom)
-        painter.rays(art, lighten(palette.art_top, 0.6))
-        size = round(min(art.width, art.height) * 0.62)
+        """The card's generated art (``cards.images.art``) with its type's emblem on top."""
+        draw_generated_art(painter, face, palette.frame, art)
+        size = round(min(art.width, art.height) * 0.5)
         cx, cy = art.center
         medallion = Box(cx - size // 2, cy - size // 2, cx + size // 2, cy + size // 2)
         painter.disc(medallion.center, size / 2, palette.accent, outline=palette.emblem)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from cards.images.art import draw_generated_art
 from cards.images.face import CardFace
 from cards.images.layout import Box
 from cards.images.paint import RGB, Painter, darken, ink_on, lighten, mix, rgb
@@ -294,10 +295,10 @@ class RegalityVsReligionStyle(CardStyle):
             painter.layout.points["pattern-lines"] = grid.center
 
     def draw_self_cell(self, painter: Painter, face: CardFace, palette: Palette, box: Box) -> None:
-        """The tile itself: its alignment colour, with a notch pointing ahead (towards N)."""
-        painter.panel(
-            box, mix(palette.frame, (255, 255, 255), 0.15), radius=8, outline=palette.panel, width=3
-        )
+        """The tile itself: its generated art (``cards.images.art``) in its alignment colour, with
+        a notch pointing ahead (towards N)."""
+        draw_generated_art(painter, face, mix(palette.frame, (255, 255, 255), 0.15), box)
+        painter.draw.rounded_rectangle(box.as_tuple(), radius=8, outline=palette.panel, width=3)
         cx = box.center[0]
         r = box.width * 0.16
         painter.draw.polygon(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from cards.images.art import draw_generated_art
 from cards.images.face import CardFace
 from cards.images.layout import Box
 from cards.images.paint import RGB, Painter, darken, lighten, mix, rgb
@@ -129,8 +130,7 @@ class ReggaeRevolutionStyle(CardStyle):
         if not shown:
             super().draw_art(painter, face, palette, art)
             return
-        painter.vertical_gradient(art, palette.art_top, palette.art_bottom)
-        painter.rays(art, lighten(palette.art_top, 0.6), count=12)
+        draw_generated_art(painter, face, palette.frame, art)
         radius = min(art.height * 0.36, art.width / (2.4 * len(shown)))
         spacing = art.width / len(shown)
         cy = art.center[1]
