@@ -506,15 +506,6 @@ def deck_zones(game: Game) -> list[tuple[str, str]]:
     return [(zone, rules.zone_labels.get(zone, zone)) for zone in rules.zones]
 
 
-def game_variants() -> list[tuple[str, list[str]]]:
-    """``[(game name, variants)]`` for games that have variants."""
-    return [
-        (game.name, list(rules_for(game.slug).variants))
-        for game in Game.objects.order_by("sort_order", "name")
-        if rules_for(game.slug).variants
-    ]
-
-
 # -- tournament batches ---------------------------------------------------------------------------
 
 _SEPARATOR = re.compile(r"^\s*-{3,}\s*$", re.MULTILINE)

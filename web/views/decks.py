@@ -28,7 +28,6 @@ from decks.selectors import (
     deck_versions,
     deck_workspace,
     deck_zones,
-    game_variants,
 )
 from decks.services import (
     DeckBusyError,
@@ -212,8 +211,15 @@ def deck_list_mine(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def deck_new(request: HttpRequest) -> HttpResponse:
-    """Create a deck for a game and format, empty or from a decklist."""
-    form = DeckCreateForm(request.POST or None, request.FILES or None)
+    """Create a deck for a game and format, empty or from a decklist.
+
+    ``?game=<slug>`` picks the game the form opens with; asked by htmx (the game select changed),
+    the answer is only the fields that follow the game: its formats and variants."""
+    form = DeckCreateForm(
+        request.POST or None, request.FILES or None, game=request.GET.get("game", "")[:40]
+    )
+    if request.method == "GET" and request.htmx:
+        return render(request, "web/_deck_game_fields.html", {"form": form})
     errors: list[str] = []
     status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
@@ -238,7 +244,7 @@ def deck_new(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "web/deck_new.html",
-        {"form": form, "errors": errors, "variants": game_variants()},
+        {"form": form, "errors": errors},
         status=status,
     )
 
