@@ -44,7 +44,7 @@ from decks.services import (
     deck_delete,
     deck_details_update,
 )
-from web.charts import bar_chart
+from web.charts import bar_chart, integer_points
 from web.forms import (
     DeckCardAddForm,
     DeckCardSetForm,
@@ -98,7 +98,18 @@ def _workspace_context(
     notice: DeckChanges | None = None,
 ) -> dict[str, Any]:
     workspace = deck_workspace(deck)
-    chart = bar_chart(workspace.stats.curve, title="Cost curve", x_label="Cost", y_label="Cards")
+    cost_label = workspace.stats.cost_label
+    chart = (
+        bar_chart(
+            integer_points(dict(workspace.stats.curve)),
+            title="Cost curve",
+            x_label=cost_label,
+            y_label="Cards",
+            numeric=True,
+        )
+        if cost_label is not None
+        else None
+    )
     return {
         "deck": deck,
         "workspace": workspace,
