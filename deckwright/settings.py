@@ -31,6 +31,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("DECKWRIGHT_DATA_DIR", str(BASE_DIR / "var")))
 DATA_DIR.mkdir(parents=True, exist_ok=True)  # the SQLite file and media live here
 FIXTURES_DIR = BASE_DIR / "fixtures"
+DOCS_DIR = BASE_DIR / "docs"  # the user guides; the help pages render them (web/docs.py)
 RULEBOOKS_DIR = Path(
     env_str("DECKWRIGHT_RULEBOOKS_DIR", str(BASE_DIR.parent / "shared" / "rulebooks"))
 )
