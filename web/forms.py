@@ -288,11 +288,32 @@ class DeckSettingsForm(DeckVersionMixin):
         help_text="Public decks are listed; unlisted ones open only by link; private ones only for you.",
     )
 
+    variant = ScopedChoiceField(choices=(), required=False, label="Variant")
+
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         self.fields["format"].choices = game_format_choices(game)
         self.fields["format"].help_text = f"The formats of {game.name}."
+        variants = rules_for(game.slug).variants
+        if variants:
+            self.fields["variant"].choices = [(v, variant_label(v)) for v in variants]
+            self.fields["variant"].help_text = f"How {game.name} is set up."
+        else:  # nothing to choose: the field is not shown and the deck's variant stays
+            del self.fields["variant"]
+
+    def clean_variant(self) -> str | None:
+        """The variant chosen; None (no change) when none was sent."""
+        variant = (self.cleaned_data.get("variant") or "").strip()
+        if not variant:
+            return None
+        variants = rules_for(self.game.slug).variants
+        if variant not in variants:
+            known = ", ".join(variants)
+            raise forms.ValidationError(
+                f"{self.game.name} has no variant {variant!r} (known: {known})."
+            )
+        return variant
 
     def clean_format(self) -> Format | None:
         fmt, error = clean_game_format(self.game, self.cleaned_data.get("format"))

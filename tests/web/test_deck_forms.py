@@ -11,7 +11,7 @@ from cards.models import Game
 from decks.models import Deck, Format
 from decks.selectors import format_default
 from decks.validation import rules_for
-from tests.web.conftest import RNR
+from tests.web.conftest import RNR, make_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -162,3 +162,49 @@ def test_settings_refuse_a_format_of_another_game(alice, legal_deck):
     assert "is a format of Rival Realms, not of Revolt N Reign" in response.content.decode()
     legal_deck.refresh_from_db()
     assert legal_deck.format == format_default(RNR)
+
+
+def test_settings_change_the_variant_of_a_game_with_variants(alice, user):
+    deck = make_deck(user, game=RVR, sample_name="legal-religion-draft")
+    body = alice.get(reverse("deck-detail", args=[deck.pk])).content.decode()
+    assert [v for v, _, _ in select_options(body, "variant")] == list(rules_for(RVR).variants)
+    # when
+    response = alice.post(
+        reverse("deck-settings", args=[deck.pk]),
+        {
+            "name": deck.name,
+            "format": deck.format_id,
+            "variant": "draft",
+            "visibility": deck.visibility,
+            "version": deck.version,
+        },
+    )
+    # then
+    assert response.status_code == 302
+    deck.refresh_from_db()
+    assert deck.variant == "draft"
+    assert "variant:" in deck.versions.order_by("-number").first().note
+
+
+def test_settings_refuse_a_variant_the_game_lacks(alice, user):
+    deck = make_deck(user, game=RVR, sample_name="legal-regality-standard")
+    before = deck.variant
+    response = alice.post(
+        reverse("deck-settings", args=[deck.pk]),
+        {
+            "name": deck.name,
+            "format": deck.format_id,
+            "variant": "sealed",
+            "visibility": deck.visibility,
+            "version": deck.version,
+        },
+    )
+    assert response.status_code == 400
+    assert "has no variant &#x27;sealed&#x27;" in response.content.decode()
+    deck.refresh_from_db()
+    assert deck.variant == before
+
+
+def test_settings_of_a_game_without_variants_offer_none(alice, legal_deck):
+    body = alice.get(reverse("deck-detail", args=[legal_deck.pk])).content.decode()
+    assert 'name="variant"' not in body

@@ -44,6 +44,7 @@ from decks.services import (
     deck_delete,
     deck_details_update,
 )
+from decks.validation import rules_for
 from web.charts import bar_chart, integer_points
 from web.forms import (
     DeckCardAddForm,
@@ -198,6 +199,7 @@ def _deck_page(
                 "name": deck.name,
                 "description": deck.description,
                 "format": deck.format_id or "",
+                "variant": deck.variant or rules_for(deck.game.slug).default_variant,
                 "visibility": deck.visibility,
             },
         ),
@@ -385,6 +387,7 @@ def deck_settings(request: HttpRequest, pk: int) -> HttpResponseBase:
             visibility=form.cleaned_data["visibility"],
             format=form.cleaned_data["format"],
             clear_format=form.cleaned_data["format"] is None,
+            variant=form.cleaned_data.get("variant"),
             expected_version=opened,
         )
     except DeckVersionConflict:
