@@ -66,6 +66,15 @@ class BarChart:
         return not any(bar.value for bar in self.bars)
 
     @property
+    def caption(self) -> str:
+        """``Cost curve (cards per IP cost)``: the axis words in lower case, acronyms kept."""
+
+        def lower(words: str) -> str:
+            return " ".join(w if w[1:2].isupper() else w.lower() for w in words.split())
+
+        return f"{self.title} ({lower(self.y_label)} per {lower(self.x_label)})"
+
+    @property
     def tick_y(self) -> float:
         return self.baseline + 14
 

@@ -100,6 +100,7 @@ def test_the_cost_curve_shows_the_empty_costs_between(alice, user):
         format=format_default(RNR),
     )
     html = alice.get(reverse("deck-detail", args=[deck.pk])).content.decode()
+    assert "<figcaption>Cost curve (cards per IP cost)</figcaption>" in html
     assert bar_titles(html, "cost-curve") == [
         "IP cost 0: 0 cards",
         "IP cost 1: 2 cards",
