@@ -143,3 +143,26 @@ def test_an_empty_deck_says_nothing_to_chart_without_an_orphan_caption(alice, us
     html = alice.get(reverse("deck-detail", args=[deck.pk])).content.decode()
     assert "Cost curve: nothing to chart yet." in html
     assert "<figcaption>Cost curve" not in html
+
+
+@pytestmark_db
+def test_the_game_length_chart_of_a_matchup_keeps_the_empty_buckets(user):
+    from tests.web.conftest import store_matchup_run
+    from web.matchups import matchup_summary
+
+    # given: a run whose games lasted 25-49 actions (two) and 100-124 (one)
+    run = store_matchup_run(user, make_deck(user), make_deck(user, name="B"), games=3, seed=1)
+    run.totals = {
+        "games": 3,
+        "wins": [2, 1],
+        "draws": 0,
+        "length_total": 200,
+        "histogram": {"0025-0049": 2, "0100-0124": 1},
+        "end_reasons": {},
+    }
+    # when
+    points = matchup_summary(run)["length_points"]
+    # then
+    assert points == [("25-49", 2), ("50-74", 0), ("75-99", 0), ("100-124", 1)]
+    chart = bar_chart(points, title="Game length", x_label="Actions", y_label="Games", numeric=True)
+    assert [bar.value for bar in chart.bars] == [2, 0, 0, 1]
