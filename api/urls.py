@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
-from rest_framework.routers import DefaultRouter
+from rest_framework.routers import SimpleRouter
 
 from api.views import auth, cards, decks, events, matchups, meta
 
 app_name = "api"
 
-router = DefaultRouter()
-# No "/decks.json"-style suffix routes: the actions never took a format argument (a 500), and
-# clients choose JSON with the Accept header or ?format=json.
-router.include_format_suffixes = False
+# A SimpleRouter: no "/decks.json"-style suffix routes (the actions never took a format argument),
+# clients choose JSON with the Accept header or ?format=json; and the root is ours, listing
+# every endpoint (api/endpoints.py), not DRF's list of router prefixes.
+router = SimpleRouter()
 router.register("games", cards.GameViewSet, basename="game")
 router.register("sets", cards.CardSetViewSet, basename="set")
 router.register("card-types", cards.CardTypeViewSet, basename="card-type")
@@ -35,5 +35,6 @@ urlpatterns = [
     path("auth/token/rotate/", auth.token_rotate_view, name="auth-token-rotate"),
     path("me/", auth.me, name="me"),
     path("validate/", decks.validate_view, name="validate"),
+    path("", meta.ApiRootView.as_view(), name="api-root"),
     path("", include(router.urls)),
 ]

@@ -431,6 +431,12 @@ class StatsPanel:
     odds: list[DrawOdds]
     turns: list[str]
     no_odds_reason: str = ""
+    breakdowns: list[tuple[str, list[tuple[str, int]]]] = field(default_factory=list)
+    """``(caption, rows)`` of the counts that mean something for the game: by type, by branch
+    (the game's word for it) and by rarity, each only where the game has two or more of them."""
+    cost_label: str | None = None
+    """What the game calls a card's cost (``IP cost``); None where cards print no cost, so
+    there is no cost curve."""
 
 
 def _names(model: Any, game: Game) -> dict[str, str]:
@@ -445,9 +451,11 @@ def deck_stats_panel(deck: Deck, entries: Iterable[Any] | None = None) -> StatsP
     branch_names = _names(Branch, game)
     rarity_names = _names(Rarity, game)
 
-    def named(counts: dict[str, int], names: dict[str, str]) -> list[tuple[str, int]]:
+    def named(
+        counts: dict[str, int], names: dict[str, str], none: str = "None"
+    ) -> list[tuple[str, int]]:
         return [
-            (names.get(slug, "None" if slug == "none" else slug), n) for slug, n in counts.items()
+            (names.get(slug, none if slug == "none" else slug), n) for slug, n in counts.items()
         ]
 
     rules = rules_for(game.slug)
@@ -467,11 +475,26 @@ def deck_stats_panel(deck: Deck, entries: Iterable[Any] | None = None) -> StatsP
                 continue
             chances = [(label, stats.draw_probability(test, turn=t)) for t, label in turns]
             odds.append(DrawOdds(type_names.get(type_slug, type_slug), hits, chances))
+    by_type = named(stats.by_type, type_names)
+    by_branch = named(stats.by_branch, branch_names, f"No {game.branch_label.lower()}")
+    by_rarity = named(stats.by_rarity, rarity_names, "No rarity")
+    breakdowns = [
+        (caption, rows)
+        for caption, rows, kinds in (
+            ("By type", by_type, type_names),
+            (f"By {game.branch_label.lower()}", by_branch, branch_names),
+            ("By rarity", by_rarity, rarity_names),
+        )
+        if len(kinds) >= 2
+    ]
+    cost = game.number_labels.get("cost")
     return StatsPanel(
         stats=stats,
-        by_type=named(stats.by_type, type_names),
-        by_branch=named(stats.by_branch, branch_names),
-        by_rarity=named(stats.by_rarity, rarity_names),
+        by_type=by_type,
+        by_branch=by_branch,
+        by_rarity=by_rarity,
+        breakdowns=breakdowns,
+        cost_label=(cost.get("label") or "Cost") if isinstance(cost, dict) else None,
         curve=list(stats.cost_curve.items()),
         odds=odds,
         turns=[label for _, label in turns],
@@ -504,15 +527,6 @@ def deck_zones(game: Game) -> list[tuple[str, str]]:
     """``[(zone, label)]`` of a game whose decks have zones; empty otherwise."""
     rules = rules_for(game.slug)
     return [(zone, rules.zone_labels.get(zone, zone)) for zone in rules.zones]
-
-
-def game_variants() -> list[tuple[str, list[str]]]:
-    """``[(game name, variants)]`` for games that have variants."""
-    return [
-        (game.name, list(rules_for(game.slug).variants))
-        for game in Game.objects.order_by("sort_order", "name")
-        if rules_for(game.slug).variants
-    ]
 
 
 # -- tournament batches ---------------------------------------------------------------------------

@@ -465,12 +465,13 @@ def deck_update(
     visibility: str | None = None,
     format: Format | None = None,
     clear_format: bool = False,
+    variant: str | None = None,
 ) -> Deck:
-    """Change a deck's settings (name, description, visibility, format) and/or replace its cards
-    with a decklist's, all at once: one check, one version (none when nothing changed).
+    """Change a deck's settings (name, description, visibility, format, variant) and/or replace
+    its cards with a decklist's, all at once: one check, one version (none when nothing changed).
 
-    Raises ``DeckError`` (nothing written) for an empty name, an unknown visibility, a format of
-    another game or unknown cards, and ``DeckVersionConflict`` when ``expected_version`` is given
+    Raises ``DeckError`` (nothing written) for an empty name, an unknown visibility, a format or
+    variant the deck's game does not have, or unknown cards, and ``DeckVersionConflict`` when ``expected_version`` is given
     and the deck has moved on since.
     """
     deck = _locked_for_write(deck, actor, expected_version)
@@ -479,8 +480,7 @@ def deck_update(
         problems.append("a deck needs a name")
     if visibility is not None and visibility not in Visibility.values:
         problems.append(f"visibility must be one of {', '.join(Visibility.values)}")
-    if format is not None and format.game_id != deck.game_id:
-        problems.append(f"format {format.name} belongs to another game")
+    problems.extend(format_and_variant_problems(deck.game, format, variant or "").values())
     if problems:
         raise DeckError(problems)
     wanted = None
@@ -495,6 +495,8 @@ def deck_update(
         changes["visibility"] = visibility
     if format is not None or clear_format:
         changes["format"] = format
+    if variant is not None:
+        changes["variant"] = variant
     format_names: dict[int | None, str] = {None: "none"}
     if "format" in changes:
         format_names.update(
@@ -548,9 +550,11 @@ def deck_details_update(
     visibility: str | None = None,
     format: Format | None = None,
     clear_format: bool = False,
+    variant: str | None = None,
     expected_version: int | Collection[int] | None = None,
 ) -> Deck:
-    """Change a deck's name, description, visibility or format (a version notes what changed)."""
+    """Change a deck's name, description, visibility, format or variant (a version notes what
+    changed)."""
     return deck_update(
         deck=deck,
         actor=actor,
@@ -560,6 +564,7 @@ def deck_details_update(
         visibility=visibility,
         format=format,
         clear_format=clear_format,
+        variant=variant,
     )
 
 

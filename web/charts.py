@@ -2,12 +2,31 @@
 
 No chart library and no script: a chart is a handful of ``<rect>`` and ``<text>`` elements with a
 title and a description for screen readers, and the numbers are also written on the bars.
+
+A numeric axis is continuous: ``integer_points`` and ``bucket_points`` put in the empty values and
+buckets a count left out, so a gap in a curve shows as a gap. Tick labels never overlap: on a
+numeric axis only every n-th is written (the first one always), on a categorical one a label too
+long for its bar is shortened with an ellipsis (the bar's tooltip and the description keep it
+whole); a count too wide for its bar is left to the tooltip.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+CHAR_WIDTH = 6.4
+"""Width of one character of an 11px label, an upper estimate for digits and most letters."""
+LABEL_GAP = 6.0
+"""Space kept between two tick labels."""
+MAX_BUCKETS = 24
+"""A histogram with more buckets than this merges neighbours, so its bars stay readable."""
+
+
+def text_width(text: str) -> float:
+    """Estimated width in pixels of ``text`` written as a tick or value label."""
+    return len(text) * CHAR_WIDTH
 
 
 @dataclass(frozen=True)
@@ -18,6 +37,9 @@ class Bar:
     y: float
     width: float
     height: float
+    tick: str = ""
+    """The label written under the bar ('' where it is left out so labels do not overlap)."""
+    show_value: bool = True
 
     @property
     def label_x(self) -> float:
@@ -41,7 +63,16 @@ class BarChart:
 
     @property
     def empty(self) -> bool:
-        return not self.bars
+        return not any(bar.value for bar in self.bars)
+
+    @property
+    def caption(self) -> str:
+        """``Cost curve (cards per IP cost)``: the axis words in lower case, acronyms kept."""
+
+        def lower(words: str) -> str:
+            return " ".join(w if w[1:2].isupper() else w.lower() for w in words.split())
+
+        return f"{self.title} ({lower(self.y_label)} per {lower(self.x_label)})"
 
     @property
     def tick_y(self) -> float:
@@ -56,6 +87,51 @@ class BarChart:
         return self.width / 2
 
 
+def integer_points(counts: Mapping[int, int], *, start: int | None = 0) -> list[tuple[int, int]]:
+    """``(value, count)`` for every integer from ``start`` (default 0; None: the smallest value
+    counted) to the largest value counted, 0 where nothing was counted."""
+    if not counts:
+        return []
+    low = min(counts) if start is None else min(start, min(counts))
+    return [(value, counts.get(value, 0)) for value in range(low, max(counts) + 1)]
+
+
+def _bucket_bounds(key: str) -> tuple[int, int]:
+    low, _, high = key.partition("-")
+    return int(low), int(high or low)
+
+
+def bucket_points(
+    histogram: Mapping[str, int], *, max_buckets: int = MAX_BUCKETS
+) -> list[tuple[str, int]]:
+    """``("low-high", count)`` for every bucket from the first counted to the last, 0 for the
+    empty ones. ``histogram`` maps ``"low-high"`` keys of equal width (``rules.simulation``'s
+    ``0025-0049``) to counts; past ``max_buckets`` neighbours merge into wider buckets."""
+    if not histogram:
+        return []
+    bounds = {_bucket_bounds(key): count for key, count in histogram.items()}
+    width = min(high - low + 1 for low, high in bounds)
+    counts: dict[int, int] = {}
+    for (low, _), count in bounds.items():
+        counts[low // width] = counts.get(low // width, 0) + count
+    first, last = min(counts), max(counts)
+    merge = math.ceil((last - first + 1) / max_buckets)
+    points = []
+    for start in range(first, last + 1, merge):
+        total = sum(counts.get(index, 0) for index in range(start, start + merge))
+        low = start * width
+        points.append((f"{low}-{low + merge * width - 1}", total))
+    return points
+
+
+def _shortened(label: str, room: float) -> str:
+    """``label`` cut to fit ``room`` pixels, an ellipsis marking the cut."""
+    if text_width(label) <= room:
+        return label
+    keep = max(1, int(room / CHAR_WIDTH) - 1)
+    return label[:keep].rstrip() + "…"
+
+
 def bar_chart(
     points: Sequence[tuple[object, int]],
     *,
@@ -64,18 +140,28 @@ def bar_chart(
     y_label: str,
     width: int = 360,
     height: int = 180,
+    numeric: bool = False,
 ) -> BarChart:
-    """Lay out one bar per ``(label, value)`` point, scaled to the largest value."""
+    """Lay out one bar per ``(label, value)`` point, scaled to the largest value.
+
+    ``numeric``: the labels are an ordered axis (costs, lengths): where they do not all fit,
+    every n-th is written; otherwise each is shortened to fit under its bar."""
     top, bottom, side = 16.0, 34.0, 8.0
     plot_height = height - top - bottom
     baseline = height - bottom
     largest = max((value for _, value in points), default=0) or 1
     slot = (width - 2 * side) / max(len(points), 1)
     bar_width = max(4.0, slot * 0.7)
+    widest = max((text_width(str(label)) for label, _ in points), default=0.0)
+    step = max(1, math.ceil((widest + LABEL_GAP) / slot)) if numeric else 1
     bars = []
     for index, (label, value) in enumerate(points):
         bar_height = plot_height * value / largest
         x = side + index * slot + (slot - bar_width) / 2
+        if numeric:
+            tick = str(label) if index % step == 0 else ""
+        else:
+            tick = _shortened(str(label), slot - LABEL_GAP)
         bars.append(
             Bar(
                 label=str(label),
@@ -84,6 +170,8 @@ def bar_chart(
                 y=round(baseline - bar_height, 1),
                 width=round(bar_width, 1),
                 height=round(bar_height, 1),
+                tick=tick,
+                show_value=text_width(str(value)) <= slot - 2,
             )
         )
     summary = ", ".join(f"{x_label} {label}: {value}" for label, value in points)

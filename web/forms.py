@@ -10,12 +10,14 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.files.uploadedfile import UploadedFile
+from django.urls import reverse
 from django.utils.html import format_html
 
 from cards.models import Branch, CardSet, CardType, Game, Rarity
 from decks.decklist import guess_kind
 from decks.events.services import DEFAULT_TIME_ZONE, time_zone_names
 from decks.models import Event, Format, Visibility
+from decks.selectors import format_default
 from decks.validation import rules_for
 from deckwright.inputs import MAX_INT32
 from rules.engines.core import find_plugin, plugins
@@ -94,7 +96,13 @@ class DecklistInputMixin(forms.Form):
         help_text="One card a line, e.g. 2 Eagle Dive. JSON and CSV work too.",
     )
     file = forms.FileField(required=False, label="Or upload a file (.txt, .json, .csv)")
-    kind = forms.ChoiceField(choices=KIND_CHOICES, required=False, initial="auto", label="Format")
+    kind = forms.ChoiceField(
+        choices=KIND_CHOICES,
+        required=False,
+        initial="auto",
+        label="File format",
+        help_text="How the decklist or file is written (not the game format).",
+    )
 
     def decklist_text(self) -> tuple[str, str]:
         """``(text, kind)`` of the decklist given, the upload winning over the text box."""
@@ -122,50 +130,133 @@ class DecklistInputMixin(forms.Form):
         return upload
 
 
+class ScopedChoiceField(forms.ChoiceField):
+    """A select whose offered choices depend on another field (the game): any posted value
+    reaches the form's ``clean``, which says in words why a value of another game is refused
+    (rather than Django's "Select a valid choice")."""
+
+    def valid_value(self, value: Any) -> bool:
+        return True
+
+
+def variant_label(variant: str) -> str:
+    """A variant's slug in words (``secret-random`` -> ``Secret random``)."""
+    return variant.replace("-", " ").capitalize()
+
+
+def game_format_choices(game: Game | None) -> list[tuple[Any, str]]:
+    """The formats of ``game`` (its default first), after the choice of none."""
+    choices: list[tuple[Any, str]] = [("", "No format (construction rules only)")]
+    if game is not None:
+        formats = Format.objects.filter(game=game).order_by("-is_default", "name")
+        choices.extend((fmt.pk, fmt.name) for fmt in formats)
+    return choices
+
+
+def clean_game_format(game: Game, value: Any) -> tuple[Format | None, str | None]:
+    """``(format, error)``: the posted format id if it is one of ``game``'s, else a message."""
+    if value in (None, ""):
+        return None, None
+    try:
+        format_id = int(value)
+    except (TypeError, ValueError):
+        return None, f"Choose a format of {game.name}."
+    fmt = Format.objects.select_related("game").filter(pk=format_id).first()
+    if fmt is None:
+        return None, f"There is no format {format_id}. Choose a format of {game.name}."
+    if fmt.game_id != game.pk:
+        return None, (
+            f"{fmt.name} is a format of {fmt.game.name}, not of {game.name}. "
+            f"Choose a format of {game.name}."
+        )
+    return fmt, None
+
+
 class DeckCreateForm(DecklistInputMixin):
+    """A new deck. The game format and variant selects offer the chosen game's only (the game
+    select reloads them with htmx); a format or variant of another game posted anyway is refused
+    here with a message, so the form works without JavaScript too."""
+
     name = forms.CharField(max_length=120)
     game = forms.ModelChoiceField(
         Game.objects.order_by("sort_order", "name"), to_field_name="slug", empty_label=None
     )
-    format = forms.TypedChoiceField(
-        choices=(), required=False, coerce=int, empty_value=None, label="Format"
-    )
-    variant = forms.CharField(
-        required=False,
-        max_length=40,
-        help_text="Only for games with variants.",
-    )
+    format = ScopedChoiceField(choices=(), required=False, label="Game format")
+    variant = ScopedChoiceField(choices=(), required=False, label="Variant")
     visibility = forms.ChoiceField(choices=Visibility.choices, initial=Visibility.PRIVATE)
     description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     field_order = ["name", "game", "format", "variant", "visibility", "description"]
+    GAME_FIELDS = ("format", "variant")
+    """The fields that depend on the game (re-rendered when it changes)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: str = "", **kwargs: Any) -> None:
+        """``game``: the slug of the game the page opens with (``?game=``), if any."""
         super().__init__(*args, **kwargs)
-        self.fields["format"].choices = _format_choices("No format (construction rules only)")
         self.fields["decklist"].required = False
         self.fields["decklist"].label = "Start from a decklist (optional)"
-        with_variants = [
-            game.name
-            for game in Game.objects.order_by("sort_order")
-            if rules_for(game.slug).variants
-        ]
-        if with_variants:
-            self.fields[
-                "variant"
-            ].help_text = f"Only for games with variants ({', '.join(with_variants)})."
+        self.chosen_game = self._chosen_game(game)
+        chosen = self.chosen_game
+        self.fields["game"].initial = chosen.slug if chosen is not None else None
+        # the formats and variants follow the game: htmx fetches them when it changes
+        self.fields["game"].widget.attrs.update(
+            {
+                "hx-get": reverse("deck-new"),
+                "hx-trigger": "change",
+                "hx-target": "#game-fields",
+                "hx-swap": "outerHTML",
+            }
+        )
+        self.fields["game"].help_text = "The game format and variant below follow the game."
+        fmt_field = self.fields["format"]
+        fmt_field.choices = game_format_choices(chosen)
+        default = format_default(chosen) if chosen is not None else None
+        fmt_field.initial = default.pk if default is not None else ""
+        fmt_field.help_text = (
+            "Which sets are legal and which cards are banned or restricted; the default format "
+            "is chosen for you, so ban lists are checked."
+        )
+        variant_field = self.fields["variant"]
+        rules = rules_for(chosen.slug) if chosen is not None else None
+        variants = rules.variants if rules is not None else ()
+        variant_field.choices = [(v, variant_label(v)) for v in variants]
+        if variants:
+            variant_field.initial = rules.default_variant if rules is not None else variants[0]
+            variant_field.help_text = f"How {chosen.name} is set up (its rulebook's variants)."
+        else:
+            variant_field.widget = forms.HiddenInput()
+            variant_field.choices = [("", "")]
+
+    def _chosen_game(self, slug: str) -> Game | None:
+        """The game posted (if it is one), else the one asked for, else the first."""
+        games = self.fields["game"].queryset
+        if self.is_bound:
+            slug = self.data.get(self.add_prefix("game")) or slug
+        found = games.filter(slug=slug).first() if slug else None
+        return found or games.first()
+
+    def _offer_default_format(self, game: Game) -> None:
+        """Show the refused form again with the game's default format selected in place of the
+        format of another game (the error beside it says what was wrong)."""
+        default = format_default(game)
+        self.data = self.data.copy()
+        self.data[self.add_prefix("format")] = str(default.pk) if default is not None else ""
+
+    @property
+    def has_variants(self) -> bool:
+        """Whether the chosen game has variants (the variant select is shown)."""
+        return not isinstance(self.fields["variant"].widget, forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         game: Game | None = data.get("game")
-        format_id = data.get("format")
         data["format_obj"] = None
-        if game is not None and format_id:
-            fmt = Format.objects.filter(pk=format_id).first()
-            if fmt is None or fmt.game_id != game.pk:
-                self.add_error("format", f"Choose a format of {game.name}.")
-            else:
-                data["format_obj"] = fmt
+        if game is not None:
+            fmt, error = clean_game_format(game, data.get("format"))
+            if error:
+                self.add_error("format", error)
+                self._offer_default_format(game)
+            data["format_obj"] = fmt
         variant = (data.get("variant") or "").strip()
         if game is not None and variant:
             variants = rules_for(game.slug).variants
@@ -191,26 +282,43 @@ class DeckVersionMixin(forms.Form):
 class DeckSettingsForm(DeckVersionMixin):
     name = forms.CharField(max_length=120)
     description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
-    format = forms.TypedChoiceField(choices=(), required=False, coerce=int, empty_value=None)
+    format = ScopedChoiceField(choices=(), required=False, label="Game format")
     visibility = forms.ChoiceField(
         choices=Visibility.choices,
         help_text="Public decks are listed; unlisted ones open only by link; private ones only for you.",
     )
 
+    variant = ScopedChoiceField(choices=(), required=False, label="Variant")
+
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        self.fields["format"].choices = [("", "No format")] + [
-            (f.pk, f.name) for f in Format.objects.filter(game=game).order_by("-is_default", "name")
-        ]
+        self.fields["format"].choices = game_format_choices(game)
+        self.fields["format"].help_text = f"The formats of {game.name}."
+        variants = rules_for(game.slug).variants
+        if variants:
+            self.fields["variant"].choices = [(v, variant_label(v)) for v in variants]
+            self.fields["variant"].help_text = f"How {game.name} is set up."
+        else:  # nothing to choose: the field is not shown and the deck's variant stays
+            del self.fields["variant"]
+
+    def clean_variant(self) -> str | None:
+        """The variant chosen; None (no change) when none was sent."""
+        variant = (self.cleaned_data.get("variant") or "").strip()
+        if not variant:
+            return None
+        variants = rules_for(self.game.slug).variants
+        if variant not in variants:
+            known = ", ".join(variants)
+            raise forms.ValidationError(
+                f"{self.game.name} has no variant {variant!r} (known: {known})."
+            )
+        return variant
 
     def clean_format(self) -> Format | None:
-        format_id = self.cleaned_data.get("format")
-        if not format_id:
-            return None
-        fmt = Format.objects.filter(pk=format_id, game=self.game).first()
-        if fmt is None:
-            raise forms.ValidationError(f"Choose a format of {self.game.name}.")
+        fmt, error = clean_game_format(self.game, self.cleaned_data.get("format"))
+        if error:
+            raise forms.ValidationError(error)
         return fmt
 
 

@@ -22,6 +22,7 @@ from rules.engines.core import GamePlugin, PageWords, SetupError, find_plugin, p
 from rules.matchups import deck_cards, seat_plan
 from rules.models import MatchupRun
 from rules.services import AGENT_LABELS
+from web.charts import bucket_points
 
 
 class MatchupSetupError(ValueError):
@@ -263,7 +264,6 @@ def matchup_summary(run: MatchupRun) -> dict[str, Any]:
         for seat, (name, count) in enumerate(zip(seat_names(run), by_seat, strict=False)):
             agent = agent_label(run.agents[seat], slug) if run.fixed_seats else "each deck in turn"
             seats.append(_summary(name, agent, count, games))
-    histogram = sorted(totals.get("histogram", {}).items())
     first_games = totals.get("first_games", 0)
     first_won = totals.get("first_wins", 0)
     first = _summary("Moved first", "", first_won, first_games) if first_games else None
@@ -277,18 +277,13 @@ def matchup_summary(run: MatchupRun) -> dict[str, Any]:
         "draws": totals.get("draws", 0),
         "losses": totals.get("team_losses", 0),
         "length_mean": totals.get("length_total", 0) / games if games else 0.0,
-        "length_points": [(_bucket_label(key), count) for key, count in histogram],
+        "length_points": bucket_points(totals.get("histogram", {})),
         "reason_points": [
             (end_reason_text(slug, code), count)
             for code, count in sorted(totals.get("end_reasons", {}).items(), key=lambda kv: -kv[1])
         ],
         "first_rate": first_won / first_games if first_games else None,
     }
-
-
-def _bucket_label(key: str) -> str:
-    low, _, high = key.partition("-")
-    return f"{int(low)}-{int(high)}" if high else key
 
 
 @dataclass(frozen=True)

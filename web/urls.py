@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
 from deckwright.inputs import ID_PATTERN
-from web.views import accounts, cards, catalogue, decks, events, matchups, testhands
+from web.views import accounts, cards, catalogue, decks, events, help, matchups, testhands
 
 urlpatterns = [
     path("", catalogue.home, name="home"),
@@ -20,6 +20,7 @@ urlpatterns = [
     path("accounts/token/", accounts.api_token, name="account-token"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("cards/", cards.card_browser, name="card-browser"),
+    path("help/query-language/", help.query_help, name="query-help"),
     path("decks/", decks.deck_list_public_view, name="deck-list-public"),
     path("decks/mine/", decks.deck_list_mine, name="deck-list-mine"),
     path("decks/new/", decks.deck_new, name="deck-new"),

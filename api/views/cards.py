@@ -9,7 +9,12 @@ from django.http import Http404
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import conditional_page
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -49,6 +54,10 @@ conditional = method_decorator(conditional_page, name="dispatch")
 
 @conditional
 @extend_schema(tags=["games"])
+@extend_schema_view(
+    list=extend_schema(summary="The games, with their number names and query aliases"),
+    retrieve=extend_schema(summary="One game, with its number names and query aliases"),
+)
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
     """The games Deckwright serves, with their number names and query aliases."""
 

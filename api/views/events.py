@@ -7,7 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
@@ -103,6 +108,10 @@ CHANGE_RULES = (
 
 
 @extend_schema(tags=["events"])
+@extend_schema_view(
+    list=extend_schema(summary="Every event, the newest date first"),
+    retrieve=extend_schema(summary="One event: its format, date, deadline and organiser"),
+)
 class EventViewSet(viewsets.ReadOnlyModelViewSet):
     """Tournaments: organisers create, change and delete them and read the submitted decklists;
     players submit a decklist before the deadline, after which the list is locked."""

@@ -103,7 +103,7 @@ def log_in(page, user, password: str) -> None:
 def create_deck(page, name: str, decklist: str = "") -> None:
     page.goto("/decks/new/")
     page.get_by_label("Name").fill(name)
-    page.get_by_label("Game").select_option(RNR)
+    page.get_by_label("Game", exact=True).select_option(RNR)
     page.locator("#id_format").select_option(label="Standard")
     if decklist:
         page.get_by_label("Start from a decklist (optional)").fill(decklist)

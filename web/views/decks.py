@@ -28,7 +28,6 @@ from decks.selectors import (
     deck_versions,
     deck_workspace,
     deck_zones,
-    game_variants,
 )
 from decks.services import (
     DeckBusyError,
@@ -45,7 +44,8 @@ from decks.services import (
     deck_delete,
     deck_details_update,
 )
-from web.charts import bar_chart
+from decks.validation import rules_for
+from web.charts import bar_chart, integer_points
 from web.forms import (
     DeckCardAddForm,
     DeckCardSetForm,
@@ -99,7 +99,18 @@ def _workspace_context(
     notice: DeckChanges | None = None,
 ) -> dict[str, Any]:
     workspace = deck_workspace(deck)
-    chart = bar_chart(workspace.stats.curve, title="Cost curve", x_label="Cost", y_label="Cards")
+    cost_label = workspace.stats.cost_label
+    chart = (
+        bar_chart(
+            integer_points(dict(workspace.stats.curve)),
+            title="Cost curve",
+            x_label=cost_label,
+            y_label="Cards",
+            numeric=True,
+        )
+        if cost_label is not None
+        else None
+    )
     return {
         "deck": deck,
         "workspace": workspace,
@@ -188,6 +199,7 @@ def _deck_page(
                 "name": deck.name,
                 "description": deck.description,
                 "format": deck.format_id or "",
+                "variant": deck.variant or rules_for(deck.game.slug).default_variant,
                 "visibility": deck.visibility,
             },
         ),
@@ -212,8 +224,15 @@ def deck_list_mine(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def deck_new(request: HttpRequest) -> HttpResponse:
-    """Create a deck for a game and format, empty or from a decklist."""
-    form = DeckCreateForm(request.POST or None, request.FILES or None)
+    """Create a deck for a game and format, empty or from a decklist.
+
+    ``?game=<slug>`` picks the game the form opens with; asked by htmx (the game select changed),
+    the answer is only the fields that follow the game: its formats and variants."""
+    form = DeckCreateForm(
+        request.POST or None, request.FILES or None, game=request.GET.get("game", "")[:40]
+    )
+    if request.method == "GET" and request.htmx:
+        return render(request, "web/_deck_game_fields.html", {"form": form})
     errors: list[str] = []
     status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
@@ -238,7 +257,7 @@ def deck_new(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "web/deck_new.html",
-        {"form": form, "errors": errors, "variants": game_variants()},
+        {"form": form, "errors": errors},
         status=status,
     )
 
@@ -368,6 +387,7 @@ def deck_settings(request: HttpRequest, pk: int) -> HttpResponseBase:
             visibility=form.cleaned_data["visibility"],
             format=form.cleaned_data["format"],
             clear_format=form.cleaned_data["format"] is None,
+            variant=form.cleaned_data.get("variant"),
             expected_version=opened,
         )
     except DeckVersionConflict:

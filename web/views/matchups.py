@@ -178,7 +178,11 @@ def _context(run: MatchupRun, page_number: Any = 1) -> dict[str, Any]:
         summary = matchup_summary(run)
         context["summary"] = summary
         context["length_chart"] = bar_chart(
-            summary["length_points"], title="Game length", x_label="Actions", y_label="Games"
+            summary["length_points"],
+            title="Game length",
+            x_label="Actions",
+            y_label="Games",
+            numeric=True,
         )
         # a tick has room for the words before their explanation ("LP Victory"); the list of
         # games says them in full

@@ -1,0 +1,15 @@
+"""Help pages: the repository's guides (``docs/*.md``) rendered on the site."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from web.docs import help_page
+
+
+@require_GET
+def query_help(request: HttpRequest) -> HttpResponse:
+    """The card query language, from ``docs/query-language.md`` as the file stands."""
+    return render(request, "web/help_page.html", {"page": help_page("query-language")})
