@@ -13,7 +13,7 @@ Variables (all optional for local use):
                         (default 0: REMOTE_ADDR only; API_NUM_PROXIES is read as an old name)
     LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, SIGNUP_RATE, PASSWORD_RESET_RATE,
     API_TOKEN_TTL_DAYS, MATCHUP_ANON_GAMES_PER_HOUR(_IP): accounts and limits, see below
-    SIMULATION_*, CELERY_VISIBILITY_TIMEOUT: simulation jobs' quotas and chunks, see below
+    SIMULATION_*, CELERY_VISIBILITY_TIMEOUT, CELERY_RESTORE_INTERVAL: simulation jobs, see below
     EMAIL_BACKEND       Django email backend (default: the console backend, which prints mail)
     DEFAULT_FROM_EMAIL  sender of password-reset mail (default deckwright@localhost)
     DATABASE_CONN_MAX_AGE, DECKWRIGHT_HTTPS, SECURE_* ...: serving in production, docs/deploy.md
@@ -295,9 +295,14 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 # A worker takes one chunk at a time and acknowledges it once stored (acks_late tasks), so a
 # worker that dies leaves its chunk to another: Redis hands an unacknowledged task out again
-# after the visibility timeout (seconds), which must exceed the longest chunk.
+# after the visibility timeout (seconds; a chunk running longer is handed out twice, which
+# costs time but not correctness), looking for such tasks every CELERY_RESTORE_INTERVAL seconds.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
+    "unacked_restore_throttle": 1,
+}
 
 LOGGING = {
     "version": 1,
