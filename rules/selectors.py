@@ -130,10 +130,11 @@ def simulation_job_metagame(
     return metagame_compute(job.labels, counts, shares or job.meta_shares or None)
 
 
-def simulation_job_report(job: SimulationJob) -> dict[str, Any]:
+def simulation_job_report(job: SimulationJob, shares: list[float] | None = None) -> dict[str, Any]:
     """A job's results so far as plain data (the API's): per pairing its decks, games, each
     side's wins with a Wilson 95% interval, the wins by seat and the draws; for a metagame, the
-    matrix and field win rates too."""
+    matrix and field win rates too (weighted by ``shares`` when given, else the job's own).
+    Raises ``rules.metagame.MetagameError`` for shares that do not fit the job's decks."""
     pairings = []
     for pairing, totals in zip(job.pairings, simulation_job_totals(job), strict=True):
         games = int(totals.get("games", 0))
@@ -160,6 +161,6 @@ def simulation_job_report(job: SimulationJob) -> dict[str, Any]:
         )
     report: dict[str, Any] = {"games": sum(p["games"] for p in pairings), "pairings": pairings}
     if job.kind == SimulationJob.Kind.METAGAME:
-        metagame = simulation_job_metagame(job)
+        metagame = simulation_job_metagame(job, shares)
         report["metagame"] = metagame.as_dict() if metagame is not None else None
     return report

@@ -164,5 +164,19 @@ class SimulationResultsSerializer(serializers.Serializer):
     report = SimulationReportSerializer()
 
 
-class MatrixExportSerializer(serializers.Serializer):
+class SharesQuerySerializer(serializers.Serializer):
+    shares = serializers.RegexField(
+        r"^\s*[0-9]+(\.[0-9]+)?(\s*,\s*[0-9]+(\.[0-9]+)?)*\s*$",
+        required=False,
+        max_length=400,
+        help_text="A metagame's meta shares to weigh the field by instead of the job's own: one "
+        "number per deck, comma-separated, in the order of the job's decks (e.g. 2,1,1).",
+        error_messages={"invalid": "Give comma-separated numbers of 0 or more, one per deck."},
+    )
+
+    def validate_shares(self, value: str) -> list[float]:
+        return [float(part) for part in value.split(",")]
+
+
+class MatrixExportSerializer(SharesQuerySerializer):
     kind = serializers.ChoiceField(choices=["json", "csv"], default="json")

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
@@ -31,7 +31,7 @@ from rules.jobs import (
     simulation_job_cancel,
     simulation_job_create,
 )
-from rules.metagame import metagame_csv, metagame_json
+from rules.metagame import MetagameError, metagame_csv, metagame_json
 from rules.models import SimulationJob
 from rules.quotas import GamesQuotaExceeded, simulation_quota_charge
 from rules.selectors import simulation_job_metagame, simulation_job_report, simulation_jobs_owned_by
@@ -158,23 +158,30 @@ class SimulationJobViewSet(
 
     @extend_schema(
         summary="The job's results so far: per pairing, and a metagame's matrix",
+        parameters=[s.SharesQuerySerializer],
         responses={200: s.SimulationResultsSerializer},
     )
     @action(detail=True, methods=["get"])
     def results(self, request: Request, pk: str) -> Response:
+        params = s.SharesQuerySerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
         job = self.get_object()
+        try:
+            report = simulation_job_report(job, params.validated_data.get("shares"))
+        except MetagameError as error:
+            raise exceptions.ValidationError({"shares": [str(error)]}) from error
         return Response(
             {
                 "id": job.pk,
                 "status": job.status,
                 "complete": job.status == SimulationJob.Status.DONE,
-                "report": simulation_job_report(job),
+                "report": report,
             }
         )
 
     @extend_schema(
         summary="A metagame's matrix and field win rates as a CSV or JSON file",
-        parameters=[OpenApiParameter("kind", str, enum=["json", "csv"])],
+        parameters=[s.MatrixExportSerializer],
         responses={
             (200, "application/json"): OpenApiResponse(
                 OpenApiTypes.OBJECT, description="kind=json"
@@ -188,9 +195,14 @@ class SimulationJobViewSet(
         params.is_valid(raise_exception=True)
         kind = params.validated_data["kind"]
         job = self.get_object()
-        metagame = simulation_job_metagame(job) if job.kind == SimulationJob.Kind.METAGAME else None
-        if metagame is None:
+        if job.kind != SimulationJob.Kind.METAGAME:
             raise exceptions.NotFound("Only a metagame job has a matrix.")
+        try:
+            metagame = simulation_job_metagame(job, params.validated_data.get("shares"))
+        except MetagameError as error:
+            raise exceptions.ValidationError({"shares": [str(error)]}) from error
+        if metagame is None:  # a metagame's pairings always seat two decks
+            raise exceptions.NotFound("This job has no matrix.")
         if kind == "csv":
             response = HttpResponse(metagame_csv(metagame), content_type="text/csv")
         else:

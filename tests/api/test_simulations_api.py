@@ -173,3 +173,23 @@ def test_the_list_takes_the_same_queries_for_one_job_or_many(
     with django_assert_num_queries(2):
         response = alice.get(URL)
     assert response.json()["count"] == 3
+
+
+def test_the_field_can_be_weighed_again_by_other_shares(alice, decks):
+    job = start(alice, decks).json()
+    simulation_job_play_inline(job_id=job["id"])
+    url = f"{URL}{job['id']}/results/"
+    even = alice.get(url).json()["report"]["metagame"]
+    reweighed = alice.get(url, {"shares": "0,1,3"}).json()["report"]["metagame"]
+    assert even["shares"] == pytest.approx([1 / 3] * 3, abs=1e-6)
+    assert reweighed["shares"] == [0.0, 0.25, 0.75]
+    assert reweighed["cells"] == even["cells"]  # the games are the same
+    row = reweighed["cells"][0]  # deck 0 meets deck 1 a quarter of the time, deck 2 the rest
+    expected = row[1]["win_rate"] / 4 + row[2]["win_rate"] * 3 / 4
+    assert reweighed["field"][0]["win_rate"] == pytest.approx(expected, abs=1e-6)
+    rows = alice.get(f"{URL}{job['id']}/matrix/", {"kind": "csv", "shares": "0,1,3"})
+    assert rows.content.decode().splitlines()[3].split(",")[4] == "0.750000"
+    for bad in ("1,2", "a,b,c", "0,0,0"):
+        response = alice.get(url, {"shares": bad})
+        assert response.status_code == 400
+        assert response.json()["errors"][0]["field"] == "shares"
