@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from celery.signals import task_postrun
@@ -106,19 +107,44 @@ def _worker(name: str, env: dict[str, str], log: Path) -> subprocess.Popen:
     )
 
 
-def _job_row(database: Path, job_id: int) -> tuple[str, int, str]:
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20) as reader:
-        row = reader.execute(
-            "SELECT status, chunks_done, aggregate FROM rules_simulationjob WHERE id = ?",
-            (job_id,),
-        ).fetchone()
-    return row[0], int(row[1]), row[2]
+def _job_reader(database: Path | None):
+    """How the test reads the job's row as the workers leave it: from the SQLite file they
+    write, or from the PostgreSQL test database they share with the test."""
+
+    def from_file(job_id: int) -> tuple[str, int, str]:
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20) as reader:
+            row = reader.execute(
+                "SELECT status, chunks_done, aggregate FROM rules_simulationjob WHERE id = ?",
+                (job_id,),
+            ).fetchone()
+        return row[0], int(row[1]), row[2]
+
+    def from_database(job_id: int) -> tuple[str, int, str]:
+        job = SimulationJob.objects.get(pk=job_id)
+        return job.status, job.chunks_done, json.dumps(job.aggregate)
+
+    return from_file if database is not None else from_database
 
 
-def _wait_for(database: Path, job_id: int, done: callable, what: str, worker) -> tuple:
+def _shared_database(tmp_path: Path) -> tuple[str, Path | None]:
+    """A database URL the worker processes can open holding the test's data: a file copy of the
+    in-memory SQLite test database, or the PostgreSQL test database itself."""
+    connection.ensure_connection()
+    if connection.vendor == "sqlite":
+        database = tmp_path / "jobs.sqlite3"
+        with sqlite3.connect(database) as copy:
+            connection.connection.backup(copy)
+        return f"sqlite:///{database}", database
+    db = connection.settings_dict
+    password = f":{quote(db['PASSWORD'], safe='')}" if db.get("PASSWORD") else ""
+    url = f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    return url, None
+
+
+def _wait_for(read, job_id: int, done, what: str, worker) -> tuple:
     deadline = time.monotonic() + WORKER_TIMEOUT_SECONDS
     while time.monotonic() < deadline:
-        row = _job_row(database, job_id)
+        row = read(job_id)
         if done(row):
             return row
         assert worker.poll() is None, f"the worker exited while waiting for {what}"
@@ -146,14 +172,12 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
         kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=2, dispatch=False
     )
     assert job.chunk_count == 6
-    # the workers' database: a file copy of the test database, job and decks included
-    database = tmp_path / "jobs.sqlite3"
-    connection.ensure_connection()
-    with sqlite3.connect(database) as copy:
-        connection.connection.backup(copy)
+    # the workers' database holds the test's data, job and decks included
+    url, database = _shared_database(tmp_path)
+    read = _job_reader(database)
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{database}",
+        "DATABASE_URL": url,
         "DECKWRIGHT_DATA_DIR": str(tmp_path),
         "CELERY_BROKER_URL": REDIS_URL,
         "CELERY_VISIBILITY_TIMEOUT": "3",
@@ -166,16 +190,16 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
     second = None
     try:
         status, stored, _ = _wait_for(
-            database, job.pk, lambda row: row[1] >= 1, "worker A's first chunk", first
+            read, job.pk, lambda row: row[1] >= 1, "worker A's first chunk", first
         )
         os.killpg(first.pid, signal.SIGKILL)
         first.wait(30)
-        killed_at = _job_row(database, job.pk)[1]
+        killed_at = read(job.pk)[1]
         assert killed_at < job.chunk_count, "worker A finished the job before it was killed"
 
         second = _worker("sim-b", env, tmp_path / "worker-b.log")
         status, stored, aggregate = _wait_for(
-            database, job.pk, lambda row: row[0] != "running", "worker B to end the job", second
+            read, job.pk, lambda row: row[0] != "running", "worker B to end the job", second
         )
     finally:
         for worker in (first, second):
@@ -184,13 +208,12 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
                 worker.wait(30)
     assert status == "done", (tmp_path / "worker-b.log").read_text()
     assert stored == job.chunk_count
-    with sqlite3.connect(database) as reader:
-        indexes = [
-            row[0]
-            for row in reader.execute(
-                'SELECT "index" FROM rules_simulationchunk WHERE job_id = ? ORDER BY 1', (job.pk,)
-            )
-        ]
+    if database is None:
+        indexes = list(job.chunks.order_by("index").values_list("index", flat=True))
+    else:
+        with sqlite3.connect(database) as reader:
+            query = 'SELECT "index" FROM rules_simulationchunk WHERE job_id = ? ORDER BY 1'
+            indexes = [row[0] for row in reader.execute(query, (job.pk,))]
     assert indexes == list(range(job.chunk_count))  # every chunk once
 
     settings.CELERY_BROKER_URL = ""
