@@ -378,10 +378,7 @@ def simulation_job_wait(*, job_id: int, timeout: float | None = None) -> bool:
     if thread is None:
         return True
     thread.join(timeout)
-    if thread.is_alive():
-        return False
-    _THREADS.pop(job_id, None)
-    return True
+    return not thread.is_alive()
 
 
 def _play_in_background(job_id: int) -> None:
@@ -391,6 +388,7 @@ def _play_in_background(job_id: int) -> None:
         logger.exception("simulation job %s stopped in its background thread", job_id)
         simulation_job_fail(job_id=job_id, error="The job stopped with an internal error.")
     finally:
+        _THREADS.pop(job_id, None)
         connections.close_all()
 
 
