@@ -117,6 +117,15 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Slow down: the Retry-After header says how many seconds to wait.",
         ),
         ProblemType(
+            "quota-exceeded",
+            429,
+            "Game quota used up",
+            "Starting this simulation job would pass your hourly quota of games (per account: "
+            "SIMULATION_USER_GAMES_PER_HOUR; per address: SIMULATION_GAMES_PER_HOUR_IP). "
+            "Nothing was started; detail says how many games are left, and retry_after and the "
+            "Retry-After header when the quota starts again.",
+        ),
+        ProblemType(
             "busy",
             503,
             "Busy",

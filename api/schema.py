@@ -44,7 +44,7 @@ class ProblemSerializer(serializers.Serializer):
         child=serializers.CharField(), required=False, help_text="What would have been accepted."
     )
     retry_after = serializers.IntegerField(
-        required=False, help_text="throttled, locked-out, busy: seconds to wait."
+        required=False, help_text="throttled, locked-out, quota-exceeded, busy: seconds to wait."
     )
     current_version = serializers.IntegerField(
         required=False, help_text="precondition-failed: the resource's current version."
@@ -118,6 +118,12 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
     "429": {
         "throttled": problem_example(
             "throttled", "Request was throttled. Expected available in 12 seconds.", retry_after=12
+        ),
+        "quota-exceeded": problem_example(
+            "quota-exceeded",
+            "Simulation jobs may play 20000 games an hour per account and 50000 per address. "
+            "This job has 12000; your account has 9000 left until 14:00 UTC.",
+            retry_after=1260,
         ),
         "locked-out": problem_example(
             "locked-out",

@@ -6,7 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
-from api.views import auth, cards, decks, events, matchups, meta
+from api.views import auth, cards, decks, events, matchups, meta, simulations
 
 app_name = "api"
 
@@ -25,6 +25,7 @@ router.register("decks", decks.DeckViewSet, basename="deck")
 router.register("formats", decks.FormatViewSet, basename="format")
 router.register("events", events.EventViewSet, basename="event")
 router.register("matchups", matchups.MatchupRunViewSet, basename="matchup")
+router.register("simulations", simulations.SimulationJobViewSet, basename="simulation")
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -14,6 +14,7 @@ Variables (all optional for local use):
                         (default 0: REMOTE_ADDR only; API_NUM_PROXIES is read as an old name)
     LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, SIGNUP_RATE, PASSWORD_RESET_RATE,
     API_TOKEN_TTL_DAYS, MATCHUP_ANON_GAMES_PER_HOUR(_IP): accounts and limits, see below
+    SIMULATION_*, CELERY_VISIBILITY_TIMEOUT, CELERY_RESTORE_INTERVAL: simulation jobs, see below
     EMAIL_BACKEND       Django email backend (default: the console backend, which prints mail)
     DEFAULT_FROM_EMAIL  sender of password-reset mail (default deckwright@localhost)
     DATABASE_CONN_MAX_AGE, DECKWRIGHT_HTTPS, SECURE_* ...: serving in production, docs/deploy.md
@@ -217,6 +218,14 @@ API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30)
 # are not limited.
 MATCHUP_ANON_GAMES_PER_HOUR = env_int("MATCHUP_ANON_GAMES_PER_HOUR", 40)
 MATCHUP_ANON_GAMES_PER_HOUR_IP = env_int("MATCHUP_ANON_GAMES_PER_HOUR_IP", 120)
+# Simulation jobs (rules/jobs.py, docs/scaling.md): games a signed-in account, and an address
+# (all its accounts together), may start per clock hour (anonymous visitors share the matchup
+# quotas above); the most games one job plays; games a chunk plays by default and at most.
+SIMULATION_USER_GAMES_PER_HOUR = env_int("SIMULATION_USER_GAMES_PER_HOUR", 20_000)
+SIMULATION_GAMES_PER_HOUR_IP = env_int("SIMULATION_GAMES_PER_HOUR_IP", 50_000)
+SIMULATION_MAX_GAMES = env_int("SIMULATION_MAX_GAMES", 200_000)
+SIMULATION_CHUNK_GAMES = env_int("SIMULATION_CHUNK_GAMES", 20)
+SIMULATION_MAX_CHUNK_GAMES = env_int("SIMULATION_MAX_CHUNK_GAMES", 1000)
 for _name in ("LOGIN_FAILURE_LIMIT", "LOGIN_LOCKOUT_MINUTES", "API_TOKEN_TTL_DAYS"):
     if env_int(_name, 1) < 1:  # 0 minutes of cool-off would make axes lock out for ever
         raise ConfigError(f"{_name}={env_str(_name)!r} must be 1 or more")
@@ -289,6 +298,16 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# A worker takes one chunk at a time and acknowledges it once stored (acks_late tasks), so a
+# worker that dies leaves its chunk to another: Redis hands an unacknowledged task out again
+# after the visibility timeout (seconds; a chunk running longer is handed out twice, which
+# costs time but not correctness), looking for such tasks every CELERY_RESTORE_INTERVAL seconds.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
+    "unacked_restore_throttle": 1,
+}
 
 LOGGING = {
     "version": 1,

@@ -1,4 +1,5 @@
-"""What the rules lab stores: matchup runs, played chunk by chunk by a worker or by page polls."""
+"""What the rules lab stores: matchup runs (played chunk by chunk by a worker or by page polls)
+and simulation jobs (chunks of games played by any number of workers, each stored once)."""
 
 from __future__ import annotations
 
@@ -120,3 +121,129 @@ class MatchupRun(models.Model):
         if isinstance(seat, int) and isinstance(order, list) and 0 <= seat < len(order):
             return order[seat]
         return seat
+
+
+class SimulationJob(models.Model):
+    """Many games between decks, cut into chunks that workers play independently.
+
+    One model for every kind of job: a ``matchup`` (decks of one table, one pairing), a
+    ``metagame`` (every pair of 2-16 decks, a round robin), and later a ``gauntlet`` (one deck
+    against several) and a ``doctor`` (a deck's one-card swaps against a gauntlet): each is a list
+    of ``pairings`` (an engine setup, its agents and its number of games) captured when the job is
+    created, so editing a deck later never changes a job. Games are numbered across the whole job
+    (pairing by pairing); game ``g`` is seeded from ``seed`` and ``g`` alone, and chunk ``c`` plays
+    games ``c * chunk_size`` up to the next chunk's first, so the results never depend on the chunk
+    size, on how many workers played the chunks or in what order they finished.
+    """
+
+    class Kind(models.TextChoices):
+        MATCHUP = "matchup", "Matchup"
+        GAUNTLET = "gauntlet", "Gauntlet"
+        METAGAME = "metagame", "Metagame"
+        DOCTOR = "doctor", "Deck doctor"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="simulation_jobs",
+    )
+    session_key = models.CharField(
+        max_length=40, blank=True, help_text="The anonymous visitor's session that owns the job."
+    )
+    game = models.ForeignKey("cards.Game", on_delete=models.PROTECT, related_name="+")
+    decks = models.JSONField(
+        default=list,
+        help_text='The decks of the job, at its start: {"deck" (id), "name", "label", "version", '
+        '"hash"}; pairings name them by their index in this list.',
+    )
+    pairings = models.JSONField(
+        default=list,
+        help_text='Per pairing: {"sides" (the deck index of each side, in its seat of the '
+        'pairing\'s first game), "agents" (per side), "setup" (the engine setup), "games"}.',
+    )
+    meta_shares = models.JSONField(
+        default=list, help_text="Per deck, its share of the field (metagame jobs; any scale)."
+    )
+    seed = models.BigIntegerField()
+    games_total = models.PositiveIntegerField()
+    chunk_size = models.PositiveIntegerField(
+        help_text="Games a chunk plays (the last may be short)."
+    )
+    chunk_count = models.PositiveIntegerField()
+    chunks_done = models.PositiveIntegerField(default=0, help_text="Chunks stored so far.")
+    games_done = models.PositiveIntegerField(default=0, help_text="Games of the stored chunks.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    worker = models.BooleanField(
+        default=False, help_text="Played by Celery workers (else in-process, in a thread)."
+    )
+    aggregate = models.JSONField(
+        default=dict,
+        help_text='Once done: {"pairings": [totals per pairing]}, added up in chunk (= game) order.',
+    )
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        indexes = [
+            models.Index(fields=("owner", "-created_at"), name="simjob_owner_idx"),
+            models.Index(fields=("session_key", "-created_at"), name="simjob_session_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {len(self.decks)} decks ({self.games_total} games)"
+
+    @property
+    def finished(self) -> bool:
+        """Done, failed or cancelled: no chunk will be played any more."""
+        return self.status in (self.Status.DONE, self.Status.FAILED, self.Status.CANCELLED)
+
+    @property
+    def labels(self) -> list[str]:
+        """The name shown for each deck."""
+        return [str(deck.get("label", "")) for deck in self.decks]
+
+    @property
+    def progress(self) -> float:
+        """Games stored over games planned, from 0 to 1."""
+        return self.games_done / self.games_total if self.games_total else 0.0
+
+
+class SimulationChunk(models.Model):
+    """One chunk's games, stored once: a re-delivered chunk finds its row and changes nothing."""
+
+    job = models.ForeignKey(SimulationJob, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    start = models.PositiveIntegerField(help_text="The job's number of the chunk's first game.")
+    stop = models.PositiveIntegerField(help_text="One past the number of its last game.")
+    totals = models.JSONField(
+        default=dict, help_text="Pairing index (a string) to the counts of its games here."
+    )
+    outcomes = models.JSONField(
+        default=list,
+        help_text="Per game, in order: [pairing, winning side or null, actions, turns, end "
+        "reason, side that moved first or null].",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("job", "index")
+        constraints = [
+            models.UniqueConstraint(fields=("job", "index"), name="simulationchunk_once_per_job")
+        ]
+
+    def __str__(self) -> str:
+        return f"chunk {self.index} of job {self.job_id} (games {self.start}-{self.stop - 1})"

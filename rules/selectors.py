@@ -1,4 +1,5 @@
-"""Reads of the rules lab: the matchup runs a visitor owns, and a run's results as plain data."""
+"""Reads of the rules lab: the matchup runs and simulation jobs a visitor owns, and their results
+as plain data (a metagame job's matrix through ``rules.metagame``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
 from rules.engines.core.intervals import wilson_interval
-from rules.models import MatchupRun
+from rules.metagame import Metagame, PairingCounts, metagame_compute
+from rules.models import MatchupRun, SimulationJob
 
 
 def matchup_runs_owned_by(
@@ -80,4 +82,85 @@ def matchup_run_report(run: MatchupRun) -> dict[str, Any]:
         else None
     )
     report["draws"] = int(totals.get("draws", 0))
+    return report
+
+
+def simulation_jobs_owned_by(
+    user: AbstractBaseUser | AnonymousUser, session_key: str | None
+) -> QuerySet[SimulationJob]:
+    """A signed-in user's simulation jobs, or an anonymous visitor's of this browser session."""
+    jobs = SimulationJob.objects.select_related("game")
+    if user.is_authenticated:
+        return jobs.filter(owner_id=user.pk)
+    if not session_key:
+        return jobs.none()
+    return jobs.filter(owner__isnull=True, session_key=session_key)
+
+
+def simulation_job_totals(job: SimulationJob) -> list[dict[str, Any]]:
+    """Per pairing, the counts of its games so far: the aggregate once the job is done, else
+    the stored chunks added up in order (a running or cancelled job's partial results)."""
+    if job.status == SimulationJob.Status.DONE and job.aggregate:
+        return list(job.aggregate["pairings"])
+    from rules.jobs import chunks_add
+
+    chunks = job.chunks.order_by("index").values_list("totals", flat=True)
+    return list(chunks_add(list(chunks), len(job.pairings))["pairings"])
+
+
+def simulation_job_metagame(
+    job: SimulationJob, shares: list[float] | None = None
+) -> Metagame | None:
+    """A two-deck-pairings job's matrix and field win rates (its own meta shares, or
+    ``shares``); None for a job whose tables seat more (or fewer) than two decks."""
+    if any(len(pairing["sides"]) != 2 for pairing in job.pairings):
+        return None
+    counts = []
+    for pairing, totals in zip(job.pairings, simulation_job_totals(job), strict=True):
+        games = int(totals.get("games", 0))
+        wins = totals.get("wins", [0, 0])
+        counts.append(
+            PairingCounts(
+                (int(pairing["sides"][0]), int(pairing["sides"][1])),
+                games,
+                (int(wins[0]), int(wins[1])),
+                int(totals.get("draws", 0)),
+            )
+        )
+    return metagame_compute(job.labels, counts, shares or job.meta_shares or None)
+
+
+def simulation_job_report(job: SimulationJob, shares: list[float] | None = None) -> dict[str, Any]:
+    """A job's results so far as plain data (the API's): per pairing its decks, games, each
+    side's wins with a Wilson 95% interval, the wins by seat and the draws; for a metagame, the
+    matrix and field win rates too (weighted by ``shares`` when given, else the job's own).
+    Raises ``rules.metagame.MetagameError`` for shares that do not fit the job's decks."""
+    pairings = []
+    for pairing, totals in zip(job.pairings, simulation_job_totals(job), strict=True):
+        games = int(totals.get("games", 0))
+        wins = list(totals.get("wins", [0] * len(pairing["sides"])))
+        seat_wins = list(totals.get("seat_wins", [0] * len(pairing["sides"])))
+        pairings.append(
+            {
+                "games": games,
+                "draws": int(totals.get("draws", 0)),
+                "sides": [
+                    {
+                        "deck": int(deck),
+                        "label": job.labels[int(deck)],
+                        "agent": pairing["agents"][side],
+                        **_rate(int(wins[side]), games),
+                    }
+                    for side, deck in enumerate(pairing["sides"])
+                ],
+                "by_seat": [
+                    {"seat": seat, **_rate(int(count), games)}
+                    for seat, count in enumerate(seat_wins)
+                ],
+            }
+        )
+    report: dict[str, Any] = {"games": sum(p["games"] for p in pairings), "pairings": pairings}
+    if job.kind == SimulationJob.Kind.METAGAME:
+        metagame = simulation_job_metagame(job, shares)
+        report["metagame"] = metagame.as_dict() if metagame is not None else None
     return report

@@ -1,11 +1,19 @@
-"""Celery tasks of the rules lab: a matchup run played by a worker, saved after every chunk."""
+"""Celery tasks of the rules lab: a matchup run played by a worker, saved after every chunk, and
+one chunk of a simulation job, stored once whoever plays it and however often it is delivered."""
 
 from __future__ import annotations
 
-from celery import shared_task
+from typing import Any
 
+from celery import shared_task
+from django.db import DatabaseError
+
+from rules.jobs import simulation_chunk_run, simulation_job_fail
 from rules.models import MatchupRun
 from rules.services import matchup_run_play_all
+
+#: how often a chunk the database refused (SQLite busy, a dropped connection) is tried again
+CHUNK_RETRIES = 5
 
 
 @shared_task(name="rules.matchup_run_play", ignore_result=True)
@@ -16,3 +24,28 @@ def matchup_run_play(run_id: int) -> str:
     except MatchupRun.DoesNotExist:
         return "missing"
     return str(run.status)
+
+
+@shared_task(
+    name="rules.simulation_chunk_play",
+    bind=True,
+    ignore_result=True,
+    # acknowledged once stored, and handed out again when the worker process dies mid-chunk
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=CHUNK_RETRIES,
+)
+def simulation_chunk_play(self: Any, job_id: int, chunk: int) -> str:
+    """Play chunk ``chunk`` of a simulation job and store it (``rules.jobs.simulation_chunk_run``:
+    ``stored``, ``duplicate``, ``skipped``, ``failed`` or ``missing``)."""
+    try:
+        return simulation_chunk_run(job_id=job_id, chunk=chunk)
+    except DatabaseError as error:
+        if self.request.retries >= CHUNK_RETRIES:
+            simulation_job_fail(
+                job_id=job_id,
+                error=f"The database refused chunk {chunk} {CHUNK_RETRIES + 1} times "
+                f"({type(error).__name__}).",
+            )
+            return "failed"
+        raise self.retry(exc=error, countdown=2**self.request.retries) from error

@@ -3,8 +3,9 @@
 The toy game (``tests/toygame``) lives in the test suite only. It is plugged in here the way any
 game is (``register_plugin``, then ``rules.plugins.plugin_wire`` for its Django-side pieces), and
 every shared surface must then serve it: card loading with its card check, validation, test
-hands (model and page), matchups (web page and ``simulate``, with decklist files too), card
-images in its own style, and the REST API. The first test checks that no shared file names it.
+hands (model and page), matchups (web page and ``simulate``, with decklist files too), metagame
+simulation jobs, card images in its own style, and the REST API. The first test checks that no
+shared file names it.
 """
 
 from __future__ import annotations
@@ -188,6 +189,25 @@ def test_it_has_web_matchups_seated_by_its_plugin(toy, user, alice):
     assert refused.status_code == 400
     body = refused.content.decode()
     assert "does not play Toy Duel matchups; Toy Duel is played by: Random, Greedy" in body
+
+
+def test_it_has_metagame_jobs_with_the_same_matrix_whatever_the_chunks(toy, user):
+    from rules.jobs import metagame_plan, simulation_job_create, simulation_job_play_inline
+    from rules.selectors import simulation_job_metagame
+
+    decks = [toy_deck(user, "sun"), toy_deck(user, "moon"), toy_deck(user, "sun", title="Sun 2")]
+    plan = metagame_plan(decks=decks, agent="greedy", games_per_pairing=4)
+    matrices = []
+    for size in (1, 5):
+        job = simulation_job_create(
+            kind="metagame", plan=plan, owner=user, seed=3, chunk_size=size, dispatch=False
+        )
+        job = simulation_job_play_inline(job_id=job.pk)
+        assert job.status == "done" and job.games_done == 12, job.error
+        matrices.append(simulation_job_metagame(job))
+    assert matrices[0] == matrices[1]
+    cell, mirror = matrices[0].cells[0][1], matrices[0].cells[1][0]
+    assert cell.wins + mirror.wins + cell.draws == 4
 
 
 def test_it_has_simulate_with_and_without_decklists(toy):

@@ -185,3 +185,116 @@ def bar_chart(
         baseline=baseline,
         bars=tuple(bars),
     )
+
+
+#: a diverging orange-to-purple scale (ColorBrewer PuOr, safe for the common colour-blindness
+#: types): 0% orange, 50% near white, 100% purple; every cell also prints its number
+HEAT_LOW = (179, 88, 6)
+HEAT_MID = (247, 247, 247)
+HEAT_HIGH = (84, 39, 136)
+
+
+def heat_colour(rate: float) -> str:
+    """The fill of a win rate from 0 to 1 on the orange-white-purple scale."""
+    rate = min(1.0, max(0.0, rate))
+    start, end, share = (
+        (HEAT_LOW, HEAT_MID, rate * 2) if rate < 0.5 else (HEAT_MID, HEAT_HIGH, rate * 2 - 1)
+    )
+    channels = (round(a + (b - a) * share) for a, b in zip(start, end, strict=True))
+    return "#" + "".join(f"{channel:02x}" for channel in channels)
+
+
+@dataclass(frozen=True)
+class HeatCell:
+    x: float
+    y: float
+    fill: str
+    text: str
+    dark_text: bool
+    tip: str
+
+    @property
+    def text_x(self) -> float:
+        return round(self.x + HEAT_CELL / 2, 1)
+
+    @property
+    def text_y(self) -> float:
+        return round(self.y + HEAT_CELL / 2 + 4, 1)
+
+
+@dataclass(frozen=True)
+class HeatLabel:
+    text: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class HeatMap:
+    title: str
+    description: str
+    width: int
+    height: int
+    cells: tuple[HeatCell, ...]
+    rows: tuple[HeatLabel, ...]
+    columns: tuple[HeatLabel, ...]
+
+
+HEAT_CELL = 44
+
+
+def heat_map(
+    labels: Sequence[str],
+    rates: Sequence[Sequence[tuple[float, float, float] | None]],
+    *,
+    title: str,
+) -> HeatMap:
+    """Lay out a win-rate matrix: ``rates[i][j]`` is (rate, low, high) of row ``i`` against
+    column ``j``, None where there is no figure (the diagonal). Rows and columns are numbered,
+    the numbers keyed to ``labels`` in the row labels."""
+    left, top = 170, 24
+    size = len(labels)
+    cells = []
+    lines = []
+    for row in range(size):
+        for col in range(size):
+            figure = rates[row][col]
+            if figure is None:
+                continue
+            rate, low, high = figure
+            tip = (
+                f"{labels[row]} against {labels[col]}: {100 * rate:.1f}% "
+                f"(95% interval {100 * low:.1f}-{100 * high:.1f}%)"
+            )
+            lines.append(tip)
+            cells.append(
+                HeatCell(
+                    x=left + col * HEAT_CELL,
+                    y=top + row * HEAT_CELL,
+                    fill=heat_colour(rate),
+                    text=f"{100 * rate:.0f}",
+                    dark_text=abs(rate - 0.5) < 0.3,
+                    tip=tip,
+                )
+            )
+    rows = tuple(
+        HeatLabel(
+            f"{row + 1}. {label[:22]}",
+            left - 6,
+            round(top + row * HEAT_CELL + HEAT_CELL / 2 + 4, 1),
+        )
+        for row, label in enumerate(labels)
+    )
+    columns = tuple(
+        HeatLabel(str(col + 1), round(left + col * HEAT_CELL + HEAT_CELL / 2, 1), top - 8)
+        for col in range(size)
+    )
+    return HeatMap(
+        title=title,
+        description="; ".join(lines) or "No games yet.",
+        width=left + size * HEAT_CELL + 8,
+        height=top + size * HEAT_CELL + 8,
+        cells=tuple(cells),
+        rows=rows,
+        columns=columns,
+    )

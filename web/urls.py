@@ -4,7 +4,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
 from deckwright.inputs import ID_PATTERN
-from web.views import accounts, cards, catalogue, decks, events, help, matchups, testhands
+from web.views import (
+    accounts,
+    cards,
+    catalogue,
+    decks,
+    events,
+    help,
+    matchups,
+    simulations,
+    testhands,
+)
 
 urlpatterns = [
     path("", catalogue.home, name="home"),
@@ -44,6 +54,18 @@ urlpatterns = [
     path("matchups/<id:pk>/", matchups.matchup_detail, name="matchup-detail"),
     path("matchups/<id:pk>/step/", matchups.matchup_step, name="matchup-step"),
     path("matchups/<id:pk>/games/<id:number>/", matchups.matchup_game, name="matchup-game"),
+    path("simulations/<id:pk>/", simulations.simulation_detail, name="simulation-detail"),
+    path(
+        "simulations/<id:pk>/progress/",
+        simulations.simulation_progress,
+        name="simulation-progress",
+    ),
+    path("simulations/<id:pk>/cancel/", simulations.simulation_cancel, name="simulation-cancel"),
+    path(
+        "simulations/<id:pk>/matrix.<str:kind>",
+        simulations.simulation_matrix,
+        name="simulation-matrix",
+    ),
     path("tournament/", events.tournament_check, name="tournament-check"),
     path(
         "tournament/reports/<str:token>.csv",

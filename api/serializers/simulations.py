@@ -1,0 +1,182 @@
+"""Simulation jobs over the API: what a job is asked to play, what it is, and its results."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from rest_framework import serializers
+
+from api.serializers.matchups import RateSerializer
+from deckwright.inputs import MAX_ID, MAX_INT32
+from rules.jobs import CREATABLE_KINDS
+from rules.metagame import MAX_DECKS
+from rules.models import SimulationJob
+
+
+class SimulationCreateSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=[str(kind) for kind in CREATABLE_KINDS],
+        help_text="metagame: every pair of the decks (2 to 16, one competitive game); matchup: "
+        "the decks at one table, as many as the game seats.",
+    )
+    decks = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        min_length=1,
+        max_length=MAX_DECKS,
+        help_text="Deck ids: your own decks and public ones.",
+    )
+    games_per_pairing = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_INT32,
+        help_text="Games every pairing plays (a metagame's must be even; a matchup is one "
+        "pairing). The job's total is limited by SIMULATION_MAX_GAMES and your quota.",
+    )
+    agent = serializers.CharField(
+        required=False,
+        max_length=40,
+        help_text="The agent of every deck (default: the game's first, as on /matchups/).",
+    )
+    agents = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        max_length=MAX_DECKS,
+        help_text="matchup only: one agent per deck, in the order of decks (instead of agent).",
+    )
+    players = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=8,
+        help_text="matchup of one deck in a co-operative game: the team size.",
+    )
+    seed = serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_INT32, help_text="Default: a random seed."
+    )
+    chunk_size = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_INT32,
+        help_text=f"Games a chunk (a worker's task); default {settings.SIMULATION_CHUNK_GAMES}.",
+    )
+    meta_shares = serializers.ListField(
+        child=serializers.FloatField(min_value=0, max_value=1e9),
+        required=False,
+        max_length=MAX_DECKS,
+        help_text="metagame: each deck's share of the field, in the order of decks (any scale; "
+        "default equal). A deck's field win rate weighs its opponents by these.",
+    )
+
+
+class JobDeckSerializer(serializers.Serializer):
+    deck = serializers.IntegerField(help_text="The deck's id.")
+    name = serializers.CharField()
+    label = serializers.CharField(help_text="Its name in the results (the id added to twins).")
+    version = serializers.IntegerField(help_text="The deck's version when the job started.")
+
+
+class SimulationJobSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=SimulationJob.Kind.choices)
+    game = serializers.CharField(source="game.slug")
+    status = serializers.ChoiceField(choices=SimulationJob.Status.choices)
+    decks = JobDeckSerializer(many=True)
+    pairings = serializers.SerializerMethodField(help_text="Pairings the job plays.")
+    meta_shares = serializers.ListField(
+        child=serializers.FloatField(), help_text="As given (empty: equal shares)."
+    )
+    seed = serializers.IntegerField()
+    games_total = serializers.IntegerField()
+    games_done = serializers.IntegerField(help_text="Games of the chunks stored so far.")
+    progress = serializers.FloatField(help_text="games_done / games_total, from 0 to 1.")
+    chunk_size = serializers.IntegerField()
+    chunk_count = serializers.IntegerField()
+    chunks_done = serializers.IntegerField()
+    worker = serializers.BooleanField(help_text="Played by Celery workers (else in-process).")
+    error = serializers.CharField(help_text="Why a failed job failed.")
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def get_pairings(self, job: SimulationJob) -> int:
+        return len(job.pairings)
+
+
+class SideResultSerializer(RateSerializer):
+    deck = serializers.IntegerField(help_text="The deck's index in the job's decks.")
+    label = serializers.CharField()
+    agent = serializers.CharField()
+
+
+class SeatResultSerializer(RateSerializer):
+    seat = serializers.IntegerField(help_text="0 for the first seat, whoever sat there.")
+
+
+class PairingResultSerializer(serializers.Serializer):
+    games = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    sides = SideResultSerializer(many=True, help_text="In their seats of the pairing's game 0.")
+    by_seat = SeatResultSerializer(many=True)
+
+
+class MatrixCellSerializer(serializers.Serializer):
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    games = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    ci_low = serializers.FloatField(help_text="Wilson 95% interval, low end.")
+    ci_high = serializers.FloatField(help_text="Wilson 95% interval, high end.")
+
+
+class FieldRateSerializer(serializers.Serializer):
+    deck = serializers.IntegerField()
+    label = serializers.CharField()
+    share = serializers.FloatField(help_text="Its meta share, normalised (the shares sum to 1).")
+    games = serializers.IntegerField()
+    win_rate = serializers.FloatField(
+        allow_null=True, help_text="Its row's rates weighted by the other decks' shares."
+    )
+    ci_low = serializers.FloatField(allow_null=True)
+    ci_high = serializers.FloatField(allow_null=True)
+
+
+class MetagameSerializer(serializers.Serializer):
+    labels = serializers.ListField(child=serializers.CharField())
+    shares = serializers.ListField(child=serializers.FloatField())
+    cells = serializers.ListField(
+        child=serializers.ListField(child=MatrixCellSerializer(allow_null=True)),
+        help_text="cells[i][j]: deck i against deck j (null on the diagonal and without games). "
+        "cells[i][j].win_rate + cells[j][i].win_rate = 1 - draws / games.",
+    )
+    field = FieldRateSerializer(many=True)
+
+
+class SimulationReportSerializer(serializers.Serializer):
+    games = serializers.IntegerField(help_text="Games counted (all of them once done).")
+    pairings = PairingResultSerializer(many=True)
+    metagame = MetagameSerializer(required=False, allow_null=True, help_text="Metagame jobs.")
+
+
+class SimulationResultsSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=SimulationJob.Status.choices)
+    complete = serializers.BooleanField(
+        help_text="True once done; else the figures count the chunks stored so far."
+    )
+    report = SimulationReportSerializer()
+
+
+class SharesQuerySerializer(serializers.Serializer):
+    shares = serializers.RegexField(
+        r"^\s*[0-9]+(\.[0-9]+)?(\s*,\s*[0-9]+(\.[0-9]+)?)*\s*$",
+        required=False,
+        max_length=400,
+        help_text="A metagame's meta shares to weigh the field by instead of the job's own: one "
+        "number per deck, comma-separated, in the order of the job's decks (e.g. 2,1,1).",
+        error_messages={"invalid": "Give comma-separated numbers of 0 or more, one per deck."},
+    )
+
+    def validate_shares(self, value: str) -> list[float]:
+        return [float(part) for part in value.split(",")]
+
+
+class MatrixExportSerializer(SharesQuerySerializer):
+    kind = serializers.ChoiceField(choices=["json", "csv"], default="json")

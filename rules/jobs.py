@@ -1,0 +1,501 @@
+"""Simulation jobs: plan one from decks, cut it into chunks, play a chunk, add the chunks up.
+
+A job's games are numbered across the whole job, pairing after pairing. Game ``g`` is played by
+``rules.services.play_game`` (the function matchup runs use) with the job's seed and ``g``: its
+seed is ``game_seed(seed, g)`` and its seats rotate ``g`` places, so within a pairing the decks
+alternate seats from game to game. Chunk ``c`` plays games ``c * chunk_size`` up to
+``(c + 1) * chunk_size`` (the last one fewer), whatever played it before or after, so the results
+of a game never depend on the chunking.
+
+A chunk is played by a Celery task (``rules.tasks.simulation_chunk_play``) when a broker is
+configured, one task per chunk, or in-process by a background thread of the process that
+created the job, chunk after chunk, calling the same ``simulation_chunk_run``. A chunk's games
+are stored once: the row is unique per (job, chunk), so a chunk delivered again after its worker
+died, or played twice by two workers, is stored by whoever finishes first and counted once. The
+chunk that completes the count adds every chunk's counts up in chunk order (which is game order)
+into the job's ``aggregate``; integer counts add up to the same totals however the games were cut.
+
+Cancelling a job marks it cancelled: chunks not started yet are skipped, a chunk being played
+still stores its games (the job's partial results count them), and nothing is aggregated.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import secrets
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import DatabaseError, IntegrityError, connections, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from rules.engines.core import SetupError, find_plugin
+from rules.metagame import MAX_DECKS, MIN_DECKS, MetagameError, meta_shares_normalised
+from rules.models import SimulationChunk, SimulationJob
+from rules.services import AGENT_LABELS, chunk_totals, play_game, totals_add
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    from decks.models import Deck
+
+logger = logging.getLogger(__name__)
+
+#: the kinds a job can be created as today (gauntlet and doctor jobs reuse the same pairings)
+CREATABLE_KINDS = (SimulationJob.Kind.MATCHUP, SimulationJob.Kind.METAGAME)
+
+
+class SimulationJobError(ValueError):
+    """Decks, agents or numbers a job cannot be made of; the message says why, for the user."""
+
+
+@dataclass(frozen=True)
+class JobPlan:
+    """What a job plays: its decks (as stored) and its pairings (setup, agents, games)."""
+
+    game_slug: str
+    decks: list[dict[str, Any]]
+    pairings: list[dict[str, Any]]
+
+    @property
+    def games_total(self) -> int:
+        return sum(int(pairing["games"]) for pairing in self.pairings)
+
+
+# -- planning -------------------------------------------------------------------------------------
+
+
+def _deck_snapshots(decks: Sequence[Deck]) -> list[dict[str, Any]]:
+    """Each deck's id, name, version and content hash now, labelled so that no two look alike."""
+    from decks.services import deck_hash
+
+    names = [deck.name for deck in decks]
+    snapshots = []
+    for deck in decks:
+        rows = deck.cards.select_related("card")
+        label = deck.name if names.count(deck.name) == 1 else f"{deck.name} (#{deck.pk})"
+        snapshots.append(
+            {
+                "deck": deck.pk,
+                "name": deck.name,
+                "label": label,
+                "version": deck.version,
+                "hash": deck_hash([(row.card.name, row.quantity, row.zone) for row in rows]),
+            }
+        )
+    return snapshots
+
+
+def _check_agent(slug: str, agent: str) -> None:
+    plugin = find_plugin(slug)
+    if agent not in AGENT_LABELS or plugin is None or agent not in plugin.matchup_agents:
+        offered = ", ".join(plugin.matchup_agents) if plugin is not None else "none"
+        raise SimulationJobError(
+            f"The agent {agent!r} does not play this game; it is played by: {offered}."
+        )
+
+
+def _check_decks(decks: Sequence[Deck]) -> str:
+    """The decks' one game slug, once every deck is playable by its engine."""
+    if not decks:
+        raise SimulationJobError("Pick at least one deck.")
+    game = decks[0].game
+    if any(deck.game_id != game.pk for deck in decks):
+        raise SimulationJobError("All the decks must be of the same game.")
+    if len({deck.pk for deck in decks}) < len(decks):
+        raise SimulationJobError("A deck is named twice: pick each deck once.")
+    plugin = find_plugin(game.slug)
+    if plugin is None:
+        raise SimulationJobError(f"Simulations are not available for {game.name}.")
+    if plugin.needs_legal_decks:
+        from decks.selectors import deck_validate
+
+        for deck in decks:
+            report = deck_validate(deck)
+            if not report.legal:
+                problems = "; ".join(str(violation.message) for violation in report.violations)
+                raise SimulationJobError(f"{deck.name} is not a legal deck: {problems}")
+    return str(game.slug)
+
+
+def _checked_setup(slug: str, setup: dict[str, Any], agents: Sequence[str]) -> None:
+    """Deal one game from ``setup``, so a deck the engine cannot play is refused up front."""
+    from rules.adapters import engine_for
+    from rules.agents import AGENTS
+
+    try:
+        state = engine_for(slug).new_initial_state(0, setup)
+    except (SetupError, ValueError) as error:
+        raise SimulationJobError(f"The engine cannot play these decks: {error}") from error
+    blind = [name for name in agents if getattr(AGENTS.get(name), "needs_perfect_information", 0)]
+    if blind and not state.is_perfect_information():
+        raise SimulationJobError(
+            f"The agent {blind[0]!r} needs every tile and card in the open, and these decks play "
+            "a variant that hides some: pick another agent."
+        )
+
+
+def _pairing(
+    slug: str, cards: Sequence[Any], sides: Sequence[int], agents: Sequence[str], games: int
+) -> dict[str, Any]:
+    """A pairing of the decks ``sides`` (indexes into the job's decks), seated by the plugin."""
+    from rules.matchups import seat_plan
+
+    players = len(sides)
+    try:
+        plan = seat_plan(slug, [cards[side] for side in sides], players=players, first=0)
+    except SetupError as error:
+        raise SimulationJobError(str(error)) from error
+    seated = [sides[index] for index in plan.seats]
+    seated_agents = [agents[index] for index in plan.seats]
+    _checked_setup(slug, plan.setup, seated_agents)
+    return {"sides": seated, "agents": seated_agents, "setup": plan.setup, "games": games}
+
+
+def metagame_plan(*, decks: Sequence[Deck], agent: str, games_per_pairing: int) -> JobPlan:
+    """A round robin of ``decks`` (2 to 16 of one competitive game): every pair plays
+    ``games_per_pairing`` games (an even number, so each deck sits in each seat half the
+    time), every deck played by ``agent``."""
+    if not MIN_DECKS <= len(decks) <= MAX_DECKS:
+        raise SimulationJobError(
+            f"A metagame has {MIN_DECKS} to {MAX_DECKS} decks, not {len(decks)}."
+        )
+    if games_per_pairing < 2 or games_per_pairing % 2:
+        raise SimulationJobError(
+            "Games per pairing must be an even number of 2 or more, so that each deck of a "
+            f"pair sits in each seat equally often (not {games_per_pairing})."
+        )
+    slug = _check_decks(decks)
+    plugin = find_plugin(slug)
+    if plugin is None or plugin.cooperative:
+        raise SimulationJobError(
+            f"{decks[0].game.name} is co-operative: its players win or lose together, so its "
+            "decks have no metagame to compare."
+        )
+    _check_agent(slug, agent)
+    from rules.matchups import deck_cards
+
+    cards = [deck_cards(deck) for deck in decks]
+    pairings = [
+        _pairing(slug, cards, (a, b), (agent, agent), games_per_pairing)
+        for a in range(len(decks))
+        for b in range(a + 1, len(decks))
+    ]
+    return JobPlan(slug, _deck_snapshots(decks), pairings)
+
+
+def matchup_plan(
+    *, decks: Sequence[Deck], agents: Sequence[str], games: int, players: int | None = None
+) -> JobPlan:
+    """One table of ``decks`` (as many as the game seats), deck ``i`` played by ``agents[i]``,
+    for ``games`` games; ``players`` is the team size where one deck is played by a whole
+    co-operative table."""
+    slug = _check_decks(decks)
+    if len(agents) != len(decks):
+        raise SimulationJobError(
+            f"Give one agent per deck: {len(decks)} decks, {len(agents)} agents."
+        )
+    for agent in agents:
+        _check_agent(slug, agent)
+    if games < 1:
+        raise SimulationJobError("A matchup plays at least one game.")
+    from rules.matchups import deck_cards, seat_plan
+
+    cards = [deck_cards(deck) for deck in decks]
+    plugin = find_plugin(slug)
+    table = players if plugin is not None and plugin.cooperative and len(decks) == 1 else None
+    try:
+        plan = seat_plan(slug, cards, players=table or len(decks), first=0)
+    except SetupError as error:
+        raise SimulationJobError(str(error)) from error
+    seated_agents = [agents[index] for index in plan.seats]
+    _checked_setup(slug, plan.setup, seated_agents)
+    pairing = {
+        "sides": list(plan.seats),
+        "agents": seated_agents,
+        "setup": plan.setup,
+        "games": games,
+    }
+    return JobPlan(slug, _deck_snapshots(decks), [pairing])
+
+
+# -- chunks ---------------------------------------------------------------------------------------
+
+
+def chunk_bounds(games_total: int, chunk_size: int, chunk: int) -> tuple[int, int]:
+    """The first game of ``chunk`` and one past its last."""
+    start = chunk * chunk_size
+    return start, min(start + chunk_size, games_total)
+
+
+def chunk_count_for(games_total: int, chunk_size: int) -> int:
+    """How many chunks of ``chunk_size`` games hold ``games_total`` games."""
+    return math.ceil(games_total / chunk_size)
+
+
+def game_pairing(pairings: Sequence[dict[str, Any]], index: int) -> int:
+    """The pairing that game ``index`` of a job belongs to."""
+    for number, pairing in enumerate(pairings):
+        index -= int(pairing["games"])
+        if index < 0:
+            return number
+    raise IndexError("the job has no such game")
+
+
+def chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[list[Any]]]:
+    """Play the games of ``chunk``: their counts per pairing and one outcome row per game."""
+    from rules.adapters import engine_for
+
+    engine = engine_for(job.game.slug)
+    start, stop = chunk_bounds(job.games_total, job.chunk_size, chunk)
+    totals: dict[str, Any] = {}
+    outcomes: list[list[Any]] = []
+    for index in range(start, stop):
+        number = game_pairing(job.pairings, index)
+        pairing = job.pairings[number]
+        report = play_game(engine, pairing["setup"], pairing["agents"], job.seed, index)
+        key = str(number)
+        totals[key] = totals_add(totals.get(key, {}), chunk_totals(report))
+        game = report.game_summaries[0]
+        outcomes.append(
+            [
+                number,
+                game["winner"],
+                game["length"],
+                game["turns"],
+                game["end_reason"],
+                game["first_side"],
+            ]
+        )
+    return totals, outcomes
+
+
+def chunks_add(chunks: Sequence[dict[str, Any]], pairings: int) -> dict[str, Any]:
+    """Chunks' per-pairing counts added up in the order given: ``{"pairings": [...]}`` with
+    every pairing's totals (empty for a pairing no chunk played)."""
+    added: list[dict[str, Any]] = [{} for _ in range(pairings)]
+    for totals in chunks:
+        for key, counts in sorted(totals.items(), key=lambda item: int(item[0])):
+            added[int(key)] = totals_add(added[int(key)], counts)
+    return {"pairings": added}
+
+
+# -- services -------------------------------------------------------------------------------------
+
+
+def _max_games() -> int:
+    return int(settings.SIMULATION_MAX_GAMES)
+
+
+@transaction.atomic
+def simulation_job_create(
+    *,
+    kind: str,
+    plan: JobPlan,
+    owner: AbstractBaseUser | None,
+    session_key: str = "",
+    seed: int | None = None,
+    chunk_size: int | None = None,
+    meta_shares: Sequence[float] | None = None,
+    dispatch: bool = True,
+) -> SimulationJob:
+    """Store a job of ``plan``; with ``dispatch``, once committed its chunks go to the workers
+    (a broker is configured) or to a background thread of this process (none is)."""
+    from cards.models import Game
+
+    if kind not in CREATABLE_KINDS:
+        raise SimulationJobError(f"{kind!r} jobs cannot be created yet (only matchup, metagame).")
+    total = plan.games_total
+    if not 1 <= total <= _max_games():
+        raise SimulationJobError(
+            f"A job plays 1 to {_max_games()} games (SIMULATION_MAX_GAMES), not {total}."
+        )
+    size = int(settings.SIMULATION_CHUNK_GAMES if chunk_size is None else chunk_size)
+    if not 1 <= size <= settings.SIMULATION_MAX_CHUNK_GAMES:
+        raise SimulationJobError(
+            f"A chunk plays 1 to {settings.SIMULATION_MAX_CHUNK_GAMES} games, not {size}."
+        )
+    try:
+        shares = meta_shares_normalised(meta_shares, len(plan.decks)) if meta_shares else []
+    except MetagameError as error:
+        raise SimulationJobError(str(error)) from error
+    job = SimulationJob.objects.create(
+        kind=kind,
+        owner=owner,
+        session_key="" if owner is not None else session_key,
+        game=Game.objects.get(slug=plan.game_slug),
+        decks=plan.decks,
+        pairings=plan.pairings,
+        meta_shares=[float(share) for share in meta_shares] if shares else [],
+        seed=secrets.randbelow(2**31) if seed is None else seed,
+        games_total=total,
+        chunk_size=size,
+        chunk_count=chunk_count_for(total, size),
+        worker=bool(settings.CELERY_BROKER_URL),
+    )
+    if dispatch:
+        transaction.on_commit(lambda: simulation_job_dispatch(job_id=job.pk))
+    return job
+
+
+_THREADS: dict[int, threading.Thread] = {}
+
+
+def simulation_job_dispatch(*, job_id: int) -> None:
+    """Hand every chunk of the job to the workers, or start its background thread."""
+    job = SimulationJob.objects.get(pk=job_id)
+    if not job.worker:
+        thread = threading.Thread(
+            target=_play_in_background, args=(job_id,), name=f"simulation-job-{job_id}", daemon=True
+        )
+        _THREADS[job_id] = thread
+        thread.start()
+        return
+    from celery import group
+
+    from rules.tasks import simulation_chunk_play
+
+    try:
+        group(
+            simulation_chunk_play.si(job_id, chunk) for chunk in range(job.chunk_count)
+        ).apply_async()
+    except Exception as error:  # kombu's connection errors have no common public base
+        logger.exception("simulation job %s could not be queued", job_id)
+        simulation_job_fail(
+            job_id=job_id,
+            error=f"The task queue could not be reached ({type(error).__name__}); try again later.",
+        )
+
+
+def simulation_job_wait(*, job_id: int, timeout: float | None = None) -> bool:
+    """Wait for the job's background thread (if this process started one); True once it ended."""
+    thread = _THREADS.get(job_id)
+    if thread is None:
+        return True
+    thread.join(timeout)
+    return not thread.is_alive()
+
+
+def _play_in_background(job_id: int) -> None:
+    try:
+        simulation_job_play_inline(job_id=job_id)
+    except Exception:  # a thread's exception would vanish: log it and end the job visibly
+        logger.exception("simulation job %s stopped in its background thread", job_id)
+        simulation_job_fail(job_id=job_id, error="The job stopped with an internal error.")
+    finally:
+        _THREADS.pop(job_id, None)
+        connections.close_all()
+
+
+def simulation_job_play_inline(*, job_id: int) -> SimulationJob:
+    """Play every chunk not stored yet, in order, in this process (the same code a worker runs
+    per chunk); return the job as it ends (done, failed or cancelled)."""
+    job = SimulationJob.objects.get(pk=job_id)
+    for chunk in range(job.chunk_count):
+        try:
+            outcome = simulation_chunk_run(job_id=job_id, chunk=chunk)
+        except DatabaseError as error:
+            simulation_job_fail(
+                job_id=job_id, error=f"The database refused a chunk ({type(error).__name__})."
+            )
+            break
+        if outcome in ("missing", "skipped", "failed"):
+            break
+    job.refresh_from_db()
+    return job
+
+
+def simulation_job_fail(*, job_id: int, error: str) -> None:
+    """End an unfinished job as failed, saying why."""
+    SimulationJob.objects.filter(
+        pk=job_id, status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING)
+    ).update(status=SimulationJob.Status.FAILED, error=error, finished_at=timezone.now())
+
+
+def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
+    """Play and store one chunk, once; what happened: ``stored``, ``duplicate`` (already
+    stored: nothing changes), ``skipped`` (the job is finished or cancelled), ``failed`` (the
+    engine refused; the job now says why) or ``missing`` (no such job).
+
+    Database errors propagate, for the caller to retry the chunk."""
+    job = SimulationJob.objects.select_related("game").filter(pk=job_id).first()
+    if job is None:
+        return "missing"
+    if job.finished:
+        return "skipped"
+    if not 0 <= chunk < job.chunk_count:
+        raise ValueError(f"job {job_id} has chunks 0 to {job.chunk_count - 1}, not {chunk}")
+    if SimulationChunk.objects.filter(job_id=job_id, index=chunk).exists():
+        simulation_job_finish(job_id=job_id)  # its worker may have died before adding up
+        return "duplicate"
+    now = timezone.now()
+    SimulationJob.objects.filter(pk=job_id, status=SimulationJob.Status.QUEUED).update(
+        status=SimulationJob.Status.RUNNING, started_at=now
+    )
+    try:
+        totals, outcomes = chunk_play(job, chunk)
+    except (SetupError, ValueError) as error:
+        simulation_job_fail(job_id=job_id, error=f"The engine cannot play these decks: {error}")
+        return "failed"
+    except DatabaseError:
+        raise
+    except Exception as error:  # an engine bug must end the job visibly, not hang it
+        logger.exception("simulation job %s failed in chunk %s", job_id, chunk)
+        simulation_job_fail(
+            job_id=job_id,
+            error=f"The engine stopped with an internal error ({type(error).__name__}).",
+        )
+        return "failed"
+    start, stop = chunk_bounds(job.games_total, job.chunk_size, chunk)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                SimulationChunk.objects.create(
+                    job_id=job_id,
+                    index=chunk,
+                    start=start,
+                    stop=stop,
+                    totals=totals,
+                    outcomes=outcomes,
+                )
+        except IntegrityError:
+            return "duplicate"  # another worker stored it first
+        SimulationJob.objects.filter(pk=job_id).update(
+            chunks_done=F("chunks_done") + 1,
+            games_done=F("games_done") + (stop - start),
+            updated_at=timezone.now(),
+        )
+    simulation_job_finish(job_id=job_id)
+    return "stored"
+
+
+def simulation_job_finish(*, job_id: int) -> SimulationJob | None:
+    """Once every chunk is stored, add them up in chunk order into the job's aggregate and mark
+    it done (again and again gives the same); before that, or for a finished job, do nothing."""
+    with transaction.atomic():
+        job = SimulationJob.objects.select_for_update().filter(pk=job_id).first()
+        if job is None or job.finished:
+            return job
+        chunks = list(job.chunks.order_by("index").values_list("totals", flat=True))
+        if len(chunks) < job.chunk_count:
+            return job
+        job.aggregate = chunks_add(chunks, len(job.pairings))
+        job.status = SimulationJob.Status.DONE
+        job.finished_at = timezone.now()
+        job.save(update_fields=["aggregate", "status", "finished_at", "updated_at"])
+    return job
+
+
+def simulation_job_cancel(*, job: SimulationJob) -> bool:
+    """Cancel an unfinished job: its chunks not started yet are skipped. False when it had
+    already finished (done, failed or cancelled)."""
+    cancelled = SimulationJob.objects.filter(
+        pk=job.pk, status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING)
+    ).update(status=SimulationJob.Status.CANCELLED, finished_at=timezone.now())
+    job.refresh_from_db()
+    return bool(cancelled)

@@ -1,0 +1,225 @@
+"""Simulation jobs played by real Celery workers through the machine's Redis: a job of three
+chunks, and a worker killed mid-job whose chunks another worker finishes, with the very
+aggregate an in-process run of the same seed gives (skipped with a message without Redis)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from celery.signals import task_postrun
+from django.db import connection
+
+from rules.jobs import simulation_job_dispatch, simulation_job_play_inline
+from rules.models import SimulationChunk, SimulationJob
+from tests.rules.jobs_helpers import faction_decks, metagame_job
+from tests.rules.test_matchup_tasks import (  # noqa: F401  (fixtures)
+    REDIS_URL,
+    WORKER_TIMEOUT_SECONDS,
+    game_data,
+    redis_broker,
+    worker_app,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def owner(django_user_model, game_data):  # noqa: F811
+    return django_user_model.objects.create_user("worker", "w@example.com", "x-long-pass-42")
+
+
+@pytest.mark.redis
+def test_a_worker_plays_a_job_of_three_chunks(worker_app, owner, settings):  # noqa: F811
+    from celery.contrib.testing.worker import start_worker
+
+    decks = faction_decks(owner, 3)
+    chunks_played = []
+    all_played = threading.Event()
+
+    def on_task_done(sender=None, **kwargs) -> None:
+        if getattr(sender, "name", "") == "rules.simulation_chunk_play":
+            chunks_played.append(kwargs.get("retval"))
+            if len(chunks_played) == 3:
+                all_played.set()
+
+    task_postrun.connect(on_task_done, weak=False)
+    settings.CELERY_BROKER_URL = REDIS_URL
+    try:
+        with start_worker(worker_app, perform_ping_check=False, shutdown_timeout=30):
+            # 3 pairings of 4 games, 5 games a chunk: chunks of 5, 5 and 2 games; the job is
+            # stored first, then its chunks queued, as creating it with a broker does once
+            # committed
+            job = metagame_job(owner, decks, games=4, chunk_size=5)
+            assert job.worker and job.chunk_count == 3
+            simulation_job_dispatch(job_id=job.pk)
+            # wait without touching the database (the in-memory test database locks whole
+            # tables while the worker writes)
+            assert all_played.wait(WORKER_TIMEOUT_SECONDS), "the worker did not play 3 chunks"
+    finally:
+        task_postrun.disconnect(on_task_done)
+    assert sorted(chunks_played) == ["stored"] * 3
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.DONE, job.error
+    assert (job.chunks_done, job.games_done) == (3, 12)
+    assert list(job.chunks.values_list("index", "start", "stop")) == [
+        (0, 0, 5),
+        (1, 5, 10),
+        (2, 10, 12),
+    ]
+    settings.CELERY_BROKER_URL = ""
+    inline = simulation_job_play_inline(job_id=metagame_job(owner, decks, chunk_size=12).pk)
+    assert inline.aggregate == job.aggregate
+
+
+def _worker(name: str, env: dict[str, str], log: Path) -> subprocess.Popen:
+    """A Celery worker process of the project, one chunk at a time."""
+    command = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "deckwright",
+        "worker",
+        "--pool=solo",
+        "--loglevel=WARNING",
+        "--without-heartbeat",
+        "--without-gossip",
+        "--without-mingle",
+        f"--hostname={name}@%h",
+    ]
+    return subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def _job_reader(database: Path | None):
+    """How the test reads the job's row as the workers leave it: from the SQLite file they
+    write, or from the PostgreSQL test database they share with the test."""
+
+    def from_file(job_id: int) -> tuple[str, int, str]:
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20) as reader:
+            row = reader.execute(
+                "SELECT status, chunks_done, aggregate FROM rules_simulationjob WHERE id = ?",
+                (job_id,),
+            ).fetchone()
+        return row[0], int(row[1]), row[2]
+
+    def from_database(job_id: int) -> tuple[str, int, str]:
+        job = SimulationJob.objects.get(pk=job_id)
+        return job.status, job.chunks_done, json.dumps(job.aggregate)
+
+    return from_file if database is not None else from_database
+
+
+def _shared_database(tmp_path: Path) -> tuple[str, Path | None]:
+    """A database URL the worker processes can open holding the test's data: a file copy of the
+    in-memory SQLite test database, or the PostgreSQL test database itself."""
+    connection.ensure_connection()
+    if connection.vendor == "sqlite":
+        database = tmp_path / "jobs.sqlite3"
+        with sqlite3.connect(database) as copy:
+            connection.connection.backup(copy)
+        return f"sqlite:///{database}", database
+    db = connection.settings_dict
+    password = f":{quote(db['PASSWORD'], safe='')}" if db.get("PASSWORD") else ""
+    url = f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    return url, None
+
+
+def _wait_for(read, job_id: int, done, what: str, worker) -> tuple:
+    deadline = time.monotonic() + WORKER_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        row = read(job_id)
+        if done(row):
+            return row
+        assert worker.poll() is None, f"the worker exited while waiting for {what}"
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.mark.redis
+def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
+    worker_app,  # noqa: F811
+    owner,
+    settings,
+    tmp_path,
+):
+    """Worker A is killed (SIGKILL) once it has stored a chunk; the chunk it was playing was
+    never acknowledged, so Redis hands it to worker B after the visibility timeout. The job ends
+    with every chunk stored once and the aggregate of an in-process run of the same seed."""
+    decks = faction_decks(owner, 2)
+    settings.CELERY_BROKER_URL = REDIS_URL
+    # greedy agents: a chunk of two games lasts long enough to be killed in the middle
+    from rules.jobs import metagame_plan, simulation_job_create
+
+    plan = metagame_plan(decks=decks, agent="greedy", games_per_pairing=12)
+    job = simulation_job_create(
+        kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=2, dispatch=False
+    )
+    assert job.chunk_count == 6
+    # the workers' database holds the test's data, job and decks included
+    url, database = _shared_database(tmp_path)
+    read = _job_reader(database)
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DECKWRIGHT_DATA_DIR": str(tmp_path),
+        "CELERY_BROKER_URL": REDIS_URL,
+        "CELERY_VISIBILITY_TIMEOUT": "3",
+        "CELERY_RESTORE_INTERVAL": "1",
+        "DJANGO_SETTINGS_MODULE": "deckwright.settings",
+    }
+    env.pop("REDIS_URL", None)
+    simulation_job_dispatch(job_id=job.pk)  # six tasks in Redis
+    first = _worker("sim-a", env, tmp_path / "worker-a.log")
+    second = None
+    try:
+        status, stored, _ = _wait_for(
+            read, job.pk, lambda row: row[1] >= 1, "worker A's first chunk", first
+        )
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(30)
+        killed_at = read(job.pk)[1]
+        assert killed_at < job.chunk_count, "worker A finished the job before it was killed"
+
+        second = _worker("sim-b", env, tmp_path / "worker-b.log")
+        status, stored, aggregate = _wait_for(
+            read, job.pk, lambda row: row[0] != "running", "worker B to end the job", second
+        )
+    finally:
+        for worker in (first, second):
+            if worker is not None and worker.poll() is None:
+                os.killpg(worker.pid, signal.SIGTERM)
+                worker.wait(30)
+    assert status == "done", (tmp_path / "worker-b.log").read_text()
+    assert stored == job.chunk_count
+    if database is None:
+        indexes = list(job.chunks.order_by("index").values_list("index", flat=True))
+    else:
+        with sqlite3.connect(database) as reader:
+            query = 'SELECT "index" FROM rules_simulationchunk WHERE job_id = ? ORDER BY 1'
+            indexes = [row[0] for row in reader.execute(query, (job.pk,))]
+    assert indexes == list(range(job.chunk_count))  # every chunk once
+
+    settings.CELERY_BROKER_URL = ""
+    inline = simulation_job_create(
+        kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=5, dispatch=False
+    )
+    expected = simulation_job_play_inline(job_id=inline.pk)
+    assert json.loads(aggregate) == expected.aggregate
+    assert SimulationChunk.objects.filter(job=inline).count() == 3
