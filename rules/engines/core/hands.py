@@ -30,7 +30,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from rules.engines.core.api import SetupError
+from rules.engines.core.api import Event, SetupError
+from rules.engines.core.narration import TURN_START
 
 PolicyT = TypeVar("PolicyT", bound=Callable[..., bool])
 GameT = TypeVar("GameT")
@@ -84,6 +85,9 @@ class HandWalk:
     # Named numbers: ("LP", "40"), ("IP", "3"), ("Draw pile", "45") ...
     counters: list[tuple[str, str]] = field(default_factory=list)
     log: list[str] = field(default_factory=list)  # the last turn's events, in words
+    # the same events as data (``Event.as_dict()``), from the start of the player's last turn,
+    # for the game's narrator (``GamePlugin.narrate``: in words, grouped by turn)
+    events: list[dict[str, Any]] = field(default_factory=list)
     error: str = ""  # why the deck cannot be played (a SetupError's message)
 
 
@@ -204,6 +208,19 @@ def event_text(event: Mapping[str, Any]) -> str:
     )
     kind = str(event.get("kind", "")).replace("_", " ")
     return f"{kind} ({who}){': ' + detail if detail else ''}"
+
+
+def turn_events(
+    events: Sequence[Event], start: int, kinds: Sequence[str] = (TURN_START,)
+) -> list[dict[str, Any]]:
+    """The events from the beginning of the turn under way at index ``start`` on, as data: a
+    walk's log then starts with its turn's heading, whatever it counted from."""
+    begin = start
+    for index in range(min(start, len(events) - 1), -1, -1):
+        if events[index].kind in kinds:
+            begin = index
+            break
+    return [event.as_dict() for event in events[begin:]]
 
 
 def card_namer(specs: Iterable[Any]) -> Callable[[Any], str]:

@@ -43,6 +43,7 @@ from rules.engines.core.hands import (
     percent,
     percent_with_interval,
     resolve_policy,
+    turn_events,
 )
 from rules.engines.core.intervals import wilson_interval
 from rules.engines.regality_vs_religion.board import CELL_NAMES
@@ -433,6 +434,7 @@ def walk(
             ("Empty spaces", str(sum(1 for code in state.cells if code < 0))),
         ],
         log=_words(state, side, (state.events or [])[seen:]),
+        events=turn_events(state.events or [], seen) if play.own_turns else [],
     )
 
 

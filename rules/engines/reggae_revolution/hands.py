@@ -34,6 +34,7 @@ from rules.engines.core.hands import (
     percent,
     percent_with_interval,
     resolve_policy,
+    turn_events,
 )
 from rules.engines.core.intervals import wilson_interval
 from rules.engines.reggae_revolution.cards import CardSpec, fixture_records
@@ -422,6 +423,7 @@ def walk(
         zones=_zones(state),
         counters=_counters(state),
         log=_words(state, (state.events or [])[seen:]),
+        events=turn_events(state.events or [], seen) if played else [],
     )
 
 

@@ -48,6 +48,7 @@ from rules.engines.core.hands import (
     outcome_text,
     per_game,
     resolve_policy,
+    turn_events,
 )
 from rules.engines.reign_absolute.cards import FIXTURE_DIR, CardSpec, fixture_records
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
@@ -552,6 +553,7 @@ def walk(
         log=[_event_text(e.as_dict()) for e in state.event_log()[log_from:]]
         if kept and turns
         else [],
+        events=turn_events(state.event_log(), log_from) if kept and turns else [],
     )
 
 

@@ -28,6 +28,7 @@ from rules.engines.core.hands import (
     outcome_text,
     per_game,
     resolve_policy,
+    turn_events,
 )
 from rules.engines.revolt_n_reign.cards import PILLAR, CardSpec
 from rules.engines.revolt_n_reign.game import RevoltNReignGame
@@ -244,6 +245,7 @@ def walk(
             ("Cards left to draw", str(me["draw_pile"])),
         ],
         log=[event_text(e.as_dict()) for e in state.event_log()[log_from:]] if turns else [],
+        events=turn_events(state.event_log(), log_from) if turns else [],
     )
 
 

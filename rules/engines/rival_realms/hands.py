@@ -48,6 +48,7 @@ from rules.engines.core.hands import (
     outcome_text,
     per_game,
     resolve_policy,
+    turn_events,
 )
 from rules.engines.rival_realms.cards import CardSpec, fixture_records
 from rules.engines.rival_realms.decklists import fixture_decks
@@ -451,6 +452,7 @@ def walk(
             ("Lost deck", str(len(state.lost[0]))),
         ],
         log=[event_text(e.as_dict()) for e in state.event_log()[log_from:]] if turns else [],
+        events=turn_events(state.event_log(), log_from, ("turn",)) if turns else [],
     )
 
 
