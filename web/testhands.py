@@ -23,6 +23,7 @@ __all__ = [
     "mulligan_policies",
     "test_hands_available",
     "test_hands_summary",
+    "walk_seats",
     "words",
 ]
 
@@ -72,6 +73,15 @@ def test_hands_summary(deck: Deck, *, hands: int, seed: int, policy: str) -> Han
         mulligan_policy=policy,
         game=deck.game.slug,
     )
+
+
+def walk_seats(game_slug: str) -> list[str]:
+    """What a walk's log calls the seats: "You" in seat 0; the goldfish rival, or the partners of
+    a co-operative game."""
+    plugin = find_plugin(game_slug)
+    if plugin is not None and plugin.cooperative:
+        return ["You", *(f"Player {seat}" for seat in range(2, 5))]
+    return ["You", "The rival", "Player 3", "Player 4"]
 
 
 def mulligan_policies(game_slug: str) -> list[tuple[str, str]]:
