@@ -90,6 +90,21 @@ def test_every_event_of_a_real_game_is_said_in_plain_words(slug, seed, agent):
             assert card.name == known[card.key]
 
 
+#: "you" with a third-person verb ("You plays", "you goes", "You is")
+NOT_YOU = re.compile(r"\b[Yy]ou (?:[a-z]+ (?:\w+ )*and )?(?:[a-z]*[^s\W]s|is|has)\b")
+
+
+@pytest.mark.parametrize("slug", GAMES)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**20))
+def test_a_test_hands_log_speaks_to_you_in_the_second_person(slug, seed):
+    events = play(slug, seed, "random")
+    groups = plugin_for(slug).narrate(events, ["You", "The rival", "Player 3"], card_keys(slug))
+    for line in (line for group in groups for line in group.lines):
+        assert not NOT_YOU.search(line.text), f"{slug}: {line.text!r}"
+        assert "; The rival" not in line.text and ", The rival" not in line.text, line.text
+
+
 @pytest.mark.parametrize("slug", GAMES)
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**20), agent=st.sampled_from(["random", "first"]))

@@ -141,10 +141,15 @@ class Narrator:
         name = self.whom(player)
         return "your" if name == "you" else f"{name}'s"
 
-    def does(self, player: Any, verb: str) -> str:
-        """Subject and verb agreeing: ``Seat 1 plays`` or ``You play``."""
-        name = self.who(player)
-        return f"{name} {second_person(verb) if name == 'You' else verb}"
+    def does(self, player: Any, verb: str, *, inside: bool = False) -> str:
+        """Subject and verb agreeing: ``Seat 1 plays`` or ``You play`` (``the rival plays``
+        ``inside`` a sentence)."""
+        name = self.whom(player) if inside else self.who(player)
+        return f"{name} {self.verb(player, verb)}"
+
+    def verb(self, player: Any, verb: str) -> str:
+        """A third-person verb agreeing with the player: ``draws``, or ``draw`` for "You"."""
+        return second_person(verb) if self.who(player) == "You" else verb
 
     def end_reason(self, code: Any) -> str:
         """How a game ended, in the game's words (the plug-in's), else the code with spaces."""

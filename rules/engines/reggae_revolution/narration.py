@@ -39,7 +39,7 @@ class ReggaeRevolutionNarrator(Narrator):
             return (f"{count} players play together; {self.whom(player)} begins.",)
         if kind == "redraw":
             return (
-                f"{self.does(player, 'shuffles')} the opening hand back and draws a new one "
+                f"{self.does(player, 'shuffles')} the opening hand back and {self.verb(player, 'draws')} a new one "
                 "(Setup).",
             )
         if kind == "reveal" and card:

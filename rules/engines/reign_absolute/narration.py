@@ -46,7 +46,7 @@ class ReignAbsoluteNarrator(Narrator):
             values = [str(v) for v in event.get("values") or []]
             return (
                 f"Setup: each player draws a Reinforcement for the 1st Player (values "
-                f"{listing(values)}); {self.does(player, 'goes')} first.",
+                f"{listing(values)}); {self.does(player, 'goes', inside=True)} first.",
             )
         if kind == "setup":
             factions = [str(f).title() for f in event.get("factions") or []]
@@ -119,7 +119,9 @@ class ReignAbsoluteNarrator(Narrator):
             return self.say(f"{self.does(player, 'resolves')} ", self.card(event["card"]), ".")
         if kind == "ignore":
             return self.say(
-                f"{self.does(player, 'ignores')} and discards ", self.card(event["card"]), "."
+                f"{self.does(player, 'ignores')} and {self.verb(player, 'discards')} ",
+                self.card(event["card"]),
+                ".",
             )
         if kind == "reshuffle":
             return (

@@ -25,7 +25,7 @@ class RevoltNReignNarrator(Narrator):
             )
         if kind == "turn_order":
             return (
-                f"Step 4: Determine Turn Order: {self.who(player)} goes first, "
+                f"Step 4: Determine Turn Order: {self.does(player, 'goes')} first, "
                 f"{self.whom(event.get('second'))} second.",
             )
         if kind == "pillar" and card:

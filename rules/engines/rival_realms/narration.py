@@ -76,7 +76,11 @@ class RivalRealmsNarrator(Narrator):
             hits = int(event.get("hits", 0))
             life = int(event.get("to_player", 0))
             units = f"; {plural(hits, 'unit')} took damage" if hits else ""
-            return (f"Resolve: the defending player loses {life} life{units}.",)
+            if isinstance(player, int) and player >= 0:
+                loses = self.does(1 - player, "loses", inside=True)
+            else:
+                loses = "the defending player loses"
+            return (f"Resolve: {loses} {life} life{units}.",)
         if kind == "pass":
             return (f"{self.does(player, 'passes')}.",)
         if kind == "end":
