@@ -71,6 +71,7 @@ def test_a_test_hands_walk_shows_its_turns_under_their_own_headings(alice, user,
     # the rival's (or your partners') reply, each under its own heading
     assert log[0]["heading"].startswith("Turn ") and log[0]["heading"].endswith(": You")
     assert all(group["heading"].startswith("Turn ") for group in log)
+    assert all(group["lines"] for group in log), "no turn is shown before anything happened in it"
     numbers = [group["turn"] for group in log]
     assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
     body = page.content.decode()
@@ -81,3 +82,6 @@ def test_a_test_hands_walk_shows_its_turns_under_their_own_headings(alice, user,
     text = re.sub(r"<[^>]+>", "", section)
     assert not RAW.search(text), text
     _links_are_card_pages(section, game)
+    # nor does the rest of the walk show a raw square ("at -2,-1")
+    walk = body[body.index('data-testid="walk"') : start]
+    assert not re.search(r"-?\d+,-?\d+", re.sub(r"<[^>]+>", "", walk))

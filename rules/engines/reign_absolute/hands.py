@@ -52,6 +52,7 @@ from rules.engines.core.hands import (
 )
 from rules.engines.reign_absolute.cards import FIXTURE_DIR, CardSpec, fixture_records
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
+from rules.engines.reign_absolute.narration import space
 from rules.engines.reign_absolute.plugin import ReignAbsolutePlugin
 from rules.engines.reign_absolute.state import DOOM, PASS, ReignState, Square
 
@@ -502,7 +503,7 @@ def _unit_line(state: ReignState, square: Square) -> str:
     cards = len(state.under.get(unit, ()))
     tag = " (Liege)" if spec.is_liege else ""
     extra = f", {cards} reinforcement{'s' if cards != 1 else ''}" if cards else ""
-    return f"{spec.name}{tag} at {square[0]},{square[1]}{extra}"
+    return f"{spec.name}{tag} on {space(square)}{extra}"
 
 
 def walk(
