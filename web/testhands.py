@@ -13,6 +13,7 @@ from __future__ import annotations
 from decks.models import Deck
 from rules.engines.core import HandWords, PageWords, find_plugin
 from rules.engines.core.hands import HandSummary, HandWalk
+from rules.engines.core.hands import walk_seats as engine_walk_seats
 from rules.matchups import deck_records
 
 __all__ = [
@@ -75,13 +76,11 @@ def test_hands_summary(deck: Deck, *, hands: int, seed: int, policy: str) -> Han
     )
 
 
-def walk_seats(game_slug: str) -> list[str]:
-    """What a walk's log calls the seats: "You" in seat 0; the goldfish rival, or the partners of
-    a co-operative game."""
+def walk_seats(game_slug: str, seat: int = 0) -> list[str]:
+    """What a walk's log calls the seats: "You" in the player's ``seat``; the goldfish rival, or
+    the partners of a co-operative game."""
     plugin = find_plugin(game_slug)
-    if plugin is not None and plugin.cooperative:
-        return ["You", *(f"Player {seat}" for seat in range(2, 5))]
-    return ["You", "The rival", "Player 3", "Player 4"]
+    return engine_walk_seats(plugin is not None and plugin.cooperative, seat)
 
 
 def mulligan_policies(game_slug: str) -> list[tuple[str, str]]:

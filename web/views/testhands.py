@@ -60,7 +60,9 @@ def deck_test_hands(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except SetupError as error:
             summary_error = str(error)
-    log = narrated_log(slug, walk.events, walk_seats(slug)) if walk and walk.events else []
+    log = (
+        narrated_log(slug, walk.events, walk_seats(slug, walk.seat)) if walk and walk.events else []
+    )
     while log and not log[-1]["lines"]:
         log.pop()  # the walk stops as your next turn begins: nothing of it has happened yet
     context = {

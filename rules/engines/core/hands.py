@@ -89,6 +89,7 @@ class HandWalk:
     # for the game's narrator (``GamePlugin.narrate``: in words, grouped by turn)
     events: list[dict[str, Any]] = field(default_factory=list)
     error: str = ""  # why the deck cannot be played (a SetupError's message)
+    seat: int = 0  # the engine seat the player sits in (the log's "You")
 
 
 # --- mulligan policies ------------------------------------------------------------------------
@@ -198,18 +199,6 @@ def outcome_text(winner: int | None, turn: int, reason: str) -> str:
     return f"You {result} on turn {turn}: {reason}."
 
 
-def event_text(event: Mapping[str, Any]) -> str:
-    """One event in words: its kind, whose, and its details (``pillar (you): card Eagle Pillar``)."""
-    who = "you" if event.get("player") == 0 else "rival"
-    detail = ", ".join(
-        f"{key.replace('_', ' ')} {', '.join(map(str, value)) if isinstance(value, list) else value}"
-        for key, value in event.items()
-        if key not in ("kind", "player") and value not in (None, "", [], {})
-    )
-    kind = str(event.get("kind", "")).replace("_", " ")
-    return f"{kind} ({who}){': ' + detail if detail else ''}"
-
-
 def turn_events(
     events: Sequence[Event], start: int, kinds: Sequence[str] = (TURN_START,)
 ) -> list[dict[str, Any]]:
@@ -221,6 +210,30 @@ def turn_events(
             begin = index
             break
     return [event.as_dict() for event in events[begin:]]
+
+
+#: what a walk's log calls the seats: you in seat 0, the goldfish rival (or partners) after
+WALK_SEATS = ("You", "The rival", "Player 3", "Player 4")
+TEAM_SEATS = ("You", "Player 2", "Player 3", "Player 4")
+
+
+def walk_seats(cooperative: bool, seat: int = 0) -> list[str]:
+    """What a walk's log calls each engine seat, the player sitting in ``seat``."""
+    names = list(TEAM_SEATS if cooperative else WALK_SEATS)
+    if seat:
+        names[0], names[seat] = names[seat], names[0]
+    return names
+
+
+def log_lines(
+    plugin: Any, events: Sequence[Mapping[str, Any]], specs: Iterable[Any] = (), seat: int = 0
+) -> list[str]:
+    """A walk's events as the game's narrator says them (``GamePlugin.narrate``), one string a
+    line, cards named from ``specs`` (anything with ``key`` and ``name``), the player in
+    ``seat`` called "You"."""
+    seats = walk_seats(plugin.cooperative, seat)
+    names = {spec.key: spec.name for spec in specs}
+    return [line.text for group in plugin.narrate(events, seats, names) for line in group.lines]
 
 
 def card_namer(specs: Iterable[Any]) -> Callable[[Any], str]:

@@ -43,6 +43,7 @@ from rules.engines.core.hands import (
     HandWalk,
     OutcomeTally,
     deck_counts,
+    log_lines,
     never,
     outcome_label,
     outcome_text,
@@ -482,19 +483,6 @@ def sample(
 
 
 # --- one game, step by step -------------------------------------------------------------------
-def _event_text(event: Mapping[str, Any]) -> str:
-    who = {0: "you", -1: "table"}.get(int(event.get("player", -1)), "rival")
-    parts = []
-    for key, value in event.items():
-        if isinstance(value, list) and not any(value):
-            continue  # nothing drawn, no card voided ...
-        if key in ("kind", "player") or value in (None, "", {}):
-            continue
-        if isinstance(value, list):
-            value = ", ".join(str(v) for v in value)
-        parts.append(f"{key.replace('_', ' ')} {value}")
-    kind = str(event.get("kind", "")).replace("_", " ")
-    return f"{kind} ({who}){': ' + ', '.join(parts) if parts else ''}"
 
 
 def _unit_line(state: ReignState, square: Square) -> str:
@@ -551,7 +539,7 @@ def walk(
             ("Rival units", str(units_left(state, 1))),
             ("Reinforcement deck", str(len(state.deck))),
         ],
-        log=[_event_text(e.as_dict()) for e in state.event_log()[log_from:]]
+        log=log_lines(ReignAbsolutePlugin(), turn_events(state.event_log(), log_from), state.table)
         if kept and turns
         else [],
         events=turn_events(state.event_log(), log_from) if kept and turns else [],

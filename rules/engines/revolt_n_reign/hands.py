@@ -22,7 +22,7 @@ from rules.engines.core.hands import (
     BaseHandReport,
     HandWalk,
     OutcomeTally,
-    event_text,
+    log_lines,
     never,
     outcome_label,
     outcome_text,
@@ -244,7 +244,9 @@ def walk(
             ("Rival's life points", str(rival["lp"])),
             ("Cards left to draw", str(me["draw_pile"])),
         ],
-        log=[event_text(e.as_dict()) for e in state.event_log()[log_from:]] if turns else [],
+        log=log_lines(RevoltNReignPlugin(), turn_events(state.event_log(), log_from))
+        if turns
+        else [],
         events=turn_events(state.event_log(), log_from) if turns else [],
     )
 
