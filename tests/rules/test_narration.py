@@ -164,3 +164,25 @@ def test_the_board_positions_are_said_as_the_rulebooks_describe_them():
     assert cell("c3") == "the bottom-right space"
     assert square([0, 0]) == "the middle space of the Battlefield"
     assert square([-2, 1]) == "the space 2 left and 1 up from the middle"
+
+
+def test_a_walk_calls_the_side_you_play_you_whichever_seat_it_is():
+    from rules.engines.core.hands import walk_seats
+
+    assert walk_seats(False) == ["You", "The rival", "Player 3", "Player 4"]
+    # a Religion deck in Regality vs Religion sits in seat 1
+    assert walk_seats(False, 1)[:2] == ["The rival", "You"]
+    assert walk_seats(True) == ["You", "Player 2", "Player 3", "Player 4"]
+    plugin = plugin_for("regality-vs-religion")
+    events = [
+        {"kind": "turn-start", "player": 0, "turn": 1},
+        {"kind": "place", "player": 0, "tile": "citizen", "cell": "b2"},
+        {"kind": "turn-start", "player": 1, "turn": 2},
+        {"kind": "place", "player": 1, "tile": "temple", "cell": "a1"},
+    ]
+    groups = plugin.narrate(events, walk_seats(False, 1))
+    assert [group.heading for group in groups] == ["Turn 1: The rival", "Turn 2: You"]
+    assert [line.text for group in groups for line in group.lines] == [
+        "The rival places Citizen on the centre space.",
+        "You place Temple on the top-left space.",
+    ]
