@@ -13,6 +13,7 @@ from __future__ import annotations
 from decks.models import Deck
 from rules.engines.core import HandWords, PageWords, find_plugin
 from rules.engines.core.hands import HandSummary, HandWalk
+from rules.engines.core.hands import walk_seats as engine_walk_seats
 from rules.matchups import deck_records
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "mulligan_policies",
     "test_hands_available",
     "test_hands_summary",
+    "walk_seats",
     "words",
 ]
 
@@ -72,6 +74,13 @@ def test_hands_summary(deck: Deck, *, hands: int, seed: int, policy: str) -> Han
         mulligan_policy=policy,
         game=deck.game.slug,
     )
+
+
+def walk_seats(game_slug: str, seat: int = 0) -> list[str]:
+    """What a walk's log calls the seats: "You" in the player's ``seat``; the goldfish rival, or
+    the partners of a co-operative game."""
+    plugin = find_plugin(game_slug)
+    return engine_walk_seats(plugin is not None and plugin.cooperative, seat)
 
 
 def mulligan_policies(game_slug: str) -> list[tuple[str, str]]:

@@ -78,9 +78,12 @@ def test_the_starting_side_always_places_the_citizen_first():
     report = sample(STANDARD, n=20, seed=0)
     assert report.tiles["Citizen"]["placed"] == 1.0
     opening = walk(STANDARD, seed=0)
-    assert opening.log == [] and dict(opening.counters)["Placements"] == "0"
+    assert not [line for line in opening.log if " place" in line]
+    assert dict(opening.counters)["Placements"] == "0"
     second = walk(OLD_STYLE, seed=0)
-    assert second.log[0].startswith("The rival places Citizen on")
+    assert next(line for line in second.log if " place" in line).startswith(
+        "The rival places Citizen on"
+    )
     assert dict(second.counters)["Placements"] == "1"
 
 
@@ -118,7 +121,8 @@ def test_a_walk_replays_and_each_turn_places_one_tile_of_the_hand(seed, turns):
         assert after == before
         return
     assert after.turns == turns + 1
-    placed = after.log[0].removeprefix("You place ").split(" on ")[0]
+    placed = next(line for line in after.log if line.startswith("You place "))
+    placed = placed.removeprefix("You place ").split(" on ")[0]
     offered = before.hand + dict(before.zones).get("Neutral area", [])
     assert placed in offered
     # No tile of this deck brings a tile back, so the hand only shrinks: by the tile placed.
@@ -134,7 +138,9 @@ def test_a_walk_replays_and_each_turn_places_one_tile_of_the_hand(seed, turns):
 @given(seed=st.integers(0, 10_000), deck=st.sampled_from([STANDARD, RANDOM, DRAFT, OLD_STYLE]))
 def test_a_walk_to_the_end_reports_an_outcome_that_matches_the_board(seed, deck):
     end = walk(deck, seed=seed, turns=20)
-    assert end.finished and end.phase == "Game over" and end.outcome in end.log
+    assert end.finished and end.phase == "Game over" and end.outcome
+    # the log's last line says how the game ended, in the plugin's words
+    assert end.log[-1].startswith(("Regality wins: ", "Religion wins: ", "The game ends in a draw"))
     counters = dict(end.counters)
     ours, theirs = int(counters["Your allies"]), int(counters["Rival's allies"])
     assert ours + theirs <= 9

@@ -95,8 +95,14 @@ def test_walk_steps_one_own_turn_at_a_time_and_shows_the_table() -> None:
     first = walk(KNIGHTS, seed=2, kept=True, turns=1)
     second = walk(KNIGHTS, seed=2, kept=True, turns=2)
     assert (first.turns, second.turns) == (1, 2)
-    assert first.log[0] == "turn (you): turn 1"
-    assert any(line.startswith("turn (you): turn 3") for line in second.log)
+    # each walk's log starts with the player's last turn
+    assert (first.events[0]["kind"], first.events[0]["turn"], first.events[0]["player"]) == (
+        "turn",
+        1,
+        0,
+    )
+    assert (second.events[0]["turn"], second.events[0]["player"]) == (3, 0)
+    assert first.log and all(not line.startswith("turn (") for line in first.log)
     counters = dict(second.counters)
     assert int(counters["Rival's life"]) <= int(dict(first.counters)["Rival's life"])
     assert [label for label, _ in second.zones] == ["Your field", "Your discard deck"]
@@ -118,9 +124,9 @@ def test_goldfish_deploys_a_prerequisite_and_its_unit_together_then_attacks() ->
     # when: the first turn is played
     view = walk(KNIGHTS, seed=seed, kept=True, turns=1)
     # then: both were deployed, the Rider attacked unblocked and was discarded after combat
-    assert "play (you): card stables" in view.log
-    assert "play (you): card scout-rider" in view.log
-    assert any(line.startswith("attack (you): card scout-rider") for line in view.log)
+    assert "You play Stables." in view.log
+    assert "You play Scout Rider." in view.log
+    assert "You attack with Scout Rider." in view.log
     assert "Stables" in dict(view.zones)["Your field"]
     assert "Scout Rider" in dict(view.zones)["Your discard deck"]
     assert int(dict(view.counters)["Rival's life"]) <= STARTING_LIFE - 2

@@ -63,7 +63,8 @@ def test_the_game_does_not_end_while_a_destroyed_tile_lies_face_down():
     play(state, "place paladin c3")  # fills all nine spaces: Religion may not destroy
     assert at(state, "a2") is None  # still face down when the board filled, removed now
     assert not state.is_terminal() and state.to_move == 0
-    assert [e.kind for e in state.events[-2:]] == ["place", "removed"]
+    # Religion's turn begins and the tile it destroyed is removed then
+    assert [e.kind for e in state.events[-3:]] == ["place", "turn-start", "removed"]
     play(state, "place general a2")
     assert state.is_terminal()
 

@@ -439,6 +439,22 @@ def test_matchup_with_progress_results_and_replay(page, user, password):
     expect(step).to_contain_text("Step 1 of")
     expect(page.locator("[aria-current=step]")).to_have_count(1)
     shot(page, "matchup-replay")
+    # each step is a turn whose log says what happened in words; a card it names opens the
+    # card's page
+    page.get_by_label(re.compile("Go to step")).fill("2")
+    page.get_by_role("button", name="Go").click()
+    expect(step).to_contain_text(re.compile(r"Step 2 of \d+: Turn 1: (Eagles|Bisons)"))
+    log = page.get_by_test_id("replay-log")
+    for _ in range(20):
+        expect(log).not_to_contain_text("_")
+        if log.locator("a").count():
+            break
+        page.get_by_role("link", name="Next step").click()
+    card = log.locator("a").first
+    name = card.inner_text()
+    card.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+    page.go_back()
     # on a phone the replay, the results with the list of games and the form fit the screen
     page.set_viewport_size({"width": 375, "height": 740})
     for url in (page.url, page.url.split("games/")[0], "/matchups/"):

@@ -44,8 +44,8 @@ from web.matchups import (
     matchup_summary,
     matchups_available,
     outcome_text,
-    replay_steps,
 )
+from web.narration import narrated_log
 from web.signals import SESSION_RUNS
 
 SESSION_MARK = "web:matchup-runs"
@@ -251,7 +251,9 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     except MatchupRunError as error:
         status = 409 if 1 <= number <= run.played else 404
         return _message(request, f"Game {number} cannot be replayed", str(error), status)
-    steps = replay_steps(record.get("events", []))
+    # events name engine seats; with rotating seats the record says which deck sat where
+    seats = [run.seat_label(run.side_in_seat(record, seat)) for seat in range(len(run.sides))]
+    steps = narrated_log(run.game.slug, record.get("events", []), seats)
     raw = request.GET.get("step", "1")
     try:
         step = bounded_int(raw, "step", -MAX_INT32, MAX_INT32)  # then clamped to the replay
@@ -264,10 +266,7 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         )
     total = len(steps)
     step = max(1, min(step, total)) if total else 0
-    current = steps[step - 1] if step else {"player": None, "events": []}
-    # events name engine seats; with rotating seats the record says which deck sat where
-    for line in current["events"]:
-        line["who"] = run.seat_label(run.side_in_seat(record, line["player"]))
+    current = steps[step - 1] if step else {"heading": "", "player": None, "lines": []}
     summary = record["summary"]
     context = {
         "run": run,
@@ -278,12 +277,11 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "step": step,
         "total": total,
         "current": current,
-        "who": "table"
-        if current["player"] is None
-        else run.seat_label(run.side_in_seat(record, current["player"])),
+        "who": current["heading"],
+        "headings": [group["heading"] for group in steps],
         "previous_step": max(step - 1, 1),
         "next_step": min(step + 1, total),
-        "played_before": sum(len(s["events"]) for s in steps[: max(step - 1, 0)]),
+        "played_before": sum(len(s["lines"]) for s in steps[: max(step - 1, 0)]),
         "previous_game": number - 1 if number > 1 else None,
         "next_game": number + 1 if number < run.played else None,
     }

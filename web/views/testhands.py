@@ -11,12 +11,14 @@ from django.views.decorators.http import require_GET
 
 from decks.selectors import deck_for_viewer
 from web.forms import GoldfishForm, TestHandsForm
+from web.narration import narrated_log
 from web.testhands import (
     MAX_TURNS,
     goldfish_walk,
     mulligan_policies,
     test_hands_available,
     test_hands_summary,
+    walk_seats,
     words,
 )
 
@@ -58,7 +60,13 @@ def deck_test_hands(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except SetupError as error:
             summary_error = str(error)
+    log = (
+        narrated_log(slug, walk.events, walk_seats(slug, walk.seat)) if walk and walk.events else []
+    )
+    while log and not log[-1]["lines"]:
+        log.pop()  # the walk stops as your next turn begins: nothing of it has happened yet
     context = {
+        "log": log,
         "deck": deck,
         "available": True,
         "words": words(slug),

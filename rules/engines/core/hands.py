@@ -30,7 +30,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from rules.engines.core.api import SetupError
+from rules.engines.core.api import Event, SetupError
+from rules.engines.core.narration import TURN_START
 
 PolicyT = TypeVar("PolicyT", bound=Callable[..., bool])
 GameT = TypeVar("GameT")
@@ -84,7 +85,11 @@ class HandWalk:
     # Named numbers: ("LP", "40"), ("IP", "3"), ("Draw pile", "45") ...
     counters: list[tuple[str, str]] = field(default_factory=list)
     log: list[str] = field(default_factory=list)  # the last turn's events, in words
+    # the same events as data (``Event.as_dict()``), from the start of the player's last turn,
+    # for the game's narrator (``GamePlugin.narrate``: in words, grouped by turn)
+    events: list[dict[str, Any]] = field(default_factory=list)
     error: str = ""  # why the deck cannot be played (a SetupError's message)
+    seat: int = 0  # the engine seat the player sits in (the log's "You")
 
 
 # --- mulligan policies ------------------------------------------------------------------------
@@ -194,16 +199,41 @@ def outcome_text(winner: int | None, turn: int, reason: str) -> str:
     return f"You {result} on turn {turn}: {reason}."
 
 
-def event_text(event: Mapping[str, Any]) -> str:
-    """One event in words: its kind, whose, and its details (``pillar (you): card Eagle Pillar``)."""
-    who = "you" if event.get("player") == 0 else "rival"
-    detail = ", ".join(
-        f"{key.replace('_', ' ')} {', '.join(map(str, value)) if isinstance(value, list) else value}"
-        for key, value in event.items()
-        if key not in ("kind", "player") and value not in (None, "", [], {})
-    )
-    kind = str(event.get("kind", "")).replace("_", " ")
-    return f"{kind} ({who}){': ' + detail if detail else ''}"
+def turn_events(
+    events: Sequence[Event], start: int, kinds: Sequence[str] = (TURN_START,)
+) -> list[dict[str, Any]]:
+    """The events from the beginning of the turn under way at index ``start`` on, as data: a
+    walk's log then starts with its turn's heading, whatever it counted from."""
+    begin = start
+    for index in range(min(start, len(events) - 1), -1, -1):
+        if events[index].kind in kinds:
+            begin = index
+            break
+    return [event.as_dict() for event in events[begin:]]
+
+
+#: what a walk's log calls the seats: you in seat 0, the goldfish rival (or partners) after
+WALK_SEATS = ("You", "The rival", "Player 3", "Player 4")
+TEAM_SEATS = ("You", "Player 2", "Player 3", "Player 4")
+
+
+def walk_seats(cooperative: bool, seat: int = 0) -> list[str]:
+    """What a walk's log calls each engine seat, the player sitting in ``seat``."""
+    names = list(TEAM_SEATS if cooperative else WALK_SEATS)
+    if seat:
+        names[0], names[seat] = names[seat], names[0]
+    return names
+
+
+def log_lines(
+    plugin: Any, events: Sequence[Mapping[str, Any]], specs: Iterable[Any] = (), seat: int = 0
+) -> list[str]:
+    """A walk's events as the game's narrator says them (``GamePlugin.narrate``), one string a
+    line, cards named from ``specs`` (anything with ``key`` and ``name``), the player in
+    ``seat`` called "You"."""
+    seats = walk_seats(plugin.cooperative, seat)
+    names = {spec.key: spec.name for spec in specs}
+    return [line.text for group in plugin.narrate(events, seats, names) for line in group.lines]
 
 
 def card_namer(specs: Iterable[Any]) -> Callable[[Any], str]:

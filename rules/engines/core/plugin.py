@@ -8,7 +8,8 @@ everything else the shared code needs, so no shared module names a game:
 - how validated decks become an engine setup (any number of decks, a team from one deck), who
   moves first, and how sides swap or rotate seats for fair matchups;
 - the checks ``load_game_data`` runs on every card record before writing anything;
-- the words pages use (test-hands labels, mulligan policies, how games end, matchup prose);
+- the words pages use (test-hands labels, mulligan policies, how games end, matchup prose),
+  and the game's ``Narrator``, which says its events in words for replays and test hands;
 - the agents a web matchup offers and the budgets they get in this game;
 - where the Django-side pieces live when they are not at their conventional paths
   (``decks/validation/<module>.py``, ``cards/images/styles/<module>.py``, ``fixtures/<slug>/``),
@@ -28,6 +29,7 @@ from types import ModuleType
 from typing import Any, ClassVar, TextIO
 
 from rules.engines.core.api import Action, Game, SetupError, State
+from rules.engines.core.narration import Narrator, TurnGroup
 from rules.engines.core.registry import discover_engines, register_game, unregister_game
 
 #: one line of a game's command-line tool: ``tool(argv, out)`` writes to ``out``
@@ -169,6 +171,9 @@ class GamePlugin:
     fixtures_dir: ClassVar[str | None] = None
     #: tool name -> "package.module:function" of a ``GameTool``
     tools: ClassVar[Mapping[str, str]] = {}
+    #: "package.module:Class" of the game's ``Narrator`` (None: the shared one, which names each
+    #: event's kind and player only)
+    narrator: ClassVar[str | None] = None
 
     @property
     def slug(self) -> str:
@@ -283,6 +288,24 @@ class GamePlugin:
         module, _, function = self.team_policy.partition(":")
         policy: Policy = getattr(importlib.import_module(module), function)
         return policy
+
+    # --- logs -------------------------------------------------------------------------------
+    def narration(self, seats: Sequence[str], names: Mapping[str, str] | None = None) -> Narrator:
+        """The game's narrator, naming the players ``seats`` and cards by ``names`` (key -> name)."""
+        narrator_class: type[Narrator] = Narrator
+        if self.narrator is not None:
+            module, _, name = self.narrator.partition(":")
+            narrator_class = getattr(importlib.import_module(module), name)
+        return narrator_class(seats, names, self.words.end_reasons)
+
+    def narrate(
+        self,
+        events: Sequence[Mapping[str, Any]],
+        seats: Sequence[str],
+        names: Mapping[str, str] | None = None,
+    ) -> list[TurnGroup]:
+        """A game's events (``Event.as_dict()`` records) in words, grouped by turn."""
+        return self.narration(seats, names).narrate(events)
 
     # --- tools --------------------------------------------------------------------------------
     def tool(self, name: str) -> GameTool:

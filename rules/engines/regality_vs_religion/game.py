@@ -578,6 +578,7 @@ class RvRState(State):
         """
         self.to_move = player
         self.phase = "place"
+        self.log("turn-start", player, turn=self.placements + 1)
         mark = (player + 1) << 6
         cells = self.cells
         for c in CELLS:

@@ -26,23 +26,24 @@ turn of the side at a time.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from rules.engines.core import Event, Rng, SetupError, card_key
+from rules.engines.core import Rng, SetupError, card_key
 from rules.engines.core.hands import (
     AgentFactory,
     BaseHandReport,
     HandWalk,
     OutcomeTally,
-    card_namer,
+    log_lines,
     never,
     per_game,
     percent,
     percent_with_interval,
     resolve_policy,
+    turn_events,
 )
 from rules.engines.core.intervals import wilson_interval
 from rules.engines.regality_vs_religion.board import CELL_NAMES
@@ -419,6 +420,7 @@ def walk(
     allies = state.allies()
     return HandWalk(
         seed=seed,
+        seat=side,
         kept=kept or turns > 0,
         turns=play.own_turns,
         finished=state.is_terminal(),
@@ -432,7 +434,13 @@ def walk(
             ("Placements", str(state.placements)),
             ("Empty spaces", str(sum(1 for code in state.cells if code < 0))),
         ],
-        log=_words(state, side, (state.events or [])[seen:]),
+        log=log_lines(
+            RegalityVsReligionPlugin(),
+            turn_events(state.events or [], seen),
+            state.tables.specs,
+            seat=side,
+        ),
+        events=turn_events(state.events or [], seen) if play.own_turns else [],
     )
 
 
@@ -478,42 +486,3 @@ def _board_rows(state: RvRState, side: int) -> list[str]:
             cells.append(f"{CELL_NAMES[cell]} {text}")
         rows.append(" | ".join(cells))
     return rows
-
-
-def _words(state: RvRState, side: int, events: Iterable[Event]) -> list[str]:
-    name = card_namer(state.tables.specs)
-    lines = []
-    for event in events:
-        who = "You" if event.player == side else "The rival"
-        d = event.detail
-        kind = event.kind
-        if kind == "place":
-            lines.append(
-                f"{who} place{'' if who == 'You' else 's'} {name(d['tile'])} on {d['cell']}."
-            )
-        elif kind == "cover":
-            lines.append(f"{who}: Tower covers {name(d['covered'])} on {d['cell']}.")
-        elif kind == "negated":
-            lines.append(f"{name(d['tile'])} on {d['cell']} is negated and has no power.")
-        elif kind == "decline":
-            lines.append(f"{who}: {name(d['tile'])}'s power is not used.")
-        elif kind == "turn":
-            lines.append(f"{who}: the tiles on {', '.join(d['cells'])} turn.")
-        elif kind == "destroy":
-            tiles = ", ".join(name(t) for t in d["tiles"])
-            lines.append(f"{who}: {tiles} destroyed, face down until removed.")
-        elif kind == "banish":
-            lines.append(f"{who}: {name(d['tile'])} on {d['cell']} is banished.")
-        elif kind == "reenact":
-            lines.append(f"{who}: re-enact {name(d['tile'])} on {d['cell']}.")
-        elif kind == "transport":
-            lines.append(f"{who}: {name(d['tile'])} moves from {d['cell']} to {d['to']}.")
-        elif kind == "recall":
-            lines.append(f"{who}: {name(d['tile'])} goes back to the area.")
-        elif kind == "assassinate":
-            lines.append(f"{who}: {name(d['tile'])} is assassinated.")
-        elif kind == "removed":
-            lines.append(f"{name(d['tile'])} is removed from {d['cell']}.")
-        elif kind == "game-end":
-            lines.append(_outcome(state, side))
-    return lines

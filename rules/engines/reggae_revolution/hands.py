@@ -23,17 +23,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from rules.engines.core import Event, SetupError
+from rules.engines.core import SetupError
 from rules.engines.core.hands import (
     BaseHandReport,
     HandWalk,
     OutcomeTally,
-    card_namer,
+    log_lines,
     never,
     per_game,
     percent,
     percent_with_interval,
     resolve_policy,
+    turn_events,
 )
 from rules.engines.core.intervals import wilson_interval
 from rules.engines.reggae_revolution.cards import CardSpec, fixture_records
@@ -70,13 +71,6 @@ TURN_1_TARGET = 4
 TWO_TURN_TARGET = 8
 OPENING_HANDS_KEPT = 5
 
-#: blows whose result the other log lines do not already show
-BLOW_WORDS = {
-    "destroy_lineup": "Cards of the lineup are destroyed and replaced.",
-    "seed_villain_deck": "Oppression cards are shuffled into the villain deck.",
-    "strip_gifts": "Every card given to a villain is destroyed.",
-    "unscore": "The most recently scored card is destroyed.",
-}
 #: how sampled games are counted, in the plugin's words for each end reason
 OUTCOMES = {
     reason: f"{'won' if reason == WIN_REASON else 'lost'}: "
@@ -400,7 +394,9 @@ def walk(
             hand=sorted(spec.name for spec in hand_specs(state)),
             zones=_zones(state)[:1],
             counters=[("Draw pile", str(len(state.draw[0])))],
-            log=_words(state, state.events or []),
+            log=log_lines(
+                ReggaeRevolutionPlugin(), [e.as_dict() for e in state.events or []], state.table
+            ),
         )
     played = 0
     seen = len(state.events or [])
@@ -421,7 +417,8 @@ def walk(
         hand=sorted(spec.name for spec in hand_specs(state)),
         zones=_zones(state),
         counters=_counters(state),
-        log=_words(state, (state.events or [])[seen:]),
+        log=log_lines(ReggaeRevolutionPlugin(), turn_events(state.events or [], seen), state.table),
+        events=turn_events(state.events or [], seen) if played else [],
     )
 
 
@@ -463,47 +460,6 @@ def _counters(state: ReggaeState) -> list[tuple[str, str]]:
         ("Main deck", str(len(state.main_deck))),
         ("Villain deck", str(len(state.villain_deck))),
     ]
-
-
-def _words(state: ReggaeState, events: Iterable[Event]) -> list[str]:
-    name = card_namer(state.table)
-    lines = []
-    for event in events:
-        d = event.detail
-        kind = event.kind
-        if kind == "redraw":
-            lines.append("You reshuffled your hand and drew a new one.")
-        elif kind == "reveal":
-            lines.append(f"The villain deck reveals {name(d['card'])} ({d['type']}).")
-        elif kind == "suppressed-discard":
-            lines.append(f"Suppressed: you discard {', '.join(name(c) for c in d['cards'])}.")
-        elif kind == "oppress":
-            lines.append(f"An oppression card goes to your {d['to']}.")
-        elif kind == "play":
-            effect = " and use its effect" if d.get("effect") else ""
-            lines.append(f"You play {name(d['card'])}{effect}.")
-        elif kind == "buy":
-            lines.append(f"You pay for {name(d['card'])}.")
-        elif kind == "gain":
-            lines.append(f"You gain {name(d['card'])} for free.")
-        elif kind in ("discard", "destroy", "recover"):
-            verb = {"discard": "discard", "destroy": "destroy", "recover": "recover"}[kind]
-            lines.append(f"You {verb} {name(d['card'])}.")
-        elif kind == "give":
-            lines.append(f"You give {name(d['card'])} to {name(d['villain'])}.")
-        elif kind == "persuade":
-            lines.append(f"{name(d['villain'])} is persuaded and leaves play.")
-        elif kind == "yay":
-            lines.append(f"Yay! You score {name(d['card'])}.")
-        elif kind == "obtain":
-            lines.append("You draw a new hand of six.")
-        elif kind == "blow" and d["op"] in BLOW_WORDS:
-            lines.append(BLOW_WORDS[d["op"]])
-        elif kind == "villain-deck-rebuilt":
-            lines.append(f"The villain deck is rebuilt from {d['cards']} destroyed cards.")
-        elif kind == "game-over":
-            lines.append(_outcome(state))
-    return lines
 
 
 __all__ = [

@@ -18,6 +18,7 @@ class ReggaeRevolutionPlugin(GamePlugin):
 
     game = ReggaeRevolutionGame
     hands_module = "rules.engines.reggae_revolution.hands"
+    narrator = "rules.engines.reggae_revolution.narration:ReggaeRevolutionNarrator"
     min_decks = 1
     max_decks = 4
     team_sizes = (1, 2, 3, 4)

@@ -539,6 +539,7 @@ class ReggaeState(State):
         kind = task[0]
         if kind == "start_turn":
             self.phase = "villain"
+            self.log("turn-start", self.active, turn=self.turn)
             self.tasks[:0] = [("reveal", self.active), ("main", self.active)]
         elif kind == "main":
             self.phase = "main"

@@ -43,14 +43,17 @@ from rules.engines.core.hands import (
     HandWalk,
     OutcomeTally,
     deck_counts,
+    log_lines,
     never,
     outcome_label,
     outcome_text,
     per_game,
     resolve_policy,
+    turn_events,
 )
 from rules.engines.reign_absolute.cards import FIXTURE_DIR, CardSpec, fixture_records
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
+from rules.engines.reign_absolute.narration import space
 from rules.engines.reign_absolute.plugin import ReignAbsolutePlugin
 from rules.engines.reign_absolute.state import DOOM, PASS, ReignState, Square
 
@@ -480,19 +483,6 @@ def sample(
 
 
 # --- one game, step by step -------------------------------------------------------------------
-def _event_text(event: Mapping[str, Any]) -> str:
-    who = {0: "you", -1: "table"}.get(int(event.get("player", -1)), "rival")
-    parts = []
-    for key, value in event.items():
-        if isinstance(value, list) and not any(value):
-            continue  # nothing drawn, no card voided ...
-        if key in ("kind", "player") or value in (None, "", {}):
-            continue
-        if isinstance(value, list):
-            value = ", ".join(str(v) for v in value)
-        parts.append(f"{key.replace('_', ' ')} {value}")
-    kind = str(event.get("kind", "")).replace("_", " ")
-    return f"{kind} ({who}){': ' + ', '.join(parts) if parts else ''}"
 
 
 def _unit_line(state: ReignState, square: Square) -> str:
@@ -501,7 +491,7 @@ def _unit_line(state: ReignState, square: Square) -> str:
     cards = len(state.under.get(unit, ()))
     tag = " (Liege)" if spec.is_liege else ""
     extra = f", {cards} reinforcement{'s' if cards != 1 else ''}" if cards else ""
-    return f"{spec.name}{tag} at {square[0]},{square[1]}{extra}"
+    return f"{spec.name}{tag} on {space(square)}{extra}"
 
 
 def walk(
@@ -549,9 +539,10 @@ def walk(
             ("Rival units", str(units_left(state, 1))),
             ("Reinforcement deck", str(len(state.deck))),
         ],
-        log=[_event_text(e.as_dict()) for e in state.event_log()[log_from:]]
+        log=log_lines(ReignAbsolutePlugin(), turn_events(state.event_log(), log_from), state.table)
         if kept and turns
         else [],
+        events=turn_events(state.event_log(), log_from) if kept and turns else [],
     )
 
 

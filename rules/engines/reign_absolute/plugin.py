@@ -17,6 +17,7 @@ class ReignAbsolutePlugin(GamePlugin):
 
     game = ReignAbsoluteGame
     hands_module = "rules.engines.reign_absolute.hands"
+    narrator = "rules.engines.reign_absolute.narration:ReignAbsoluteNarrator"
     max_decks = 4
     seat_keys: ClassVar[tuple[str, ...]] = ("factions",)
     needs_legal_decks = True

@@ -758,6 +758,7 @@ class ReignState(State):
                 self._next_placement(task[1])
             elif kind == "start_turn":
                 self.active = task[1]
+                self.log("turn-start", task[1], turn=self.turn)
                 self.tasks.insert(0, ("action", task[1]))
             elif kind == "resolve_combat":
                 self._resolve_combat()

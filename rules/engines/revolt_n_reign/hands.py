@@ -22,12 +22,13 @@ from rules.engines.core.hands import (
     BaseHandReport,
     HandWalk,
     OutcomeTally,
-    event_text,
+    log_lines,
     never,
     outcome_label,
     outcome_text,
     per_game,
     resolve_policy,
+    turn_events,
 )
 from rules.engines.revolt_n_reign.cards import PILLAR, CardSpec
 from rules.engines.revolt_n_reign.game import RevoltNReignGame
@@ -243,7 +244,10 @@ def walk(
             ("Rival's life points", str(rival["lp"])),
             ("Cards left to draw", str(me["draw_pile"])),
         ],
-        log=[event_text(e.as_dict()) for e in state.event_log()[log_from:]] if turns else [],
+        log=log_lines(RevoltNReignPlugin(), turn_events(state.event_log(), log_from))
+        if turns
+        else [],
+        events=turn_events(state.event_log(), log_from) if turns else [],
     )
 
 

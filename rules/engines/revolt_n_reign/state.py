@@ -923,7 +923,7 @@ class RevoltState(State):
             "equalize" if free else ("clash" if clash else "play"),
             player,
             card=spec.name,
-            targets=[int(t) for t in action.args[1:]],
+            targets=[self.table[int(t)].name for t in action.args[1:] if int(t) != NO_TARGET],
         )
 
     def _activate(self, player: int, args: tuple) -> None:
@@ -959,6 +959,7 @@ class RevoltState(State):
         }
         self.pillar_played = False
         self.phase = "play"
+        self.log("turn-start", player, turn=self.turn)
         if not self.draw[player]:
             self._win(1 - player, DECK_OUT)
             return

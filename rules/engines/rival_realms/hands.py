@@ -42,12 +42,13 @@ from rules.engines.core.hands import (
     HandWalk,
     OutcomeTally,
     deck_counts,
-    event_text,
+    log_lines,
     never,
     outcome_label,
     outcome_text,
     per_game,
     resolve_policy,
+    turn_events,
 )
 from rules.engines.rival_realms.cards import CardSpec, fixture_records
 from rules.engines.rival_realms.decklists import fixture_decks
@@ -450,7 +451,12 @@ def walk(
             ("Draw deck", str(len(state.draw[0]))),
             ("Lost deck", str(len(state.lost[0]))),
         ],
-        log=[event_text(e.as_dict()) for e in state.event_log()[log_from:]] if turns else [],
+        log=log_lines(
+            RivalRealmsPlugin(), turn_events(state.event_log(), log_from, ("turn",)), state.table
+        )
+        if turns
+        else [],
+        events=turn_events(state.event_log(), log_from, ("turn",)) if turns else [],
     )
 
 
