@@ -258,7 +258,9 @@ def test_regality_vs_religion_carries_variant_and_neutral_tiles_and_seats_by_sid
     assert run.labels == ["King's Court", "Temple Guard"]
     poll_to_end(alice, pk)
     replay = alice.get(reverse("matchup-game", args=[pk, 1]))
-    assert "starts religion" in replay.content.decode()  # the game-start event of turn 1
+    # the game-start event, in words: the Religion side (deck A, Temple Guard) starts
+    assert "; Religion (" in replay.content.decode()
+    assert "Religion (Temple Guard) starts." in replay.content.decode()
 
 
 def test_a_run_is_reproducible_by_seed_however_it_is_chunked(alice, user, monkeypatch):

@@ -17,6 +17,7 @@ class RevoltNReignNarrator(Narrator):
     def describe(self, event: Mapping[str, Any]) -> tuple[Part, ...] | None:
         """One Revolt N Reign event in words."""
         kind, player = event.get("kind"), event.get("player")
+        other = None if player is None else 1 - int(player)  # the player's opponent
         card = self.card(event["card"]) if event.get("card") else None
         if kind == "mulligan":
             return (
@@ -55,12 +56,12 @@ class RevoltNReignNarrator(Narrator):
         if kind == "drain":
             return (
                 f"Resolve Phase, UA Drain to LP: {self.whose(player)} Unconstitutional Acts "
-                f"drain {event.get('amount', 0)} LP from {self.whom(1 - int(player))}.",
+                f"drain {event.get('amount', 0)} LP from {self.whom(other)}.",
             )
         if kind == "damage" and card:
             amount = event.get("amount", 0)
             if event.get("target") == "lp":
-                return self.say(card, f" deals {amount} LP damage to {self.whom(1 - int(player))}.")
+                return self.say(card, f" deals {amount} LP damage to {self.whom(other)}.")
             return self.say(card, f" deals {amount} damage to ", self.card(event["target"]), ".")
         if kind == "destroyed" and card:
             return self.say(card, " is destroyed.")
