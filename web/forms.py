@@ -734,7 +734,7 @@ class MatchupForm(forms.Form):
 
     def _check_agents(self, plugin: Any, data: dict[str, Any], decks: int) -> None:
         """Refuse an agent the game's plugin does not offer (the agents of the decks picked)."""
-        from web.matchups import agents_refused
+        from rules.matchups import agents_refused
 
         for field in self.AGENTS[:decks]:
             name = data.get(field)

@@ -162,7 +162,7 @@ def test_a_metagame_is_refused_with_a_reason(user, decks):
     cases = [
         (decks[:1], "random", 4, "2 to 16 decks"),
         (decks, "random", 5, "even number"),
-        (decks, "alphabeta", 4, "does not play this game"),
+        (decks, "alphabeta", 4, "does not play Reign Absolute"),
         ([decks[0], decks[0]], "random", 4, "named twice"),
         (reggae, "random", 4, "co-operative"),
         ([decks[0], reggae[0]], "random", 4, "same game"),
