@@ -15,6 +15,10 @@ died, or played twice by two workers, is stored by whoever finishes first and co
 chunk that completes the count adds every chunk's counts up in chunk order (which is game order)
 into the job's ``aggregate``; integer counts add up to the same totals however the games were cut.
 
+A background thread dies with its process; the job's heartbeat (``updated_at``, moved as each
+chunk starts and ends) then stops, and ``manage.py simulation_resume`` finds such stale jobs
+(``simulation_jobs_stale``) and plays their missing chunks (``simulation_job_resume``).
+
 Cancelling a job marks it cancelled: chunks not started yet are skipped, a chunk being played
 still stores its games (the job's partial results count them), and nothing is aggregated.
 """
@@ -28,6 +32,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -419,6 +424,8 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
     SimulationJob.objects.filter(pk=job_id, status=SimulationJob.Status.QUEUED).update(
         status=SimulationJob.Status.RUNNING, started_at=now
     )
+    # the heartbeat: a job whose heartbeat stops lost its process (simulation_jobs_stale)
+    SimulationJob.objects.filter(pk=job_id).update(updated_at=now)
     try:
         totals, outcomes = chunk_play(job, chunk)
     except (SetupError, ValueError) as error:
@@ -471,6 +478,38 @@ def simulation_job_finish(*, job_id: int) -> SimulationJob | None:
         job.finished_at = timezone.now()
         job.save(update_fields=["aggregate", "status", "finished_at", "updated_at"])
     return job
+
+
+def simulation_jobs_stale(*, older_than: float | None = None) -> list[SimulationJob]:
+    """Unfinished in-process jobs (no broker) whose heartbeat is older than ``older_than``
+    seconds (``SIMULATION_STALE_SECONDS`` by default) and that no thread of this process plays:
+    the process playing them stopped. Workers' jobs are left to the broker, which delivers a
+    dead worker's chunks again."""
+    seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
+    cutoff = timezone.now() - timedelta(seconds=seconds)
+    jobs = SimulationJob.objects.filter(
+        worker=False,
+        status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
+        updated_at__lt=cutoff,
+    ).order_by("created_at", "pk")
+    return [job for job in jobs if job.pk not in _THREADS]
+
+
+def simulation_job_resume(*, job: SimulationJob) -> SimulationJob | None:
+    """Finish a stale in-process job here: claim it (its heartbeat moves on, so another resumer
+    leaves it alone), then play its chunks not stored yet, exactly as the lost thread would
+    have; the stored chunks count as they are, so the aggregate is an uninterrupted run's.
+    None when someone else claimed it first."""
+    claimed = SimulationJob.objects.filter(
+        pk=job.pk,
+        worker=False,
+        status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
+        updated_at=job.updated_at,
+    ).update(updated_at=timezone.now())
+    if not claimed:
+        return None
+    logger.info("simulation job %s resumed after its process stopped", job.pk)
+    return simulation_job_play_inline(job_id=job.pk)
 
 
 def simulation_job_cancel(*, job: SimulationJob) -> bool:
