@@ -19,7 +19,7 @@ from decks.events.services import DEFAULT_TIME_ZONE, time_zone_names
 from decks.models import Event, Format, Visibility
 from decks.selectors import format_default
 from decks.validation import rules_for
-from deckwright.inputs import MAX_INT32
+from deckwright.inputs import MAX_ID, MAX_INT32
 from rules.engines.core import find_plugin, plugins
 
 MAX_UPLOAD_BYTES = 512 * 1024
@@ -754,12 +754,29 @@ class GameDeckCheckboxes(forms.CheckboxSelectMultiple):
         return option
 
 
+class DeckIdsField(forms.ModelMultipleChoiceField):
+    """Decks by id; an id that is not a whole number from 1 to ``MAX_ID`` is refused before the
+    database is asked (SQLite cannot hold a larger integer)."""
+
+    def _check_values(self, value: Any) -> Any:
+        for pk in value:
+            text = str(pk).strip()
+            digits = text.isascii() and text.isdigit() and len(text) <= len(str(MAX_ID))
+            if not digits or not 1 <= int(text) <= MAX_ID:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": text[:40]},
+                )
+        return super()._check_values(value)
+
+
 class SimulationForm(forms.Form):
     """A metagame job: a game, 2 to 16 of its decks, one agent for every deck, games a pairing,
     a seed and the decks' meta shares (both optional)."""
 
     game = forms.ChoiceField(choices=(), label="Game")
-    decks = forms.ModelMultipleChoiceField(
+    decks = DeckIdsField(
         queryset=None,
         label="Decks",
         widget=GameDeckCheckboxes,

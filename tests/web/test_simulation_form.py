@@ -127,3 +127,11 @@ def test_the_navigation_and_the_matchup_page_link_to_the_form(alice):
     form = alice.get(URL).content.decode()
     assert 'value="reign-absolute"' in form
     assert 'value="reggae-revolution"' not in form  # co-operative: no metagame
+
+
+@pytest.mark.parametrize("deck_id", ["9223372036854775808", "9" * 5000, "-1", "٣"])
+def test_a_deck_id_out_of_range_is_refused_beside_the_decks(alice, deck_id):
+    response = alice.post(URL, {**fields([]), "decks": [deck_id]})
+
+    assert response.status_code == 400
+    assert "is not a valid value" in error_beside(response.content.decode(), "decks")
