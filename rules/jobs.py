@@ -512,6 +512,18 @@ def simulation_job_resume(*, job: SimulationJob) -> SimulationJob | None:
     return simulation_job_play_inline(job_id=job.pk)
 
 
+def simulation_jobs_claim(*, user: AbstractBaseUser, job_ids: Sequence[int]) -> int:
+    """Give an anonymous visitor's jobs to the account they just signed in to; return how many.
+    Only jobs still without an owner are claimed; the caller vouches that ``job_ids`` came from
+    this visitor's own session data."""
+    ids = [int(pk) for pk in job_ids]
+    if not ids:
+        return 0
+    return SimulationJob.objects.filter(pk__in=ids, owner__isnull=True).update(
+        owner=user, session_key=""
+    )
+
+
 def simulation_job_cancel(*, job: SimulationJob) -> bool:
     """Cancel an unfinished job: its chunks not started yet are skipped. False when it had
     already finished (done, failed or cancelled)."""

@@ -98,7 +98,7 @@ def test_a_job_over_the_game_limit_is_refused_beside_the_games(alice, decks, set
     assert not SimulationJob.objects.exists()
 
 
-def test_an_anonymous_visitor_is_held_to_the_hourly_quota(client, user, settings):
+def test_an_anonymous_visitor_is_held_to_the_hourly_quota(client, user, password, settings):
     settings.MATCHUP_ANON_GAMES_PER_HOUR = 8
     settings.MATCHUP_ANON_GAMES_PER_HOUR_IP = 100
     public = [
@@ -119,6 +119,11 @@ def test_an_anonymous_visitor_is_held_to_the_hourly_quota(client, user, settings
     assert "this browser has 2 left" in again.content.decode()
     assert SimulationJob.objects.count() == 1
     assert Client().get(first["Location"]).status_code == 404  # another browser's
+    # logging in keeps the job: it moves to the account
+    client.post(reverse("login"), {"username": user.username, "password": password})
+    job.refresh_from_db()
+    assert job.owner == user and job.session_key == ""
+    assert "Metagame of 3 decks" in client.get(URL).content.decode()
 
 
 def test_the_navigation_and_the_matchup_page_link_to_the_form(alice):

@@ -29,6 +29,7 @@ from rules.quotas import GamesQuotaExceeded, simulation_quota_charge
 from rules.selectors import simulation_job_metagame, simulation_job_report, simulation_jobs_owned_by
 from web.charts import heat_map
 from web.forms import SimulationForm
+from web.signals import SESSION_JOBS
 
 RECENT_JOBS = 10
 SESSION_MARK = "web:simulation-jobs"
@@ -106,6 +107,9 @@ def simulation_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         job = _start(request, form)
         if job is not None:
+            if job.owner_id is None:
+                # kept in the session data, which logging in carries over to the new key
+                request.session[SESSION_JOBS] = [*request.session.get(SESSION_JOBS, []), job.pk]
             return redirect("simulation-detail", pk=job.pk)
     recent = simulation_jobs_owned_by(request.user, request.session.session_key)
     context = {
