@@ -226,7 +226,16 @@ SIMULATION_GAMES_PER_HOUR_IP = env_int("SIMULATION_GAMES_PER_HOUR_IP", 50_000)
 SIMULATION_MAX_GAMES = env_int("SIMULATION_MAX_GAMES", 200_000)
 SIMULATION_CHUNK_GAMES = env_int("SIMULATION_CHUNK_GAMES", 20)
 SIMULATION_MAX_CHUNK_GAMES = env_int("SIMULATION_MAX_CHUNK_GAMES", 1000)
-for _name in ("LOGIN_FAILURE_LIMIT", "LOGIN_LOCKOUT_MINUTES", "API_TOKEN_TTL_DAYS"):
+# An in-process job (no broker) whose heartbeat (set as each chunk starts and ends) is older than
+# this many seconds lost its process: ``manage.py simulation_resume`` finishes it. Longer than
+# any one chunk takes.
+SIMULATION_STALE_SECONDS = env_int("SIMULATION_STALE_SECONDS", 900)
+for _name in (
+    "LOGIN_FAILURE_LIMIT",
+    "LOGIN_LOCKOUT_MINUTES",
+    "API_TOKEN_TTL_DAYS",
+    "SIMULATION_STALE_SECONDS",
+):
     if env_int(_name, 1) < 1:  # 0 minutes of cool-off would make axes lock out for ever
         raise ConfigError(f"{_name}={env_str(_name)!r} must be 1 or more")
 

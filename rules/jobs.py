@@ -15,6 +15,10 @@ died, or played twice by two workers, is stored by whoever finishes first and co
 chunk that completes the count adds every chunk's counts up in chunk order (which is game order)
 into the job's ``aggregate``; integer counts add up to the same totals however the games were cut.
 
+A background thread dies with its process; the job's heartbeat (``updated_at``, moved as each
+chunk starts and ends) then stops, and ``manage.py simulation_resume`` finds such stale jobs
+(``simulation_jobs_stale``) and plays their missing chunks (``simulation_job_resume``).
+
 Cancelling a job marks it cancelled: chunks not started yet are skipped, a chunk being played
 still stores its games (the job's partial results count them), and nothing is aggregated.
 """
@@ -25,8 +29,10 @@ import logging
 import math
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -34,10 +40,17 @@ from django.db import DatabaseError, IntegrityError, connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from rules.engines.core import SetupError, find_plugin
+from rules.engines.core import GamePlugin, SetupError
+from rules.matchups import (
+    PlayRefused,
+    play_agents_check,
+    play_decks_legal,
+    play_plugin,
+    play_setup_check,
+)
 from rules.metagame import MAX_DECKS, MIN_DECKS, MetagameError, meta_shares_normalised
 from rules.models import SimulationChunk, SimulationJob
-from rules.services import AGENT_LABELS, chunk_totals, play_game, totals_add
+from rules.services import chunk_totals, play_game, totals_add
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -91,53 +104,24 @@ def _deck_snapshots(decks: Sequence[Deck]) -> list[dict[str, Any]]:
     return snapshots
 
 
-def _check_agent(slug: str, agent: str) -> None:
-    plugin = find_plugin(slug)
-    if agent not in AGENT_LABELS or plugin is None or agent not in plugin.matchup_agents:
-        offered = ", ".join(plugin.matchup_agents) if plugin is not None else "none"
-        raise SimulationJobError(
-            f"The agent {agent!r} does not play this game; it is played by: {offered}."
-        )
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """The shared checks' refusals (``rules.matchups``) as this module's error."""
+    try:
+        yield
+    except PlayRefused as error:
+        raise SimulationJobError(str(error)) from error
 
 
-def _check_decks(decks: Sequence[Deck]) -> str:
-    """The decks' one game slug, once every deck is playable by its engine."""
-    if not decks:
-        raise SimulationJobError("Pick at least one deck.")
-    game = decks[0].game
-    if any(deck.game_id != game.pk for deck in decks):
-        raise SimulationJobError("All the decks must be of the same game.")
+def _check_decks(decks: Sequence[Deck]) -> GamePlugin:
+    """The decks' game plugin, once every deck is picked once and playable by its engine."""
+    with _refusals():
+        plugin = play_plugin(decks)
     if len({deck.pk for deck in decks}) < len(decks):
         raise SimulationJobError("A deck is named twice: pick each deck once.")
-    plugin = find_plugin(game.slug)
-    if plugin is None:
-        raise SimulationJobError(f"Simulations are not available for {game.name}.")
-    if plugin.needs_legal_decks:
-        from decks.selectors import deck_validate
-
-        for deck in decks:
-            report = deck_validate(deck)
-            if not report.legal:
-                problems = "; ".join(str(violation.message) for violation in report.violations)
-                raise SimulationJobError(f"{deck.name} is not a legal deck: {problems}")
-    return str(game.slug)
-
-
-def _checked_setup(slug: str, setup: dict[str, Any], agents: Sequence[str]) -> None:
-    """Deal one game from ``setup``, so a deck the engine cannot play is refused up front."""
-    from rules.adapters import engine_for
-    from rules.agents import AGENTS
-
-    try:
-        state = engine_for(slug).new_initial_state(0, setup)
-    except (SetupError, ValueError) as error:
-        raise SimulationJobError(f"The engine cannot play these decks: {error}") from error
-    blind = [name for name in agents if getattr(AGENTS.get(name), "needs_perfect_information", 0)]
-    if blind and not state.is_perfect_information():
-        raise SimulationJobError(
-            f"The agent {blind[0]!r} needs every tile and card in the open, and these decks play "
-            "a variant that hides some: pick another agent."
-        )
+    with _refusals():
+        play_decks_legal(plugin, decks)
+    return plugin
 
 
 def _pairing(
@@ -153,7 +137,8 @@ def _pairing(
         raise SimulationJobError(str(error)) from error
     seated = [sides[index] for index in plan.seats]
     seated_agents = [agents[index] for index in plan.seats]
-    _checked_setup(slug, plan.setup, seated_agents)
+    with _refusals():
+        play_setup_check(slug, plan.setup, seated_agents)
     return {"sides": seated, "agents": seated_agents, "setup": plan.setup, "games": games}
 
 
@@ -170,14 +155,15 @@ def metagame_plan(*, decks: Sequence[Deck], agent: str, games_per_pairing: int) 
             "Games per pairing must be an even number of 2 or more, so that each deck of a "
             f"pair sits in each seat equally often (not {games_per_pairing})."
         )
-    slug = _check_decks(decks)
-    plugin = find_plugin(slug)
-    if plugin is None or plugin.cooperative:
+    plugin = _check_decks(decks)
+    slug = plugin.slug
+    if plugin.cooperative:
         raise SimulationJobError(
             f"{decks[0].game.name} is co-operative: its players win or lose together, so its "
             "decks have no metagame to compare."
         )
-    _check_agent(slug, agent)
+    with _refusals():
+        play_agents_check(plugin, [agent])
     from rules.matchups import deck_cards
 
     cards = [deck_cards(deck) for deck in decks]
@@ -195,26 +181,27 @@ def matchup_plan(
     """One table of ``decks`` (as many as the game seats), deck ``i`` played by ``agents[i]``,
     for ``games`` games; ``players`` is the team size where one deck is played by a whole
     co-operative table."""
-    slug = _check_decks(decks)
+    plugin = _check_decks(decks)
+    slug = plugin.slug
     if len(agents) != len(decks):
         raise SimulationJobError(
             f"Give one agent per deck: {len(decks)} decks, {len(agents)} agents."
         )
-    for agent in agents:
-        _check_agent(slug, agent)
+    with _refusals():
+        play_agents_check(plugin, agents)
     if games < 1:
         raise SimulationJobError("A matchup plays at least one game.")
     from rules.matchups import deck_cards, seat_plan
 
     cards = [deck_cards(deck) for deck in decks]
-    plugin = find_plugin(slug)
-    table = players if plugin is not None and plugin.cooperative and len(decks) == 1 else None
+    table = players if plugin.cooperative and len(decks) == 1 else None
     try:
         plan = seat_plan(slug, cards, players=table or len(decks), first=0)
     except SetupError as error:
         raise SimulationJobError(str(error)) from error
     seated_agents = [agents[index] for index in plan.seats]
-    _checked_setup(slug, plan.setup, seated_agents)
+    with _refusals():
+        play_setup_check(slug, plan.setup, seated_agents)
     pairing = {
         "sides": list(plan.seats),
         "agents": seated_agents,
@@ -437,6 +424,8 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
     SimulationJob.objects.filter(pk=job_id, status=SimulationJob.Status.QUEUED).update(
         status=SimulationJob.Status.RUNNING, started_at=now
     )
+    # the heartbeat: a job whose heartbeat stops lost its process (simulation_jobs_stale)
+    SimulationJob.objects.filter(pk=job_id).update(updated_at=now)
     try:
         totals, outcomes = chunk_play(job, chunk)
     except (SetupError, ValueError) as error:
@@ -489,6 +478,50 @@ def simulation_job_finish(*, job_id: int) -> SimulationJob | None:
         job.finished_at = timezone.now()
         job.save(update_fields=["aggregate", "status", "finished_at", "updated_at"])
     return job
+
+
+def simulation_jobs_stale(*, older_than: float | None = None) -> list[SimulationJob]:
+    """Unfinished in-process jobs (no broker) whose heartbeat is older than ``older_than``
+    seconds (``SIMULATION_STALE_SECONDS`` by default) and that no thread of this process plays:
+    the process playing them stopped. Workers' jobs are left to the broker, which delivers a
+    dead worker's chunks again."""
+    seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
+    cutoff = timezone.now() - timedelta(seconds=seconds)
+    jobs = SimulationJob.objects.filter(
+        worker=False,
+        status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
+        updated_at__lt=cutoff,
+    ).order_by("created_at", "pk")
+    return [job for job in jobs if job.pk not in _THREADS]
+
+
+def simulation_job_resume(*, job: SimulationJob) -> SimulationJob | None:
+    """Finish a stale in-process job here: claim it (its heartbeat moves on, so another resumer
+    leaves it alone), then play its chunks not stored yet, exactly as the lost thread would
+    have; the stored chunks count as they are, so the aggregate is an uninterrupted run's.
+    None when someone else claimed it first."""
+    claimed = SimulationJob.objects.filter(
+        pk=job.pk,
+        worker=False,
+        status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
+        updated_at=job.updated_at,
+    ).update(updated_at=timezone.now())
+    if not claimed:
+        return None
+    logger.info("simulation job %s resumed after its process stopped", job.pk)
+    return simulation_job_play_inline(job_id=job.pk)
+
+
+def simulation_jobs_claim(*, user: AbstractBaseUser, job_ids: Sequence[int]) -> int:
+    """Give an anonymous visitor's jobs to the account they just signed in to; return how many.
+    Only jobs still without an owner are claimed; the caller vouches that ``job_ids`` came from
+    this visitor's own session data."""
+    ids = [int(pk) for pk in job_ids]
+    if not ids:
+        return 0
+    return SimulationJob.objects.filter(pk__in=ids, owner__isnull=True).update(
+        owner=user, session_key=""
+    )
 
 
 def simulation_job_cancel(*, job: SimulationJob) -> bool:

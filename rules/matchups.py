@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, Any
 
 from decks.decklist import DecklistParseError, decklist_entries, decklist_read, guess_kind
 from decks.validation import UnknownVariantError, card_index, validate
-from rules.engines.core import DeckCards, SeatPlan, SetupError, plugin_for
+from rules.engines.core import (
+    DeckCards,
+    GamePlugin,
+    SeatPlan,
+    SetupError,
+    find_plugin,
+    plugin_for,
+)
 
 if TYPE_CHECKING:
     from decks.models import Deck
@@ -148,3 +155,91 @@ def matchup_setup(
     except SetupError as exc:
         raise DeckFileError(str(exc)) from exc
     return {**(base or {}), **plan.setup}, decks, plan.seats
+
+
+# -- checks before a run or a job plays database decks -------------------------------------------
+# The one place that decides whether decks may be played by agents, for matchup runs (web) and
+# simulation jobs (web, API, command line) alike; each surface adds its own deck counts.
+
+
+class PlayRefused(ValueError):
+    """Decks, agents or a setup that agents cannot play; the message says why, for the user."""
+
+
+def agent_label(name: str, game_slug: str = "") -> str:
+    """What the pages call an agent: the game's own label (its budget, its time a game) where
+    its plugin gives one, else the shared one."""
+    from rules.services import AGENT_LABELS
+
+    plugin = find_plugin(game_slug) if game_slug else None
+    if plugin is not None and name in plugin.agent_labels:
+        return plugin.agent_labels[name]
+    return AGENT_LABELS.get(name, name)
+
+
+def agents_offered(plugin: GamePlugin) -> list[tuple[str, str]]:
+    """The agents ``plugin``'s matchups offer, as (name, label) pairs, its default first."""
+    return [(name, agent_label(name, plugin.slug)) for name in plugin.matchup_agents]
+
+
+def agents_refused(plugin: GamePlugin, name: str) -> str:
+    """Why agent ``name`` cannot play ``plugin``'s game, and which agents can."""
+    offered = ", ".join(label for _, label in agents_offered(plugin))
+    return (
+        f"{agent_label(name)} does not play {plugin.name} matchups; "
+        f"{plugin.name} is played by: {offered}."
+    )
+
+
+def play_plugin(decks: Sequence[Deck]) -> GamePlugin:
+    """The plugin of the decks' one game; ``PlayRefused`` when there are no decks, when they
+    are of different games or when their game has no engine."""
+    if not decks:
+        raise PlayRefused("Pick at least one deck.")
+    game = decks[0].game
+    plugin = find_plugin(game.slug)
+    if plugin is None:
+        raise PlayRefused(f"Matchups and simulations are not available for {game.name}.")
+    if any(deck.game_id != decks[0].game_id for deck in decks):
+        raise PlayRefused("All the decks must be of the same game.")
+    return plugin
+
+
+def play_agents_check(plugin: GamePlugin, agents: Sequence[str]) -> None:
+    """Refuse an agent the game's plugin does not offer."""
+    refused = [name for name in agents if name not in plugin.matchup_agents]
+    if refused:
+        raise PlayRefused(agents_refused(plugin, refused[0]))
+
+
+def play_decks_legal(plugin: GamePlugin, decks: Sequence[Deck]) -> None:
+    """Refuse a deck that breaks its game's rules, where the engine plays what the deck stands
+    for (a faction, a side, a setup) rather than its list, so the list must be right."""
+    if not plugin.needs_legal_decks:
+        return
+    from decks.selectors import deck_validate
+
+    for deck in dict.fromkeys(decks):
+        report = deck_validate(deck)
+        if not report.legal:
+            problems = "; ".join(str(violation.message) for violation in report.violations)
+            raise PlayRefused(f"{deck.name} is not a legal deck: {problems}")
+
+
+def play_setup_check(game_slug: str, setup: dict[str, Any], agents: Sequence[str]) -> None:
+    """Deal one game from ``setup`` so that decks the engine cannot play are refused before
+    anything is stored, and refuse an agent that reads the whole position (alpha-beta) where
+    the setup hides tiles or cards; ``agents`` are per seat."""
+    from rules.adapters import engine_for
+    from rules.agents import AGENTS
+
+    try:
+        state = engine_for(game_slug).new_initial_state(0, setup)
+    except (SetupError, ValueError) as error:
+        raise PlayRefused(f"The engine cannot play these decks: {error}") from error
+    blind = [n for n in agents if getattr(AGENTS.get(n), "needs_perfect_information", False)]
+    if blind and not state.is_perfect_information():
+        raise PlayRefused(
+            f"{agent_label(blind[0], game_slug)} needs every tile and card in the open, and "
+            "these decks play a variant that hides some: pick another agent."
+        )

@@ -19,7 +19,7 @@ from decks.events.services import DEFAULT_TIME_ZONE, time_zone_names
 from decks.models import Event, Format, Visibility
 from decks.selectors import format_default
 from decks.validation import rules_for
-from deckwright.inputs import MAX_INT32
+from deckwright.inputs import MAX_ID, MAX_INT32
 from rules.engines.core import find_plugin, plugins
 
 MAX_UPLOAD_BYTES = 512 * 1024
@@ -734,9 +734,149 @@ class MatchupForm(forms.Form):
 
     def _check_agents(self, plugin: Any, data: dict[str, Any], decks: int) -> None:
         """Refuse an agent the game's plugin does not offer (the agents of the decks picked)."""
-        from web.matchups import agents_refused
+        from rules.matchups import agents_refused
 
         for field in self.AGENTS[:decks]:
             name = data.get(field)
             if name and name not in plugin.matchup_agents:
                 self.add_error(field, agents_refused(plugin, name))
+
+
+class GameDeckCheckboxes(forms.CheckboxSelectMultiple):
+    """Deck checkboxes whose options carry their deck's game (``data-game``), so the page's
+    script can show only the decks of the game chosen."""
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(name, value, *args, **kwargs)
+        deck = getattr(value, "instance", None)
+        if deck is not None:
+            option["attrs"]["data-game"] = deck.game.slug
+        return option
+
+
+class DeckIdsField(forms.ModelMultipleChoiceField):
+    """Decks by id; an id that is not a whole number from 1 to ``MAX_ID`` is refused before the
+    database is asked (SQLite cannot hold a larger integer)."""
+
+    def _check_values(self, value: Any) -> Any:
+        for pk in value:
+            text = str(pk).strip()
+            digits = text.isascii() and text.isdigit() and len(text) <= len(str(MAX_ID))
+            if not digits or not 1 <= int(text) <= MAX_ID:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": text[:40]},
+                )
+        return super()._check_values(value)
+
+
+class SimulationForm(forms.Form):
+    """A metagame job: a game, 2 to 16 of its decks, one agent for every deck, games a pairing,
+    a seed and the decks' meta shares (both optional)."""
+
+    game = forms.ChoiceField(choices=(), label="Game")
+    decks = DeckIdsField(
+        queryset=None,
+        label="Decks",
+        widget=GameDeckCheckboxes,
+        help_text="2 to 16 decks of the game: yours and public ones. Every pair of them plays.",
+    )
+    agent = forms.ChoiceField(
+        choices=(),
+        label="Every deck played by",
+        widget=AgentSelect,
+        help_text="Each game offers its own agents; random agents play many games a second.",
+    )
+    games_per_pairing = forms.IntegerField(
+        min_value=2,
+        max_value=1000,
+        initial=10,
+        label="Games a pairing",
+        help_text="An even number: each deck of a pair sits in each seat equally often.",
+    )
+    seed = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_INT32,
+        required=False,
+        label="Seed (optional)",
+        help_text="The same seed plays the same games again; empty picks one at random.",
+    )
+    meta_shares = forms.CharField(
+        required=False,
+        max_length=400,
+        label="Meta shares (optional)",
+        help_text="How common each deck is in the field, one number per deck in the order the "
+        "decks are listed above, separated by commas (e.g. 30, 50, 20); empty weighs every "
+        "deck the same.",
+    )
+
+    def __init__(self, *args: Any, decks: Any, games: list[tuple[str, str]], **kwargs: Any) -> None:
+        """``decks``: the decks the visitor may pick; ``games``: (slug, name) of every game
+        with a metagame."""
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = games
+        self.fields["decks"].queryset = decks
+        self.fields["decks"].label_from_instance = lambda d: f"{d.name} ({d.game.name}, {d.owner})"
+        offers = {plugin.slug: list(plugin.matchup_agents) for plugin in plugins()}
+        wanted = {slug for slug, _ in games}
+        from rules.matchups import agent_label
+
+        names = dict.fromkeys(n for slug, ns in offers.items() if slug in wanted for n in ns)
+        self.fields["agent"].choices = [(name, agent_label(name)) for name in names]
+        by_agent: dict[str, list[str]] = {}
+        for slug, agents in offers.items():
+            for agent in agents:
+                by_agent.setdefault(agent, []).append(slug)
+        self.fields["agent"].widget.games = by_agent
+        self.offers = offers
+
+    def clean_games_per_pairing(self) -> int:
+        games = int(self.cleaned_data["games_per_pairing"])
+        if games % 2:
+            raise forms.ValidationError(
+                f"Give an even number ({games - 1} or {games + 1}): each deck of a pair then "
+                "sits in each seat equally often."
+            )
+        return games
+
+    def clean_meta_shares(self) -> list[float]:
+        text = self.cleaned_data.get("meta_shares", "").strip()
+        if not text:
+            return []
+        try:
+            return [float(part) for part in text.replace(";", ",").split(",") if part.strip()]
+        except ValueError as error:
+            raise forms.ValidationError(
+                "Write the meta shares as numbers separated by commas, e.g. 30, 50, 20."
+            ) from error
+
+    def clean(self) -> dict[str, Any]:
+        from rules.matchups import agents_refused
+        from rules.metagame import MAX_DECKS, MIN_DECKS, MetagameError, meta_shares_normalised
+
+        data = super().clean()
+        slug = data.get("game")
+        plugin = find_plugin(slug) if slug else None
+        decks = list(data.get("decks") or [])
+        if plugin is None:
+            return data
+        others = [deck for deck in decks if deck.game.slug != slug]
+        if others:
+            self.add_error(
+                "decks",
+                f"Pick decks of {plugin.name} only: {others[0].name} is a "
+                f"{others[0].game.name} deck.",
+            )
+        elif decks and not MIN_DECKS <= len(decks) <= MAX_DECKS:
+            self.add_error("decks", f"Pick {MIN_DECKS} to {MAX_DECKS} decks ({len(decks)} picked).")
+        agent = data.get("agent")
+        if agent and agent not in plugin.matchup_agents:
+            self.add_error("agent", agents_refused(plugin, agent))
+        shares = data.get("meta_shares")
+        if shares and decks and "decks" not in self.errors:
+            try:
+                meta_shares_normalised(shares, len(decks))
+            except MetagameError as error:
+                self.add_error("meta_shares", str(error))
+        return data

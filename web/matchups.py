@@ -19,14 +19,22 @@ from typing import Any
 from decks.models import Deck
 from decks.services import deck_hash
 from rules.engines.core import GamePlugin, PageWords, SetupError, find_plugin, plugins
-from rules.matchups import deck_cards, seat_plan
+from rules.matchups import (
+    PlayRefused,
+    agent_label,
+    deck_cards,
+    play_agents_check,
+    play_decks_legal,
+    play_plugin,
+    play_setup_check,
+    seat_plan,
+)
 from rules.models import MatchupRun
-from rules.services import AGENT_LABELS
 from web.charts import bucket_points
 
-
-class MatchupSetupError(ValueError):
-    """Decks that cannot be played against each other; the message says why, for the page."""
+#: decks that cannot be played against each other; the message says why, for the page (the
+#: checks are ``rules.matchups``', shared with simulation jobs)
+MatchupSetupError = PlayRefused
 
 
 @dataclass(frozen=True)
@@ -69,17 +77,6 @@ class MatchupPlan:
         return sides
 
 
-def _legal(deck: Deck) -> None:
-    """Refuse a deck that breaks its game's rules, where the engine plays what the deck stands
-    for (a faction, a side, a setup) rather than its list, so the list must be right."""
-    from decks.selectors import deck_validate
-
-    report = deck_validate(deck)
-    if not report.legal:
-        problems = "; ".join(str(violation.message) for violation in report.violations)
-        raise MatchupSetupError(f"{deck.name} is not a legal deck: {problems}")
-
-
 def matchup_plugins() -> list[GamePlugin]:
     """The plugins of every game with matchups (every game whose engine plugs in)."""
     return plugins()
@@ -112,23 +109,16 @@ def matchup_plan(
 
     Raises ``MatchupSetupError`` with a message for the page."""
     slug = a.game.slug
-    plugin = find_plugin(slug)
-    if plugin is None:
-        raise MatchupSetupError(f"Matchups are not available for {a.game.name}.")
+    plugin = play_plugin([a])
     decks = [deck for deck in [a, b, *more] if deck is not None]
     if len(decks) < plugin.min_decks:
         raise MatchupSetupError(f"{a.game.name} is played by two decks: pick deck B as well.")
     if len(decks) > plugin.max_decks:
         most = "one deck" if plugin.max_decks == 1 else f"at most {plugin.max_decks} decks"
         raise MatchupSetupError(f"{a.game.name} is played by {most}, not {len(decks)}.")
-    if any(deck.game_id != a.game_id for deck in decks):
-        raise MatchupSetupError("All the decks must be of the same game.")
-    refused = [name for name in agents[: len(decks)] if name not in plugin.matchup_agents]
-    if refused:
-        raise MatchupSetupError(agents_refused(plugin, refused[0]))
-    if plugin.needs_legal_decks:
-        for deck in dict.fromkeys(decks):
-            _legal(deck)
+    play_plugin(decks)  # all of one game
+    play_agents_check(plugin, agents[: len(decks)])
+    play_decks_legal(plugin, decks)
     if plugin.cooperative and len(decks) > 1:
         players = len(decks)  # one player per deck
     try:
@@ -143,26 +133,8 @@ def matchup_plan(
         tuple(plan.seats),
     )
     if check:
-        from rules.adapters import engine_for
-
-        try:
-            state = engine_for(slug).new_initial_state(0, result.setup)
-        except (SetupError, ValueError) as error:
-            raise MatchupSetupError(f"The engine cannot play these decks: {error}") from error
-        # an agent that reads the whole position (alpha-beta) cannot play hidden tiles or cards
-        blind = [name for name in result.agents if _needs_perfect_information(name)]
-        if blind and not state.is_perfect_information():
-            raise MatchupSetupError(
-                f"{agent_label(blind[0], slug)} needs every tile and card in the open, and these "
-                f"decks play a variant that hides some: pick another agent."
-            )
+        play_setup_check(slug, result.setup, result.agents)
     return result
-
-
-def _needs_perfect_information(name: str) -> bool:
-    from rules.agents import AGENTS
-
-    return bool(getattr(AGENTS.get(name), "needs_perfect_information", False))
 
 
 def matchup_agent_choices() -> tuple[dict[str, str], dict[str, list[str]]]:
@@ -171,20 +143,6 @@ def matchup_agent_choices() -> tuple[dict[str, str], dict[str, list[str]]]:
     offers = {plugin.slug: list(plugin.matchup_agents) for plugin in matchup_plugins()}
     names = dict.fromkeys(name for names in offers.values() for name in names)
     return {name: agent_label(name) for name in names}, offers
-
-
-def agents_offered(plugin: GamePlugin) -> list[tuple[str, str]]:
-    """The agents ``plugin``'s matchups offer, as (name, label) pairs, its default first."""
-    return [(name, agent_label(name, plugin.slug)) for name in plugin.matchup_agents]
-
-
-def agents_refused(plugin: GamePlugin, name: str) -> str:
-    """Why agent ``name`` cannot play ``plugin``'s game, and which agents can."""
-    offered = ", ".join(label for _, label in agents_offered(plugin))
-    return (
-        f"{agent_label(name)} does not play {plugin.name} matchups; "
-        f"{plugin.name} is played by: {offered}."
-    )
 
 
 # -- results --------------------------------------------------------------------------------------
@@ -203,15 +161,6 @@ class SideSummary:
     high: float
     moved_first: int | None = None
     first_wins: int | None = None
-
-
-def agent_label(name: str, game_slug: str = "") -> str:
-    """What the page calls an agent: the game's own label (its budget, its time a game) where
-    its plugin gives one, else the shared one."""
-    plugin = find_plugin(game_slug) if game_slug else None
-    if plugin is not None and name in plugin.agent_labels:
-        return plugin.agent_labels[name]
-    return AGENT_LABELS.get(name, name)
 
 
 def _summary(label: str, agent: str, wins: int, games: int, **first: int | None) -> SideSummary:

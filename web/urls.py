@@ -54,6 +54,7 @@ urlpatterns = [
     path("matchups/<id:pk>/", matchups.matchup_detail, name="matchup-detail"),
     path("matchups/<id:pk>/step/", matchups.matchup_step, name="matchup-step"),
     path("matchups/<id:pk>/games/<id:number>/", matchups.matchup_game, name="matchup-game"),
+    path("simulations/", simulations.simulation_new, name="simulation-new"),
     path("simulations/<id:pk>/", simulations.simulation_detail, name="simulation-detail"),
     path(
         "simulations/<id:pk>/progress/",

@@ -50,7 +50,7 @@ def test_json_is_the_same_whatever_the_chunk_size_and_csv_has_a_row_per_deck(dec
     ("extra", "message"),
     [
         (["--games", "3"], "even number"),
-        (["--agent", "no-such-agent"], "does not play this game"),
+        (["--agent", "no-such-agent"], "does not play Reign Absolute"),
         (["--shares", "1,2"], "one meta share per deck"),
         (["--shares", "a,b,c"], "comma-separated numbers"),
     ],

@@ -162,7 +162,7 @@ def test_a_metagame_is_refused_with_a_reason(user, decks):
     cases = [
         (decks[:1], "random", 4, "2 to 16 decks"),
         (decks, "random", 5, "even number"),
-        (decks, "alphabeta", 4, "does not play this game"),
+        (decks, "alphabeta", 4, "does not play Reign Absolute"),
         ([decks[0], decks[0]], "random", 4, "named twice"),
         (reggae, "random", 4, "co-operative"),
         ([decks[0], reggae[0]], "random", 4, "same game"),
@@ -234,3 +234,17 @@ def test_adding_chunks_up_does_not_depend_on_how_the_games_were_cut(wins, size):
         chunks.append({str(p): totals for p, totals in enumerate(merged) if totals})
     assert chunks_add(chunks, 2) == one_by_one
     assert sum(p.get("games", 0) for p in one_by_one["pairings"]) == len(wins)
+
+
+@pytest.mark.django_db
+def test_a_job_and_a_matchup_run_refuse_decks_with_the_same_words(user, decks):
+    """One set of checks (rules.matchups) for both: the same decks and agent, the same reason."""
+    from web.matchups import MatchupSetupError
+    from web.matchups import matchup_plan as run_plan
+
+    with pytest.raises(SimulationJobError) as job_refusal:
+        metagame_plan(decks=decks[:2], agent="alphabeta", games_per_pairing=2)
+    with pytest.raises(MatchupSetupError) as run_refusal:
+        run_plan(decks[0], decks[1], ["alphabeta", "alphabeta"])
+    assert str(job_refusal.value) == str(run_refusal.value)
+    assert "does not play Reign Absolute: Umbrous Edition matchups" in str(job_refusal.value)

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET
 from decks.selectors import deck_list_visible_to
 from deckwright.clientip import client_ip
 from deckwright.inputs import MAX_ID, MAX_INT32, ParameterError, bounded_int
+from rules.matchups import agent_label, agents_offered
 from rules.models import MatchupRun
 from rules.quotas import MatchupQuotaExceeded, matchup_quota_charge
 from rules.selectors import matchup_run_for_owner, matchup_runs_owned_by
@@ -33,8 +34,6 @@ from web.charts import bar_chart
 from web.forms import MatchupForm
 from web.matchups import (
     MatchupSetupError,
-    agent_label,
-    agents_offered,
     end_reason_text,
     game_rows,
     matchup_agent_choices,

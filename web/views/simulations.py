@@ -1,21 +1,129 @@
-"""Simulation job pages: a job's progress (polled while it plays), cancel, and its results: per
-pairing, and for a metagame the heat map of its win-rate matrix, the field win rates and the
-CSV and JSON downloads. Jobs are started with ``manage.py metagame`` or over the API
-(``/api/v1/simulations/``); only their owner sees them."""
+"""Simulation job pages: the form that starts a metagame job (with the visitor's recent jobs), a
+job's progress (polled while it plays), cancel, and its results: per pairing, and for a metagame
+the heat map of its win-rate matrix, the field win rates and the CSV and JSON downloads. Jobs
+are also started with ``manage.py metagame`` or over the API (``/api/v1/simulations/``); only
+their owner sees them (an anonymous visitor's stay with their browser session)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from rules.jobs import simulation_job_cancel
+from decks.selectors import deck_list_visible_to
+from deckwright.clientip import client_ip
+from rules.engines.core import plugins
+from rules.jobs import (
+    SimulationJobError,
+    metagame_plan,
+    simulation_job_cancel,
+    simulation_job_create,
+)
+from rules.matchups import agents_offered
 from rules.metagame import metagame_csv, metagame_json
 from rules.models import SimulationJob
+from rules.quotas import GamesQuotaExceeded, simulation_quota_charge
 from rules.selectors import simulation_job_metagame, simulation_job_report, simulation_jobs_owned_by
 from web.charts import heat_map
+from web.forms import SimulationForm
+from web.signals import SESSION_JOBS
+
+RECENT_JOBS = 10
+SESSION_MARK = "web:simulation-jobs"
+
+
+def metagame_games() -> list[tuple[str, str]]:
+    """(slug, name) of every game whose decks can be compared in a metagame: the competitive
+    games with an engine (a co-operative team has no opponent to beat)."""
+    return [(plugin.slug, plugin.name) for plugin in plugins() if not plugin.cooperative]
+
+
+def _session_key(request: HttpRequest, *, create: bool = False) -> str:
+    """The anonymous visitor's session key (made, and kept by a mark, when ``create``)."""
+    if create and not request.user.is_authenticated:
+        request.session[SESSION_MARK] = True
+        if request.session.session_key is None:
+            request.session.save()
+    return request.session.session_key or ""
+
+
+def _start(request: HttpRequest, form: SimulationForm) -> SimulationJob | None:
+    """Plan the form's metagame, store it and charge its games, or put why not beside the
+    fields (nothing is stored or charged then)."""
+    data = form.cleaned_data
+    try:
+        plan = metagame_plan(
+            decks=list(data["decks"]),
+            agent=data["agent"],
+            games_per_pairing=data["games_per_pairing"],
+        )
+    except SimulationJobError as error:
+        form.add_error("decks", str(error))
+        return None
+    anonymous = not request.user.is_authenticated
+    session_key = _session_key(request, create=True) if anonymous else ""
+    try:
+        with transaction.atomic():  # a refused quota leaves no job behind
+            job = simulation_job_create(
+                kind=SimulationJob.Kind.METAGAME,
+                plan=plan,
+                owner=None if anonymous else request.user,
+                session_key=session_key,
+                seed=data["seed"],
+                meta_shares=data["meta_shares"] or None,
+            )
+            simulation_quota_charge(  # rules/quotas.py: anonymous visitors and accounts
+                user=request.user,
+                address=client_ip(request),
+                session_key=session_key,
+                games=job.games_total,
+            )
+    except SimulationJobError as error:
+        form.add_error("games_per_pairing", str(error))
+        return None
+    except GamesQuotaExceeded as error:
+        form.add_error("games_per_pairing", str(error))
+        return None
+    return job
+
+
+@require_http_methods(["GET", "POST"])
+def simulation_new(request: HttpRequest) -> HttpResponse:
+    """The form that starts a metagame job, and the visitor's recent jobs."""
+    games = metagame_games()
+    decks = deck_list_visible_to(request.user, games=[slug for slug, _ in games])
+    initial: dict[str, Any] = {}
+    wanted = request.GET.get("game", "")
+    if wanted in {slug for slug, _ in games}:
+        initial["game"] = wanted
+    elif request.user.is_authenticated:  # start from the game of the visitor's latest deck
+        latest = decks.filter(owner=request.user).order_by("-pk").first()
+        if latest is not None:
+            initial["game"] = latest.game.slug
+    form = SimulationForm(request.POST or None, decks=decks, games=games, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        job = _start(request, form)
+        if job is not None:
+            if job.owner_id is None:
+                # kept in the session data, which logging in carries over to the new key
+                request.session[SESSION_JOBS] = [*request.session.get(SESSION_JOBS, []), job.pk]
+            return redirect("simulation-detail", pk=job.pk)
+    recent = simulation_jobs_owned_by(request.user, request.session.session_key)
+    context = {
+        "form": form,
+        "recent": list(recent.order_by("-created_at", "-pk")[:RECENT_JOBS]),
+        "agent_offers": form.offers,
+        "game_words": [
+            {"plugin": plugin, "agents": [label for _, label in agents_offered(plugin)]}
+            for plugin in plugins()
+            if not plugin.cooperative
+        ],
+    }
+    status = 400 if request.method == "POST" else 200
+    return render(request, "web/simulation_new.html", context, status=status)
 
 
 def _owned(request: HttpRequest, pk: int) -> SimulationJob | None:

@@ -1,0 +1,91 @@
+"""In-process jobs whose process stopped: ``manage.py simulation_resume`` finds the jobs whose
+heartbeat stopped and finishes them with the aggregate an uninterrupted run gives; jobs still
+beating, finished jobs and workers' jobs are left alone."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from rules.jobs import simulation_chunk_run, simulation_job_play_inline
+from rules.models import SimulationJob
+from tests.rules.jobs_helpers import faction_decks, metagame_job, outcomes
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def user(django_user_model):
+    return django_user_model.objects.create_user("resumer", "r@example.com", "x-long-pass-42")
+
+
+def resume(*args: str) -> str:
+    out = io.StringIO()
+    call_command("simulation_resume", *args, stdout=out)
+    return out.getvalue()
+
+
+def interrupted(user, decks, played=(0,)) -> SimulationJob:
+    """A job whose process stopped an hour ago, after playing the chunks ``played``."""
+    job = metagame_job(user, decks, games=4, seed=11, chunk_size=3)
+    for chunk in played:
+        simulation_chunk_run(job_id=job.pk, chunk=chunk)
+    SimulationJob.objects.filter(pk=job.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    job.refresh_from_db()
+    return job
+
+
+def test_a_job_left_running_is_finished_with_an_uninterrupted_runs_aggregate(user, settings):
+    settings.SIMULATION_STALE_SECONDS = 600
+    decks = faction_decks(user, 3)
+    job = interrupted(user, decks, played=(0, 2))  # 12 games, 4 chunks
+    assert job.status == SimulationJob.Status.RUNNING
+    assert job.chunks_done == 2
+
+    printed = resume()
+
+    job.refresh_from_db()
+    assert f"resuming job {job.pk}" in printed
+    assert f"job {job.pk}: done, 12 of 12 games" in printed
+    assert job.status == SimulationJob.Status.DONE
+    assert job.chunks_done == job.chunk_count == 4
+    whole = simulation_job_play_inline(job_id=metagame_job(user, decks, seed=11, chunk_size=3).pk)
+    assert job.aggregate == whole.aggregate
+    assert outcomes(job) == outcomes(whole)
+    assert "No stale simulation jobs." in resume()  # nothing left to do
+
+
+def test_jobs_still_beating_finished_or_on_workers_are_left_alone(user, settings):
+    settings.SIMULATION_STALE_SECONDS = 600
+    decks = faction_decks(user, 2)
+    beating = metagame_job(user, decks, games=2)
+    simulation_chunk_run(job_id=beating.pk, chunk=0)  # its heartbeat is now
+    on_workers = interrupted(user, decks)
+    SimulationJob.objects.filter(pk=on_workers.pk).update(worker=True)
+    cancelled = interrupted(user, decks)
+    SimulationJob.objects.filter(pk=cancelled.pk).update(status=SimulationJob.Status.CANCELLED)
+
+    assert "No stale simulation jobs." in resume()
+
+    for job, status in (
+        (on_workers, SimulationJob.Status.RUNNING),
+        (cancelled, SimulationJob.Status.CANCELLED),
+    ):
+        job.refresh_from_db()
+        assert job.status == status
+        assert job.chunks_done == 1
+
+
+def test_a_dry_run_lists_the_stale_jobs_and_plays_nothing(user):
+    job = interrupted(user, faction_decks(user, 2))
+
+    printed = resume("--dry-run", "--older-than", "60")
+
+    assert f"stale: job {job.pk}" in printed
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.RUNNING
+    assert job.chunks_done == 1
