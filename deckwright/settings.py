@@ -297,6 +297,13 @@ SPECTACULAR_SETTINGS = {
     },
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Several fields are called "kind": each set of choices gets its own name.
+    "ENUM_NAME_OVERRIDES": {
+        "FileKindEnum": ["text", "json", "csv"],
+        "SimulationKindEnum": "rules.models.SimulationJob.Kind",
+        "SimulationCreateKindEnum": "rules.jobs.CREATABLE_KINDS",
+        "DownloadKindEnum": ["json", "csv"],
+    },
 }
 
 # Celery: with no broker configured, tasks run inline in the calling process.

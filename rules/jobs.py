@@ -29,6 +29,7 @@ import logging
 import math
 import secrets
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -58,6 +59,9 @@ if TYPE_CHECKING:
     from decks.models import Deck
 
 logger = logging.getLogger(__name__)
+#: how often a chunk the database refused (SQLite busy, a dropped connection) is tried again,
+#: by a worker's task or in-process
+CHUNK_RETRIES = 5
 
 #: the kinds a job can be created as today (gauntlet and doctor jobs reuse the same pairings)
 CREATABLE_KINDS = (SimulationJob.Kind.MATCHUP, SimulationJob.Kind.METAGAME)
@@ -384,17 +388,36 @@ def simulation_job_play_inline(*, job_id: int) -> SimulationJob:
     per chunk); return the job as it ends (done, failed or cancelled)."""
     job = SimulationJob.objects.get(pk=job_id)
     for chunk in range(job.chunk_count):
-        try:
-            outcome = simulation_chunk_run(job_id=job_id, chunk=chunk)
-        except DatabaseError as error:
-            simulation_job_fail(
-                job_id=job_id, error=f"The database refused a chunk ({type(error).__name__})."
-            )
-            break
+        outcome = _chunk_run_retried(job_id, chunk)
         if outcome in ("missing", "skipped", "failed"):
             break
     job.refresh_from_db()
     return job
+
+
+def _chunk_run_retried(job_id: int, chunk: int) -> str:
+    """``simulation_chunk_run`` retried on database errors (SQLite answers "database is locked"
+    while another writer holds it), as a worker retries its task: up to CHUNK_RETRIES times,
+    waiting 0.5, 1, 2 ... seconds. A chunk is stored once, so a retry never counts it twice."""
+    for attempt in range(CHUNK_RETRIES + 1):
+        try:
+            return simulation_chunk_run(job_id=job_id, chunk=chunk)
+        except DatabaseError as error:
+            if attempt == CHUNK_RETRIES:
+                return simulation_chunk_refused(job_id=job_id, chunk=chunk, error=error)
+            connections.close_all()
+            time.sleep(0.5 * 2**attempt)
+    return "failed"
+
+
+def simulation_chunk_refused(*, job_id: int, chunk: int, error: Exception) -> str:
+    """End the job once the database refused ``chunk`` on every try; ``failed``."""
+    simulation_job_fail(
+        job_id=job_id,
+        error=f"The database refused chunk {chunk} {CHUNK_RETRIES + 1} times "
+        f"({type(error).__name__}).",
+    )
+    return "failed"
 
 
 def simulation_job_fail(*, job_id: int, error: str) -> None:

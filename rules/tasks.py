@@ -8,12 +8,9 @@ from typing import Any
 from celery import shared_task
 from django.db import DatabaseError
 
-from rules.jobs import simulation_chunk_run, simulation_job_fail
+from rules.jobs import CHUNK_RETRIES, simulation_chunk_refused, simulation_chunk_run
 from rules.models import MatchupRun
 from rules.services import matchup_run_play_all
-
-#: how often a chunk the database refused (SQLite busy, a dropped connection) is tried again
-CHUNK_RETRIES = 5
 
 
 @shared_task(name="rules.matchup_run_play", ignore_result=True)
@@ -42,10 +39,5 @@ def simulation_chunk_play(self: Any, job_id: int, chunk: int) -> str:
         return simulation_chunk_run(job_id=job_id, chunk=chunk)
     except DatabaseError as error:
         if self.request.retries >= CHUNK_RETRIES:
-            simulation_job_fail(
-                job_id=job_id,
-                error=f"The database refused chunk {chunk} {CHUNK_RETRIES + 1} times "
-                f"({type(error).__name__}).",
-            )
-            return "failed"
+            return simulation_chunk_refused(job_id=job_id, chunk=chunk, error=error)
         raise self.retry(exc=error, countdown=2**self.request.retries) from error

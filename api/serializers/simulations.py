@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
-from api.serializers.matchups import RateSerializer
+from api.serializers.matchups import RateSerializer, SeatResultSerializer
 from deckwright.inputs import MAX_ID, MAX_INT32
 from rules.jobs import CREATABLE_KINDS
 from rules.metagame import MAX_DECKS
@@ -103,10 +103,6 @@ class SideResultSerializer(RateSerializer):
     deck = serializers.IntegerField(help_text="The deck's index in the job's decks.")
     label = serializers.CharField()
     agent = serializers.CharField()
-
-
-class SeatResultSerializer(RateSerializer):
-    seat = serializers.IntegerField(help_text="0 for the first seat, whoever sat there.")
 
 
 class PairingResultSerializer(serializers.Serializer):

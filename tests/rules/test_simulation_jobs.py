@@ -248,3 +248,56 @@ def test_a_job_and_a_matchup_run_refuse_decks_with_the_same_words(user, decks):
         run_plan(decks[0], decks[1], ["alphabeta", "alphabeta"])
     assert str(job_refusal.value) == str(run_refusal.value)
     assert "does not play Reign Absolute: Umbrous Edition matchups" in str(job_refusal.value)
+
+
+@pytest.mark.django_db
+def test_in_process_a_chunk_the_database_refuses_for_a_while_is_tried_again(
+    user, decks, monkeypatch
+):
+    """SQLite answers "database is locked" while another writer holds it (the CI run that found
+    this: a browser test's job failed at its first chunk); in-process play retries the chunk, as
+    a worker retries its task, and the games come out as in an undisturbed run."""
+    from django.db import OperationalError
+
+    import rules.jobs as jobs
+
+    undisturbed = simulation_job_play_inline(job_id=metagame_job(user, decks, chunk_size=5).pk)
+    refusals = {"left": 2}
+    real_run = jobs.simulation_chunk_run
+
+    def busy_then_real(*, job_id: int, chunk: int) -> str:
+        if chunk == 1 and refusals["left"]:
+            refusals["left"] -= 1
+            raise OperationalError("database is locked")
+        return real_run(job_id=job_id, chunk=chunk)
+
+    monkeypatch.setattr(jobs, "simulation_chunk_run", busy_then_real)
+    monkeypatch.setattr(jobs.time, "sleep", lambda seconds: None)
+    job = simulation_job_play_inline(job_id=metagame_job(user, decks, chunk_size=5).pk)
+
+    assert refusals["left"] == 0
+    assert job.status == SimulationJob.Status.DONE
+    assert job.aggregate == undisturbed.aggregate
+    assert outcomes(job) == outcomes(undisturbed)
+
+
+@pytest.mark.django_db
+def test_in_process_a_chunk_the_database_always_refuses_fails_the_job_saying_so(
+    user, decks, monkeypatch
+):
+    from django.db import OperationalError
+
+    import rules.jobs as jobs
+
+    def always_busy(*, job_id: int, chunk: int) -> str:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(jobs, "simulation_chunk_run", always_busy)
+    monkeypatch.setattr(jobs.time, "sleep", lambda seconds: None)
+    job = simulation_job_play_inline(job_id=metagame_job(user, decks, chunk_size=5).pk)
+
+    assert job.status == SimulationJob.Status.FAILED
+    assert job.error == (
+        f"The database refused chunk 0 {jobs.CHUNK_RETRIES + 1} times (OperationalError)."
+    )
+    assert job.games_done == 0
