@@ -125,11 +125,15 @@ def bucket_points(
 
 
 def _shortened(label: str, room: float) -> str:
-    """``label`` cut to fit ``room`` pixels, an ellipsis marking the cut."""
+    """``label`` cut to fit ``room`` pixels, an ellipsis marking the cut; nothing where not even
+    one character and the ellipsis fit (the bar's tooltip and the description keep the label)."""
     if text_width(label) <= room:
         return label
-    keep = max(1, int(room / CHAR_WIDTH) - 1)
-    return label[:keep].rstrip() + "…"
+    for keep in range(int(room / CHAR_WIDTH), 0, -1):
+        cut = label[:keep].rstrip() + "…"
+        if text_width(cut) <= room:
+            return cut
+    return ""
 
 
 def bar_chart(
