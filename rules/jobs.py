@@ -405,7 +405,6 @@ def _chunk_run_retried(job_id: int, chunk: int) -> str:
         except DatabaseError as error:
             if attempt == CHUNK_RETRIES:
                 return simulation_chunk_refused(job_id=job_id, chunk=chunk, error=error)
-            connections.close_all()
             time.sleep(0.5 * 2**attempt)
     return "failed"
 
