@@ -86,6 +86,29 @@ def _cost(face: CardFace) -> int:
     return cost.value if cost is not None and isinstance(cost.value, int) else 0
 
 
+def _shade_a_field(
+    draw: ImageDraw.ImageDraw, choose: _Choices, width: int, height: int, shade: RGB
+) -> None:
+    """Shade the part of the picture on one side of a line through it: the line's angle and
+    where it crosses come from the hash, so two cards' fields cover different parts of the art
+    (a large area, where the shapes drawn over it may be small)."""
+    angle = choose.between(0, math.tau)
+    dx, dy = math.cos(angle), math.sin(angle)
+    px, py = width * choose.between(0.25, 0.75), height * choose.between(0.25, 0.75)
+    far = 2 * math.hypot(width, height)
+    # The half-plane left of the line (px, py) + t(dx, dy), as a quadrilateral that covers it.
+    nx, ny = -dy, dx
+    draw.polygon(
+        [
+            (px - dx * far, py - dy * far),
+            (px + dx * far, py + dy * far),
+            (px + dx * far + nx * far, py + dy * far + ny * far),
+            (px - dx * far + nx * far, py - dy * far + ny * far),
+        ],
+        fill=(*shade, 120),
+    )
+
+
 def draw_generated_art(painter: Painter, face: CardFace, base: RGB, box: Box) -> str:
     """Fill ``box`` with the face's generated art in shades of ``base``; return the composition
     drawn (the layout records the box as ``boxes["art"]`` and the composition as a point
@@ -101,6 +124,10 @@ def draw_generated_art(painter: Painter, face: CardFace, base: RGB, box: Box) ->
     light = lighten(_tint(base, hue_shift * 2, 0.6), 0.65)
     dark = darken(_tint(base, -hue_shift * 2, 0.6), 0.45)
     width, height = box.width, box.height
+    # Two fields, one light and one dark, so one of them shows whatever the base colour; and two
+    # cards whose first lines happen to fall close still differ in the second.
+    _shade_a_field(draw, choose, width, height, light)
+    _shade_a_field(draw, choose, width, height, dark)
     cx = width * choose.between(0.3, 0.7)
     cy = height * choose.between(0.35, 0.65)
     reach = math.hypot(width, height)

@@ -36,11 +36,12 @@ def _share_of_pixels_that_differ(a: Image.Image, b: Image.Image) -> float:
 
 
 def _two_cards_of_one_type_and_branch(game: str) -> tuple[Card, Card]:
-    cards = sorted(
-        Card.objects.for_game(game).with_related(),
-        key=lambda card: (card.card_type_id, card.branch_id or 0, card.name),
-    )
-    for _, group in groupby(cards, key=lambda card: (card.card_type_id, card.branch_id)):
+    # Ordered by slugs and names, never by primary keys, so every database picks the same pair.
+    def key(card: Card) -> tuple[str, str]:
+        return (card.card_type.slug, card.branch.slug if card.branch else "")
+
+    cards = sorted(Card.objects.for_game(game).with_related(), key=lambda c: (*key(c), c.name))
+    for _, group in groupby(cards, key=key):
         members = list(group)
         if len(members) >= 2:
             return members[0], members[1]
