@@ -159,7 +159,7 @@ def test_rng_is_reproducible_and_unbiased_enough():
 def test_cooperative_simulation_reports_the_team_result() -> None:
     from rules.simulation import run
 
-    report = run("reggae-revolution", {"players": 2}, ["greedy", "greedy"], games=6, seed=11)
+    report = run("reggae-revolution", {"players": 2}, ["team", "team"], games=12, seed=11)
 
     assert report.team is not None
     assert report.team.wins + report.team.losses == report.games  # no co-op game is a "draw"
