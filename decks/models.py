@@ -171,6 +171,22 @@ class DeckVersion(models.Model):
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    saved_at = models.DateTimeField(
+        null=True, blank=True, help_text="Last change folded into this version (empty: none)."
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who made the change (empty: the system, or a deleted account).",
+    )
+    foldable = models.BooleanField(
+        default=False,
+        help_text="A one-copy change that the same author's next one-copy change, soon after, "
+        "may be folded into.",
+    )
     note = models.CharField(max_length=200, blank=True)
     entries = models.JSONField(
         default=list, help_text='[{"name": ..., "zone": ..., "quantity": ...}] sorted.'

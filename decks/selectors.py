@@ -23,7 +23,10 @@ from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 
+from cards.images.links import CardImageLinks, card_image_links
 from cards.models import Branch, Card, CardType, Game, Rarity
+from cards.naming import name_key
+from cards.schema import PrintedNumber
 from decks.decklist import (
     DecklistEntry,
     DecklistParseError,
@@ -41,7 +44,7 @@ from decks.models import (
     FormatCardEntry,
     Visibility,
 )
-from decks.stats import DeckStats, card_matches, deck_stats
+from decks.stats import DeckStats, card_matches, deck_stats, hypergeometric_at_least
 from decks.validation import ValidationReport, rules_for, validate
 from decks.validation.formats import format_rules
 
@@ -372,11 +375,24 @@ def card_public_decks(card: Card, limit: int = 20) -> QuerySet[Deck]:
 # -- the deck builder's panels --------------------------------------------------------------------
 
 
+GROUPINGS = ("type", "cost", "branch")
+"""How the builder may group a deck's list besides the game's own (by zone, else by type)."""
+SORTS = ("name", "cost")
+
+
 @dataclass
 class DeckRow:
     card: Card
     quantity: int
     zone: str
+    image: CardImageLinks | None = None
+    numbers: tuple[PrintedNumber, ...] = ()
+    problems: list[str] = field(default_factory=list)
+    """Messages of the validation violations that name this card."""
+
+    @property
+    def cost(self) -> int | None:
+        return self.card.cost
 
 
 @dataclass
@@ -386,29 +402,85 @@ class DeckSection:
     rows: list[DeckRow] = field(default_factory=list)
 
 
-def deck_sections(deck: Deck) -> list[DeckSection]:
-    """The deck's cards grouped by zone (zoned games) or by card type, in the game's order."""
-    rules = rules_for(deck.game.slug)
+def _group_key(card: Card, group: str, game: Game) -> tuple[tuple[int, str], str]:
+    """``((position, tie-break), title)`` of the section a card goes to when grouped by ``group``."""
+    if group == "cost":
+        if card.cost is None:
+            return (10**6, ""), "No cost"
+        cost = game.number_labels.get("cost")
+        label = (cost.get("label") or "Cost") if isinstance(cost, dict) else "Cost"
+        return (card.cost, ""), f"{label} {card.cost}"
+    if group == "branch":
+        if card.branch is None:
+            return (10**6, ""), f"No {game.branch_label.lower()}"
+        return (card.branch.sort_order, card.branch.name), card.branch.name
+    return (card.card_type.sort_order, card.card_type.name), card.card_type.name
+
+
+def deck_sections(
+    deck: Deck,
+    *,
+    group: str = "",
+    sort: str = "name",
+    report: ValidationReport | None = None,
+) -> list[DeckSection]:
+    """The deck's cards in sections, with each row's image links, printed numbers and the
+    messages of the violations in ``report`` that name it.
+
+    ``group`` "" is the game's own grouping: by zone (zoned games) or by card type; "type",
+    "cost" or "branch" group by that (within each zone, for zoned games). ``sort`` orders the
+    rows of a section by "name" or by "cost" (then name; cards without a cost last)."""
+    game = deck.game
+    rules = rules_for(game.slug)
     rows = (
         DeckCard.objects.filter(deck=deck)
-        .select_related("card__card_type", "card__branch", "card__rarity")
+        .select_related(
+            "card__game", "card__card_set", "card__card_type", "card__branch", "card__rarity"
+        )
+        .prefetch_related("card__subtypes")
         .order_by("zone", "card__card_type__sort_order", "card__name")
     )
+    problems: dict[str, list[str]] = {}
+    for violation in report.violations if report is not None else ():
+        for name in dict.fromkeys(violation.cards):
+            problems.setdefault(name_key(name), []).append(violation.message)
     sections: dict[str, DeckSection] = {}
-    order: dict[str, tuple[int, str]] = {}
+    order: dict[str, tuple[Any, ...]] = {}
     for row in rows:
-        if rules.zones:
-            title = rules.zone_labels.get(row.zone, row.zone or "Deck")
-            position = rules.zones.index(row.zone) if row.zone in rules.zones else 99
+        card = row.card
+        zone_position = rules.zones.index(row.zone) if row.zone in rules.zones else 99
+        zone_title = rules.zone_labels.get(row.zone, row.zone or "Deck")
+        if group in GROUPINGS:
+            position, title = _group_key(card, group, game)
+            if rules.zones:
+                title = f"{zone_title} · {title}"
+            key: tuple[Any, ...] = (zone_position, *position)
+        elif rules.zones:
+            title, key = zone_title, (zone_position,)
         else:
-            title = row.card.card_type.name
-            position = row.card.card_type.sort_order
+            title, key = card.card_type.name, (card.card_type.sort_order,)
         section = sections.get(title)
         if section is None:
             section = sections[title] = DeckSection(title=title, count=0)
-            order[title] = (position, title)
-        section.rows.append(DeckRow(card=row.card, quantity=row.quantity, zone=row.zone))
+            order[title] = (*key, title)
+        section.rows.append(
+            DeckRow(
+                card=card,
+                quantity=row.quantity,
+                zone=row.zone,
+                image=card_image_links(card),
+                numbers=card.printed_numbers(),
+                problems=problems.get(name_key(card.name), []),
+            )
+        )
         section.count += row.quantity
+    for section in sections.values():
+        if sort == "cost":
+            section.rows.sort(
+                key=lambda r: (r.card.cost is None, r.card.cost or 0, r.card.name.casefold())
+            )
+        else:
+            section.rows.sort(key=lambda r: r.card.name.casefold())
     return [sections[title] for title in sorted(sections, key=lambda t: order[t])]
 
 
@@ -430,6 +502,8 @@ class StatsPanel:
     curve: list[tuple[int, int]]
     odds: list[DrawOdds]
     turns: list[str]
+    card_odds: list[DrawOdds] = field(default_factory=list)
+    """The same odds for each card of the draw pile (all its copies)."""
     no_odds_reason: str = ""
     breakdowns: list[tuple[str, list[tuple[str, int]]]] = field(default_factory=list)
     """``(caption, rows)`` of the counts that mean something for the game: by type, by branch
@@ -462,6 +536,7 @@ def deck_stats_panel(deck: Deck, entries: Iterable[Any] | None = None) -> StatsP
     turns = [(0, "Opening hand"), (1, "By turn 1"), (3, "By turn 3")]
     turns = [(t, label) for t, label in turns if rules.cards_seen(t) is not None]
     odds: list[DrawOdds] = []
+    card_odds: list[DrawOdds] = []
     reason = ""
     if not turns:
         reason = f"{game.name} has no hand to draw, so there are no draw odds."
@@ -475,6 +550,13 @@ def deck_stats_panel(deck: Deck, entries: Iterable[Any] | None = None) -> StatsP
                 continue
             chances = [(label, stats.draw_probability(test, turn=t)) for t, label in turns]
             odds.append(DrawOdds(type_names.get(type_slug, type_slug), hits, chances))
+        copies: dict[str, int] = {}
+        for card, n in stats.draw_pile:
+            copies[card.name] = copies.get(card.name, 0) + n
+        for name in sorted(copies, key=str.casefold):
+            test = card_matches(name=name)
+            chances = [(label, stats.draw_probability(test, turn=t)) for t, label in turns]
+            card_odds.append(DrawOdds(name, copies[name], chances))
     by_type = named(stats.by_type, type_names)
     by_branch = named(stats.by_branch, branch_names, f"No {game.branch_label.lower()}")
     by_rarity = named(stats.by_rarity, rarity_names, "No rarity")
@@ -497,6 +579,7 @@ def deck_stats_panel(deck: Deck, entries: Iterable[Any] | None = None) -> StatsP
         cost_label=(cost.get("label") or "Cost") if isinstance(cost, dict) else None,
         curve=list(stats.cost_curve.items()),
         odds=odds,
+        card_odds=card_odds,
         turns=[label for _, label in turns],
         no_odds_reason=reason,
     )
@@ -510,16 +593,54 @@ class DeckWorkspace:
     sections: list[DeckSection]
     report: ValidationReport
     stats: StatsPanel
+    as_of: dt.date | None = None
 
 
-def deck_workspace(deck: Deck) -> DeckWorkspace:
-    """The deck builder's live panels for ``deck``."""
+def deck_workspace(
+    deck: Deck, *, group: str = "", sort: str = "name", as_of: dt.date | None = None
+) -> DeckWorkspace:
+    """The deck builder's live panels for ``deck``: the list grouped and sorted as asked, its
+    verdict on ``as_of`` (default today), the statistics."""
     entries = deck_entries(deck)
+    report = deck_validate(deck, as_of=as_of)
     return DeckWorkspace(
         deck=deck,
-        sections=deck_sections(deck),
-        report=deck_validate(deck),
+        sections=deck_sections(deck, group=group, sort=sort, report=report),
+        report=report,
         stats=deck_stats_panel(deck, entries),
+        as_of=as_of,
+    )
+
+
+@dataclass
+class CustomOdds:
+    """The answer of the builder's calculator: P(at least ``at_least`` of ``names`` among
+    ``seen`` cards drawn from a pile of ``pile`` holding ``hits`` of them)."""
+
+    names: list[str]
+    hits: int
+    pile: int
+    seen: int
+    at_least: int
+    chance: Fraction
+
+
+def deck_custom_odds(
+    stats: DeckStats, *, names: Iterable[str], at_least: int, seen: int
+) -> CustomOdds:
+    """Exact odds of drawing at least ``at_least`` copies of the cards ``names`` (together) in
+    the first ``seen`` cards of the deck's draw pile."""
+    wanted = sorted(set(names), key=str.casefold)
+    chosen = set(wanted)
+    hits = sum(n for card, n in stats.draw_pile if card.name in chosen)
+    pile = stats.draw_pile_size
+    return CustomOdds(
+        names=wanted,
+        hits=hits,
+        pile=pile,
+        seen=min(seen, pile),
+        at_least=at_least,
+        chance=hypergeometric_at_least(pile, hits, seen, at_least),
     )
 
 

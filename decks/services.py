@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, Group, Permission
 from django.db import OperationalError, transaction
 from django.db.models import F
@@ -125,9 +126,17 @@ def _snapshot(deck: Deck) -> list[dict[str, Any]]:
     return [{"name": r.card.name, "zone": r.zone, "quantity": r.quantity} for r in rows]
 
 
-def _record_version(deck: Deck, note: str) -> DeckVersion:
+def _record_version(
+    deck: Deck, note: str, *, author: AbstractBaseUser | None = None, foldable: bool = False
+) -> DeckVersion:
     return DeckVersion.objects.create(
-        deck=deck, number=deck.version, note=note[:200], entries=_snapshot(deck)
+        deck=deck,
+        number=deck.version,
+        note=note[:200],
+        entries=_snapshot(deck),
+        author=author,
+        foldable=foldable,
+        saved_at=timezone.now(),
     )
 
 
@@ -215,11 +224,68 @@ def _locked_for_write(
     return deck
 
 
-def _bump(deck: Deck, note: str) -> Deck:
-    """Count one change of a locked deck: version + 1 in the database, and its snapshot."""
-    Deck.objects.filter(pk=deck.pk).update(version=F("version") + 1, updated_at=timezone.now())
+def _fold_target(
+    deck: Deck, actor: AbstractBaseUser | None, onto: int | None
+) -> DeckVersion | None:
+    """The deck's latest version when a one-copy change by ``actor``, made from a page showing
+    version ``onto``, may be folded into it: ``onto`` is still the latest (a click from an older
+    page, another tab, gets its own version and is told what changed), and that version is a
+    one-copy change by the same user saved less than ``DECK_VERSION_FOLD_SECONDS`` ago."""
+    window = settings.DECK_VERSION_FOLD_SECONDS
+    if actor is None or not window or onto != deck.version:
+        return None
+    latest = deck.versions.filter(number=deck.version).first()
+    if latest is None or not latest.foldable or latest.author_id != actor.pk:
+        return None
+    last = latest.saved_at or latest.created_at
+    if timezone.now() - last > dt.timedelta(seconds=window):
+        return None
+    return latest
+
+
+def _fold_note(deck: Deck, version: DeckVersion, entries: list[dict[str, Any]]) -> str:
+    """What the folded changes amount to, from the version before ``version`` to ``entries``."""
+    before_entries = deck.versions.filter(number=version.number - 1).values_list(
+        "entries", flat=True
+    )
+    before = {(e["name"], e.get("zone", "")): e["quantity"] for e in next(iter(before_entries), [])}
+    after = {(e["name"], e.get("zone", "")): e["quantity"] for e in entries}
+    changes = [
+        f"{name}: {before.get((name, zone), 0)} -> {after.get((name, zone), 0)}"
+        for name, zone in sorted(set(before) | set(after))
+        if before.get((name, zone), 0) != after.get((name, zone), 0)
+    ]
+    return "; ".join(changes) if changes else "no net change"
+
+
+def _bump(
+    deck: Deck,
+    note: str,
+    *,
+    actor: AbstractBaseUser | None = None,
+    fold: bool = False,
+    fold_onto: int | None = None,
+) -> Deck:
+    """Count one change of a locked deck: version + 1 in the database, and its snapshot.
+
+    ``fold``: a one-copy change (the builder's + and -), made from a page showing version
+    ``fold_onto``. When that version is still the latest and is one too, by the same user and
+    recent (``_fold_target``), it is updated instead of a new one being recorded, so a burst of
+    clicks makes one version; the deck's number stays the same."""
+    target = _fold_target(deck, actor, fold_onto) if fold else None
+    now = timezone.now()
+    if target is not None:
+        entries = _snapshot(deck)
+        target.entries = entries
+        target.note = _fold_note(deck, target, entries)[:200]
+        target.saved_at = now
+        target.save(update_fields=["entries", "note", "saved_at"])
+        Deck.objects.filter(pk=deck.pk).update(updated_at=now)
+        deck.refresh_from_db(fields=["version", "updated_at"])
+        return deck
+    Deck.objects.filter(pk=deck.pk).update(version=F("version") + 1, updated_at=now)
     deck.refresh_from_db(fields=["version", "updated_at"])
-    _record_version(deck, note)
+    _record_version(deck, note, author=actor, foldable=fold)
     return deck
 
 
@@ -315,12 +381,14 @@ def deck_card_add(
     zone: str = "",
     actor: AbstractBaseUser | None = None,
     expected_version: int | Collection[int] | None = None,
+    fold_onto: int | None = None,
 ) -> Deck:
     """Add ``quantity`` copies of a card (any spelling of its name) to a deck; records a version.
 
     The count grows in the database under the deck's lock, so N concurrent adds of one copy add
     N copies. ``expected_version`` is only for callers that want a stale add refused: adds commute,
-    so without it an add made from an old copy of the deck still counts.
+    so without it an add made from an old copy of the deck still counts. ``fold_onto``: the
+    version the user's page showed; a one-copy add may be folded into it (``_bump``).
     """
     _whole(quantity, 1, MAX_COPIES, "quantity")
     deck = _locked_for_write(deck, actor, expected_version)
@@ -333,7 +401,13 @@ def deck_card_add(
             raise DeckError([f"a deck holds at most {MAX_COPIES} copies of {card_name}"])
         DeckCard.objects.create(deck=deck, card_id=card_id, zone=zone, quantity=quantity)
     now = rows.values_list("quantity", flat=True).get()
-    return _bump(deck, f"{card_name}: {now - quantity} -> {now}")
+    return _bump(
+        deck,
+        f"{card_name}: {now - quantity} -> {now}",
+        actor=actor,
+        fold=quantity == 1 and fold_onto is not None,
+        fold_onto=fold_onto,
+    )
 
 
 @_write
@@ -345,6 +419,7 @@ def deck_card_remove(
     zone: str = "",
     actor: AbstractBaseUser | None = None,
     expected_version: int | Collection[int] | None = None,
+    fold_onto: int | None = None,
 ) -> Deck:
     """Take ``quantity`` copies of a card out of a deck (the last copy removes its line).
 
@@ -366,7 +441,13 @@ def deck_card_remove(
         raise DeckError(
             [f"the deck holds {copies} of {card_name}, so {quantity} cannot be removed"]
         )
-    return _bump(deck, f"{card_name}: {now + quantity} -> {now}")
+    return _bump(
+        deck,
+        f"{card_name}: {now + quantity} -> {now}",
+        actor=actor,
+        fold=quantity == 1 and fold_onto is not None,
+        fold_onto=fold_onto,
+    )
 
 
 @_write
@@ -396,7 +477,7 @@ def deck_card_set(
         rows.delete()
     elif not rows.update(quantity=quantity):
         DeckCard.objects.create(deck=deck, card_id=card_id, zone=zone, quantity=quantity)
-    return _bump(deck, f"{card_name}: {current} -> {quantity}")
+    return _bump(deck, f"{card_name}: {current} -> {quantity}", actor=actor)
 
 
 @_write
@@ -431,7 +512,9 @@ def deck_cards_add(
         if not rows.update(quantity=F("quantity") + quantity):
             DeckCard.objects.create(deck=deck, card_id=card_id, zone=zone, quantity=quantity)
     added = sum(wanted.values())
-    return _bump(deck, f"{added} card{'' if added == 1 else 's'} added from a decklist")
+    return _bump(
+        deck, f"{added} card{'' if added == 1 else 's'} added from a decklist", actor=actor
+    )
 
 
 def _setting_notes(
@@ -520,7 +603,7 @@ def deck_update(
             notes.insert(0, "decklist replaced")
     if not notes:
         return deck
-    return _bump(deck, "; ".join(notes))
+    return _bump(deck, "; ".join(notes), actor=actor)
 
 
 def deck_cards_replace(
@@ -539,6 +622,37 @@ def deck_cards_replace(
     return deck_update(
         deck=deck, actor=actor, expected_version=expected_version, decklist=decklist, kind=kind
     )
+
+
+@_write
+def deck_revert(
+    *,
+    deck: Deck,
+    number: int,
+    actor: AbstractBaseUser | None = None,
+    expected_version: int | Collection[int] | None = None,
+) -> Deck:
+    """Make the deck's cards those of its version ``number`` again, as a new version (the history
+    is kept: a revert can itself be reverted). Settings (name, format...) are left as they are.
+
+    Raises ``DeckError`` for a version the deck never had, or a card of that version that no
+    longer exists; returns the deck unchanged (no version) when it already holds those cards.
+    """
+    deck = _locked_for_write(deck, actor, expected_version)
+    version = deck.versions.filter(number=number).first()
+    if version is None:
+        raise DeckError([f"this deck has no version {number} (it is at version {deck.version})"])
+    entries = [(e["name"], e["quantity"], e.get("zone", "")) for e in version.entries]
+    wanted = _cards_for(deck.game, decklist_entries(deck.game.slug, _read(entries, "text")))
+    current = {(r.card_id, r.zone): r.quantity for r in deck.cards.all()}
+    if current == wanted:
+        return deck
+    deck.cards.all().delete()
+    DeckCard.objects.bulk_create(
+        DeckCard(deck=deck, card_id=card_id, zone=zone, quantity=quantity)
+        for (card_id, zone), quantity in wanted.items()
+    )
+    return _bump(deck, f"reverted to version {number}", actor=actor)
 
 
 def deck_details_update(
@@ -809,6 +923,7 @@ __all__ = [
     "deck_delete",
     "deck_details_update",
     "deck_hash",
+    "deck_revert",
     "deck_update",
     "format_data_load",
     "organiser_grant",

@@ -230,6 +230,11 @@ SIMULATION_MAX_CHUNK_GAMES = env_int("SIMULATION_MAX_CHUNK_GAMES", 1000)
 # this many seconds lost its process: ``manage.py simulation_resume`` finishes it. Longer than
 # any one chunk takes.
 SIMULATION_STALE_SECONDS = env_int("SIMULATION_STALE_SECONDS", 900)
+# Deck builder: one-copy changes (+ / -) the same user makes to a deck within this many seconds
+# of the previous one are folded into one version (decks.services._bump); 0 records every click.
+DECK_VERSION_FOLD_SECONDS = env_int("DECK_VERSION_FOLD_SECONDS", 60)
+if DECK_VERSION_FOLD_SECONDS < 0:
+    raise ConfigError("DECK_VERSION_FOLD_SECONDS must be 0 or more")
 for _name in (
     "LOGIN_FAILURE_LIMIT",
     "LOGIN_LOCKOUT_MINUTES",

@@ -10,6 +10,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.files.uploadedfile import UploadedFile
+from django.http import QueryDict
 from django.urls import reverse
 from django.utils.html import format_html
 
@@ -357,6 +358,102 @@ class DeckCardSetForm(DeckVersionMixin):
         data = super().clean()
         if not self.errors and (data.get("quantity") is None) == (data.get("change") in (None, "")):
             raise forms.ValidationError("Give either a quantity or a change of one copy.")
+        return data
+
+
+class DeckViewForm(forms.Form):
+    """How the builder shows a deck: the list's grouping and order, and the day its legality is
+    judged on. Carried in the page's URL (a plain GET) and sent along with every change."""
+
+    group = forms.ChoiceField(required=False, label="Group by")
+    sort = forms.ChoiceField(
+        required=False, label="Sort by", choices=[("name", "Name"), ("cost", "Cost")]
+    )
+    as_of = forms.DateField(
+        required=False,
+        label="Legal on",
+        help_text="Judge the deck against the format's lists of that day (default: today).",
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        own = "Zone" if rules_for(game.slug).zones else "Type"
+        self.fields["group"].choices = [
+            ("", f"{own} (the game's own)"),
+            *([("type", "Type")] if own == "Zone" else []),
+            ("cost", "Cost"),
+            ("branch", game.branch_label or "Branch"),
+        ]
+
+    def view(self) -> dict[str, Any]:
+        """``group``, ``sort`` and ``as_of`` as the workspace takes them (defaults when invalid)."""
+        data = self.cleaned_data if self.is_valid() else {}
+        return {
+            "group": data.get("group") or "",
+            "sort": data.get("sort") or "name",
+            "as_of": data.get("as_of"),
+        }
+
+    def query(self) -> str:
+        """The choices as a query string (``?group=cost&sort=name``), empty when all are default."""
+        view = self.view()
+        query = QueryDict(mutable=True)
+        if view["group"]:
+            query["group"] = view["group"]
+        if view["sort"] != "name":
+            query["sort"] = view["sort"]
+        if view["as_of"]:
+            query["as_of"] = view["as_of"].isoformat()
+        return f"?{query.urlencode()}" if query else ""
+
+
+class DeckOddsForm(forms.Form):
+    """The builder's calculator: at least ``at_least`` of the chosen cards by a turn, or in the
+    first ``draws`` cards."""
+
+    cards = forms.MultipleChoiceField(
+        label="Any of these cards",
+        widget=forms.SelectMultiple(attrs={"size": 6}),
+        error_messages={"required": "Choose at least one card of the draw pile."},
+    )
+    at_least = forms.IntegerField(min_value=1, max_value=999, initial=1, label="At least")
+    by = forms.ChoiceField(
+        choices=[("turn", "by turn"), ("draws", "in the first N cards")],
+        initial="turn",
+        label="When",
+        widget=forms.RadioSelect,
+    )
+    turn = forms.IntegerField(
+        min_value=0, max_value=99, required=False, initial=3, label="Turn (0: opening hand)"
+    )
+    draws = forms.IntegerField(
+        min_value=1, max_value=999, required=False, initial=10, label="Cards drawn (N)"
+    )
+
+    def __init__(self, *args: Any, names: list[str], game_slug: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game_slug = game_slug
+        self.fields["cards"].choices = [(name, name) for name in names]
+        if rules_for(game_slug).cards_seen(1) is None:
+            self.fields["by"].choices = [("draws", "in the first N cards")]
+            self.fields["by"].initial = "draws"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        if data.get("by") == "turn":
+            if data.get("turn") is None:
+                raise forms.ValidationError("Give the turn.")
+            seen = rules_for(self.game_slug).cards_seen(data["turn"])
+            if seen is None:
+                raise forms.ValidationError("This game has no fixed draws by turn: give N cards.")
+        else:
+            if data.get("draws") is None:
+                raise forms.ValidationError("Give how many cards are drawn.")
+            seen = data["draws"]
+        data["seen"] = seen
         return data
 
 

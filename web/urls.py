@@ -44,6 +44,12 @@ urlpatterns = [
     path("decks/<id:pk>/clone/", decks.deck_clone_view, name="deck-clone"),
     path("decks/<id:pk>/delete/", decks.deck_delete_view, name="deck-delete"),
     path("decks/<id:pk>/versions/", decks.deck_versions_view, name="deck-versions"),
+    path(
+        "decks/<id:pk>/versions/<id:number>/revert/",
+        decks.deck_revert_view,
+        name="deck-revert",
+    ),
+    path("decks/<id:pk>/odds/", decks.deck_odds_view, name="deck-odds"),
     path("decks/<id:pk>/test-hands/", testhands.deck_test_hands, name="deck-test-hands"),
     re_path(
         rf"^decks/(?P<pk>{ID_PATTERN})/export\.(?P<kind>text|csv|json)$",

@@ -75,6 +75,12 @@ class DeckUpdateSerializer(DecklistInputMixin):
     description = serializers.CharField(required=False, allow_blank=True)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     format = serializers.SlugField(required=False, allow_null=True, help_text="null clears it.")
+    variant = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=40,
+        help_text="One of the game's variants; empty clears it.",
+    )
 
 
 class DeckCloneSerializer(serializers.Serializer):

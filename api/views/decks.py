@@ -62,7 +62,7 @@ from decks.services import (
     deck_delete,
     deck_update,
 )
-from decks.validation import UnknownFormatError, UnknownVariantError, validate
+from decks.validation import UnknownFormatError, UnknownVariantError, rules_for, validate
 from deckwright.inputs import ID_PATTERN
 
 SAMPLE_DECKLIST = "# name: Sample\n[Unconstitutional Act]\n1 Stamp Act\n1 Sugar Act\n1 Tea Act\n"
@@ -124,6 +124,16 @@ def _deck_problem(exc: Exception, field: str = "decklist") -> ValidationError:
     if isinstance(exc, DeckError):
         return ValidationError({field: list(exc.problems)})
     return ValidationError({field: [str(exc)]})
+
+
+def _check_variant(game: Game, variant: str | None) -> None:
+    """A 400 on ``variant`` naming the game's variants when it is not one of them ("" clears)."""
+    if not variant:
+        return
+    variants = rules_for(game.slug).variants
+    if variant not in variants:
+        offered = f"its variants are {', '.join(variants)}" if variants else "it has none"
+        raise ValidationError({"variant": [f"{game.name} has no variant {variant!r}: {offered}."]})
 
 
 def _entries(game: Game, data: dict[str, Any]) -> list[Any]:
@@ -349,6 +359,7 @@ class DeckViewSet(viewsets.GenericViewSet):
         body = s.DeckUpdateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
+        _check_variant(deck.game, data.get("variant"))
         try:
             deck = deck_update(
                 deck=deck,
@@ -361,6 +372,7 @@ class DeckViewSet(viewsets.GenericViewSet):
                 visibility=data.get("visibility"),
                 format=s.format_for(data.get("format"), deck.game),
                 clear_format="format" in data and not data["format"],
+                variant=data.get("variant"),
             )
         except DeckVersionConflict:
             raise self._stale(deck) from None

@@ -89,7 +89,29 @@
     });
   }
 
+  // Escape hides the card preview of the focused row (it shows again on the next hover or focus).
+  function setupPreviews() {
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape") {
+        return;
+      }
+      var row = document.activeElement && document.activeElement.closest(".deck-row");
+      if (row) {
+        row.classList.add("preview-dismissed");
+      }
+    });
+    ["mouseover", "focusout"].forEach(function (kind) {
+      document.addEventListener(kind, function (event) {
+        var row = event.target.closest && event.target.closest(".deck-row.preview-dismissed");
+        if (row) {
+          row.classList.remove("preview-dismissed");
+        }
+      });
+    });
+  }
+
   function setup() {
+    setupPreviews();
     document.querySelectorAll("input[data-combobox]").forEach(setupCombobox);
     var paste = document.getElementById("paste-form");
     if (paste) {

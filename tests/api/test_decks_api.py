@@ -149,6 +149,31 @@ def test_patch_with_decklist_makes_a_version_and_diff_shows_it(alice):
     assert missing.status_code == 404
 
 
+def test_patch_changes_the_variant_and_refuses_one_the_game_lacks(alice):
+    body = {
+        "game": "regality-vs-religion",
+        "name": "Regality",
+        "decklist": (
+            Path(settings.FIXTURES_DIR) / "decks/regality-vs-religion/legal-regality-standard.txt"
+        ).read_text(encoding="utf-8"),
+    }
+    deck = alice.post("/api/v1/decks/", body, format="json").json()
+    url = f"/api/v1/decks/{deck['id']}/"
+    changed = alice.patch(url, {"variant": "old-style"}, format="json")
+    assert changed.status_code == 200
+    assert changed.json()["variant"] == "old-style" and changed.json()["version"] == 2
+    bad = alice.patch(url, {"variant": "chaos"}, format="json")
+    assert bad.status_code == 400
+    message = json.dumps(bad.json())
+    assert "has no variant 'chaos'" in message and "secret-random" in message
+    assert alice.get(url).json()["variant"] == "old-style"  # nothing changed
+    cleared = alice.patch(url, {"variant": ""}, format="json")
+    assert cleared.status_code == 200 and cleared.json()["variant"] == ""
+    rnr = create(alice)
+    refused = alice.patch(f"/api/v1/decks/{rnr['id']}/", {"variant": "draft"}, format="json")
+    assert refused.status_code == 400 and "it has none" in json.dumps(refused.json())
+
+
 def test_export_text_json_and_csv(alice):
     deck = create(alice)
     url = f"/api/v1/decks/{deck['id']}/export/"

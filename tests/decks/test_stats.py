@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+import random
 from fractions import Fraction
 from math import comb
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from decks.stats import card_matches, deck_stats, hypergeometric_at_least
@@ -34,6 +36,35 @@ def test_hypergeometric_sums_to_one_and_matches_the_formula(population, data):
     assert exactly[k] == Fraction(
         comb(successes, k) * comb(population - successes, draws - k), comb(population, draws)
     )
+
+
+MONTE_CARLO_RUNS = 2_000
+# Hoeffding: P(|share - p| >= e) <= 2 exp(-2 n e^2); this e makes that 1e-9, so no seed fails
+# in practice (30 examples: a 3e-8 chance over a whole run), and an error in the exact formula
+# bigger than 7.3 points shows.
+MONTE_CARLO_MARGIN = math.sqrt(math.log(2 / 1e-9) / (2 * MONTE_CARLO_RUNS))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    population=st.integers(1, 60),
+    data=st.data(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_hypergeometric_agrees_with_drawing_from_a_shuffled_pile(population, data, seed):
+    # given: a pile of `population` cards, `successes` of them hits (the first ones)
+    successes = data.draw(st.integers(0, population))
+    draws = data.draw(st.integers(0, population))
+    at_least = data.draw(st.integers(0, draws + 1))
+    rng = random.Random(seed)
+    # when: drawing `draws` cards, many times
+    hits = sum(
+        sum(card < successes for card in rng.sample(range(population), draws)) >= at_least
+        for _ in range(MONTE_CARLO_RUNS)
+    )
+    # then: the share of draws with enough hits is the exact chance, within the margin
+    exact = hypergeometric_at_least(population, successes, draws, at_least)
+    assert abs(hits / MONTE_CARLO_RUNS - float(exact)) <= MONTE_CARLO_MARGIN
 
 
 @pytest.mark.django_db

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
@@ -16,8 +18,11 @@ from cards.selectors import card_autocomplete
 from decks.decklist import DecklistParseError
 from decks.models import Deck, DeckVersion
 from decks.selectors import (
+    CustomOdds,
     DeckChanges,
+    DeckWorkspace,
     deck_changes_since,
+    deck_custom_odds,
     deck_export,
     deck_for_change,
     deck_for_viewer,
@@ -43,6 +48,7 @@ from decks.services import (
     deck_create,
     deck_delete,
     deck_details_update,
+    deck_revert,
 )
 from decks.validation import rules_for
 from web.charts import bar_chart, integer_points
@@ -50,8 +56,10 @@ from web.forms import (
     DeckCardAddForm,
     DeckCardSetForm,
     DeckCreateForm,
+    DeckOddsForm,
     DeckPasteForm,
     DeckSettingsForm,
+    DeckViewForm,
     VersionCompareForm,
 )
 from web.testhands import test_hands_available
@@ -91,14 +99,41 @@ def _changes_by_others(deck: Deck, opened: int | None) -> DeckChanges | None:
     return deck_changes_since(deck, opened, until=deck.version - 1)
 
 
+def _view_form(request: HttpRequest, deck: Deck) -> DeckViewForm:
+    """The list's grouping and order and the legality date: from the URL on a page, from the
+    fields htmx sends along (``hx-include``) with a change."""
+    data = request.GET if request.method == "GET" else request.POST
+    return DeckViewForm(data, game=deck.game)
+
+
+def _odds_form(
+    deck: Deck, workspace: DeckWorkspace, data: Any = None
+) -> tuple[DeckOddsForm, CustomOdds | None]:
+    """The calculator's form over the deck's draw pile, and its answer when ``data`` is valid."""
+    names = sorted({card.name for card, _ in workspace.stats.stats.draw_pile}, key=str.casefold)
+    form = DeckOddsForm(data, names=names, game_slug=deck.game.slug)
+    if data is None or not form.is_valid():
+        return form, None
+    answer = deck_custom_odds(
+        workspace.stats.stats,
+        names=form.cleaned_data["cards"],
+        at_least=form.cleaned_data["at_least"],
+        seen=form.cleaned_data["seen"],
+    )
+    return form, answer
+
+
 def _workspace_context(
+    request: HttpRequest,
     deck: Deck,
     *,
     errors: list[str] | None = None,
     conflict: DeckChanges | None = None,
     notice: DeckChanges | None = None,
+    odds_data: Any = None,
 ) -> dict[str, Any]:
-    workspace = deck_workspace(deck)
+    view_form = _view_form(request, deck)
+    workspace = deck_workspace(deck, **view_form.view())
     cost_label = workspace.stats.cost_label
     chart = (
         bar_chart(
@@ -111,6 +146,7 @@ def _workspace_context(
         if cost_label is not None
         else None
     )
+    odds_form, odds_answer = _odds_form(deck, workspace, odds_data)
     return {
         "deck": deck,
         "workspace": workspace,
@@ -119,6 +155,9 @@ def _workspace_context(
         "conflict": conflict,
         "notice": notice,
         "zones": deck_zones(deck.game),
+        "view_form": view_form,
+        "odds_form": odds_form,
+        "odds_answer": odds_answer,
     }
 
 
@@ -138,7 +177,7 @@ def _workspace_response(
         status = CONFLICT if conflict else UNPROCESSABLE if errors else 200
     if request.htmx:
         context = {
-            **_workspace_context(deck, errors=errors, conflict=conflict, notice=notice),
+            **_workspace_context(request, deck, errors=errors, conflict=conflict, notice=notice),
             "is_owner": True,
         }
         response = render(request, "web/_deck_workspace.html", context, status=status)
@@ -149,7 +188,7 @@ def _workspace_response(
         return _deck_page(request, deck, errors=errors, conflict=conflict, status=status, **extra)
     if notice is not None:
         messages.info(request, _notice_text(notice))
-    return redirect("deck-detail", pk=deck.pk)
+    return redirect(reverse("deck-detail", args=[deck.pk]) + _view_form(request, deck).query())
 
 
 def _notice_text(notice: DeckChanges) -> str:
@@ -185,8 +224,13 @@ def _deck_page(
     paste_form: DeckPasteForm | None = None,
     add_form: DeckCardAddForm | None = None,
     settings_form: DeckSettingsForm | None = None,
+    odds_data: Any = None,
 ) -> HttpResponse:
-    context = _workspace_context(deck, errors=errors, conflict=conflict)
+    context = _workspace_context(
+        request, deck, errors=errors, conflict=conflict, odds_data=odds_data
+    )
+    if context["view_form"].errors or context["odds_form"].errors:
+        status = max(status, 400)
     context.update(
         is_owner=deck_owned_by(deck, request.user),
         has_test_hands=test_hands_available(deck.game.slug),
@@ -272,9 +316,22 @@ def deck_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def deck_workspace_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The live panels alone (list, validation, statistics)."""
     deck = deck_for_viewer(request.user, pk)
-    context = _workspace_context(deck)
+    context = _workspace_context(request, deck)
     context["is_owner"] = deck_owned_by(deck, request.user)
-    return render(request, "web/_deck_workspace.html", context)
+    status = 400 if context["view_form"].errors else 200
+    return render(request, "web/_deck_workspace.html", context, status=status)
+
+
+@require_GET
+def deck_odds_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The calculator: the chance of at least k of the chosen cards by a turn or in the first N
+    cards; the answer alone for htmx, else the deck page with it."""
+    deck = deck_for_viewer(request.user, pk)
+    if not request.htmx:
+        return _deck_page(request, deck, odds_data=request.GET)
+    context = _workspace_context(request, deck, odds_data=request.GET)
+    status = 400 if context["odds_form"].errors else 200
+    return render(request, "web/_deck_odds_answer.html", context, status=status)
 
 
 @require_GET
@@ -333,9 +390,9 @@ def deck_card_set_view(request: HttpRequest, pk: int) -> HttpResponseBase:
     }
     try:
         if change == 1:
-            deck = deck_card_add(**arguments, quantity=1)
+            deck = deck_card_add(**arguments, quantity=1, fold_onto=opened)
         elif change == -1:
-            deck = deck_card_remove(**arguments, quantity=1)
+            deck = deck_card_remove(**arguments, quantity=1, fold_onto=opened)
         else:
             deck = deck_card_set(**arguments, quantity=data["quantity"], expected_version=opened)
     except (DeckError, DeckBusyError) as error:
@@ -459,6 +516,40 @@ def deck_versions_view(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "web/deck_versions.html",
-        {"deck": deck, "versions": versions[::-1], "form": form, "diff": diff, "error": error},
+        {
+            "deck": deck,
+            "versions": versions[::-1],
+            "form": form,
+            "diff": diff,
+            "error": error,
+            "is_owner": deck_owned_by(deck, request.user),
+            "fold_seconds": settings.DECK_VERSION_FOLD_SECONDS,
+        },
         status=status,
     )
+
+
+@login_required
+@require_POST
+def deck_revert_view(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
+    """Make the deck's cards those of an earlier version again, as a new version."""
+    deck = _owned_deck(request, pk)
+    try:
+        reverted = deck_revert(deck=deck, number=number, actor=request.user)
+    except DeckBusyError as error:
+        messages.error(request, str(error))
+        return redirect("deck-versions", pk=pk)
+    except DeckError as error:
+        return render(
+            request,
+            "web/message.html",
+            {"title": "Cannot revert", "text": " ".join(_problems(error))},
+            status=400,
+        )
+    if reverted.version == deck.version:
+        messages.info(request, f"The deck already holds the cards of version {number}.")
+    else:
+        messages.success(
+            request, f"Reverted to version {number}: saved as version {reverted.version}."
+        )
+    return redirect("deck-detail", pk=pk)
