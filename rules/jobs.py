@@ -63,8 +63,14 @@ logger = logging.getLogger(__name__)
 #: by a worker's task or in-process
 CHUNK_RETRIES = 5
 
-#: the kinds a job can be created as today (gauntlet and doctor jobs reuse the same pairings)
-CREATABLE_KINDS = (SimulationJob.Kind.MATCHUP, SimulationJob.Kind.METAGAME)
+#: the kinds a job can be created as today (doctor jobs reuse the same pairings)
+CREATABLE_KINDS = (
+    SimulationJob.Kind.MATCHUP,
+    SimulationJob.Kind.GAUNTLET,
+    SimulationJob.Kind.METAGAME,
+)
+#: the team a co-operative metagame or gauntlet seats when none is given: two players
+TEAM_SIZE = 2
 
 
 class SimulationJobError(ValueError):
@@ -129,12 +135,18 @@ def _check_decks(decks: Sequence[Deck]) -> GamePlugin:
 
 
 def _pairing(
-    slug: str, cards: Sequence[Any], sides: Sequence[int], agents: Sequence[str], games: int
+    slug: str,
+    cards: Sequence[Any],
+    sides: Sequence[int],
+    agents: Sequence[str],
+    games: int,
+    players: int | None = None,
 ) -> dict[str, Any]:
-    """A pairing of the decks ``sides`` (indexes into the job's decks), seated by the plugin."""
+    """A pairing of the decks ``sides`` (indexes into the job's decks), seated by the plugin;
+    ``players`` seats a co-operative team of that many with the one deck of ``sides``."""
     from rules.matchups import seat_plan
 
-    players = len(sides)
+    players = players or len(sides)
     try:
         plan = seat_plan(slug, [cards[side] for side in sides], players=players, first=0)
     except SetupError as error:
@@ -146,37 +158,90 @@ def _pairing(
     return {"sides": seated, "agents": seated_agents, "setup": plan.setup, "games": games}
 
 
-def metagame_plan(*, decks: Sequence[Deck], agent: str, games_per_pairing: int) -> JobPlan:
+def _even_games(games: int, what: str) -> None:
+    if games < 2 or games % 2:
+        raise SimulationJobError(
+            f"Games per pairing must be an even number of 2 or more, so that each deck of {what} "
+            f"sits in each seat equally often (not {games})."
+        )
+
+
+def _team_size(plugin: GamePlugin, players: int | None) -> int:
+    """The co-operative team a job seats: ``players`` (default ``TEAM_SIZE``), one the game
+    allows."""
+    size = TEAM_SIZE if players is None else players
+    if size not in plugin.team_sizes:
+        allowed = ", ".join(str(n) for n in plugin.team_sizes)
+        raise SimulationJobError(f"{plugin.name} seats teams of {allowed} players, not {size}.")
+    return size
+
+
+def metagame_plan(
+    *, decks: Sequence[Deck], agent: str, games_per_pairing: int, players: int | None = None
+) -> JobPlan:
     """A round robin of ``decks`` (2 to 16 of one competitive game): every pair plays
     ``games_per_pairing`` games (an even number, so each deck sits in each seat half the
-    time), every deck played by ``agent``."""
+    time), every deck played by ``agent``.
+
+    In a co-operative game no deck plays another: each deck's own team of ``players`` (default
+    ``TEAM_SIZE``) plays ``games_per_pairing`` games against the game, one pairing a deck, and
+    the results are a field of team win rates (``rules.gauntlet.team_field_compute``)."""
     if not MIN_DECKS <= len(decks) <= MAX_DECKS:
         raise SimulationJobError(
             f"A metagame has {MIN_DECKS} to {MAX_DECKS} decks, not {len(decks)}."
         )
-    if games_per_pairing < 2 or games_per_pairing % 2:
-        raise SimulationJobError(
-            "Games per pairing must be an even number of 2 or more, so that each deck of a "
-            f"pair sits in each seat equally often (not {games_per_pairing})."
-        )
     plugin = _check_decks(decks)
     slug = plugin.slug
     if plugin.cooperative:
+        if games_per_pairing < 1:
+            raise SimulationJobError("Every deck's team plays at least one game.")
+        size = _team_size(plugin, players)
+    else:
+        if players is not None:
+            raise SimulationJobError(
+                f"{plugin.name} is not co-operative: a metagame seats two decks, no team size."
+            )
+        _even_games(games_per_pairing, "a pair")
+    with _refusals():
+        play_agents_check(plugin, [agent])
+    from rules.matchups import deck_cards
+
+    cards = [deck_cards(deck) for deck in decks]
+    if plugin.cooperative:
+        pairings = [
+            _pairing(slug, cards, (index,), (agent,), games_per_pairing, players=size)
+            for index in range(len(decks))
+        ]
+    else:
+        pairings = [
+            _pairing(slug, cards, (a, b), (agent, agent), games_per_pairing)
+            for a in range(len(decks))
+            for b in range(a + 1, len(decks))
+        ]
+    return JobPlan(slug, _deck_snapshots(decks), pairings)
+
+
+def gauntlet_plan(*, decks: Sequence[Deck], agent: str, games_per_pairing: int) -> JobPlan:
+    """``decks[0]`` against each of ``decks[1:]`` (1 to 15 opponents of its game), every deck
+    played by ``agent``, ``games_per_pairing`` games an opponent (an even number: the decks swap
+    seats from game to game). In a co-operative game each other deck is the first deck's
+    partner in a team of two, and the results are how often each team wins."""
+    if not MIN_DECKS <= len(decks) <= MAX_DECKS:
         raise SimulationJobError(
-            f"{decks[0].game.name} is co-operative: its players win or lose together, so its "
-            "decks have no metagame to compare."
+            f"A gauntlet is a deck and 1 to {MAX_DECKS - 1} opponents, not {len(decks) - 1}."
         )
+    plugin = _check_decks(decks)
+    _even_games(games_per_pairing, "a pairing")
     with _refusals():
         play_agents_check(plugin, [agent])
     from rules.matchups import deck_cards
 
     cards = [deck_cards(deck) for deck in decks]
     pairings = [
-        _pairing(slug, cards, (a, b), (agent, agent), games_per_pairing)
-        for a in range(len(decks))
-        for b in range(a + 1, len(decks))
+        _pairing(plugin.slug, cards, (0, other), (agent, agent), games_per_pairing)
+        for other in range(1, len(decks))
     ]
-    return JobPlan(slug, _deck_snapshots(decks), pairings)
+    return JobPlan(plugin.slug, _deck_snapshots(decks), pairings)
 
 
 def matchup_plan(
@@ -300,7 +365,9 @@ def simulation_job_create(
     from cards.models import Game
 
     if kind not in CREATABLE_KINDS:
-        raise SimulationJobError(f"{kind!r} jobs cannot be created yet (only matchup, metagame).")
+        raise SimulationJobError(
+            f"{kind!r} jobs cannot be created yet (only matchup, gauntlet, metagame)."
+        )
     total = plan.games_total
     if not 1 <= total <= _max_games():
         raise SimulationJobError(
@@ -312,7 +379,9 @@ def simulation_job_create(
             f"A chunk plays 1 to {settings.SIMULATION_MAX_CHUNK_GAMES} games, not {size}."
         )
     try:
-        shares = meta_shares_normalised(meta_shares, len(plan.decks)) if meta_shares else []
+        # a gauntlet weighs its opponents: one share each, the first deck has none
+        weighed = len(plan.decks) - (1 if kind == SimulationJob.Kind.GAUNTLET else 0)
+        shares = meta_shares_normalised(meta_shares, weighed) if meta_shares else []
     except MetagameError as error:
         raise SimulationJobError(str(error)) from error
     job = SimulationJob.objects.create(
