@@ -115,9 +115,11 @@ def simulation_job_metagame(
     job: SimulationJob, shares: list[float] | None = None
 ) -> Metagame | None:
     """A two-deck-pairings job's matrix and field win rates (its own meta shares, or
-    ``shares``); None for a co-operative game's job (its decks play the game, not each other) or
-    one whose tables seat more (or fewer) than two decks."""
-    if job_cooperative(job) or any(len(pairing["sides"]) != 2 for pairing in job.pairings):
+    ``shares``); None for a gauntlet (its rows are ``simulation_job_gauntlet``'s), a co-operative
+    game's job (its decks play the game, not each other) or one whose tables seat more (or fewer) than two decks."""
+    if job.kind == SimulationJob.Kind.GAUNTLET or job_cooperative(job):
+        return None
+    if any(len(pairing["sides"]) != 2 for pairing in job.pairings):
         return None
     counts = []
     for pairing, totals in zip(job.pairings, simulation_job_totals(job), strict=True):
