@@ -109,9 +109,7 @@ def _table(
     if rated is None:
         return RateTable(hero, cooperative, rows, games, None, None, None)
     rate, low, high = rated
-    return RateTable(
-        hero, cooperative, rows, games, round(rate, 6), round(low, 6), round(high, 6)
-    )
+    return RateTable(hero, cooperative, rows, games, round(rate, 6), round(low, 6), round(high, 6))
 
 
 def gauntlet_compute(
