@@ -16,8 +16,12 @@ chunk that completes the count adds every chunk's counts up in chunk order (whic
 into the job's ``aggregate``; integer counts add up to the same totals however the games were cut.
 
 A background thread dies with its process; the job's heartbeat (``updated_at``, moved as each
-chunk starts and ends) then stops, and ``manage.py simulation_resume`` finds such stale jobs
-(``simulation_jobs_stale``) and plays their missing chunks (``simulation_job_resume``).
+chunk starts and ends) then stops. Every serving process (``deckwright/wsgi.py`` and ``asgi.py``
+call ``simulation_resumer_start``) sweeps for such stale jobs as it starts and every
+``SIMULATION_RESUME_INTERVAL`` seconds after, and plays their missing chunks; so does
+``manage.py simulation_resume`` (``simulation_jobs_stale``, ``simulation_job_resume``). A
+workers' job whose heartbeat stopped (its messages lost with the broker's data, say) has its
+missing chunks queued again by ``manage.py simulation_resume`` (``simulation_job_requeue``).
 
 Cancelling a job marks it cancelled: chunks not started yet are skipped, a chunk being played
 still stores its games (the job's partial results count them), and nothing is aggregated.
@@ -601,6 +605,103 @@ def simulation_job_resume(*, job: SimulationJob) -> SimulationJob | None:
         return None
     logger.info("simulation job %s resumed after its process stopped", job.pk)
     return simulation_job_play_inline(job_id=job.pk)
+
+
+def simulation_jobs_stale_on_workers(*, older_than: float | None = None) -> list[SimulationJob]:
+    """Unfinished workers' jobs whose heartbeat is older than ``older_than`` seconds
+    (``SIMULATION_STALE_SECONDS`` by default): no worker has started or ended one of their chunks
+    for that long, so their messages may be lost."""
+    seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
+    cutoff = timezone.now() - timedelta(seconds=seconds)
+    return list(
+        SimulationJob.objects.filter(
+            worker=True,
+            status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
+            updated_at__lt=cutoff,
+        ).order_by("created_at", "pk")
+    )
+
+
+def simulation_job_requeue(*, job: SimulationJob) -> list[int] | None:
+    """Queue again the chunks of a stale workers' job that are not stored yet; return them.
+    A chunk stored meanwhile by a late worker is counted once all the same (``duplicate``).
+    None when someone else claimed the job first (its heartbeat moved)."""
+    claimed = SimulationJob.objects.filter(
+        pk=job.pk,
+        worker=True,
+        status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
+        updated_at=job.updated_at,
+    ).update(updated_at=timezone.now())
+    if not claimed:
+        return None
+    stored = set(job.chunks.values_list("index", flat=True))
+    missing = [chunk for chunk in range(job.chunk_count) if chunk not in stored]
+    from celery import group
+
+    from rules.tasks import simulation_chunk_play
+
+    logger.info("simulation job %s: chunks %s queued again", job.pk, missing)
+    if missing:
+        group(simulation_chunk_play.si(job.pk, chunk) for chunk in missing).apply_async()
+    else:  # every chunk is stored: the worker died before adding them up
+        simulation_job_finish(job_id=job.pk)
+    return missing
+
+
+def simulation_jobs_resume_stale() -> list[int]:
+    """One sweep: finish, in this thread, every stale in-process job no one else claims first;
+    the ids of the jobs this sweep played."""
+    played = []
+    for job in simulation_jobs_stale():
+        if simulation_job_resume(job=job) is not None:
+            played.append(job.pk)
+    return played
+
+
+_RESUMER: dict[str, Any] = {}
+_RESUMER_LOCK = threading.Lock()
+
+
+def simulation_resumer_start(*, interval: float | None = None) -> threading.Thread | None:
+    """Start this process's resumer thread (once; a second call returns the same thread): it
+    sweeps for stale in-process jobs now and every ``interval`` seconds
+    (``SIMULATION_RESUME_INTERVAL``; 0 starts nothing). The serving entry points call it, so
+    jobs a stopped server left unfinished are finished by the next one."""
+    every = float(settings.SIMULATION_RESUME_INTERVAL if interval is None else interval)
+    if every <= 0:
+        return None
+    with _RESUMER_LOCK:
+        thread = _RESUMER.get("thread")
+        if isinstance(thread, threading.Thread) and thread.is_alive():
+            return thread
+        stop = threading.Event()
+        thread = threading.Thread(
+            target=_resume_forever, args=(every, stop), name="simulation-resumer", daemon=True
+        )
+        _RESUMER.update(thread=thread, stop=stop)
+        thread.start()
+        return thread
+
+
+def simulation_resumer_stop(*, timeout: float | None = None) -> None:
+    """Stop this process's resumer thread after its current sweep (tests, shutdown)."""
+    with _RESUMER_LOCK:
+        thread, stop = _RESUMER.pop("thread", None), _RESUMER.pop("stop", None)
+    if isinstance(stop, threading.Event):
+        stop.set()
+    if isinstance(thread, threading.Thread):
+        thread.join(timeout)
+
+
+def _resume_forever(every: float, stop: threading.Event) -> None:
+    while not stop.is_set():
+        try:
+            simulation_jobs_resume_stale()
+        except Exception:  # a database not migrated yet, a dropped connection: try next time
+            logger.exception("the sweep for stale simulation jobs failed")
+        finally:
+            connections.close_all()
+        stop.wait(every)
 
 
 def simulation_jobs_claim(*, user: AbstractBaseUser, job_ids: Sequence[int]) -> int:
