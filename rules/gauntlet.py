@@ -17,6 +17,9 @@ a row is how often that team of two wins: the same figures as a competitive gaun
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -135,3 +138,52 @@ def team_field_compute(
     """A co-operative metagame: each deck's team win rate against the game (``teams``, one per
     deck, a draw counting as no win) and the field's, weighted by ``shares`` (one per deck)."""
     return _table(None, True, teams, labels, shares)
+
+
+def rate_table_json(table: RateTable) -> str:
+    """The table as canonical JSON (sorted keys): the same counts give the same bytes."""
+    return json.dumps(table.as_dict(), sort_keys=True, indent=2)
+
+
+def rate_table_csv(table: RateTable) -> str:
+    """The rows as CSV, then the weighted overall (or field) row with its interval."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    head = "partner" if table.hero and table.cooperative else "opponent" if table.hero else "deck"
+    fields = ("win_rate", "ci_low", "ci_high")
+    writer.writerow([head, "share", "games", "wins", "losses", "draws", *fields])
+
+    def number(value: float | None) -> str:
+        return "" if value is None else f"{value:.6f}"
+
+    for row in table.rows:
+        rates = [number(getattr(row, name)) for name in fields]
+        writer.writerow(
+            [row.label, number(row.share), row.games, row.wins, row.losses, row.draws, *rates]
+        )
+    overall = [number(getattr(table, name)) for name in fields]
+    writer.writerow(["(weighted)", number(1.0), table.games, "", "", "", *overall])
+    return out.getvalue()
+
+
+def rate_table_text(table: RateTable) -> str:
+    """The table as text: a line per row (win rate and 95% interval), then the weighted one."""
+    what = "with" if table.cooperative else "against"
+    title = (
+        f"{table.hero} {what} each deck:" if table.hero else "Each deck's team against the game:"
+    )
+    width = max([len(row.label) for row in table.rows] + [10])
+    lines = [title]
+
+    def rate(games: int, value: float | None, low: float | None, high: float | None) -> str:
+        if value is None or low is None or high is None:
+            return "no games"
+        return f"{100 * value:5.1f}%  [{100 * low:5.1f}, {100 * high:5.1f}]  {games} games"
+
+    for row in table.rows:
+        share = f"share {100 * row.share:5.1f}%"
+        body = rate(row.games, row.win_rate, row.ci_low, row.ci_high)
+        lines.append(f"  {row.label:<{width}}  {share}  {body}")
+    overall = rate(table.games, table.win_rate, table.ci_low, table.ci_high)
+    lines.append(f"  {'weighted':<{width}}  {'':<12}  {overall}")
+    return "\n".join(lines) + "\n"
