@@ -6,3 +6,9 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deckwright.settings")
 application = get_asgi_application()
+
+# Serving from here on: finish the in-process simulation jobs a stopped server left unfinished
+# (a sweep now and every SIMULATION_RESUME_INTERVAL seconds; rules/jobs.py, docs/scaling.md).
+from rules.jobs import simulation_resumer_start  # noqa: E402  (needs the apps loaded)
+
+simulation_resumer_start()

@@ -230,6 +230,9 @@ SIMULATION_MAX_CHUNK_GAMES = env_int("SIMULATION_MAX_CHUNK_GAMES", 1000)
 # this many seconds lost its process: ``manage.py simulation_resume`` finishes it. Longer than
 # any one chunk takes.
 SIMULATION_STALE_SECONDS = env_int("SIMULATION_STALE_SECONDS", 900)
+# Every serving process (gunicorn, runserver, ASGI) sweeps for such stale jobs as it starts and
+# then every this many seconds, and finishes them (0: never; run the command instead).
+SIMULATION_RESUME_INTERVAL = env_int("SIMULATION_RESUME_INTERVAL", 60)
 # Deck builder: one-copy changes (+ / -) the same user makes to a deck within this many seconds
 # of the previous one are folded into one version (decks.services._bump); 0 records every click.
 DECK_VERSION_FOLD_SECONDS = env_int("DECK_VERSION_FOLD_SECONDS", 60)

@@ -16,8 +16,12 @@ chunk that completes the count adds every chunk's counts up in chunk order (whic
 into the job's ``aggregate``; integer counts add up to the same totals however the games were cut.
 
 A background thread dies with its process; the job's heartbeat (``updated_at``, moved as each
-chunk starts and ends) then stops, and ``manage.py simulation_resume`` finds such stale jobs
-(``simulation_jobs_stale``) and plays their missing chunks (``simulation_job_resume``).
+chunk starts and ends) then stops. Every serving process (``deckwright/wsgi.py`` and ``asgi.py``
+call ``simulation_resumer_start``) sweeps for such stale jobs as it starts and every
+``SIMULATION_RESUME_INTERVAL`` seconds after, and plays their missing chunks; so does
+``manage.py simulation_resume`` (``simulation_jobs_stale``, ``simulation_job_resume``). A
+workers' job whose heartbeat stopped (its messages lost with the broker's data, say) has its
+missing chunks queued again by ``manage.py simulation_resume`` (``simulation_job_requeue``).
 
 Cancelling a job marks it cancelled: chunks not started yet are skipped, a chunk being played
 still stores its games (the job's partial results count them), and nothing is aggregated.
@@ -63,8 +67,14 @@ logger = logging.getLogger(__name__)
 #: by a worker's task or in-process
 CHUNK_RETRIES = 5
 
-#: the kinds a job can be created as today (gauntlet and doctor jobs reuse the same pairings)
-CREATABLE_KINDS = (SimulationJob.Kind.MATCHUP, SimulationJob.Kind.METAGAME)
+#: the kinds a job can be created as today (doctor jobs reuse the same pairings)
+CREATABLE_KINDS = (
+    SimulationJob.Kind.MATCHUP,
+    SimulationJob.Kind.GAUNTLET,
+    SimulationJob.Kind.METAGAME,
+)
+#: the team a co-operative metagame or gauntlet seats when none is given: two players
+TEAM_SIZE = 2
 
 
 class SimulationJobError(ValueError):
@@ -129,12 +139,18 @@ def _check_decks(decks: Sequence[Deck]) -> GamePlugin:
 
 
 def _pairing(
-    slug: str, cards: Sequence[Any], sides: Sequence[int], agents: Sequence[str], games: int
+    slug: str,
+    cards: Sequence[Any],
+    sides: Sequence[int],
+    agents: Sequence[str],
+    games: int,
+    players: int | None = None,
 ) -> dict[str, Any]:
-    """A pairing of the decks ``sides`` (indexes into the job's decks), seated by the plugin."""
+    """A pairing of the decks ``sides`` (indexes into the job's decks), seated by the plugin;
+    ``players`` seats a co-operative team of that many with the one deck of ``sides``."""
     from rules.matchups import seat_plan
 
-    players = len(sides)
+    players = players or len(sides)
     try:
         plan = seat_plan(slug, [cards[side] for side in sides], players=players, first=0)
     except SetupError as error:
@@ -146,37 +162,90 @@ def _pairing(
     return {"sides": seated, "agents": seated_agents, "setup": plan.setup, "games": games}
 
 
-def metagame_plan(*, decks: Sequence[Deck], agent: str, games_per_pairing: int) -> JobPlan:
+def _even_games(games: int, what: str) -> None:
+    if games < 2 or games % 2:
+        raise SimulationJobError(
+            f"Games per pairing must be an even number of 2 or more, so that each deck of {what} "
+            f"sits in each seat equally often (not {games})."
+        )
+
+
+def _team_size(plugin: GamePlugin, players: int | None) -> int:
+    """The co-operative team a job seats: ``players`` (default ``TEAM_SIZE``), one the game
+    allows."""
+    size = TEAM_SIZE if players is None else players
+    if size not in plugin.team_sizes:
+        allowed = ", ".join(str(n) for n in plugin.team_sizes)
+        raise SimulationJobError(f"{plugin.name} seats teams of {allowed} players, not {size}.")
+    return size
+
+
+def metagame_plan(
+    *, decks: Sequence[Deck], agent: str, games_per_pairing: int, players: int | None = None
+) -> JobPlan:
     """A round robin of ``decks`` (2 to 16 of one competitive game): every pair plays
     ``games_per_pairing`` games (an even number, so each deck sits in each seat half the
-    time), every deck played by ``agent``."""
+    time), every deck played by ``agent``.
+
+    In a co-operative game no deck plays another: each deck's own team of ``players`` (default
+    ``TEAM_SIZE``) plays ``games_per_pairing`` games against the game, one pairing a deck, and
+    the results are a field of team win rates (``rules.gauntlet.team_field_compute``)."""
     if not MIN_DECKS <= len(decks) <= MAX_DECKS:
         raise SimulationJobError(
             f"A metagame has {MIN_DECKS} to {MAX_DECKS} decks, not {len(decks)}."
         )
-    if games_per_pairing < 2 or games_per_pairing % 2:
-        raise SimulationJobError(
-            "Games per pairing must be an even number of 2 or more, so that each deck of a "
-            f"pair sits in each seat equally often (not {games_per_pairing})."
-        )
     plugin = _check_decks(decks)
     slug = plugin.slug
     if plugin.cooperative:
+        if games_per_pairing < 1:
+            raise SimulationJobError("Every deck's team plays at least one game.")
+        size = _team_size(plugin, players)
+    else:
+        if players is not None:
+            raise SimulationJobError(
+                f"{plugin.name} is not co-operative: a metagame seats two decks, no team size."
+            )
+        _even_games(games_per_pairing, "a pair")
+    with _refusals():
+        play_agents_check(plugin, [agent])
+    from rules.matchups import deck_cards
+
+    cards = [deck_cards(deck) for deck in decks]
+    if plugin.cooperative:
+        pairings = [
+            _pairing(slug, cards, (index,), (agent,), games_per_pairing, players=size)
+            for index in range(len(decks))
+        ]
+    else:
+        pairings = [
+            _pairing(slug, cards, (a, b), (agent, agent), games_per_pairing)
+            for a in range(len(decks))
+            for b in range(a + 1, len(decks))
+        ]
+    return JobPlan(slug, _deck_snapshots(decks), pairings)
+
+
+def gauntlet_plan(*, decks: Sequence[Deck], agent: str, games_per_pairing: int) -> JobPlan:
+    """``decks[0]`` against each of ``decks[1:]`` (1 to 15 opponents of its game), every deck
+    played by ``agent``, ``games_per_pairing`` games an opponent (an even number: the decks swap
+    seats from game to game). In a co-operative game each other deck is the first deck's
+    partner in a team of two, and the results are how often each team wins."""
+    if not MIN_DECKS <= len(decks) <= MAX_DECKS:
         raise SimulationJobError(
-            f"{decks[0].game.name} is co-operative: its players win or lose together, so its "
-            "decks have no metagame to compare."
+            f"A gauntlet is a deck and 1 to {MAX_DECKS - 1} opponents, not {len(decks) - 1}."
         )
+    plugin = _check_decks(decks)
+    _even_games(games_per_pairing, "a pairing")
     with _refusals():
         play_agents_check(plugin, [agent])
     from rules.matchups import deck_cards
 
     cards = [deck_cards(deck) for deck in decks]
     pairings = [
-        _pairing(slug, cards, (a, b), (agent, agent), games_per_pairing)
-        for a in range(len(decks))
-        for b in range(a + 1, len(decks))
+        _pairing(plugin.slug, cards, (0, other), (agent, agent), games_per_pairing)
+        for other in range(1, len(decks))
     ]
-    return JobPlan(slug, _deck_snapshots(decks), pairings)
+    return JobPlan(plugin.slug, _deck_snapshots(decks), pairings)
 
 
 def matchup_plan(
@@ -300,7 +369,9 @@ def simulation_job_create(
     from cards.models import Game
 
     if kind not in CREATABLE_KINDS:
-        raise SimulationJobError(f"{kind!r} jobs cannot be created yet (only matchup, metagame).")
+        raise SimulationJobError(
+            f"{kind!r} jobs cannot be created yet (only matchup, gauntlet, metagame)."
+        )
     total = plan.games_total
     if not 1 <= total <= _max_games():
         raise SimulationJobError(
@@ -312,7 +383,9 @@ def simulation_job_create(
             f"A chunk plays 1 to {settings.SIMULATION_MAX_CHUNK_GAMES} games, not {size}."
         )
     try:
-        shares = meta_shares_normalised(meta_shares, len(plan.decks)) if meta_shares else []
+        # a gauntlet weighs its opponents: one share each, the first deck has none
+        weighed = len(plan.decks) - (1 if kind == SimulationJob.Kind.GAUNTLET else 0)
+        shares = meta_shares_normalised(meta_shares, weighed) if meta_shares else []
     except MetagameError as error:
         raise SimulationJobError(str(error)) from error
     job = SimulationJob.objects.create(
@@ -532,6 +605,103 @@ def simulation_job_resume(*, job: SimulationJob) -> SimulationJob | None:
         return None
     logger.info("simulation job %s resumed after its process stopped", job.pk)
     return simulation_job_play_inline(job_id=job.pk)
+
+
+def simulation_jobs_stale_on_workers(*, older_than: float | None = None) -> list[SimulationJob]:
+    """Unfinished workers' jobs whose heartbeat is older than ``older_than`` seconds
+    (``SIMULATION_STALE_SECONDS`` by default): no worker has started or ended one of their chunks
+    for that long, so their messages may be lost."""
+    seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
+    cutoff = timezone.now() - timedelta(seconds=seconds)
+    return list(
+        SimulationJob.objects.filter(
+            worker=True,
+            status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
+            updated_at__lt=cutoff,
+        ).order_by("created_at", "pk")
+    )
+
+
+def simulation_job_requeue(*, job: SimulationJob) -> list[int] | None:
+    """Queue again the chunks of a stale workers' job that are not stored yet; return them.
+    A chunk stored meanwhile by a late worker is counted once all the same (``duplicate``).
+    None when someone else claimed the job first (its heartbeat moved)."""
+    claimed = SimulationJob.objects.filter(
+        pk=job.pk,
+        worker=True,
+        status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
+        updated_at=job.updated_at,
+    ).update(updated_at=timezone.now())
+    if not claimed:
+        return None
+    stored = set(job.chunks.values_list("index", flat=True))
+    missing = [chunk for chunk in range(job.chunk_count) if chunk not in stored]
+    from celery import group
+
+    from rules.tasks import simulation_chunk_play
+
+    logger.info("simulation job %s: chunks %s queued again", job.pk, missing)
+    if missing:
+        group(simulation_chunk_play.si(job.pk, chunk) for chunk in missing).apply_async()
+    else:  # every chunk is stored: the worker died before adding them up
+        simulation_job_finish(job_id=job.pk)
+    return missing
+
+
+def simulation_jobs_resume_stale() -> list[int]:
+    """One sweep: finish, in this thread, every stale in-process job no one else claims first;
+    the ids of the jobs this sweep played."""
+    played = []
+    for job in simulation_jobs_stale():
+        if simulation_job_resume(job=job) is not None:
+            played.append(job.pk)
+    return played
+
+
+_RESUMER: dict[str, Any] = {}
+_RESUMER_LOCK = threading.Lock()
+
+
+def simulation_resumer_start(*, interval: float | None = None) -> threading.Thread | None:
+    """Start this process's resumer thread (once; a second call returns the same thread): it
+    sweeps for stale in-process jobs now and every ``interval`` seconds
+    (``SIMULATION_RESUME_INTERVAL``; 0 starts nothing). The serving entry points call it, so
+    jobs a stopped server left unfinished are finished by the next one."""
+    every = float(settings.SIMULATION_RESUME_INTERVAL if interval is None else interval)
+    if every <= 0:
+        return None
+    with _RESUMER_LOCK:
+        thread = _RESUMER.get("thread")
+        if isinstance(thread, threading.Thread) and thread.is_alive():
+            return thread
+        stop = threading.Event()
+        thread = threading.Thread(
+            target=_resume_forever, args=(every, stop), name="simulation-resumer", daemon=True
+        )
+        _RESUMER.update(thread=thread, stop=stop)
+        thread.start()
+        return thread
+
+
+def simulation_resumer_stop(*, timeout: float | None = None) -> None:
+    """Stop this process's resumer thread after its current sweep (tests, shutdown)."""
+    with _RESUMER_LOCK:
+        thread, stop = _RESUMER.pop("thread", None), _RESUMER.pop("stop", None)
+    if isinstance(stop, threading.Event):
+        stop.set()
+    if isinstance(thread, threading.Thread):
+        thread.join(timeout)
+
+
+def _resume_forever(every: float, stop: threading.Event) -> None:
+    while not stop.is_set():
+        try:
+            simulation_jobs_resume_stale()
+        except Exception:  # a database not migrated yet, a dropped connection: try next time
+            logger.exception("the sweep for stale simulation jobs failed")
+        finally:
+            connections.close_all()
+        stop.wait(every)
 
 
 def simulation_jobs_claim(*, user: AbstractBaseUser, job_ids: Sequence[int]) -> int:

@@ -127,7 +127,7 @@ class SimulationJob(models.Model):
     """Many games between decks, cut into chunks that workers play independently.
 
     One model for every kind of job: a ``matchup`` (decks of one table, one pairing), a
-    ``metagame`` (every pair of 2-16 decks, a round robin), and later a ``gauntlet`` (one deck
+    ``metagame`` (every pair of 2-16 decks, a round robin), a ``gauntlet`` (one deck
     against several) and a ``doctor`` (a deck's one-card swaps against a gauntlet): each is a list
     of ``pairings`` (an engine setup, its agents and its number of games) captured when the job is
     created, so editing a deck later never changes a job. Games are numbered across the whole job

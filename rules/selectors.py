@@ -1,5 +1,6 @@
 """Reads of the rules lab: the matchup runs and simulation jobs a visitor owns, and their results
-as plain data (a metagame job's matrix through ``rules.metagame``)."""
+as plain data (a metagame job's matrix through ``rules.metagame``, a gauntlet's rows and a
+co-operative field's through ``rules.gauntlet``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
+from rules.engines.core import find_plugin
 from rules.engines.core.intervals import wilson_interval
+from rules.gauntlet import RateTable, SideCounts, gauntlet_compute, team_field_compute
 from rules.metagame import Metagame, PairingCounts, metagame_compute
 from rules.models import MatchupRun, SimulationJob
 
@@ -112,7 +115,10 @@ def simulation_job_metagame(
     job: SimulationJob, shares: list[float] | None = None
 ) -> Metagame | None:
     """A two-deck-pairings job's matrix and field win rates (its own meta shares, or
-    ``shares``); None for a job whose tables seat more (or fewer) than two decks."""
+    ``shares``); None for a gauntlet (its rows are ``simulation_job_gauntlet``'s), a co-operative
+    game's job (its decks play the game, not each other) or one whose tables seat more (or fewer) than two decks."""
+    if job.kind == SimulationJob.Kind.GAUNTLET or job_cooperative(job):
+        return None
     if any(len(pairing["sides"]) != 2 for pairing in job.pairings):
         return None
     counts = []
@@ -128,6 +134,59 @@ def simulation_job_metagame(
             )
         )
     return metagame_compute(job.labels, counts, shares or job.meta_shares or None)
+
+
+def job_cooperative(job: SimulationJob) -> bool:
+    """Whether the job's game is co-operative (its players win or lose together)."""
+    plugin = find_plugin(job.game.slug)
+    return bool(plugin is not None and plugin.cooperative)
+
+
+def _team_wins(totals: dict[str, Any]) -> int:
+    """A pairing's wins of its (first) side: a co-operative table's team wins."""
+    if "team_wins" in totals:
+        return int(totals["team_wins"])
+    wins = totals.get("wins") or [0]
+    return int(wins[0])
+
+
+def simulation_job_gauntlet(
+    job: SimulationJob, shares: list[float] | None = None
+) -> RateTable | None:
+    """A gauntlet job's rows (its first deck against, or in a co-operative game with, each
+    other deck) and overall rate, the opponents weighted by ``shares`` or the job's own (one
+    per opponent); None for another kind of job."""
+    if job.kind != SimulationJob.Kind.GAUNTLET:
+        return None
+    cooperative = job_cooperative(job)
+    counts = []
+    for pairing, totals in zip(job.pairings, simulation_job_totals(job), strict=True):
+        sides = [int(side) for side in pairing["sides"]]
+        other = next(side for side in sides if side != 0)
+        games = int(totals.get("games", 0))
+        if cooperative:
+            wins, draws = _team_wins(totals), 0
+        else:
+            wins = int(totals.get("wins", [0, 0])[sides.index(0)]) if games else 0
+            draws = int(totals.get("draws", 0))
+        counts.append(SideCounts(other, games, wins, draws))
+    return gauntlet_compute(
+        job.labels, counts, shares or job.meta_shares or None, cooperative=cooperative
+    )
+
+
+def simulation_job_team_field(
+    job: SimulationJob, shares: list[float] | None = None
+) -> RateTable | None:
+    """A co-operative metagame's field: each deck's team win rate against the game and the
+    field's, weighted by ``shares`` or the job's own; None for another job."""
+    if job.kind != SimulationJob.Kind.METAGAME or not job_cooperative(job):
+        return None
+    counts = [
+        SideCounts(int(pairing["sides"][0]), int(totals.get("games", 0)), _team_wins(totals))
+        for pairing, totals in zip(job.pairings, simulation_job_totals(job), strict=True)
+    ]
+    return team_field_compute(job.labels, counts, shares or job.meta_shares or None)
 
 
 def simulation_job_report(job: SimulationJob, shares: list[float] | None = None) -> dict[str, Any]:
@@ -163,4 +222,9 @@ def simulation_job_report(job: SimulationJob, shares: list[float] | None = None)
     if job.kind == SimulationJob.Kind.METAGAME:
         metagame = simulation_job_metagame(job, shares)
         report["metagame"] = metagame.as_dict() if metagame is not None else None
+        field = simulation_job_team_field(job, shares)
+        report["team_field"] = field.as_dict() if field is not None else None
+    if job.kind == SimulationJob.Kind.GAUNTLET:
+        gauntlet = simulation_job_gauntlet(job, shares)
+        report["gauntlet"] = gauntlet.as_dict() if gauntlet is not None else None
     return report

@@ -869,15 +869,36 @@ class DeckIdsField(forms.ModelMultipleChoiceField):
 
 
 class SimulationForm(forms.Form):
-    """A metagame job: a game, 2 to 16 of its decks, one agent for every deck, games a pairing,
-    a seed and the decks' meta shares (both optional)."""
+    """A simulation job: its kind (metagame, gauntlet or matchup), a game, its decks (and a
+    gauntlet's own deck), one agent for every deck, games a pairing, a seed, the meta shares
+    and a co-operative game's team size (the last three optional)."""
 
+    KINDS = (
+        ("metagame", "Metagame: every pair of the decks"),
+        ("gauntlet", "Gauntlet: one deck against each of the decks"),
+        ("matchup", "Matchup: the decks at one table"),
+    )
+
+    kind = forms.ChoiceField(
+        choices=KINDS,
+        required=False,
+        label="Kind of job",
+        help_text="Empty means a metagame.",
+    )
+    hero = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        label="Gauntlet: your deck",
+        widget=GameDeckSelect,
+        help_text="The deck a gauntlet plays against each deck ticked below.",
+    )
     game = forms.ChoiceField(choices=(), label="Game")
     decks = DeckIdsField(
         queryset=None,
         label="Decks",
         widget=GameDeckCheckboxes,
-        help_text="2 to 16 decks of the game: yours and public ones. Every pair of them plays.",
+        help_text="Yours and public ones. A metagame: 2 to 16, every pair of them plays; a "
+        "gauntlet: its opponents (its partners in a co-operative game); a matchup: one table.",
     )
     agent = forms.ChoiceField(
         choices=(),
@@ -886,11 +907,12 @@ class SimulationForm(forms.Form):
         help_text="Each game offers its own agents; random agents play many games a second.",
     )
     games_per_pairing = forms.IntegerField(
-        min_value=2,
+        min_value=1,
         max_value=1000,
         initial=10,
         label="Games a pairing",
-        help_text="An even number: each deck of a pair sits in each seat equally often.",
+        help_text="Even for a metagame and a gauntlet: each deck of a pair sits in each seat "
+        "equally often. A matchup plays this many games.",
     )
     seed = forms.IntegerField(
         min_value=0,
@@ -904,8 +926,16 @@ class SimulationForm(forms.Form):
         max_length=400,
         label="Meta shares (optional)",
         help_text="How common each deck is in the field, one number per deck in the order the "
-        "decks are listed above, separated by commas (e.g. 30, 50, 20); empty weighs every "
-        "deck the same.",
+        "decks are listed above, separated by commas (e.g. 30, 50, 20); for a gauntlet one per "
+        "opponent; empty weighs every deck the same.",
+    )
+    players = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=8,
+        label="Co-operative games: team size (optional)",
+        help_text="A co-operative metagame plays each deck's own team of this many (default 2); "
+        "a one-deck matchup seats this many.",
     )
 
     def __init__(self, *args: Any, decks: Any, games: list[tuple[str, str]], **kwargs: Any) -> None:
@@ -915,6 +945,8 @@ class SimulationForm(forms.Form):
         self.fields["game"].choices = games
         self.fields["decks"].queryset = decks
         self.fields["decks"].label_from_instance = lambda d: f"{d.name} ({d.game.name}, {d.owner})"
+        self.fields["hero"].queryset = decks
+        self.fields["hero"].label_from_instance = lambda d: f"{d.name} ({d.game.name}, {d.owner})"
         offers = {plugin.slug: list(plugin.matchup_agents) for plugin in plugins()}
         wanted = {slug for slug, _ in games}
         from rules.matchups import agent_label
@@ -928,14 +960,8 @@ class SimulationForm(forms.Form):
         self.fields["agent"].widget.games = by_agent
         self.offers = offers
 
-    def clean_games_per_pairing(self) -> int:
-        games = int(self.cleaned_data["games_per_pairing"])
-        if games % 2:
-            raise forms.ValidationError(
-                f"Give an even number ({games - 1} or {games + 1}): each deck of a pair then "
-                "sits in each seat equally often."
-            )
-        return games
+    def clean_kind(self) -> str:
+        return self.cleaned_data.get("kind") or "metagame"
 
     def clean_meta_shares(self) -> list[float]:
         text = self.cleaned_data.get("meta_shares", "").strip()
@@ -965,15 +991,42 @@ class SimulationForm(forms.Form):
                 f"Pick decks of {plugin.name} only: {others[0].name} is a "
                 f"{others[0].game.name} deck.",
             )
-        elif decks and not MIN_DECKS <= len(decks) <= MAX_DECKS:
-            self.add_error("decks", f"Pick {MIN_DECKS} to {MAX_DECKS} decks ({len(decks)} picked).")
+        kind = data.get("kind") or "metagame"
+        hero = data.get("hero")
+        if kind == "gauntlet":
+            if hero is None:
+                self.add_error("hero", "Pick the deck the gauntlet plays against the others.")
+            elif hero.game.slug != slug:
+                self.add_error("hero", f"Pick a deck of {plugin.name}: {hero.name} is not one.")
+            else:
+                decks = [hero, *(deck for deck in decks if deck.pk != hero.pk)]
+                data["decks"] = decks
+        counted = "decks" not in self.errors and "hero" not in self.errors
+        if counted and kind != "matchup" and decks and not MIN_DECKS <= len(decks) <= MAX_DECKS:
+            picked = len(decks) - (1 if kind == "gauntlet" else 0)
+            wanted = (
+                f"1 to {MAX_DECKS - 1} opponents"
+                if kind == "gauntlet"
+                else f"{MIN_DECKS} to {MAX_DECKS} decks"
+            )
+            self.add_error("decks", f"Pick {wanted} ({picked} picked).")
+        games = data.get("games_per_pairing")
+        even = kind == "gauntlet" or (kind == "metagame" and not plugin.cooperative)
+        if games is not None and even and games % 2:
+            self.add_error(
+                "games_per_pairing",
+                f"Give an even number ({games - 1} or {games + 1}): each deck of a pair then "
+                "sits in each seat equally often.",
+            )
         agent = data.get("agent")
         if agent and agent not in plugin.matchup_agents:
             self.add_error("agent", agents_refused(plugin, agent))
         shares = data.get("meta_shares")
-        if shares and decks and "decks" not in self.errors:
+        if shares and kind == "matchup":
+            self.add_error("meta_shares", "A matchup has no field to weigh: leave it empty.")
+        elif shares and decks and "decks" not in self.errors:
             try:
-                meta_shares_normalised(shares, len(decks))
+                meta_shares_normalised(shares, len(decks) - (1 if kind == "gauntlet" else 0))
             except MetagameError as error:
                 self.add_error("meta_shares", str(error))
         return data

@@ -15,8 +15,10 @@ from rules.models import SimulationJob
 class SimulationCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=[str(kind) for kind in CREATABLE_KINDS],
-        help_text="metagame: every pair of the decks (2 to 16, one competitive game); matchup: "
-        "the decks at one table, as many as the game seats.",
+        help_text="metagame: every pair of the decks (2 to 16 of one game; in a co-operative "
+        "game each deck's own team plays the game instead); gauntlet: the first deck against "
+        "each of the others (1 to 15; in a co-operative game, teamed with each); matchup: the "
+        "decks at one table, as many as the game seats.",
     )
     decks = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
@@ -27,8 +29,8 @@ class SimulationCreateSerializer(serializers.Serializer):
     games_per_pairing = serializers.IntegerField(
         min_value=1,
         max_value=MAX_INT32,
-        help_text="Games every pairing plays (a metagame's must be even; a matchup is one "
-        "pairing). The job's total is limited by SIMULATION_MAX_GAMES and your quota.",
+        help_text="Games every pairing plays (even in a competitive metagame and in a gauntlet; "
+        "a matchup is one pairing). The job's total is limited by SIMULATION_MAX_GAMES and your quota.",
     )
     agent = serializers.CharField(
         required=False,
@@ -45,7 +47,8 @@ class SimulationCreateSerializer(serializers.Serializer):
         required=False,
         min_value=1,
         max_value=8,
-        help_text="matchup of one deck in a co-operative game: the team size.",
+        help_text="Co-operative games: the team size of a one-deck matchup and of each deck's "
+        "team in a metagame (default 2).",
     )
     seed = serializers.IntegerField(
         required=False, min_value=0, max_value=MAX_INT32, help_text="Default: a random seed."
@@ -60,8 +63,9 @@ class SimulationCreateSerializer(serializers.Serializer):
         child=serializers.FloatField(min_value=0, max_value=1e9),
         required=False,
         max_length=MAX_DECKS,
-        help_text="metagame: each deck's share of the field, in the order of decks (any scale; "
-        "default equal). A deck's field win rate weighs its opponents by these.",
+        help_text="metagame: each deck's share of the field, in the order of decks; gauntlet: "
+        "one per opponent (decks after the first). Any scale, default equal. Field and "
+        "overall win rates weigh the opponents by these.",
     )
 
 
@@ -145,10 +149,51 @@ class MetagameSerializer(serializers.Serializer):
     field = FieldRateSerializer(many=True)
 
 
+class RateRowSerializer(serializers.Serializer):
+    deck = serializers.IntegerField(help_text="The opponent's, partner's or team's deck index.")
+    label = serializers.CharField()
+    share = serializers.FloatField(help_text="Its weight in the overall rate (shares sum to 1).")
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    ci_low = serializers.FloatField(allow_null=True, help_text="Wilson 95% interval, low end.")
+    ci_high = serializers.FloatField(allow_null=True, help_text="Wilson 95% interval, high end.")
+
+
+class RateTableSerializer(serializers.Serializer):
+    hero = serializers.CharField(
+        allow_null=True, help_text="A gauntlet's deck (null for a co-operative field)."
+    )
+    cooperative = serializers.BooleanField(
+        help_text="True: a win is the team's against the game (rows are partners or teams)."
+    )
+    rows = RateRowSerializer(many=True)
+    games = serializers.IntegerField()
+    win_rate = serializers.FloatField(
+        allow_null=True, help_text="The rows' win rates weighted by their shares."
+    )
+    ci_low = serializers.FloatField(allow_null=True)
+    ci_high = serializers.FloatField(allow_null=True)
+
+
 class SimulationReportSerializer(serializers.Serializer):
     games = serializers.IntegerField(help_text="Games counted (all of them once done).")
     pairings = PairingResultSerializer(many=True)
-    metagame = MetagameSerializer(required=False, allow_null=True, help_text="Metagame jobs.")
+    metagame = MetagameSerializer(
+        required=False, allow_null=True, help_text="Metagame jobs of a competitive game."
+    )
+    team_field = RateTableSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Metagame jobs of a co-operative game: each deck's team win rate.",
+    )
+    gauntlet = RateTableSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Gauntlet jobs: the first deck against (or with) each other deck.",
+    )
 
 
 class SimulationResultsSerializer(serializers.Serializer):

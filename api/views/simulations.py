@@ -1,4 +1,4 @@
-"""Simulation jobs over the API: start a matchup or a metagame job, list yours, follow one, cancel
+"""Simulation jobs over the API: start a matchup, gauntlet or metagame job, list yours, follow one, cancel
 it, read its results (a metagame's matrix also as CSV or JSON). Thin: plans, quotas and jobs are
 ``rules.jobs`` and ``rules.quotas``'; results are ``rules.selectors``'."""
 
@@ -26,6 +26,7 @@ from rules.engines.core import find_plugin
 from rules.jobs import (
     JobPlan,
     SimulationJobError,
+    gauntlet_plan,
     matchup_plan,
     metagame_plan,
     simulation_job_cancel,
@@ -65,13 +66,25 @@ def _plan(user: Any, data: dict[str, Any]) -> JobPlan:
     default = plugin.matchup_agents[0] if plugin is not None else "random"
     agent = data.get("agent", default)
     try:
-        if data["kind"] == SimulationJob.Kind.METAGAME:
-            if "agents" in data or "players" in data:
+        if data["kind"] in (SimulationJob.Kind.METAGAME, SimulationJob.Kind.GAUNTLET):
+            if "agents" in data:
                 raise SimulationJobError(
-                    "A metagame takes one agent for every deck (agent), and no players."
+                    f"A {data['kind']} takes one agent for every deck (agent), not agents."
+                )
+            if data["kind"] == SimulationJob.Kind.GAUNTLET:
+                if "players" in data:
+                    raise SimulationJobError(
+                        "A gauntlet seats two (in a co-operative game, the deck and a partner): "
+                        "no players."
+                    )
+                return gauntlet_plan(
+                    decks=decks, agent=agent, games_per_pairing=data["games_per_pairing"]
                 )
             return metagame_plan(
-                decks=decks, agent=agent, games_per_pairing=data["games_per_pairing"]
+                decks=decks,
+                agent=agent,
+                games_per_pairing=data["games_per_pairing"],
+                players=data.get("players"),
             )
         if "meta_shares" in data:
             raise SimulationJobError("Meta shares weigh a metagame's field; a matchup has none.")
@@ -108,7 +121,7 @@ class SimulationJobViewSet(
         return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(
-        summary="Start a matchup or metagame job",
+        summary="Start a matchup, gauntlet or metagame job",
         request=s.SimulationCreateSerializer,
         responses={201: s.SimulationJobSerializer},
     )
@@ -157,7 +170,8 @@ class SimulationJobViewSet(
         return Response(s.SimulationJobSerializer(job).data)
 
     @extend_schema(
-        summary="The job's results so far: per pairing, and a metagame's matrix",
+        summary="The job's results so far: per pairing, a metagame's matrix (or a co-operative "
+        "field), a gauntlet's rows",
         parameters=[s.SharesQuerySerializer],
         responses={200: s.SimulationResultsSerializer},
     )

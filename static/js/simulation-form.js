@@ -1,4 +1,5 @@
-/* Simulation form: show only the decks and agents of the game chosen. Every deck checkbox
+/* Simulation form: show only the decks (the checkboxes and the gauntlet's own deck) and agents of
+   the game chosen. Every deck checkbox
    carries its game (data-game) and every agent option the games that offer it (data-games);
    choosing a game hides (and disables, so they are not sent) the other games' decks and selects
    the game's default agent. The server checks all of it again, so without this script the form
@@ -14,6 +15,7 @@
     var game = form.querySelector("select[name=game]");
     var agent = form.querySelector("select[name=agent]");
     var decks = form.querySelectorAll("input[name=decks]");
+    var hero = form.querySelector("select[name=hero]");
     if (!game) return;
 
     function offer(choose) {
@@ -24,6 +26,15 @@
         if (row) row.hidden = !shown;
         box.disabled = !shown;
       });
+      if (hero) {
+        Array.prototype.forEach.call(hero.options, function (choice) {
+          var other = choice.value && choice.getAttribute("data-game") !== slug;
+          choice.hidden = other;
+          choice.disabled = other;
+        });
+        var picked = hero.options[hero.selectedIndex];
+        if (picked && picked.disabled) hero.value = "";
+      }
       var names = offers[slug] || null;
       if (!agent || !names) return;
       Array.prototype.forEach.call(agent.options, function (choice) {

@@ -193,3 +193,24 @@ def test_the_field_can_be_weighed_again_by_other_shares(alice, decks):
         response = alice.get(url, {"shares": bad})
         assert response.status_code == 400
         assert response.json()["errors"][0]["field"] == "shares"
+
+
+def test_a_gauntlet_job_rates_its_first_deck_against_each_other(alice, decks):
+    hero, *others = decks
+    response = start(alice, [others[1], hero, others[0]], kind="gauntlet", meta_shares=[3, 1])
+    assert response.status_code == 201, response.json()
+    job = response.json()
+    assert (job["kind"], job["pairings"], job["games_total"]) == ("gauntlet", 2, 4)
+    simulation_job_play_inline(job_id=job["id"])
+
+    report = alice.get(f"{URL}{job['id']}/results/").json()["report"]
+    gauntlet = report["gauntlet"]
+    assert gauntlet["hero"] == others[1].name and gauntlet["cooperative"] is False
+    assert [row["label"] for row in gauntlet["rows"]] == [hero.name, others[0].name]
+    assert [row["share"] for row in gauntlet["rows"]] == [0.75, 0.25]
+    assert [row["games"] for row in gauntlet["rows"]] == [2, 2]
+    assert "metagame" not in report
+    assert alice.get(f"{URL}{job['id']}/matrix/").status_code == 404
+    refused = start(alice, decks, kind="gauntlet", players=2)
+    assert refused.status_code == 400
+    assert "no players" in str(refused.json())

@@ -63,3 +63,29 @@ def test_bad_options_are_refused_with_a_reason(deck_ids, extra, message):
 def test_an_unknown_deck_is_named():
     with pytest.raises(CommandError, match="No deck with id 999999"):
         metagame("--decks", "999999,999998")
+
+
+def test_a_gauntlet_prints_the_first_decks_rate_against_each_other(deck_ids, settings):
+    settings.CELERY_BROKER_URL = ""
+    common = ["--decks", deck_ids, "--games", "2", "--agent", "random", "--gauntlet"]
+    text = metagame(*common, "--shares", "3,1")
+    assert text.startswith("azuma-shogunate against each deck:")
+    assert "elves-grove" in text and "share  75.0%" in text and "weighted" in text
+    rows = metagame(*common, "--csv").splitlines()
+    assert rows[0].startswith("opponent,share,games") and len(rows) == 4
+    data = json.loads(metagame(*common, "--json"))
+    assert [row["games"] for row in data["rows"]] == [2, 2] and data["hero"] == "azuma-shogunate"
+
+
+def test_a_cooperative_metagame_prints_each_decks_team_rate(django_user_model):
+    from tests.web.conftest import make_deck
+
+    owner = django_user_model.objects.create_user("crew", "crew@example.com", "x-long-pass-42")
+    crews = [
+        make_deck(owner, game="reggae-revolution", sample_name="legal-starting-deck", name=n)
+        for n in ("Roots", "Dub")
+    ]
+    ids = ",".join(str(deck.pk) for deck in crews)
+    text = metagame("--decks", ids, "--games", "1", "--agent", "team", "--players", "2")
+    assert text.startswith("Each deck's team against the game:")
+    assert "Roots" in text and "Dub" in text and text.count("1 games") == 2

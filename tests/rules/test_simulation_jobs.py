@@ -164,12 +164,17 @@ def test_a_metagame_is_refused_with_a_reason(user, decks):
         (decks, "random", 5, "even number"),
         (decks, "alphabeta", 4, "does not play Reign Absolute"),
         ([decks[0], decks[0]], "random", 4, "named twice"),
-        (reggae, "random", 4, "co-operative"),
+        (reggae, "team", 4, "not 5"),  # co-operative: a field of teams of 1 to 4
         ([decks[0], reggae[0]], "random", 4, "same game"),
     ]
     for chosen, agent, games, reason in cases:
         with pytest.raises(SimulationJobError, match=reason):
-            metagame_plan(decks=chosen, agent=agent, games_per_pairing=games)
+            metagame_plan(
+                decks=chosen,
+                agent=agent,
+                games_per_pairing=games,
+                players=5 if chosen is reggae else None,
+            )
 
 
 @pytest.mark.django_db

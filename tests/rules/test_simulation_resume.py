@@ -14,6 +14,7 @@ from django.utils import timezone
 from rules.jobs import simulation_chunk_run, simulation_job_play_inline
 from rules.models import SimulationJob
 from tests.rules.jobs_helpers import faction_decks, metagame_job, outcomes
+from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +90,75 @@ def test_a_dry_run_lists_the_stale_jobs_and_plays_nothing(user):
     job.refresh_from_db()
     assert job.status == SimulationJob.Status.RUNNING
     assert job.chunks_done == 1
+
+
+def test_a_sweep_finishes_the_stale_jobs_a_stopped_server_left(user, settings):
+    from rules.jobs import simulation_jobs_resume_stale
+
+    settings.SIMULATION_STALE_SECONDS = 600
+    decks = faction_decks(user, 3)
+    job = interrupted(user, decks, played=(1,))
+    beating = metagame_job(user, decks[:2], games=2)
+    simulation_chunk_run(job_id=beating.pk, chunk=0)  # its heartbeat is now
+
+    assert simulation_jobs_resume_stale() == [job.pk]
+
+    job.refresh_from_db()
+    whole = simulation_job_play_inline(job_id=metagame_job(user, decks, seed=11, chunk_size=3).pk)
+    assert (job.status, job.aggregate) == (SimulationJob.Status.DONE, whole.aggregate)
+    assert simulation_jobs_resume_stale() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_server_resumes_stale_jobs_as_it_starts(
+    django_user_model,
+    settings,
+    monkeypatch,
+    game_data,  # noqa: F811
+):
+    import importlib
+    import sys
+
+    from rules import jobs
+
+    started = []
+    monkeypatch.setattr(jobs, "simulation_resumer_start", lambda **kw: started.append(kw))
+    for entry in ("deckwright.wsgi", "deckwright.asgi"):  # what the servers load to serve
+        monkeypatch.delitem(sys.modules, entry, raising=False)
+        importlib.import_module(entry)
+    assert started == [{}, {}]
+
+    monkeypatch.undo()
+    owner = django_user_model.objects.create_user("boot", "b@example.com", "x-long-pass-42")
+    settings.SIMULATION_STALE_SECONDS = 600
+    job = interrupted(owner, faction_decks(owner, 2), played=())
+    thread = jobs.simulation_resumer_start(interval=3600)
+    try:
+        assert thread is not None and jobs.simulation_resumer_start(interval=3600) is thread
+        for _ in range(200):  # the first sweep runs at once
+            job.refresh_from_db()
+            if job.status == SimulationJob.Status.DONE:
+                break
+            thread.join(0.05)
+    finally:
+        jobs.simulation_resumer_stop(timeout=30)
+    assert job.status == SimulationJob.Status.DONE
+    assert job.games_done == job.games_total == 4
+    assert jobs.simulation_resumer_start(interval=0) is None  # SIMULATION_RESUME_INTERVAL=0
+
+
+def test_with_a_broker_a_stale_workers_job_has_its_missing_chunks_queued_again(user, settings):
+    settings.SIMULATION_STALE_SECONDS = 600
+    decks = faction_decks(user, 3)
+    job = interrupted(user, decks, played=(0, 3))
+    SimulationJob.objects.filter(pk=job.pk).update(worker=True)
+    assert "No stale simulation jobs." in resume()  # no broker here: the workers' own
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/15"  # tasks run eagerly in the tests
+
+    printed = resume()
+
+    assert f"re-queued job {job.pk}" in printed and "chunks 1, 2" in printed
+    job.refresh_from_db()
+    whole = simulation_job_play_inline(job_id=metagame_job(user, decks, seed=11, chunk_size=3).pk)
+    assert (job.status, job.aggregate) == (SimulationJob.Status.DONE, whole.aggregate)
+    assert "No stale simulation jobs." in resume()

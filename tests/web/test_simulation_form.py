@@ -131,7 +131,9 @@ def test_the_navigation_and_the_matchup_page_link_to_the_form(alice):
     assert page.count(f'href="{URL}"') == 2
     form = alice.get(URL).content.decode()
     assert 'value="reign-absolute"' in form
-    assert 'value="reggae-revolution"' not in form  # co-operative: no metagame
+    assert 'value="reggae-revolution"' in form  # co-operative: a field of team win rates
+    for kind in ("metagame", "gauntlet", "matchup"):
+        assert f'value="{kind}"' in form
 
 
 @pytest.mark.parametrize("deck_id", ["9223372036854775808", "9" * 5000, "-1", "٣"])
@@ -140,3 +142,64 @@ def test_a_deck_id_out_of_range_is_refused_beside_the_decks(alice, deck_id):
 
     assert response.status_code == 400
     assert "is not a valid value" in error_beside(response.content.decode(), "decks")
+
+
+def test_a_gauntlet_starts_from_the_form_and_its_page_rates_the_deck(alice, decks):
+    from rules.jobs import simulation_job_play_inline
+
+    hero, *opponents = decks
+    # all three ticked: the gauntlet's own deck among its opponents is left out of them
+    response = alice.post(URL, fields(decks, kind="gauntlet", hero=hero.pk, meta_shares="1, 3"))
+
+    job = SimulationJob.objects.get()
+    assert response.status_code == 302
+    assert job.kind == SimulationJob.Kind.GAUNTLET
+    assert [deck["deck"] for deck in job.decks] == [hero.pk, *(d.pk for d in opponents)]
+    assert [pairing["sides"] for pairing in job.pairings] == [[0, 1], [0, 2]]
+    assert job.meta_shares == [1.0, 3.0]
+    simulation_job_play_inline(job_id=job.pk)
+    page = alice.get(reverse("simulation-detail", args=[job.pk])).content.decode()
+    assert 'data-testid="gauntlet-rows"' in page
+    assert f"{hero.name} against each deck" in page
+    for deck in opponents:
+        assert f'<th scope="row">{deck.name}</th>' in page
+    assert 'data-testid="heat-map"' not in page
+
+
+def test_a_gauntlet_needs_its_deck_and_even_games(alice, decks):
+    page = alice.post(URL, fields(decks, kind="gauntlet")).content.decode()
+    assert "Pick the deck the gauntlet plays" in error_beside(page, "hero")
+    page = alice.post(
+        URL, fields(decks, kind="gauntlet", hero=decks[0].pk, games_per_pairing="3")
+    ).content.decode()
+    assert "Give an even number (2 or 4)" in error_beside(page, "games_per_pairing")
+    assert not SimulationJob.objects.exists()
+
+
+def test_a_matchup_job_starts_from_the_form_with_an_odd_number_of_games(alice, decks):
+    response = alice.post(URL, fields(decks[:2], kind="matchup", games_per_pairing="3"))
+
+    job = SimulationJob.objects.get()
+    assert response.status_code == 302
+    assert (job.kind, job.games_total, len(job.pairings)) == ("matchup", 3, 1)
+
+
+def test_a_cooperative_metagame_starts_from_the_form_as_a_field_of_teams(alice, user):
+    from rules.jobs import simulation_job_play_inline
+
+    crews = [
+        make_deck(user, game="reggae-revolution", sample_name="legal-starting-deck", name=f"C{n}")
+        for n in range(2)
+    ]
+    response = alice.post(
+        URL,
+        fields(crews, game="reggae-revolution", agent="team", games_per_pairing="1", players="3"),
+    )
+
+    job = SimulationJob.objects.get()
+    assert response.status_code == 302
+    assert [pairing["sides"] for pairing in job.pairings] == [[0, 0, 0], [1, 1, 1]]
+    simulation_job_play_inline(job_id=job.pk)
+    page = alice.get(reverse("simulation-detail", args=[job.pk])).content.decode()
+    assert 'data-testid="team-field-rows"' in page
+    assert "Reggae Revolution is co-operative" in page

@@ -1,7 +1,9 @@
-"""Simulation job pages: the form that starts a metagame job (with the visitor's recent jobs), a
-job's progress (polled while it plays), cancel, and its results: per pairing, and for a metagame
-the heat map of its win-rate matrix, the field win rates and the CSV and JSON downloads. Jobs
-are also started with ``manage.py metagame`` or over the API (``/api/v1/simulations/``); only
+"""Simulation job pages: the form that starts a metagame, gauntlet or matchup job (with the
+visitor's recent jobs), a job's progress (polled while it plays), cancel, and its results: per
+pairing; for a metagame the heat map of its win-rate matrix, the field win rates and the CSV and
+JSON downloads (a co-operative game's metagame: each deck's team win rate); for a gauntlet its
+deck's win rate against each opponent and overall. Jobs are also started with
+``manage.py metagame`` or over the API (``/api/v1/simulations/``); only
 their owner sees them (an anonymous visitor's stay with their browser session)."""
 
 from __future__ import annotations
@@ -15,9 +17,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from decks.selectors import deck_list_visible_to
 from deckwright.clientip import client_ip
-from rules.engines.core import plugins
+from rules.engines.core import find_plugin, plugins
 from rules.jobs import (
+    JobPlan,
     SimulationJobError,
+    gauntlet_plan,
+    matchup_plan,
     metagame_plan,
     simulation_job_cancel,
     simulation_job_create,
@@ -26,7 +31,13 @@ from rules.matchups import agents_offered
 from rules.metagame import metagame_csv, metagame_json
 from rules.models import SimulationJob
 from rules.quotas import GamesQuotaExceeded, simulation_quota_charge
-from rules.selectors import simulation_job_metagame, simulation_job_report, simulation_jobs_owned_by
+from rules.selectors import (
+    simulation_job_gauntlet,
+    simulation_job_metagame,
+    simulation_job_report,
+    simulation_job_team_field,
+    simulation_jobs_owned_by,
+)
 from web.charts import heat_map
 from web.forms import SimulationForm
 from web.signals import SESSION_JOBS
@@ -36,9 +47,24 @@ SESSION_MARK = "web:simulation-jobs"
 
 
 def metagame_games() -> list[tuple[str, str]]:
-    """(slug, name) of every game whose decks can be compared in a metagame: the competitive
-    games with an engine (a co-operative team has no opponent to beat)."""
-    return [(plugin.slug, plugin.name) for plugin in plugins() if not plugin.cooperative]
+    """(slug, name) of every game with an engine: its decks can be compared in a job (a
+    co-operative game's by each deck's team win rate, ``rules.gauntlet``)."""
+    return [(plugin.slug, plugin.name) for plugin in plugins()]
+
+
+def _plan(data: dict[str, Any]) -> JobPlan:
+    """The plan of the form's job; ``SimulationJobError`` says why there is none."""
+    decks = list(data["decks"])
+    plugin = find_plugin(data["game"])
+    players = data.get("players") if plugin is not None and plugin.cooperative else None
+    games = data["games_per_pairing"]
+    if data["kind"] == SimulationJob.Kind.GAUNTLET:
+        return gauntlet_plan(decks=decks, agent=data["agent"], games_per_pairing=games)
+    if data["kind"] == SimulationJob.Kind.MATCHUP:
+        return matchup_plan(
+            decks=decks, agents=[data["agent"]] * len(decks), games=games, players=players
+        )
+    return metagame_plan(decks=decks, agent=data["agent"], games_per_pairing=games, players=players)
 
 
 def _session_key(request: HttpRequest, *, create: bool = False) -> str:
@@ -51,15 +77,11 @@ def _session_key(request: HttpRequest, *, create: bool = False) -> str:
 
 
 def _start(request: HttpRequest, form: SimulationForm) -> SimulationJob | None:
-    """Plan the form's metagame, store it and charge its games, or put why not beside the
-    fields (nothing is stored or charged then)."""
+    """Plan the form's job, store it and charge its games, or put why not beside the fields
+    (nothing is stored or charged then)."""
     data = form.cleaned_data
     try:
-        plan = metagame_plan(
-            decks=list(data["decks"]),
-            agent=data["agent"],
-            games_per_pairing=data["games_per_pairing"],
-        )
+        plan = _plan(data)
     except SimulationJobError as error:
         form.add_error("decks", str(error))
         return None
@@ -68,7 +90,7 @@ def _start(request: HttpRequest, form: SimulationForm) -> SimulationJob | None:
     try:
         with transaction.atomic():  # a refused quota leaves no job behind
             job = simulation_job_create(
-                kind=SimulationJob.Kind.METAGAME,
+                kind=data["kind"],
                 plan=plan,
                 owner=None if anonymous else request.user,
                 session_key=session_key,
@@ -92,7 +114,8 @@ def _start(request: HttpRequest, form: SimulationForm) -> SimulationJob | None:
 
 @require_http_methods(["GET", "POST"])
 def simulation_new(request: HttpRequest) -> HttpResponse:
-    """The form that starts a metagame job, and the visitor's recent jobs."""
+    """The form that starts a metagame, gauntlet or matchup job, and the visitor's recent
+    jobs."""
     games = metagame_games()
     decks = deck_list_visible_to(request.user, games=[slug for slug, _ in games])
     initial: dict[str, Any] = {}
@@ -119,7 +142,6 @@ def simulation_new(request: HttpRequest) -> HttpResponse:
         "game_words": [
             {"plugin": plugin, "agents": [label for _, label in agents_offered(plugin)]}
             for plugin in plugins()
-            if not plugin.cooperative
         ],
     }
     status = 400 if request.method == "POST" else 200
@@ -141,6 +163,9 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 def _context(job: SimulationJob) -> dict[str, Any]:
     context: dict[str, Any] = {"job": job, "report": simulation_job_report(job)}
     metagame = simulation_job_metagame(job) if job.kind == SimulationJob.Kind.METAGAME else None
+    if job.games_done:
+        context["gauntlet"] = simulation_job_gauntlet(job)
+        context["team_field"] = simulation_job_team_field(job)
     if metagame is not None and job.games_done:
         rates = [
             [

@@ -7,6 +7,12 @@ API creates (``rules.jobs``): with a broker configured (``CELERY_BROKER_URL``) i
 the workers and the command waits, printing the progress; without one, or with ``--inline``,
 this process plays the chunks one after the other. The same seed gives the same matrix whatever
 ``--chunk-size`` and however many workers played it. Ctrl-C cancels the job.
+
+``--gauntlet`` plays the first deck against each of the others instead (its win rate against each
+and overall, the opponents weighted by ``--shares``, one per opponent). In a co-operative game
+(Reggae Revolution) no deck plays another: a metagame plays each deck's own team of
+``--players`` (default 2) against the game, a gauntlet teams the first deck with each other one,
+and the command prints each team's win rate (``rules.gauntlet``).
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from rules.gauntlet import rate_table_csv, rate_table_json, rate_table_text
 from rules.jobs import (
     SimulationJobError,
+    gauntlet_plan,
     metagame_plan,
     simulation_job_cancel,
     simulation_job_create,
@@ -28,7 +36,11 @@ from rules.jobs import (
 )
 from rules.metagame import Metagame, metagame_csv, metagame_json
 from rules.models import SimulationJob
-from rules.selectors import simulation_job_metagame
+from rules.selectors import (
+    simulation_job_gauntlet,
+    simulation_job_metagame,
+    simulation_job_team_field,
+)
 
 POLL_SECONDS = 1.0
 
@@ -62,6 +74,17 @@ class Command(BaseCommand):
             help="Comma-separated meta share per deck, in --decks order (default equal).",
         )
         parser.add_argument(
+            "--gauntlet",
+            action="store_true",
+            help="The first deck against each of the others (1 to 15), not every pair.",
+        )
+        parser.add_argument(
+            "--players",
+            type=int,
+            default=None,
+            help="Co-operative games: the team size of each deck's team (default 2).",
+        )
+        parser.add_argument(
             "--inline", action="store_true", help="Play in this process even with a broker."
         )
         output = parser.add_mutually_exclusive_group()
@@ -85,10 +108,21 @@ class Command(BaseCommand):
             plugin = find_plugin(decks[0].game.slug)
             agent = plugin.matchup_agents[0] if plugin is not None else "random"
         inline = options["inline"] or not settings.CELERY_BROKER_URL
+        kind = SimulationJob.Kind.GAUNTLET if options["gauntlet"] else SimulationJob.Kind.METAGAME
         try:
-            plan = metagame_plan(decks=decks, agent=agent, games_per_pairing=options["games"])
+            if options["gauntlet"]:
+                if options["players"] is not None:
+                    raise SimulationJobError("A gauntlet seats two decks: no --players.")
+                plan = gauntlet_plan(decks=decks, agent=agent, games_per_pairing=options["games"])
+            else:
+                plan = metagame_plan(
+                    decks=decks,
+                    agent=agent,
+                    games_per_pairing=options["games"],
+                    players=options["players"],
+                )
             job = simulation_job_create(
-                kind=SimulationJob.Kind.METAGAME,
+                kind=kind,
                 plan=plan,
                 owner=None,
                 seed=options["seed"],
@@ -116,6 +150,15 @@ class Command(BaseCommand):
             raise CommandError(f"Cancelled job {job.pk} ({job.games_done} games played).") from None
         if job.status != SimulationJob.Status.DONE:
             raise CommandError(f"Job {job.pk} ended {job.status}: {job.error}")
+        table = simulation_job_gauntlet(job) or simulation_job_team_field(job)
+        if table is not None:
+            if options["json"]:
+                self.stdout.write(rate_table_json(table))
+            elif options["csv"]:
+                self.stdout.write(rate_table_csv(table), ending="")
+            else:
+                self.stdout.write(rate_table_text(table), ending="")
+            return
         metagame = simulation_job_metagame(job)
         if metagame is None:  # a metagame's pairings always seat two decks
             raise CommandError(f"Job {job.pk} has no matrix.")
