@@ -8,11 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engines.core.table import card, counter, grid, seat, table, viewers, zone
+from rules.engines.reign_absolute.narration import space
 from rules.engines.reign_absolute.state import ReignState
-
-
-def _square_label(x: int, y: int) -> str:
-    return f"{x},{y}"
 
 
 def reign_table(state: ReignState, viewer: int | None) -> dict[str, Any]:
@@ -38,7 +35,7 @@ def reign_table(state: ReignState, viewer: int | None) -> dict[str, Any]:
     left, right, bottom, top = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
     cells = [
         {
-            "label": _square_label(x, y),
+            "label": space((x, y)),
             "column": x - left + 1,
             "row": top - y + 1,
             "cards": [units[(x, y)]] if (x, y) in units else [],
