@@ -26,7 +26,8 @@ def reign_table(state: ReignState, viewer: int | None) -> dict[str, Any]:
         mine = next(e for e in seen["battlefield"] if e["square"] == entry["square"])
         notes = [f"player {owner + 1}"]
         if entry["reinforcements"]:
-            notes.append(f"{entry['reinforcements']} reinforcements")
+            count = entry["reinforcements"]
+            notes.append(f"{count} reinforcement{'s' if count > 1 else ''}")
         if entry["moved"]:
             notes.append("moved")
         units[(x, y)] = card(mine["unit"], owner=owner, notes=notes)
