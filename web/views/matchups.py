@@ -46,6 +46,7 @@ from web.matchups import (
 )
 from web.narration import narrated_log
 from web.signals import SESSION_RUNS
+from web.table import OPEN, parse_viewer, replay_table
 
 SESSION_MARK = "web:matchup-runs"
 RECENT_RUNS = 10
@@ -241,6 +242,12 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     run = _owned(request, pk)
     if run is None:
         return _not_found(request)
+    if "game" in request.GET:  # the "go to game" form: that game's replay, from its start
+        try:
+            wanted = bounded_int(request.GET["game"], "game", 1, max(run.played, 1))
+        except ParameterError as error:
+            return _message(request, "Not a game of this run", str(error), 400)
+        return redirect("matchup-game", pk=run.pk, number=wanted)
     # the creation time tells apart runs that reuse a deleted run's id
     key = f"web:matchup-game:{run.pk}:{run.created_at.timestamp()}:{number}"
     try:
@@ -267,7 +274,15 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     step = max(1, min(step, total)) if total else 0
     current = steps[step - 1] if step else {"heading": "", "player": None, "lines": []}
     summary = record["summary"]
+    players = len(seats)
+    viewer = parse_viewer(request.GET.get("view", OPEN), players)
     context = {
+        "table": replay_table(run.game.slug, record, step, seats, viewer),
+        "view": OPEN if viewer is None else str(viewer + 1),
+        "views": [
+            (OPEN, "Open: every hand"),
+            *((str(s + 1), f"As {n} sees it") for s, n in enumerate(seats)),
+        ],
         "run": run,
         "number": number,
         "outcome": outcome_text(run, summary.get("winner")),

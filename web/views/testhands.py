@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 from decks.selectors import deck_for_viewer
 from web.forms import GoldfishForm, TestHandsForm
 from web.narration import narrated_log
+from web.table import table_for
 from web.testhands import (
     MAX_TURNS,
     goldfish_walk,
@@ -65,7 +66,12 @@ def deck_test_hands(request: HttpRequest, pk: int) -> HttpResponse:
     )
     while log and not log[-1]["lines"]:
         log.pop()  # the walk stops as your next turn begins: nothing of it has happened yet
+    table = None
+    if walk is not None and walk.state is not None:
+        # the player's seat: the goldfish's hidden cards stay hidden, as in a real game
+        table = table_for(slug, walk.state, walk.seat, walk_seats(slug, walk.seat))
     context = {
+        "table": table,
         "log": log,
         "deck": deck,
         "available": True,

@@ -90,6 +90,8 @@ class HandWalk:
     events: list[dict[str, Any]] = field(default_factory=list)
     error: str = ""  # why the deck cannot be played (a SetupError's message)
     seat: int = 0  # the engine seat the player sits in (the log's "You")
+    # the engine state the walk stopped at, for the table view (None when the deal failed)
+    state: Any = field(default=None, compare=False, repr=False)
 
 
 # --- mulligan policies ------------------------------------------------------------------------

@@ -224,3 +224,14 @@ class Narrator:
             seat = player if isinstance(player, int) else None
             groups[-1].lines.append(Line(parts, seat, str(event.get("kind", ""))))
         return groups
+
+    def group_ends(self, events: Sequence[Mapping[str, Any]]) -> list[int]:
+        """Per group ``narrate(events)`` makes, the index just past its last event (where the
+        next group begins), so a replay can show the table as each group leaves it."""
+        starts: list[int] = []
+        for index, event in enumerate(events):
+            if self.turn_of(event) is not None:
+                starts.append(index)
+            elif not starts and self.describe(event):
+                starts.append(0)  # the setup group
+        return [*starts[1:], len(events)]

@@ -31,6 +31,7 @@ from typing import Any, ClassVar, TextIO
 from rules.engines.core.api import Action, Game, SetupError, State
 from rules.engines.core.narration import Narrator, TurnGroup
 from rules.engines.core.registry import discover_engines, register_game, unregister_game
+from rules.engines.core.table import TableBuilder
 
 #: one line of a game's command-line tool: ``tool(argv, out)`` writes to ``out``
 GameTool = Callable[[Sequence[str], TextIO], None]
@@ -174,6 +175,9 @@ class GamePlugin:
     #: "package.module:Class" of the game's ``Narrator`` (None: the shared one, which names each
     #: event's kind and player only)
     narrator: ClassVar[str | None] = None
+    #: "package.module:function" of the game's ``TableBuilder`` (``rules.engines.core.table``):
+    #: an engine state and a viewing seat (None: open) turned into the table a page draws, or None
+    table_builder: ClassVar[str | None] = None
 
     @property
     def slug(self) -> str:
@@ -306,6 +310,21 @@ class GamePlugin:
     ) -> list[TurnGroup]:
         """A game's events (``Event.as_dict()`` records) in words, grouped by turn."""
         return self.narration(seats, names).narrate(events)
+
+    # --- the table -------------------------------------------------------------------------
+    @property
+    def has_table(self) -> bool:
+        """Whether the game declares a table view."""
+        return self.table_builder is not None
+
+    def table(self, state: State, viewer: int | None) -> dict[str, Any]:
+        """The table of ``state`` as seat ``viewer`` sees it (None: the open view of a replay);
+        ``KeyError`` when the game declares no table view."""
+        if self.table_builder is None:
+            raise KeyError(f"{self.name} has no table view")
+        module, _, function = self.table_builder.partition(":")
+        builder: TableBuilder = getattr(importlib.import_module(module), function)
+        return builder(state, viewer)
 
     # --- tools --------------------------------------------------------------------------------
     def tool(self, name: str) -> GameTool:

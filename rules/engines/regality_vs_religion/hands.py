@@ -419,6 +419,7 @@ def walk(
     zones.append(("Discard pile", sorted(specs[t].name for t in state.discard)))
     allies = state.allies()
     return HandWalk(
+        state=state,
         seed=seed,
         seat=side,
         kept=kept or turns > 0,

@@ -29,6 +29,7 @@ class RegalityVsReligionPlugin(GamePlugin):
     game = RvRGame
     hands_module = "rules.engines.regality_vs_religion.hands"
     narrator = "rules.engines.regality_vs_religion.narration:RegalityVsReligionNarrator"
+    table_builder = "rules.engines.regality_vs_religion.table:rvr_table"
     hands_use_agents = True
     needs_legal_decks = True
     #: alpha-beta 4 placements deep (perfect information: not the secret variants). Measured on

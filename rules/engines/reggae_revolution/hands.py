@@ -387,6 +387,7 @@ def walk(
     kept = kept or turns > 0
     if not kept:
         return HandWalk(
+            state=state,
             seed=seed,
             mulligans=mulligans,
             can_mulligan=mulligans < MAX_REDRAWS,
@@ -407,6 +408,7 @@ def walk(
         play_turn(state)
         played += 1
     return HandWalk(
+        state=state,
         seed=seed,
         mulligans=mulligans,
         kept=True,

@@ -19,6 +19,7 @@ class ReggaeRevolutionPlugin(GamePlugin):
     game = ReggaeRevolutionGame
     hands_module = "rules.engines.reggae_revolution.hands"
     narrator = "rules.engines.reggae_revolution.narration:ReggaeRevolutionNarrator"
+    table_builder = "rules.engines.reggae_revolution.table:reggae_table"
     min_decks = 1
     max_decks = 4
     team_sizes = (1, 2, 3, 4)

@@ -525,6 +525,7 @@ def walk(
             ("Rival's unit discard pile", [state.table[u].name for u in state.unit_discards[1]]),
         ]
     return HandWalk(
+        state=state,
         seed=seed,
         kept=kept,
         turns=own_turns,

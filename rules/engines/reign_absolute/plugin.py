@@ -18,6 +18,7 @@ class ReignAbsolutePlugin(GamePlugin):
     game = ReignAbsoluteGame
     hands_module = "rules.engines.reign_absolute.hands"
     narrator = "rules.engines.reign_absolute.narration:ReignAbsoluteNarrator"
+    table_builder = "rules.engines.reign_absolute.table:reign_table"
     max_decks = 4
     seat_keys: ClassVar[tuple[str, ...]] = ("factions",)
     needs_legal_decks = True

@@ -224,6 +224,7 @@ def walk(
     if finished:
         outcome = outcome_text(state.winner(), (state.turn + 1) // 2, _ended(state))
     return HandWalk(
+        state=state,
         seed=seed,
         mulligans=taken,
         kept=kept,

@@ -24,6 +24,7 @@ class RevoltNReignPlugin(GamePlugin):
     game = RevoltNReignGame
     hands_module = "rules.engines.revolt_n_reign.hands"
     narrator = "rules.engines.revolt_n_reign.narration:RevoltNReignNarrator"
+    table_builder = "rules.engines.revolt_n_reign.table:rnr_table"
     #: turn plans at a quarter of their default budget (100 sampled plans of 100 nodes a turn,
     #: not 400 of 400): measured on a busy two-core machine, 5.0 s of CPU (8.5 s wall) a game
     #: and 18 wins in 20 games against random (docs/engines.md, "Agents"); the game's best

@@ -431,6 +431,7 @@ def walk(
     finished = state.is_terminal()
     outcome = outcome_text(state.winner(), own_turn(state), _ended(state)) if finished else ""
     return HandWalk(
+        state=state,
         seed=seed,
         mulligans=0,
         kept=kept,

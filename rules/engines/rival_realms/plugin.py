@@ -24,6 +24,7 @@ class RivalRealmsPlugin(GamePlugin):
     game = RivalRealmsGame
     hands_module = "rules.engines.rival_realms.hands"
     narrator = "rules.engines.rival_realms.narration:RivalRealmsNarrator"
+    table_builder = "rules.engines.rival_realms.table:realms_table"
     #: the rulebook has no draw: a stalemate (the book's own endless game, detected) is counted
     #: with the turn limit as an ending the rulebook does not name
     cutoff_reasons: ClassVar[frozenset[str]] = frozenset({LIMIT_REASON, STALEMATE_REASON})

@@ -1,0 +1,70 @@
+"""Reggae Revolution's table: the lineup, the symbol pools, the villains with what they suppress
+and the gifts on them, the scored pairs and the pairs still missing, and each player's hand and
+piles (the game is co-operative and hands are open; draw piles are counts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engines.core.table import card, counter, phase_words, seat, table, zone
+from rules.engines.reggae_revolution.state import ReggaeState
+
+
+def _keys(keys: list[str], owner: int | None = None) -> list[dict[str, Any]]:
+    return [card(key, owner=owner) for key in keys]
+
+
+def reggae_table(state: ReggaeState, viewer: int | None) -> dict[str, Any]:
+    """The table of ``state`` (every seat sees the same: hands are open, piles are counts)."""
+    view = state.observation(0 if viewer is None else viewer)
+    seats = [
+        seat(
+            p,
+            f"Player {p + 1}",
+            active=view["active_player"] == p,
+            counters=[
+                counter("Hand", len(side["hand"])),
+                counter("Draw pile", side["draw_pile"]),
+            ],
+            zones=[
+                zone("hand", "Hand", _keys(side["hand"], p)),
+                zone("draw", "Draw pile", [], count=side["draw_pile"]),
+                zone("discard", "Discard pile", _keys(side["discard_pile"], p)),
+            ],
+        )
+        for p, side in enumerate(view["players"])
+    ]
+    villains = [
+        card(
+            v["card"],
+            notes=[
+                f"{v['colour']}",
+                f"suppresses {', '.join(v['suppresses']) or 'nothing'}",
+                f"persuasion {v['persuasion']}",
+                *([f"{len(v['gifts'])} gifts"] if v["gifts"] else []),
+            ],
+        )
+        for v in view["villains"]
+    ]
+    pools = [counter(kind.title(), amount) for kind, amount in view["pool"].items() if amount]
+    missing = ["+".join(pair) for pair in view["missing_pairs"]]
+    return table(
+        viewer,
+        counters=[
+            counter("Turn", view["turn"]),
+            counter("Phase", phase_words(view["phase"])),
+            *pools,
+            counter("Suppressed", ", ".join(view["suppressed"]) or "none"),
+            counter("Pairs still to score", ", ".join(missing) or "none"),
+            counter("Villain deck", view["villain_deck"]),
+            counter("Main deck", view["main_deck"]),
+        ],
+        seats=seats,
+        shared=[
+            zone("lineup", "Lineup", _keys([k for k in view["lineup"] if k is not None])),
+            zone("villains", "Villains", villains),
+            zone("scored", "Scored", _keys(view["scored"])),
+            zone("resolving", "Being resolved", _keys(view["resolving"])),
+            zone("destroyed", "Destroyed", _keys(view["destroyed"])),
+        ],
+    )
