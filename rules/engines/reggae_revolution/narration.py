@@ -57,7 +57,8 @@ class ReggaeRevolutionNarrator(Narrator):
         if kind == "blow":
             return (BLOWS[str(event.get("op"))],) if event.get("op") in BLOWS else None
         if kind == "play" and card:
-            effect = " and uses its effect" if event.get("effect") else ""
+            uses = self.verb(player, "uses")
+            effect = f" and {uses} its effect" if event.get("effect") else ""
             return self.say(f"Play: {self.does(player, 'plays')} ", card, f"{effect}.")
         if kind == "buy" and card:
             return self.say(f"Pay: {self.does(player, 'pays')} for ", card, ".")
