@@ -19,7 +19,7 @@ def _cards(game: Game | None) -> QuerySet[Card]:
 
 def _detail(card_ids: list[int]) -> Card:
     return (
-        Card.objects.with_related()
+        Card.objects.with_related(single=True)
         .prefetch_related("rulings")
         .filter(pk__in=card_ids)
         .order_by("game__sort_order", "name_key")[0]

@@ -146,11 +146,16 @@ class CardSet(models.Model):
 
 
 class CardQuerySet(GameScopedQuerySet):
-    def with_related(self) -> CardQuerySet:
-        """Everything a card list shows, in a fixed number of queries."""
-        return self.select_related(
-            "game", "card_set", "card_type", "branch", "rarity"
-        ).prefetch_related("subtypes")
+    def with_related(self, *, single: bool = False) -> CardQuerySet:
+        """Everything a card list shows, in a fixed number of queries.
+
+        For a list the game is prefetched, not joined: a join decodes the game's JSON schema once
+        per card row (half the time of a 50-card page), the prefetch once, and every card shares
+        the one ``Game``. ``single=True`` (one card fetched by key) joins it: one query fewer."""
+        related = ["card_set", "card_type", "branch", "rarity"]
+        if single:
+            return self.select_related("game", *related).prefetch_related("subtypes")
+        return self.select_related(*related).prefetch_related("game", "subtypes")
 
 
 class Card(models.Model):

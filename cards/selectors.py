@@ -101,10 +101,10 @@ def card_set_list() -> QuerySet[CardSet]:
 def card_list_for_api(*, detail: bool) -> QuerySet[Card]:
     """Cards with their related rows; a list leaves out what it does not show (behaviour, the
     game's schema), a detail adds the rulings."""
-    cards = Card.objects.with_related()
     if detail:
-        return cards.prefetch_related("rulings")
-    return cards.defer("stats", "effects", "flavor_text", "game__card_schema", "game__description")
+        return Card.objects.with_related(single=True).prefetch_related("rulings")
+    # The game is prefetched once for the page (``with_related``), its schema decoded once.
+    return Card.objects.with_related().defer("stats", "effects", "flavor_text")
 
 
 # Columns of a card as the API's lists show it, read as plain rows (no model instances).
@@ -212,7 +212,9 @@ def game_card_total(game: Game) -> CardCount:
 def card_for_page(*, game_slug: str, slug: str) -> Card:
     """A card with everything its page shows (related rows, rulings); Card.DoesNotExist if none."""
     return (
-        Card.objects.with_related().prefetch_related("rulings").get(game__slug=game_slug, slug=slug)
+        Card.objects.with_related(single=True)
+        .prefetch_related("rulings")
+        .get(game__slug=game_slug, slug=slug)
     )
 
 

@@ -29,7 +29,7 @@ def card_image(
     request: HttpRequest, game: str, slug: str, variant: str, digest: str | None = None
 ) -> HttpResponseBase:
     """The PNG of a card face; an outdated digest redirects to the current one."""
-    card = get_object_or_404(Card.objects.with_related(), game__slug=game, slug=slug)
+    card = get_object_or_404(Card.objects.with_related(single=True), game__slug=game, slug=slug)
     face = face_for_card(card)
     current = image_digest(face)
     if digest is not None and digest != current:
