@@ -62,7 +62,7 @@ def test_a_matchup_reports_turns_endings_and_the_first_player():
     report = run(
         SLUG,
         setup,
-        ["greedy", "random"],
+        ["random", "random"],
         6,
         seed=4,
         alternate_seats=True,
@@ -71,7 +71,7 @@ def test_a_matchup_reports_turns_endings_and_the_first_player():
     again = run(
         SLUG,
         setup,
-        ["greedy", "random"],
+        ["random", "random"],
         6,
         seed=4,
         alternate_seats=True,
