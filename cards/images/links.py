@@ -10,7 +10,7 @@ from cards.images.face import CardFace, face_for_card
 from cards.images.render import image_digest, output_size
 from cards.models import Card
 
-_ROUTES = {"full": "card-image", "thumb": "card-image-thumb"}
+_ROUTES = {"full": "card-image", "thumb": "card-image-thumb", "icon": "card-image-icon"}
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,10 @@ class CardImageLinks:
     thumb_width: int
     thumb_height: int
     alt: str
+    #: the small image a list row shows (a quarter of the thumbnail)
+    icon_url: str = ""
+    icon_width: int = 0
+    icon_height: int = 0
 
     @property
     def display_width(self) -> int:
@@ -35,25 +39,31 @@ class CardImageLinks:
         return self.height // 2
 
 
-def card_image_url(face: CardFace, variant: str = "full") -> str:
-    """The versioned (digest-bearing, cacheable forever) URL of a card's image."""
+def card_image_url(face: CardFace, variant: str = "full", *, digest: str | None = None) -> str:
+    """The versioned (digest-bearing, cacheable forever) URL of a card's image (``digest``:
+    the face's ``image_digest`` where the caller has it already)."""
     return reverse(
         _ROUTES[variant],
-        kwargs={"game": face.game_slug, "slug": face.slug, "digest": image_digest(face)},
+        kwargs={"game": face.game_slug, "slug": face.slug, "digest": digest or image_digest(face)},
     )
 
 
 def card_image_links(card: Card) -> CardImageLinks:
     """URLs, sizes and alt text of ``card``'s image, for templates (no rendering happens here)."""
     face = face_for_card(card)
+    digest = image_digest(face)
     width, height = output_size(face.game_slug, "full")
     thumb_width, thumb_height = output_size(face.game_slug, "thumb")
+    icon_width, icon_height = output_size(face.game_slug, "icon")
     return CardImageLinks(
-        url=card_image_url(face, "full"),
-        thumb_url=card_image_url(face, "thumb"),
+        url=card_image_url(face, "full", digest=digest),
+        thumb_url=card_image_url(face, "thumb", digest=digest),
         width=width,
         height=height,
         thumb_width=thumb_width,
         thumb_height=thumb_height,
         alt=f"Card face of {face.name} ({face.type_name}, {face.game_name})",
+        icon_url=card_image_url(face, "icon", digest=digest),
+        icon_width=icon_width,
+        icon_height=icon_height,
     )

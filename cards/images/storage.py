@@ -34,14 +34,19 @@ def image_path(game_slug: str, card_slug: str, digest: str, variant: str) -> Pat
     return card_folder(game_slug, card_slug) / f"{digest}{suffix}"
 
 
-def _write_png(image: Image.Image, path: Path) -> None:
+# Colours of each variant's palette: an icon is 63 pixels wide, where 64 colours look the same as
+# 256 and the palette itself is a quarter of the bytes.
+PALETTE_COLOURS = {"full": 256, "thumb": 256, "icon": 64}
+
+
+def _write_png(image: Image.Image, path: Path, colours: int = 256) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(dir=path.parent, suffix=_TEMP_SUFFIX)
     try:
         with os.fdopen(handle, "wb") as stream:
             # Faces are flat colours, text and gentle gradients: a 256-colour palette keeps them
             # sharp at well under half the bytes of full RGB.
-            palette_image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+            palette_image = image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE)
             palette_image.save(stream, format="PNG", compress_level=6)
         os.chmod(temp_name, 0o644)  # mkstemp makes it private; web servers must read it
         os.replace(temp_name, path)
@@ -61,7 +66,7 @@ def _remove_stale(folder: Path, digest: str) -> int:
 
 
 def stored_images(face: CardFace) -> dict[str, Path]:
-    """The paths of both images of ``face``'s current digest (they may not exist yet)."""
+    """The paths of every image of ``face``'s current digest (they may not exist yet)."""
     digest = image_digest(face)
     return {variant: image_path(face.game_slug, face.slug, digest, variant) for variant in VARIANTS}
 
@@ -69,7 +74,7 @@ def stored_images(face: CardFace) -> dict[str, Path]:
 def ensure_card_images(
     face: CardFace, *, force: bool = False
 ) -> tuple[dict[str, Path], RenderedFace | None]:
-    """Make sure both images of ``face``'s current digest are on disk.
+    """Make sure every image (full, thumbnail, icon) of ``face``'s current digest are on disk.
 
     Returns their paths and, when they had to be drawn (missing, or ``force``), the rendering.
     """
@@ -78,6 +83,6 @@ def ensure_card_images(
         return paths, None
     rendered = render_face(face)
     for variant, path in paths.items():
-        _write_png(rendered.variant(variant), path)
+        _write_png(rendered.variant(variant), path, PALETTE_COLOURS[variant])
     _remove_stale(card_folder(face.game_slug, face.slug), rendered.digest)
     return paths, rendered

@@ -39,6 +39,12 @@ urlpatterns = [
         name="card-image-thumb",
     ),
     path(
+        "<slug:game>/<slug:slug>.<card-image-digest:digest>.icon.png",
+        views.card_image,
+        {"variant": "icon"},
+        name="card-image-icon",
+    ),
+    path(
         "<slug:game>/<slug:slug>.png",
         views.card_image,
         {"variant": "full"},

@@ -23,6 +23,7 @@ from cards.images import (
 from cards.images.layout import Box, Layout
 from cards.images.links import card_image_url
 from cards.images.paint import Painter
+from cards.images.render import VARIANTS, output_size
 from cards.images.styles import registered_games, style_for
 from cards.images.styles.base import CardStyle
 from cards.images.styles.regality_vs_religion import CHOICE_DOT, EMPTY_CELL, GROUP_DOTS
@@ -382,7 +383,9 @@ def test_render_cards_draws_a_game_once_and_again_only_when_forced(media_root: P
     call_command("render_cards", "--game", "regality-vs-religion", stdout=out)
     tiles = Card.objects.for_game("regality-vs-religion").count()
     assert f"regality-vs-religion: {tiles} drawn, 0 up to date" in out.getvalue()
-    assert len(list(media_root.rglob("*.png"))) == 2 * tiles
+    assert (
+        len(list(media_root.rglob("*.png"))) == len(VARIANTS) * tiles
+    )  # full, thumbnail and list icon
 
     again = io.StringIO()
     call_command("render_cards", "--game", "regality-vs-religion", stdout=again)
@@ -391,7 +394,9 @@ def test_render_cards_draws_a_game_once_and_again_only_when_forced(media_root: P
     forced = io.StringIO()
     call_command("render_cards", "--game", "regality-vs-religion", "--force", stdout=forced)
     assert f"{tiles} drawn, 0 up to date" in forced.getvalue()
-    assert len(list(media_root.rglob("*.png"))) == 2 * tiles
+    assert (
+        len(list(media_root.rglob("*.png"))) == len(VARIANTS) * tiles
+    )  # full, thumbnail and list icon
 
 
 def test_render_cards_rejects_an_unknown_game() -> None:
@@ -404,3 +409,19 @@ def test_render_cards_names_every_card_whose_text_was_cut(card_factory) -> None:
     out = io.StringIO()
     call_command("render_cards", "--game", card.game.slug, stdout=out)
     assert "cut with an ellipsis: Endless Decree (rules)" in out.getvalue()
+
+
+@pytest.mark.parametrize("game", ["revolt-n-reign", "regality-vs-religion"])
+def test_the_list_icon_is_a_quarter_of_the_thumbnail_and_far_lighter(client, game: str) -> None:
+    """A deck list row shows a card at about 32 CSS pixels: its icon is served at a quarter of the
+    thumbnail's size, so a 60-card list does not download 26 thumbnails."""
+    card = Card.objects.for_game(game).with_related().order_by("name").first()
+    face = face_for_card(card)
+    thumb = client.get(card_image_url(face, "thumb"))
+    icon = client.get(card_image_url(face, "icon"))
+    assert icon.status_code == 200 and icon["Content-Type"] == "image/png"
+    icon_bytes = b"".join(icon.streaming_content)
+    with Image.open(io.BytesIO(icon_bytes)) as image:
+        width, height = output_size(game, "thumb")
+        assert image.size == output_size(game, "icon") == (width // 4, height // 4)
+    assert len(icon_bytes) * 4 < len(b"".join(thumb.streaming_content))

@@ -36,7 +36,7 @@ def test_each_row_has_a_thumbnail_a_full_preview_and_the_printed_numbers(alice, 
     assert row is not None
     html = row.group(1)
     assert re.search(
-        r'class="card-thumb" src="/cards/revolt-n-reign/eagle-dive\.\w+\.thumb\.png"', html
+        r'class="card-thumb" src="/cards/revolt-n-reign/eagle-dive\.\w+\.icon\.png"', html
     )
     assert re.search(
         r'class="card-preview" role="tooltip" id="([^"]+)"><img src="/cards/revolt-n-reign/eagle-dive\.\w+\.png"',
