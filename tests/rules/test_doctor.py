@@ -1,0 +1,115 @@
+"""The deck doctor (``rules.doctor``): swaps raced with common random numbers, reported with a
+corrected interval, every one legal; played on the toy game of the test suite (Toy Duel, whose
+cards score 1 to 5 points, so a 1-point card is an obviously bad one)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from decks.selectors import deck_validate
+from decks.services import deck_create
+from decks.validation.index import card_index_forget_local
+from rules import test_hands
+from rules.doctor import (
+    DoctorError,
+    Swap,
+    difference_interval,
+    doctor_plan,
+    doctor_swap_apply,
+    racing_schedule,
+    round_games,
+    swap_legal,
+)
+from rules.engines.core import register_plugin
+from rules.jobs import SimulationJobError, simulation_job_create, simulation_job_play_inline
+from rules.plugins import plugin_unwire, plugin_wire
+from tests.toygame.plugin import ToyDuelPlugin
+
+SLUG = "toy-duel"
+# Sun Rush with its four 1-point cards: the planted bad card is Dawn One
+SUN = "# game: toy-duel\n4 Dawn One\n4 Noon Three\n2 Blaze Five\n"
+MOON = "# game: toy-duel\n4 Dusk Two\n4 Tide Four\n2 Dawn One\n"
+
+
+@pytest.fixture
+def toy(db):
+    plugin = register_plugin(ToyDuelPlugin())
+    plugin_wire(plugin)
+    test_hands._loaded.pop(SLUG, None)
+    card_index_forget_local()
+    call_command("load_game_data", "--game", SLUG, stdout=io.StringIO())
+    yield plugin
+    plugin_unwire(SLUG)
+    test_hands._loaded.pop(SLUG, None)
+    card_index_forget_local()
+
+
+@pytest.fixture
+def owner(django_user_model):
+    return django_user_model.objects.create_user("doc", password="pw-for-tests-only")
+
+
+def decks(owner):
+    sun = deck_create(owner=owner, game=SLUG, name="Sun", decklist=SUN)
+    moon = deck_create(owner=owner, game=SLUG, name="Moon", decklist=MOON)
+    return sun, moon
+
+
+def doctor_job(owner, sun, moon, *, seed: int = 5, games: int = 8):
+    plan = doctor_plan(deck=sun, gauntlet=[moon], agent="greedy", games=games, top=2, seed=seed)
+    job = simulation_job_create(kind="doctor", plan=plan, owner=owner, seed=seed, dispatch=False)
+    return simulation_job_play_inline(job_id=job.pk)
+
+
+def test_the_racing_schedule_halves_the_swaps_and_doubles_the_games():
+    schedule = racing_schedule(9, 2, 3)
+    assert schedule == [
+        {"alive": 9, "games": 3},
+        {"alive": 5, "games": 6},
+        {"alive": 3, "games": 12},
+        {"alive": 2, "games": 24},
+    ]
+    # each round: its swaps and the unchanged deck, against each of 2 gauntlet decks
+    assert round_games(schedule, 2) == [60, 72, 96, 144]
+    assert racing_schedule(2, 3, 4) == [{"alive": 2, "games": 4}]
+
+
+def test_the_interval_widens_with_the_swaps_tried():
+    differences = [1] * 30 + [0] * 60 + [-1] * 10
+    mean, low_one, high_one = difference_interval(differences, 1)
+    _, low_many, high_many = difference_interval(differences, 50)
+    assert mean == pytest.approx(0.2)
+    assert low_many < low_one < mean < high_one < high_many
+    assert low_one > 0
+
+
+def test_the_doctor_finds_the_planted_improvement_and_every_swap_is_legal(toy, owner):
+    sun, moon = decks(owner)
+    job = doctor_job(owner, sun, moon)
+    assert job.status == "done", job.error
+    report = job.aggregate["doctor"]
+    best = report["best"][0]
+    assert (best["out"], best["in"]) == ("Dawn One", "Tide Four")
+    assert best["delta"] > 0 and best["ci_low"] > 0 and best["significant"]
+    assert report["tried"] == len(job.doctor["swaps"]) >= 5
+    # every swap raced is a legal deck, and so is the version made of the best one
+    for swap in job.doctor["swaps"]:
+        assert swap_legal(sun, Swap(swap["out"], swap["in"], swap["zone"])), swap
+    deck = doctor_swap_apply(job=job, swap=best["swap"], actor=owner)
+    assert deck.version == sun.version + 1 and deck_validate(deck).legal
+    counts = {row.card.name: row.quantity for row in deck.cards.select_related("card")}
+    assert counts == {"Dawn One": 3, "Noon Three": 4, "Blaze Five": 2, "Tide Four": 1}
+    # the deck moved on: the job's swaps no longer apply to it
+    with pytest.raises(DoctorError, match="changed since"):
+        doctor_swap_apply(job=job, swap=best["swap"], actor=owner)
+
+
+def test_a_game_whose_engine_ignores_the_list_has_no_swap_to_race(owner):
+    from tests.rules.jobs_helpers import faction_decks
+
+    deck, rival = faction_decks(owner, 2)
+    with pytest.raises(SimulationJobError, match="No legal one-card swap changes what"):
+        doctor_plan(deck=deck, gauntlet=[rival], agent="random", max_swaps=4)
