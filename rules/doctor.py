@@ -538,3 +538,32 @@ def doctor_swap_apply(*, job: SimulationJob, swap: int, actor: AbstractBaseUser 
         expected_version=snapshot["version"],
         decklist=[(e.name, e.quantity, e.zone) for e in entries],
     )
+
+
+# -- text -----------------------------------------------------------------------------------------
+
+
+def doctor_text(report: Mapping[str, Any]) -> str:
+    """The doctor's results as a text table: the unchanged deck's win rate, then the best swaps
+    with the change in win rate and its corrected 95% interval, in percentage points."""
+    base = report["base"]
+    rate = 100 * (base["win_rate"] or 0)
+    lines = [
+        f"Unchanged deck: {rate:.1f}% of {base['games']} games "
+        f"({100 * base['ci_low']:.1f}-{100 * base['ci_high']:.1f}, Wilson 95%)",
+        f"{report['tried']} swaps tried; intervals are 95% for all of them at once (Bonferroni).",
+        "",
+        f"{'#':>3}  {'out':<24} {'in':<24} {'games':>6} {'change':>8}  interval",
+    ]
+    for number, swap in enumerate(report["best"], start=1):
+        mark = "  *" if swap["significant"] else ""
+        lines.append(
+            f"{number:>3}  {swap['out']:<24} {swap['in']:<24} {swap['games']:>6} "
+            f"{100 * swap['delta']:>+7.1f}  "
+            f"({100 * swap['ci_low']:+.1f} to {100 * swap['ci_high']:+.1f}){mark}"
+        )
+    lines.append("")
+    lines.append(
+        "* the whole interval is above 0: a better deck, even allowing for every swap tried"
+    )
+    return "\n".join(lines)

@@ -113,3 +113,34 @@ def test_a_game_whose_engine_ignores_the_list_has_no_swap_to_race(owner):
     deck, rival = faction_decks(owner, 2)
     with pytest.raises(SimulationJobError, match="No legal one-card swap changes what"):
         doctor_plan(deck=deck, gauntlet=[rival], agent="random", max_swaps=4)
+
+
+def test_the_command_prints_the_table_and_applies_a_swap(toy, owner):
+    sun, moon = decks(owner)
+    out, err = io.StringIO(), io.StringIO()
+    call_command(
+        "doctor",
+        "--deck",
+        str(sun.pk),
+        "--gauntlet",
+        str(moon.pk),
+        "--agent",
+        "greedy",
+        "--games",
+        "8",
+        "--top",
+        "2",
+        "--seed",
+        "5",
+        "--apply",
+        "1",
+        stdout=out,
+        stderr=err,
+    )
+    table = out.getvalue()
+    assert "6 swaps tried" in table
+    first = next(line for line in table.splitlines() if line.strip().startswith("1 "))
+    assert "Dawn One" in first and "Tide Four" in first and first.endswith("*")
+    assert "now at version 2" in err.getvalue()
+    sun.refresh_from_db()
+    assert sun.version == 2
