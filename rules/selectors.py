@@ -163,4 +163,20 @@ def simulation_job_report(job: SimulationJob, shares: list[float] | None = None)
     if job.kind == SimulationJob.Kind.METAGAME:
         metagame = simulation_job_metagame(job, shares)
         report["metagame"] = metagame.as_dict() if metagame is not None else None
+    if job.kind == SimulationJob.Kind.DOCTOR:
+        report["doctor"] = simulation_job_doctor(job)
     return report
+
+
+def simulation_job_doctor(job: SimulationJob) -> dict[str, Any] | None:
+    """A doctor job's results (``rules.doctor.doctor_report``): once done, the aggregate's;
+    before, from the rounds stored so far; None for another kind of job."""
+    if job.kind != SimulationJob.Kind.DOCTOR or not job.doctor:
+        return None
+    if "doctor" in job.aggregate:
+        report: dict[str, Any] = job.aggregate["doctor"]
+        return report
+    from rules.doctor import doctor_report
+
+    rows = job.chunks.order_by("index").values_list("outcomes", flat=True)
+    return doctor_report(job.doctor, [row for chunk in rows for row in chunk])

@@ -16,7 +16,8 @@ class SimulationCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=[str(kind) for kind in CREATABLE_KINDS],
         help_text="metagame: every pair of the decks (2 to 16, one competitive game); matchup: "
-        "the decks at one table, as many as the game seats.",
+        "the decks at one table, as many as the game seats; doctor: the first deck's one-card "
+        "swaps raced against the others (its gauntlet; team-mates in a co-operative game).",
     )
     decks = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
@@ -28,7 +29,8 @@ class SimulationCreateSerializer(serializers.Serializer):
         min_value=1,
         max_value=MAX_INT32,
         help_text="Games every pairing plays (a metagame's must be even; a matchup is one "
-        "pairing). The job's total is limited by SIMULATION_MAX_GAMES and your quota.",
+        "pairing; a doctor's: games a swap plays against each gauntlet deck in the first round, "
+        "doubling each round). The job's total is limited by SIMULATION_MAX_GAMES and your quota.",
     )
     agent = serializers.CharField(
         required=False,
@@ -55,6 +57,25 @@ class SimulationCreateSerializer(serializers.Serializer):
         min_value=1,
         max_value=MAX_INT32,
         help_text=f"Games a chunk (a worker's task); default {settings.SIMULATION_CHUNK_GAMES}.",
+    )
+    swaps = serializers.IntegerField(
+        required=False, min_value=1, max_value=64, help_text="doctor: swaps raced at most (16)."
+    )
+    top = serializers.IntegerField(
+        required=False, min_value=1, max_value=16, help_text="doctor: swaps in the last round (3)."
+    )
+    cards_in = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        required=False,
+        max_length=64,
+        help_text="doctor: only these cards are tried as the card put in (default: the cards of "
+        "the deck and of its gauntlet).",
+    )
+    cards_out = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        required=False,
+        max_length=64,
+        help_text="doctor: only these cards of the deck are tried as the card taken out.",
     )
     meta_shares = serializers.ListField(
         child=serializers.FloatField(min_value=0, max_value=1e9),
@@ -145,10 +166,61 @@ class MetagameSerializer(serializers.Serializer):
     field = FieldRateSerializer(many=True)
 
 
+class DoctorBaseSerializer(serializers.Serializer):
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    ci_low = serializers.FloatField(help_text="Wilson 95% interval, low end.")
+    ci_high = serializers.FloatField(help_text="Wilson 95% interval, high end.")
+
+
+class _DoctorSwapFields(serializers.Serializer):
+    swap = serializers.IntegerField(help_text="The swap's index (POST it to apply_swap).")
+    out = serializers.CharField(help_text="The card one copy of which is taken out.")
+    zone = serializers.CharField()
+    games = serializers.IntegerField(help_text="Games it played (each paired with the deck's).")
+    rounds = serializers.IntegerField(help_text="Racing rounds it played.")
+    wins = serializers.IntegerField()
+    base_wins = serializers.IntegerField(help_text="The unchanged deck's wins in the same games.")
+    delta = serializers.FloatField(help_text="Change in win rate (mean paired difference).")
+    ci_low = serializers.FloatField(help_text="95% interval, corrected for every swap tried.")
+    ci_high = serializers.FloatField()
+    significant = serializers.BooleanField(help_text="The whole interval is above 0.")
+
+
+# "in" is a Python keyword: the field is declared by name
+DoctorSwapSerializer = type(
+    "DoctorSwapSerializer",
+    (_DoctorSwapFields,),
+    {"in": serializers.CharField(help_text="The card put in instead."), "__module__": __name__},
+)
+
+
+class DoctorScreenSerializer(serializers.Serializer):
+    pairs = serializers.IntegerField(help_text="Swaps of a card for one of its type looked at.")
+    screened = serializers.IntegerField(help_text="Of those, validated.")
+    illegal = serializers.IntegerField()
+    no_effect = serializers.IntegerField(help_text="Legal, but the engine plays the same.")
+    kept = serializers.IntegerField(help_text="Raced.")
+
+
+class DoctorReportSerializer(serializers.Serializer):
+    tried = serializers.IntegerField(help_text="Swaps raced (the Bonferroni correction's count).")
+    alpha = serializers.FloatField()
+    correction = serializers.CharField()
+    base = DoctorBaseSerializer()
+    best = DoctorSwapSerializer(many=True, help_text="The last round's swaps, best first.")
+    raced = DoctorSwapSerializer(many=True, help_text="Every swap raced, by index.")
+    screen = DoctorScreenSerializer()
+
+
 class SimulationReportSerializer(serializers.Serializer):
     games = serializers.IntegerField(help_text="Games counted (all of them once done).")
     pairings = PairingResultSerializer(many=True)
     metagame = MetagameSerializer(required=False, allow_null=True, help_text="Metagame jobs.")
+    doctor = DoctorReportSerializer(
+        required=False, allow_null=True, help_text="Doctor jobs: the swaps raced so far."
+    )
 
 
 class SimulationResultsSerializer(serializers.Serializer):
@@ -172,6 +244,17 @@ class SharesQuerySerializer(serializers.Serializer):
 
     def validate_shares(self, value: str) -> list[float]:
         return [float(part) for part in value.split(",")]
+
+
+class DoctorApplySerializer(serializers.Serializer):
+    swap = serializers.IntegerField(
+        min_value=0, max_value=MAX_INT32, help_text="The swap's index in the results."
+    )
+
+
+class DoctorAppliedSerializer(serializers.Serializer):
+    deck = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="The deck's new version, with the swap made.")
 
 
 class MatrixExportSerializer(SharesQuerySerializer):

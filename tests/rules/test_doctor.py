@@ -10,9 +10,6 @@ import pytest
 from django.core.management import call_command
 
 from decks.selectors import deck_validate
-from decks.services import deck_create
-from decks.validation.index import card_index_forget_local
-from rules import test_hands
 from rules.doctor import (
     DoctorError,
     Swap,
@@ -23,39 +20,8 @@ from rules.doctor import (
     round_games,
     swap_legal,
 )
-from rules.engines.core import register_plugin
 from rules.jobs import SimulationJobError, simulation_job_create, simulation_job_play_inline
-from rules.plugins import plugin_unwire, plugin_wire
-from tests.toygame.plugin import ToyDuelPlugin
-
-SLUG = "toy-duel"
-# Sun Rush with its four 1-point cards: the planted bad card is Dawn One
-SUN = "# game: toy-duel\n4 Dawn One\n4 Noon Three\n2 Blaze Five\n"
-MOON = "# game: toy-duel\n4 Dusk Two\n4 Tide Four\n2 Dawn One\n"
-
-
-@pytest.fixture
-def toy(db):
-    plugin = register_plugin(ToyDuelPlugin())
-    plugin_wire(plugin)
-    test_hands._loaded.pop(SLUG, None)
-    card_index_forget_local()
-    call_command("load_game_data", "--game", SLUG, stdout=io.StringIO())
-    yield plugin
-    plugin_unwire(SLUG)
-    test_hands._loaded.pop(SLUG, None)
-    card_index_forget_local()
-
-
-@pytest.fixture
-def owner(django_user_model):
-    return django_user_model.objects.create_user("doc", password="pw-for-tests-only")
-
-
-def decks(owner):
-    sun = deck_create(owner=owner, game=SLUG, name="Sun", decklist=SUN)
-    moon = deck_create(owner=owner, game=SLUG, name="Moon", decklist=MOON)
-    return sun, moon
+from tests.rules.doctor_helpers import decks
 
 
 def doctor_job(owner, sun, moon, *, seed: int = 5, games: int = 8):
@@ -86,7 +52,8 @@ def test_the_interval_widens_with_the_swaps_tried():
     assert low_one > 0
 
 
-def test_the_doctor_finds_the_planted_improvement_and_every_swap_is_legal(toy, owner):
+def test_the_doctor_finds_the_planted_improvement_and_every_swap_is_legal(toy_duel, deck_owner):
+    owner = deck_owner
     sun, moon = decks(owner)
     job = doctor_job(owner, sun, moon)
     assert job.status == "done", job.error
@@ -107,15 +74,16 @@ def test_the_doctor_finds_the_planted_improvement_and_every_swap_is_legal(toy, o
         doctor_swap_apply(job=job, swap=best["swap"], actor=owner)
 
 
-def test_a_game_whose_engine_ignores_the_list_has_no_swap_to_race(owner):
+def test_a_game_whose_engine_ignores_the_list_has_no_swap_to_race(deck_owner):
     from tests.rules.jobs_helpers import faction_decks
 
-    deck, rival = faction_decks(owner, 2)
+    deck, rival = faction_decks(deck_owner, 2)
     with pytest.raises(SimulationJobError, match="No legal one-card swap changes what"):
         doctor_plan(deck=deck, gauntlet=[rival], agent="random", max_swaps=4)
 
 
-def test_the_command_prints_the_table_and_applies_a_swap(toy, owner):
+def test_the_command_prints_the_table_and_applies_a_swap(toy_duel, deck_owner):
+    owner = deck_owner
     sun, moon = decks(owner)
     out, err = io.StringIO(), io.StringIO()
     call_command(
