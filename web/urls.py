@@ -63,6 +63,11 @@ urlpatterns = [
     ),
     path("simulations/<id:pk>/cancel/", simulations.simulation_cancel, name="simulation-cancel"),
     path(
+        "simulations/<id:pk>/apply-swap/",
+        simulations.simulation_apply_swap,
+        name="simulation-apply-swap",
+    ),
+    path(
         "simulations/<id:pk>/matrix.<str:kind>",
         simulations.simulation_matrix,
         name="simulation-matrix",

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from decks.selectors import deck_list_visible_to
+from decks.errors import DeckError
+from decks.models import Deck
+from decks.selectors import deck_list_visible_to, deck_owned_by
 from deckwright.clientip import client_ip
+from rules.doctor import DoctorError, doctor_swap_apply
 from rules.engines.core import plugins
 from rules.jobs import (
     SimulationJobError,
@@ -138,8 +142,28 @@ def _not_found(request: HttpRequest) -> HttpResponse:
     return render(request, "web/message.html", {"title": "No such job", "text": text}, status=404)
 
 
-def _context(job: SimulationJob) -> dict[str, Any]:
+def _context(job: SimulationJob, request: HttpRequest | None = None) -> dict[str, Any]:
     context: dict[str, Any] = {"job": job, "report": simulation_job_report(job)}
+    doctor = context["report"].get("doctor")
+    if doctor is not None:
+        context["doctor"] = doctor
+        context["doctor_rows"] = [
+            {
+                **swap,
+                "change": f"{100 * swap['delta']:+.1f}",
+                "low": f"{100 * swap['ci_low']:+.1f}",
+                "high": f"{100 * swap['ci_high']:+.1f}",
+            }
+            for swap in doctor["best"]
+        ]
+        deck = Deck.objects.filter(pk=job.decks[0]["deck"]).first()
+        context["doctor_applicable"] = (
+            job.status == SimulationJob.Status.DONE
+            and request is not None
+            and deck is not None
+            and deck.version == job.decks[0]["version"]
+            and deck_owned_by(deck, request.user)
+        )
     metagame = simulation_job_metagame(job) if job.kind == SimulationJob.Kind.METAGAME else None
     if metagame is not None and job.games_done:
         rates = [
@@ -162,7 +186,7 @@ def simulation_detail(request: HttpRequest, pk: int) -> HttpResponse:
     job = _owned(request, pk)
     if job is None:
         return _not_found(request)
-    return render(request, "web/simulation_detail.html", _context(job))
+    return render(request, "web/simulation_detail.html", _context(job, request))
 
 
 @require_GET
@@ -172,7 +196,7 @@ def simulation_progress(request: HttpRequest, pk: int) -> HttpResponse:
     if job is None:
         return _not_found(request)
     template = "web/_simulation_progress.html" if request.htmx else "web/simulation_detail.html"
-    return render(request, template, _context(job))
+    return render(request, template, _context(job, request))
 
 
 @require_POST
@@ -183,6 +207,27 @@ def simulation_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         return _not_found(request)
     simulation_job_cancel(job=job)
     return redirect("simulation-detail", pk=job.pk)
+
+
+@require_POST
+def simulation_apply_swap(request: HttpRequest, pk: int) -> HttpResponse:
+    """Make one of a finished doctor job's swaps a new version of its deck (the deck's owner
+    only), then show the deck; a refusal is shown on the job's page."""
+    job = _owned(request, pk)
+    if job is None or job.kind != SimulationJob.Kind.DOCTOR:
+        return _not_found(request)
+    try:
+        swap = int(request.POST.get("swap", ""))
+    except ValueError:
+        swap = -1
+    try:
+        deck = doctor_swap_apply(job=job, swap=swap, actor=request.user)
+    except (DoctorError, DeckError, PermissionError) as error:
+        context = _context(job, request)
+        context["apply_error"] = str(error)
+        return render(request, "web/simulation_detail.html", context, status=409)
+    messages.success(request, f"{deck.name} is now at version {deck.version}.")
+    return redirect("deck-detail", pk=deck.pk)
 
 
 @require_GET
