@@ -3,11 +3,14 @@
 A doctor job takes a deck and a gauntlet (decks of the same game) and:
 
 1. **proposes swaps**: take one copy of card X out, put one copy of card Y in, in the same
-   zone, where Y has X's card type and is a card of the deck itself or of the gauntlet (cards
-   known to be playable there), or one the user names. The cheap screen keeps a swap only when
-   the swapped deck passes ``decks.validation`` (its game, its format, its variant) and when the
-   swap changes what the engine is handed (in Reign Absolute the engine plays the faction, so
-   no swap does); past ``max_swaps`` a seeded sample is kept.
+   zone, where Y has X's card type: first the cards of the deck itself and of the gauntlet
+   (cards known to be playable there), then the game's other cards, or only the cards the user
+   names; and exchanges of two cards of the deck between its zones (a Reggae Revolution main-deck
+   card dealt to the lineup instead of a lineup card). The cheap screen walks them in a seeded
+   order (known cards first) and keeps a swap only when the swapped deck passes
+   ``decks.validation`` (its game, its format, its variant) and when the swap changes what the
+   engine is handed (Reign Absolute's engine plays the faction, so no swap does), until
+   ``max_swaps`` are kept or ``MAX_SCREENED`` were validated.
 2. **races them** by sequential halving: every round, each swap still in the race plays
    ``games`` new games against every gauntlet deck (doubling each round), the unchanged deck
    plays the very same games (the same game numbers, hence the same seeds and seats: common
@@ -52,7 +55,7 @@ STRIDE = 1_000_000
 ALPHA = 0.05
 MAX_GAUNTLET = 8
 #: pairs (out, in) the screen validates at most before sampling
-MAX_SCREENED = 3000
+MAX_SCREENED = 1000
 
 
 class DoctorError(ValueError):
@@ -61,15 +64,26 @@ class DoctorError(ValueError):
 
 @dataclass(frozen=True)
 class Swap:
-    """One copy of ``out`` replaced by one copy of ``into``, in ``zone``."""
+    """One copy of ``out`` replaced by one copy of ``into``, in ``zone``; with a ``source``
+    zone, ``into`` comes from that zone of the deck and ``out`` goes there (an exchange between
+    zones, such as a card of Reggae Revolution's main deck dealt to the lineup instead)."""
 
     out: str
     into: str
     zone: str
+    source: str | None = None
 
     def text(self) -> str:
         where = f" [{self.zone}]" if self.zone else ""
-        return f"-{self.out} +{self.into}{where}"
+        moved = (
+            f" ({self.into} from {self.source or 'the deck'})" if self.source is not None else ""
+        )
+        return f"-{self.out} +{self.into}{where}{moved}"
+
+    @classmethod
+    def of(cls, item: Mapping[str, Any]) -> Swap:
+        """The swap a stored swap (``{"out", "in", "zone", "source"}``) stands for."""
+        return cls(item["out"], item["in"], item["zone"], item.get("source"))
 
 
 # -- racing schedule ------------------------------------------------------------------------------
@@ -178,6 +192,7 @@ def doctor_report(spec: Mapping[str, Any], rows: Sequence[Sequence[Any]]) -> dic
                 "out": swap["out"],
                 "in": swap["in"],
                 "zone": swap["zone"],
+                "source": swap.get("source"),
                 "games": len(differences),
                 "rounds": rounds_of.get(index, 0),
                 "wins": sum(own.values()),
@@ -215,13 +230,22 @@ def swapped_records(
     records: Sequence[Mapping[str, Any]], swap: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
     """The deck's records with the first copy of ``out`` (in ``zone``) replaced, in place, by
-    ``in``'s record."""
+    ``in``'s record; for an exchange, the first ``in`` of the ``source`` zone by ``out``'s."""
     result = [dict(record) for record in records]
-    for position, record in enumerate(result):
-        if record["name"] == swap["out"] and (record.get("zone") or "") == swap["zone"]:
-            result[position] = {**swap["record"], "zone": swap["zone"]}
-            return result
-    raise DoctorError(f"The deck holds no {swap['out']} to take out.")
+
+    def first(name: str, zone: str) -> int:
+        for position, record in enumerate(result):
+            if record["name"] == name and (record.get("zone") or "") == zone:
+                return position
+        raise DoctorError(f"The deck holds no {name} to take out.")
+
+    out = first(swap["out"], swap["zone"])
+    source = swap.get("source")
+    if source is not None:
+        into = first(swap["in"], source)
+        result[into] = {**result[out], "zone": source}
+    result[out] = {**swap["record"], "zone": swap["zone"]}
+    return result
 
 
 def table_setups(
@@ -304,25 +328,22 @@ def round_play(
 
 
 def _entries_swapped(entries: Sequence[Any], swap: Swap) -> list[Any]:
+    """The deck's decklist entries with ``swap`` made (in their order, new lines last)."""
     from decks.decklist import DecklistEntry
 
-    result = []
+    counts: dict[tuple[str, str], int] = {}
     for entry in entries:
-        if entry.name == swap.out and entry.zone == swap.zone:
-            if entry.quantity > 1:
-                result.append(
-                    DecklistEntry(entry.name, entry.quantity - 1, entry.zone, 0, entry.zone)
-                )
-        else:
-            result.append(entry)
-    for position, entry in enumerate(result):
-        if entry.name == swap.into and entry.zone == swap.zone:
-            result[position] = DecklistEntry(
-                entry.name, entry.quantity + 1, entry.zone, 0, entry.zone
-            )
-            return result
-    result.append(DecklistEntry(swap.into, 1, swap.zone, 0, swap.zone))
-    return result
+        counts[(entry.name, entry.zone)] = counts.get((entry.name, entry.zone), 0) + entry.quantity
+    moves = [((swap.out, swap.zone), -1), ((swap.into, swap.zone), 1)]
+    if swap.source is not None:
+        moves += [((swap.into, swap.source), -1), ((swap.out, swap.source), 1)]
+    for key, change in moves:
+        counts[key] = counts.get(key, 0) + change
+    return [
+        DecklistEntry(name, quantity, zone, 0, zone)
+        for (name, zone), quantity in counts.items()
+        if quantity > 0
+    ]
 
 
 def swap_legal(deck: Deck, swap: Swap) -> bool:
@@ -373,13 +394,32 @@ def swap_candidates(
         named = [name for name in cards if name.casefold() in wanted_ins]
         pool = {zone: set(named) for zone in {e.zone for e in entries}}
     pairs: list[Swap] = []
+    others: list[Swap] = []
     for entry in entries:
         if wanted_outs and entry.name.casefold() not in wanted_outs:
             continue
-        for name in sorted(pool.get(entry.zone, ())):
+        known = pool.get(entry.zone, set())
+        for name in sorted(known):
             if name != entry.name and type_of(name) == type_of(entry.name):
                 pairs.append(Swap(entry.name, name, entry.zone))
-    random.Random(seed).shuffle(pairs)
+        if not wanted_ins:  # the game's other cards of the type, after the known ones
+            for name in sorted(cards):
+                if name not in known and type_of(name) == type_of(entry.name):
+                    others.append(Swap(entry.name, name, entry.zone))
+        # exchanges with the deck's other zones (each pair of cards once)
+        for other in entries:
+            if (
+                other.zone != entry.zone
+                and other.name != entry.name
+                and (entry.zone, entry.name) < (other.zone, other.name)
+                and (not wanted_ins or other.name.casefold() in wanted_ins)
+                and type_of(other.name) == type_of(entry.name)
+            ):
+                pairs.append(Swap(entry.name, other.name, entry.zone, other.zone))
+    shuffler = random.Random(seed)
+    shuffler.shuffle(pairs)
+    shuffler.shuffle(others)
+    pairs += others
     base_setups = table_setups(deck.game.slug, spec, spec["records"])
     counts = {"pairs": len(pairs), "illegal": 0, "no_effect": 0, "screened": 0, "kept": 0}
     kept: list[dict[str, Any]] = []
@@ -400,6 +440,7 @@ def swap_candidates(
             "out": swap.out,
             "in": swap.into,
             "zone": swap.zone,
+            "source": swap.source,
             "record": cards[swap.into].record(),
         }
         try:
@@ -411,7 +452,7 @@ def swap_candidates(
             counts["no_effect"] += 1
             continue
         kept.append(item)
-    kept.sort(key=lambda s: (s["out"], s["zone"], s["in"]))
+    kept.sort(key=lambda s: (s["out"], s["zone"], s["in"], s["source"] or ""))
     counts["kept"] = len(kept)
     return kept, counts
 
@@ -528,7 +569,7 @@ def doctor_swap_apply(*, job: SimulationJob, swap: int, actor: AbstractBaseUser 
             f"{deck.name} changed since the job started (version {snapshot['version']}, now "
             f"{deck.version}): run the doctor again."
         )
-    chosen = Swap(swaps[swap]["out"], swaps[swap]["in"], swaps[swap]["zone"])
+    chosen = Swap.of(swaps[swap])
     if not swap_legal(deck, chosen):
         raise DoctorError(f"{deck.name} with {chosen.text()} no longer passes validation.")
     entries = _entries_swapped(deck_entries(deck), chosen)
@@ -557,8 +598,11 @@ def doctor_text(report: Mapping[str, Any]) -> str:
     ]
     for number, swap in enumerate(report["best"], start=1):
         mark = "  *" if swap["significant"] else ""
+        card_in = (
+            swap["in"] if swap.get("source") is None else f"{swap['in']} (from {swap['source']})"
+        )
         lines.append(
-            f"{number:>3}  {swap['out']:<24} {swap['in']:<24} {swap['games']:>6} "
+            f"{number:>3}  {swap['out']:<24} {card_in:<24} {swap['games']:>6} "
             f"{100 * swap['delta']:>+7.1f}  "
             f"({100 * swap['ci_low']:+.1f} to {100 * swap['ci_high']:+.1f}){mark}"
         )

@@ -177,7 +177,12 @@ class DoctorBaseSerializer(serializers.Serializer):
 class _DoctorSwapFields(serializers.Serializer):
     swap = serializers.IntegerField(help_text="The swap's index (POST it to apply_swap).")
     out = serializers.CharField(help_text="The card one copy of which is taken out.")
-    zone = serializers.CharField()
+    zone = serializers.CharField(help_text="The zone of the deck the swap is made in.")
+    source = serializers.CharField(
+        allow_null=True,
+        help_text="null: the card put in comes from outside the deck; else the zone of the deck "
+        "it comes from, and the card taken out goes there (an exchange between zones).",
+    )
     games = serializers.IntegerField(help_text="Games it played (each paired with the deck's).")
     rounds = serializers.IntegerField(help_text="Racing rounds it played.")
     wins = serializers.IntegerField()

@@ -64,7 +64,7 @@ def test_the_doctor_finds_the_planted_improvement_and_every_swap_is_legal(toy_du
     assert report["tried"] == len(job.doctor["swaps"]) >= 5
     # every swap raced is a legal deck, and so is the version made of the best one
     for swap in job.doctor["swaps"]:
-        assert swap_legal(sun, Swap(swap["out"], swap["in"], swap["zone"])), swap
+        assert swap_legal(sun, Swap.of(swap)), swap
     deck = doctor_swap_apply(job=job, swap=best["swap"], actor=owner)
     assert deck.version == sun.version + 1 and deck_validate(deck).legal
     counts = {row.card.name: row.quantity for row in deck.cards.select_related("card")}
@@ -112,3 +112,48 @@ def test_the_command_prints_the_table_and_applies_a_swap(toy_duel, deck_owner):
     assert "now at version 2" in err.getvalue()
     sun.refresh_from_db()
     assert sun.version == 2
+
+
+def _religion_standard(owner):
+    from decks.services import deck_create
+
+    text = (
+        "# game: regality-vs-religion\n# variant: standard\n[Side]\n1 Bishop\n1 Cardinal\n"
+        "1 Hierophant\n1 Monk\n1 Paladin\n1 Saint\n1 Temple\n"
+        "[Neutral]\n1 Bard\n1 Dragon\n1 Ninja\n1 Sage\n1 Samurai\n"
+    )
+    return deck_create(
+        owner=owner, game="regality-vs-religion", name="Flock", decklist=text, variant="standard"
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "sample", "gauntlet"),
+    [
+        ("revolt-n-reign", "legal-eagle-control", "legal-bison-pressure"),
+        ("rival-realms", "legal-arcane-court", "legal-knights-and-keeps"),
+        ("regality-vs-religion", "legal-regality-standard", None),
+        ("reggae-revolution", "legal-full-setup", ""),
+    ],
+)
+def test_every_game_gets_legal_swaps_that_change_what_its_engine_plays(
+    deck_owner, game, sample, gauntlet
+):
+    from rules.doctor import swapped_records, table_setups
+    from tests.web.conftest import make_deck
+
+    deck = make_deck(deck_owner, game=game, sample_name=sample, name=sample)
+    if gauntlet is None:
+        rivals = [_religion_standard(deck_owner)]
+    else:
+        rivals = [make_deck(deck_owner, game=game, sample_name=gauntlet)] if gauntlet else []
+    plan = doctor_plan(deck=deck, gauntlet=rivals, agent="random", max_swaps=3, seed=2)
+    spec = plan.doctor
+    base = table_setups(game, spec, spec["records"])
+    assert len(spec["swaps"]) == 3
+    for swap in spec["swaps"]:
+        assert swap_legal(deck, Swap.of(swap)), swap
+        assert table_setups(game, spec, swapped_records(spec["records"], swap)) != base
+    if game == "reggae-revolution":  # co-operative: a lineup card and a main-deck card trade
+        assert {(s["zone"], s["source"]) for s in spec["swaps"]} == {("lineup", "main")}
+        assert spec["cooperative"] and plan.pairings[0]["sides"] == [0, 0]
