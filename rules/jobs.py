@@ -41,6 +41,7 @@ from django.db import DatabaseError, IntegrityError, connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from rules.cardstats import counts_add, game_card_counts
 from rules.engines.core import GamePlugin, SetupError
 from rules.matchups import (
     PlayRefused,
@@ -69,6 +70,10 @@ CREATABLE_KINDS = (
     SimulationJob.Kind.METAGAME,
     SimulationJob.Kind.DOCTOR,
 )
+
+
+#: the key of a chunk's totals (and of a job's aggregate) holding its card performance counts
+CARDS = "cards"
 
 
 class SimulationJobError(ValueError):
@@ -268,13 +273,17 @@ def chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[lis
     start, stop = chunk_bounds(job.games_total, job.chunk_size, chunk)
     totals: dict[str, Any] = {}
     outcomes: list[list[Any]] = []
+    cards: dict[str, int] = {}
     for index in range(start, stop):
         number = game_pairing(job.pairings, index)
         pairing = job.pairings[number]
-        report = play_game(engine, pairing["setup"], pairing["agents"], job.seed, index)
+        report = play_game(
+            engine, pairing["setup"], pairing["agents"], job.seed, index, card_sightings=True
+        )
         key = str(number)
         totals[key] = totals_add(totals.get(key, {}), chunk_totals(report))
         game = report.game_summaries[0]
+        cards = counts_add(cards, _game_cards(pairing, report))
         outcomes.append(
             [
                 number,
@@ -285,7 +294,23 @@ def chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[lis
                 game["first_side"],
             ]
         )
+    if cards:
+        totals[CARDS] = cards
     return totals, outcomes
+
+
+def _game_cards(pairing: dict[str, Any], report: Any) -> dict[str, int]:
+    """One game's card counts (``rules.cardstats``) by the job's deck of each side; none where
+    the engine does not tell which cards were drawn and played."""
+    game = report.game_summaries[0]
+    sides = game.get("cards")
+    if not sides:
+        return {}
+    counts: dict[str, int] = {}
+    for side, cards in enumerate(sides):
+        won = bool(report.team.wins) if report.team is not None else game["winner"] == side
+        counts = counts_add(counts, game_card_counts(int(pairing["sides"][side]), cards, won))
+    return counts
 
 
 def _doctor_chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[list[Any]]]:
@@ -303,12 +328,16 @@ def _doctor_chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], 
 
 def chunks_add(chunks: Sequence[dict[str, Any]], pairings: int) -> dict[str, Any]:
     """Chunks' per-pairing counts added up in the order given: ``{"pairings": [...]}`` with
-    every pairing's totals (empty for a pairing no chunk played)."""
+    every pairing's totals (empty for a pairing no chunk played), and ``"cards"``: the card
+    performance counts of every deck (``rules.cardstats``), where the engine gives them."""
     added: list[dict[str, Any]] = [{} for _ in range(pairings)]
+    cards: dict[str, int] = {}
     for totals in chunks:
-        for key, counts in sorted(totals.items(), key=lambda item: int(item[0])):
+        numbered = [(key, counts) for key, counts in totals.items() if key != CARDS]
+        for key, counts in sorted(numbered, key=lambda item: int(item[0])):
             added[int(key)] = totals_add(added[int(key)], counts)
-    return {"pairings": added}
+        cards = counts_add(cards, totals.get(CARDS, {}))
+    return {"pairings": added, CARDS: cards}
 
 
 # -- services -------------------------------------------------------------------------------------

@@ -165,7 +165,28 @@ def simulation_job_report(job: SimulationJob, shares: list[float] | None = None)
         report["metagame"] = metagame.as_dict() if metagame is not None else None
     if job.kind == SimulationJob.Kind.DOCTOR:
         report["doctor"] = simulation_job_doctor(job)
+    else:
+        report["cards"] = simulation_job_cards(job)
     return report
+
+
+def simulation_job_cards(job: SimulationJob) -> list[dict[str, Any]]:
+    """Every deck's cards' performance so far (``rules.cardstats``): win rate drawn, played and
+    not seen, with Wilson intervals; empty where the game's engine does not tell."""
+    from rules.cardstats import card_figures
+    from rules.jobs import CARDS, chunks_add
+
+    if job.status == SimulationJob.Status.DONE and job.aggregate:
+        counts = job.aggregate.get(CARDS, {})
+    else:
+        chunks = job.chunks.order_by("index").values_list("totals", flat=True)
+        counts = chunks_add(list(chunks), len(job.pairings))[CARDS]
+    figures = []
+    for figure in card_figures(counts):
+        row = figure.as_dict()
+        row["label"] = job.labels[figure.deck] if figure.deck < len(job.labels) else ""
+        figures.append(row)
+    return figures
 
 
 def simulation_job_doctor(job: SimulationJob) -> dict[str, Any] | None:
