@@ -219,12 +219,39 @@ class DoctorReportSerializer(serializers.Serializer):
     screen = DoctorScreenSerializer()
 
 
+class CardRateSerializer(serializers.Serializer):
+    games = serializers.IntegerField(help_text="Games (of this deck) counted.")
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    ci_low = serializers.FloatField(allow_null=True, help_text="Wilson 95% interval, low end.")
+    ci_high = serializers.FloatField(allow_null=True, help_text="Wilson 95% interval, high end.")
+
+
+class CardFiguresSerializer(serializers.Serializer):
+    deck = serializers.IntegerField(help_text="The deck's index in the job's decks.")
+    label = serializers.CharField()
+    card = serializers.CharField()
+    drawn = CardRateSerializer(help_text="Games its player drew it (or played it).")
+    played = CardRateSerializer(help_text="Games its player played it.")
+    unseen = CardRateSerializer(help_text="Games it stayed in the deck, never seen.")
+    improvement_when_drawn = serializers.FloatField(
+        allow_null=True, help_text="Win rate drawn minus win rate not seen."
+    )
+
+
 class SimulationReportSerializer(serializers.Serializer):
     games = serializers.IntegerField(help_text="Games counted (all of them once done).")
     pairings = PairingResultSerializer(many=True)
     metagame = MetagameSerializer(required=False, allow_null=True, help_text="Metagame jobs.")
     doctor = DoctorReportSerializer(
         required=False, allow_null=True, help_text="Doctor jobs: the swaps raced so far."
+    )
+    cards = CardFiguresSerializer(
+        many=True,
+        required=False,
+        help_text="Matchup and metagame jobs: per deck and card, its win rate when drawn, played "
+        "and not seen (17lands' figures); empty where the game's engine does not report which "
+        "cards were drawn and played (Reggae Revolution, Regality vs Religion, Reign Absolute).",
     )
 
 

@@ -67,3 +67,19 @@ def test_the_schema_documents_doctor_jobs(db):
     swap = schema["components"]["schemas"]["DoctorSwap"]["properties"]
     assert {"out", "in", "delta", "ci_low", "ci_high", "significant"} <= set(swap)
     assert f"{URL}{{id}}/apply-swap/" in schema["paths"]
+
+
+def test_a_matchup_jobs_results_give_card_performance(toy_duel, deck_owner, client_of):
+    sun, moon = decks(deck_owner)
+    body = {"kind": "matchup", "decks": [sun.pk, moon.pk], "games_per_pairing": 4, "seed": 1}
+    job = client_of.post(URL, {**body, "agents": ["greedy", "greedy"]}, format="json").json()
+    simulation_job_play_inline(job_id=job["id"])
+    cards = client_of.get(f"{URL}{job['id']}/results/").json()["report"]["cards"]
+    rows = {(row["label"], row["card"]): row for row in cards}
+    dawn = rows[("Sun", "Dawn One")]
+    assert dawn["drawn"]["games"] + dawn["unseen"]["games"] == 4
+    assert set(dawn["drawn"]) == {"games", "wins", "win_rate", "ci_low", "ci_high"}
+    schema = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+    assert {"drawn", "played", "unseen", "improvement_when_drawn"} <= set(
+        schema["CardFigures"]["properties"]
+    )

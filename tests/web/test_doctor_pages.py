@@ -30,3 +30,19 @@ def test_the_page_shows_the_swaps_and_one_click_makes_the_new_version(
     assert "Create this version" not in page
     refused = client.post(f"/simulations/{job.pk}/apply-swap/", {"swap": swap})
     assert refused.status_code == 409 and "changed since" in refused.content.decode()
+
+
+def test_a_matchup_jobs_page_shows_its_card_performance(toy_duel, deck_owner, client):
+    from rules.jobs import matchup_plan
+
+    sun, moon = decks(deck_owner)
+    plan = matchup_plan(decks=[sun, moon], agents=["greedy", "greedy"], games=6)
+    job = simulation_job_create(kind="matchup", plan=plan, owner=deck_owner, seed=2, dispatch=False)
+    simulation_job_play_inline(job_id=job.pk)
+    client.force_login(deck_owner)
+    page = client.get(f"/simulations/{job.pk}/").content.decode()
+    section = page.split('data-testid="card-performance"')[1]
+    assert section.count('data-testid="card-table"') == 2
+    sun_table = section.split("<h3>Sun</h3>")[1].split("</table>")[0]
+    for card in ("Dawn One", "Noon Three", "Blaze Five"):
+        assert f'<th scope="row">{card}</th>' in sun_table

@@ -144,6 +144,12 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 
 def _context(job: SimulationJob, request: HttpRequest | None = None) -> dict[str, Any]:
     context: dict[str, Any] = {"job": job, "report": simulation_job_report(job)}
+    tables: dict[int, dict[str, Any]] = {}
+    for row in context["report"].get("cards") or []:
+        table = tables.setdefault(row["deck"], {"label": row["label"], "rows": []})
+        gap = row["improvement_when_drawn"]
+        table["rows"].append({**row, "gap": None if gap is None else f"{100 * gap:+.1f}"})
+    context["card_tables"] = [tables[deck] for deck in sorted(tables)]
     doctor = context["report"].get("doctor")
     if doctor is not None:
         context["doctor"] = doctor
