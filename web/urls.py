@@ -44,6 +44,7 @@ urlpatterns = [
     path("decks/<id:pk>/clone/", decks.deck_clone_view, name="deck-clone"),
     path("decks/<id:pk>/delete/", decks.deck_delete_view, name="deck-delete"),
     path("decks/<id:pk>/versions/", decks.deck_versions_view, name="deck-versions"),
+    path("decks/<id:pk>/doctor/", simulations.deck_doctor, name="deck-doctor"),
     path("decks/<id:pk>/test-hands/", testhands.deck_test_hands, name="deck-test-hands"),
     re_path(
         rf"^decks/(?P<pk>{ID_PATTERN})/export\.(?P<kind>text|csv|json)$",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rules.doctor import doctor_plan
 from rules.jobs import simulation_job_create, simulation_job_play_inline
+from rules.models import SimulationJob
 from tests.rules.doctor_helpers import decks
 
 
@@ -46,3 +47,26 @@ def test_a_matchup_jobs_page_shows_its_card_performance(toy_duel, deck_owner, cl
     sun_table = section.split("<h3>Sun</h3>")[1].split("</table>")[0]
     for card in ("Dawn One", "Noon Three", "Blaze Five"):
         assert f'<th scope="row">{card}</th>' in sun_table
+
+
+def test_the_deck_page_links_its_owner_to_a_doctor_form_that_starts_the_job(
+    toy_duel, deck_owner, client, django_user_model, django_capture_on_commit_callbacks
+):
+    sun, moon = decks(deck_owner)
+    client.force_login(deck_owner)
+    assert f'href="/decks/{sun.pk}/doctor/"' in client.get(f"/decks/{sun.pk}/").content.decode()
+    form = client.get(f"/decks/{sun.pk}/doctor/").content.decode()
+    assert 'data-testid="doctor-form"' in form and "Moon" in form
+    body = {"gauntlet": [moon.pk], "agent": "greedy", "games": 2, "swaps": 4, "seed": 3}
+    with django_capture_on_commit_callbacks():  # not dispatched: the test plays it below
+        response = client.post(f"/decks/{sun.pk}/doctor/", body)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    job = SimulationJob.objects.get(pk=int(response["Location"].rstrip("/").split("/")[-1]))
+    assert (job.kind, len(job.doctor["swaps"]), job.decks[1]["deck"]) == ("doctor", 4, moon.pk)
+    # a competitive game needs a gauntlet: the form says so and starts nothing
+    refused = client.post(f"/decks/{sun.pk}/doctor/", {**body, "gauntlet": []})
+    assert refused.status_code == 400 and "at least one gauntlet deck" in refused.content.decode()
+    # someone else's deck has no doctor
+    stranger = django_user_model.objects.create_user("stranger", password="pw-for-tests-only")
+    client.force_login(stranger)
+    assert client.get(f"/decks/{sun.pk}/doctor/").status_code == 404

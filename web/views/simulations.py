@@ -18,8 +18,8 @@ from decks.errors import DeckError
 from decks.models import Deck
 from decks.selectors import deck_list_visible_to, deck_owned_by
 from deckwright.clientip import client_ip
-from rules.doctor import DoctorError, doctor_swap_apply
-from rules.engines.core import plugins
+from rules.doctor import DoctorError, doctor_plan, doctor_swap_apply
+from rules.engines.core import find_plugin, plugins
 from rules.jobs import (
     SimulationJobError,
     metagame_plan,
@@ -32,7 +32,7 @@ from rules.models import SimulationJob
 from rules.quotas import GamesQuotaExceeded, simulation_quota_charge
 from rules.selectors import simulation_job_metagame, simulation_job_report, simulation_jobs_owned_by
 from web.charts import heat_map
-from web.forms import SimulationForm
+from web.forms import DoctorForm, SimulationForm
 from web.signals import SESSION_JOBS
 
 RECENT_JOBS = 10
@@ -213,6 +213,54 @@ def simulation_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         return _not_found(request)
     simulation_job_cancel(job=job)
     return redirect("simulation-detail", pk=job.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def deck_doctor(request: HttpRequest, pk: int) -> HttpResponse:
+    """The form that starts a deck doctor job for one of the visitor's decks."""
+    deck = Deck.objects.select_related("game", "owner").filter(pk=pk).first()
+    if deck is None or not deck_owned_by(deck, request.user):
+        text = "The deck doctor works on your own decks: there is no deck of yours here."
+        context = {"title": "No such deck", "text": text}
+        return render(request, "web/message.html", context, status=404)
+    plugin = find_plugin(deck.game.slug)
+    agents = agents_offered(plugin) if plugin is not None else []
+    gauntlet = (
+        deck_list_visible_to(request.user, games=[deck.game.slug])
+        .exclude(pk=deck.pk)
+        .order_by("name", "pk")
+    )
+    form = DoctorForm(request.POST or None, gauntlet=gauntlet, agents=agents)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            plan = doctor_plan(
+                deck=deck,
+                gauntlet=list(data["gauntlet"]),
+                agent=data["agent"],
+                games=data["games"],
+                max_swaps=data["swaps"],
+                seed=data["seed"] or 0,
+            )
+            with transaction.atomic():  # a refused quota leaves no job behind
+                job = simulation_job_create(
+                    kind=SimulationJob.Kind.DOCTOR,
+                    plan=plan,
+                    owner=request.user,
+                    seed=data["seed"],
+                )
+                simulation_quota_charge(
+                    user=request.user,
+                    address=client_ip(request),
+                    session_key="",
+                    games=job.games_total,
+                )
+        except (SimulationJobError, GamesQuotaExceeded) as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("simulation-detail", pk=job.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "web/deck_doctor.html", {"deck": deck, "form": form}, status=status)
 
 
 @require_POST
