@@ -157,3 +157,29 @@ def test_every_game_gets_legal_swaps_that_change_what_its_engine_plays(
     if game == "reggae-revolution":  # co-operative: a lineup card and a main-deck card trade
         assert {(s["zone"], s["source"]) for s in spec["swaps"]} == {("lineup", "main")}
         assert spec["cooperative"] and plan.pairings[0]["sides"] == [0, 0]
+
+
+def test_on_workers_each_stored_round_queues_the_next(
+    toy_duel, deck_owner, monkeypatch, django_capture_on_commit_callbacks
+):
+    from rules import tasks
+    from rules.jobs import simulation_chunk_run, simulation_job_dispatch
+    from rules.models import SimulationJob
+
+    sun, moon = decks(deck_owner)
+    plan = doctor_plan(deck=sun, gauntlet=[moon], agent="greedy", games=2, top=1, seed=1)
+    job = simulation_job_create(kind="doctor", plan=plan, owner=deck_owner, seed=1, dispatch=False)
+    SimulationJob.objects.filter(pk=job.pk).update(worker=True)
+    queued: list[tuple[int, int]] = []
+    monkeypatch.setattr(tasks.simulation_chunk_play, "delay", lambda *args: queued.append(args))
+    monkeypatch.setattr(
+        "celery.group.apply_async", lambda self: queued.extend(s.args for s in self.tasks)
+    )
+    simulation_job_dispatch(job_id=job.pk)
+    assert queued == [(job.pk, 0)]  # only the first round: the others wait for it
+    with django_capture_on_commit_callbacks(execute=True):
+        assert simulation_chunk_run(job_id=job.pk, chunk=0) == "stored"
+    assert queued == [(job.pk, 0), (job.pk, 1)]
+    with django_capture_on_commit_callbacks(execute=True):  # a re-delivered round 0
+        assert simulation_chunk_run(job_id=job.pk, chunk=0) == "duplicate"
+    assert queued[-1] == (job.pk, 1)
