@@ -45,6 +45,7 @@ from django.db import DatabaseError, IntegrityError, connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from rules.cardstats import counts_add, game_card_counts
 from rules.engines.core import GamePlugin, SetupError
 from rules.matchups import (
     PlayRefused,
@@ -67,14 +68,18 @@ logger = logging.getLogger(__name__)
 #: by a worker's task or in-process
 CHUNK_RETRIES = 5
 
-#: the kinds a job can be created as today (doctor jobs reuse the same pairings)
+#: the kinds a job can be created as today
 CREATABLE_KINDS = (
     SimulationJob.Kind.MATCHUP,
     SimulationJob.Kind.GAUNTLET,
     SimulationJob.Kind.METAGAME,
+    SimulationJob.Kind.DOCTOR,
 )
 #: the team a co-operative metagame or gauntlet seats when none is given: two players
 TEAM_SIZE = 2
+
+#: the key of a chunk's totals (and of a job's aggregate) holding its card performance counts
+CARDS = "cards"
 
 
 class SimulationJobError(ValueError):
@@ -88,9 +93,15 @@ class JobPlan:
     game_slug: str
     decks: list[dict[str, Any]]
     pairings: list[dict[str, Any]]
+    #: a doctor job's swaps, schedule and decks' records (``rules.doctor``)
+    doctor: dict[str, Any] | None = None
+    #: the games of each chunk where they are fixed by the plan (a doctor's rounds)
+    chunk_games: list[int] | None = None
 
     @property
     def games_total(self) -> int:
+        if self.chunk_games is not None:
+            return sum(self.chunk_games)
         return sum(int(pairing["games"]) for pairing in self.pairings)
 
 
@@ -293,6 +304,16 @@ def chunk_bounds(games_total: int, chunk_size: int, chunk: int) -> tuple[int, in
     return start, min(start + chunk_size, games_total)
 
 
+def job_chunk_bounds(job: SimulationJob, chunk: int) -> tuple[int, int]:
+    """The first game of ``chunk`` of ``job`` and one past its last: by the chunk size, or by
+    the plan's own chunks (a doctor job's rounds)."""
+    rounds = job.doctor.get("chunk_games") if job.doctor else None
+    if rounds:
+        start = sum(rounds[:chunk])
+        return start, start + int(rounds[chunk])
+    return chunk_bounds(job.games_total, job.chunk_size, chunk)
+
+
 def chunk_count_for(games_total: int, chunk_size: int) -> int:
     """How many chunks of ``chunk_size`` games hold ``games_total`` games."""
     return math.ceil(games_total / chunk_size)
@@ -311,17 +332,23 @@ def chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[lis
     """Play the games of ``chunk``: their counts per pairing and one outcome row per game."""
     from rules.adapters import engine_for
 
+    if job.kind == SimulationJob.Kind.DOCTOR:
+        return _doctor_chunk_play(job, chunk)
     engine = engine_for(job.game.slug)
     start, stop = chunk_bounds(job.games_total, job.chunk_size, chunk)
     totals: dict[str, Any] = {}
     outcomes: list[list[Any]] = []
+    cards: dict[str, int] = {}
     for index in range(start, stop):
         number = game_pairing(job.pairings, index)
         pairing = job.pairings[number]
-        report = play_game(engine, pairing["setup"], pairing["agents"], job.seed, index)
+        report = play_game(
+            engine, pairing["setup"], pairing["agents"], job.seed, index, card_sightings=True
+        )
         key = str(number)
         totals[key] = totals_add(totals.get(key, {}), chunk_totals(report))
         game = report.game_summaries[0]
+        cards = counts_add(cards, _game_cards(pairing, report))
         outcomes.append(
             [
                 number,
@@ -332,17 +359,50 @@ def chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[lis
                 game["first_side"],
             ]
         )
+    if cards:
+        totals[CARDS] = cards
     return totals, outcomes
+
+
+def _game_cards(pairing: dict[str, Any], report: Any) -> dict[str, int]:
+    """One game's card counts (``rules.cardstats``) by the job's deck of each side; none where
+    the engine does not tell which cards were drawn and played."""
+    game = report.game_summaries[0]
+    sides = game.get("cards")
+    if not sides:
+        return {}
+    counts: dict[str, int] = {}
+    for side, cards in enumerate(sides):
+        won = bool(report.team.wins) if report.team is not None else game["winner"] == side
+        counts = counts_add(counts, game_card_counts(int(pairing["sides"][side]), cards, won))
+    return counts
+
+
+def _doctor_chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[list[Any]]]:
+    """A doctor job's round ``chunk``, after its earlier rounds (stored: a round never runs
+    before them, see ``simulation_job_dispatch``)."""
+    from rules.doctor import round_play
+
+    earlier = list(
+        job.chunks.filter(index__lt=chunk).order_by("index").values_list("outcomes", flat=True)
+    )
+    if len(earlier) < chunk:
+        raise ValueError(f"round {chunk} of the doctor job comes before its earlier rounds")
+    return round_play(job, chunk, [row for rows in earlier for row in rows])
 
 
 def chunks_add(chunks: Sequence[dict[str, Any]], pairings: int) -> dict[str, Any]:
     """Chunks' per-pairing counts added up in the order given: ``{"pairings": [...]}`` with
-    every pairing's totals (empty for a pairing no chunk played)."""
+    every pairing's totals (empty for a pairing no chunk played), and ``"cards"``: the card
+    performance counts of every deck (``rules.cardstats``), where the engine gives them."""
     added: list[dict[str, Any]] = [{} for _ in range(pairings)]
+    cards: dict[str, int] = {}
     for totals in chunks:
-        for key, counts in sorted(totals.items(), key=lambda item: int(item[0])):
+        numbered = [(key, counts) for key, counts in totals.items() if key != CARDS]
+        for key, counts in sorted(numbered, key=lambda item: int(item[0])):
             added[int(key)] = totals_add(added[int(key)], counts)
-    return {"pairings": added}
+        cards = counts_add(cards, totals.get(CARDS, {}))
+    return {"pairings": added, CARDS: cards}
 
 
 # -- services -------------------------------------------------------------------------------------
@@ -370,15 +430,22 @@ def simulation_job_create(
 
     if kind not in CREATABLE_KINDS:
         raise SimulationJobError(
-            f"{kind!r} jobs cannot be created yet (only matchup, gauntlet, metagame)."
+            f"{kind!r} jobs cannot be created yet (only matchup, gauntlet, metagame, doctor)."
         )
+    if (kind == SimulationJob.Kind.DOCTOR) != (plan.doctor is not None):
+        raise SimulationJobError("A doctor job is made of a doctor plan (rules.doctor).")
     total = plan.games_total
     if not 1 <= total <= _max_games():
         raise SimulationJobError(
             f"A job plays 1 to {_max_games()} games (SIMULATION_MAX_GAMES), not {total}."
         )
     size = int(settings.SIMULATION_CHUNK_GAMES if chunk_size is None else chunk_size)
-    if not 1 <= size <= settings.SIMULATION_MAX_CHUNK_GAMES:
+    doctor: dict[str, Any] = {}
+    if plan.doctor is not None and plan.chunk_games is not None:
+        # a doctor's chunk is a round: its size is the plan's, whatever was asked
+        doctor = {**plan.doctor, "chunk_games": list(plan.chunk_games)}
+        size = max(plan.chunk_games)
+    elif not 1 <= size <= settings.SIMULATION_MAX_CHUNK_GAMES:
         raise SimulationJobError(
             f"A chunk plays 1 to {settings.SIMULATION_MAX_CHUNK_GAMES} games, not {size}."
         )
@@ -399,8 +466,9 @@ def simulation_job_create(
         seed=secrets.randbelow(2**31) if seed is None else seed,
         games_total=total,
         chunk_size=size,
-        chunk_count=chunk_count_for(total, size),
+        chunk_count=len(plan.chunk_games or ()) if doctor else chunk_count_for(total, size),
         worker=bool(settings.CELERY_BROKER_URL),
+        doctor=doctor,
     )
     if dispatch:
         transaction.on_commit(lambda: simulation_job_dispatch(job_id=job.pk))
@@ -424,10 +492,10 @@ def simulation_job_dispatch(*, job_id: int) -> None:
 
     from rules.tasks import simulation_chunk_play
 
+    # a doctor's rounds go one by one: each one queues the next once stored
+    chunks = 1 if job.kind == SimulationJob.Kind.DOCTOR else job.chunk_count
     try:
-        group(
-            simulation_chunk_play.si(job_id, chunk) for chunk in range(job.chunk_count)
-        ).apply_async()
+        group(simulation_chunk_play.si(job_id, chunk) for chunk in range(chunks)).apply_async()
     except Exception as error:  # kombu's connection errors have no common public base
         logger.exception("simulation job %s could not be queued", job_id)
         simulation_job_fail(
@@ -514,6 +582,7 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
         raise ValueError(f"job {job_id} has chunks 0 to {job.chunk_count - 1}, not {chunk}")
     if SimulationChunk.objects.filter(job_id=job_id, index=chunk).exists():
         simulation_job_finish(job_id=job_id)  # its worker may have died before adding up
+        _next_round(job, chunk)
         return "duplicate"
     now = timezone.now()
     SimulationJob.objects.filter(pk=job_id, status=SimulationJob.Status.QUEUED).update(
@@ -535,7 +604,7 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
             error=f"The engine stopped with an internal error ({type(error).__name__}).",
         )
         return "failed"
-    start, stop = chunk_bounds(job.games_total, job.chunk_size, chunk)
+    start, stop = job_chunk_bounds(job, chunk)
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -555,7 +624,20 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
             updated_at=timezone.now(),
         )
     simulation_job_finish(job_id=job_id)
+    _next_round(job, chunk)
     return "stored"
+
+
+def _next_round(job: SimulationJob, chunk: int) -> None:
+    """Queue a worker's doctor job's next round, once round ``chunk`` is stored (in-process
+    jobs play their chunks in order anyway)."""
+    if job.kind != SimulationJob.Kind.DOCTOR or not job.worker or chunk + 1 >= job.chunk_count:
+        return
+    if SimulationChunk.objects.filter(job_id=job.pk, index=chunk + 1).exists():
+        return
+    from rules.tasks import simulation_chunk_play
+
+    transaction.on_commit(lambda: simulation_chunk_play.delay(job.pk, chunk + 1))
 
 
 def simulation_job_finish(*, job_id: int) -> SimulationJob | None:
@@ -569,6 +651,11 @@ def simulation_job_finish(*, job_id: int) -> SimulationJob | None:
         if len(chunks) < job.chunk_count:
             return job
         job.aggregate = chunks_add(chunks, len(job.pairings))
+        if job.kind == SimulationJob.Kind.DOCTOR:
+            from rules.doctor import doctor_report
+
+            rows = job.chunks.order_by("index").values_list("outcomes", flat=True)
+            job.aggregate["doctor"] = doctor_report(job.doctor, [r for c in rows for r in c])
         job.status = SimulationJob.Status.DONE
         job.finished_at = timezone.now()
         job.save(update_fields=["aggregate", "status", "finished_at", "updated_at"])

@@ -174,6 +174,12 @@ class SimulationJob(models.Model):
     meta_shares = models.JSONField(
         default=list, help_text="Per deck, its share of the field (metagame jobs; any scale)."
     )
+    doctor = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Doctor jobs: the deck's records, the gauntlet's, the screened swaps, the "
+        "racing schedule and the games of each round (rules.doctor); empty for other kinds.",
+    )
     seed = models.BigIntegerField()
     games_total = models.PositiveIntegerField()
     chunk_size = models.PositiveIntegerField(

@@ -227,4 +227,41 @@ def simulation_job_report(job: SimulationJob, shares: list[float] | None = None)
     if job.kind == SimulationJob.Kind.GAUNTLET:
         gauntlet = simulation_job_gauntlet(job, shares)
         report["gauntlet"] = gauntlet.as_dict() if gauntlet is not None else None
+    if job.kind == SimulationJob.Kind.DOCTOR:
+        report["doctor"] = simulation_job_doctor(job)
+    else:
+        report["cards"] = simulation_job_cards(job)
     return report
+
+
+def simulation_job_cards(job: SimulationJob) -> list[dict[str, Any]]:
+    """Every deck's cards' performance so far (``rules.cardstats``): win rate drawn, played and
+    not seen, with Wilson intervals; empty where the game's engine does not tell."""
+    from rules.cardstats import card_figures
+    from rules.jobs import CARDS, chunks_add
+
+    if job.status == SimulationJob.Status.DONE and job.aggregate:
+        counts = job.aggregate.get(CARDS, {})
+    else:
+        chunks = job.chunks.order_by("index").values_list("totals", flat=True)
+        counts = chunks_add(list(chunks), len(job.pairings))[CARDS]
+    figures = []
+    for figure in card_figures(counts):
+        row = figure.as_dict()
+        row["label"] = job.labels[figure.deck] if figure.deck < len(job.labels) else ""
+        figures.append(row)
+    return figures
+
+
+def simulation_job_doctor(job: SimulationJob) -> dict[str, Any] | None:
+    """A doctor job's results (``rules.doctor.doctor_report``): once done, the aggregate's;
+    before, from the rounds stored so far; None for another kind of job."""
+    if job.kind != SimulationJob.Kind.DOCTOR or not job.doctor:
+        return None
+    if "doctor" in job.aggregate:
+        report: dict[str, Any] = job.aggregate["doctor"]
+        return report
+    from rules.doctor import doctor_report
+
+    rows = job.chunks.order_by("index").values_list("outcomes", flat=True)
+    return doctor_report(job.doctor, [row for chunk in rows for row in chunk])

@@ -92,6 +92,7 @@ def play_game(
     *,
     log: bool = False,
     fixed_seats: bool = False,
+    card_sightings: bool = False,
 ) -> SimulationReport:
     """Play game ``index`` of a run (a report of one game; with ``log``, its full record), its
     seats rotated ``index`` places unless ``fixed_seats``.
@@ -109,6 +110,7 @@ def play_game(
         log_game=0 if log else None,
         alternate_seats=not fixed_seats,
         start_index=index,
+        card_sightings=card_sightings,
     )
 
 

@@ -177,6 +177,22 @@ def replay_record(record: Mapping[str, Any], game: Game | None = None) -> Any:
     return engine.replay(int(record["seed"]), record["setup"], actions)
 
 
+def _sides_cards(state: Any, order: Sequence[int]) -> list[dict[str, list[str]]] | None:
+    """The finished game's card sightings by side (seat ``s`` is side ``order[s]``), as sorted
+    name lists; None where the engine does not tell."""
+    sightings = state.card_sightings()
+    if sightings is None:
+        return None
+    sides: list[dict[str, list[str]]] = [{} for _ in order]
+    for seat, seen in enumerate(sightings):
+        sides[order[seat]] = {
+            "deck": sorted(seen.deck),
+            "drew": sorted(seen.drew),
+            "played": sorted(seen.played),
+        }
+    return sides
+
+
 def run(
     game: Game | str,
     decks_or_setup: Mapping[str, Any] | Sequence[Any] | None,
@@ -189,6 +205,7 @@ def run(
     log_game: int | None = None,
     side_names: Sequence[str] | None = None,
     start_index: int = 0,
+    card_sightings: bool = False,
 ) -> SimulationReport:
     """Play ``games`` games from ``decks_or_setup`` (a setup mapping, or a list of decks passed
     as ``{"decks": [...]}``) between ``agents`` (names or ``seed -> Agent`` factories, one per
@@ -202,6 +219,9 @@ def run(
     game at a time rotates game ``k`` as game ``k``). ``log_game``
     (an index into ``results``) keeps that game's full record in ``report.game_log``.
     ``side_names`` label the sides (e.g. deck names) instead of the engine's seat names.
+    With ``card_sightings`` each game's summary also holds ``cards``: per side, the cards of its
+    deck, those it drew and those it played (``State.card_sightings``), or None where the
+    engine does not tell.
     """
     engine = get_game(game) if isinstance(game, str) else game
     if decks_or_setup is None:
@@ -288,6 +308,8 @@ def run(
                 "seats": order,
             }
         )
+        if card_sightings:
+            summaries[-1]["cards"] = _sides_cards(state, order)
         if first is not None:
             moved_first[order[first]] += 1
             first_side_wins[order[first]] += seat_winner == first

@@ -139,3 +139,31 @@ def read_rulebook(file_name: str) -> str:
     if not path.is_file():
         pytest.skip(f"rulebook {path} is missing: shared/ must sit beside the repository")
     return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def toy_duel(db):
+    """The test suite's toy game (``tests/toygame``) plugged in and its cards loaded, for one
+    test; unplugged afterwards."""
+    from decks.validation.index import card_index_forget_local
+    from rules import test_hands
+    from rules.engines.core import register_plugin
+    from rules.plugins import plugin_unwire, plugin_wire
+    from tests.toygame.engine import SLUG as slug
+    from tests.toygame.plugin import ToyDuelPlugin
+
+    plugin = register_plugin(ToyDuelPlugin())
+    plugin_wire(plugin)
+    test_hands._loaded.pop(slug, None)
+    card_index_forget_local()
+    call_command("load_game_data", "--game", slug, stdout=io.StringIO())
+    yield plugin
+    plugin_unwire(slug)
+    test_hands._loaded.pop(slug, None)
+    card_index_forget_local()
+
+
+@pytest.fixture
+def deck_owner(django_user_model):
+    """A user who owns decks."""
+    return django_user_model.objects.create_user("deck-owner", password="pw-for-tests-only")

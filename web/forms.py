@@ -1030,3 +1030,41 @@ class SimulationForm(forms.Form):
             except MetagameError as error:
                 self.add_error("meta_shares", str(error))
         return data
+
+
+class DoctorForm(forms.Form):
+    """A deck doctor job for one deck: its gauntlet (decks of its game), the agent of every
+    seat, the first round's games, the swaps raced and a seed."""
+
+    gauntlet = forms.ModelMultipleChoiceField(
+        queryset=None,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Gauntlet",
+        help_text="Up to 8 decks of the game to beat (yours and public ones); in a co-operative "
+        "game, team-mates (none: the deck plays alone with a team of two).",
+    )
+    agent = forms.ChoiceField(choices=(), label="Every seat played by")
+    games = forms.IntegerField(
+        min_value=1,
+        max_value=100,
+        initial=4,
+        label="Games in the first round",
+        help_text="Games each swap plays against each gauntlet deck in the first round; each "
+        "round doubles them for the better half of the swaps.",
+    )
+    swaps = forms.IntegerField(min_value=1, max_value=64, initial=16, label="Swaps raced at most")
+    seed = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_INT32,
+        required=False,
+        label="Seed (optional)",
+        help_text="The same seed picks and plays the same swaps again.",
+    )
+
+    def __init__(self, *args: Any, gauntlet: Any, agents: list[tuple[str, str]], **kwargs: Any):
+        """``gauntlet``: the decks the visitor may pick; ``agents``: the game's (name, label)."""
+        super().__init__(*args, **kwargs)
+        self.fields["gauntlet"].queryset = gauntlet
+        self.fields["gauntlet"].label_from_instance = lambda d: f"{d.name} ({d.owner})"
+        self.fields["agent"].choices = agents

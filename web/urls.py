@@ -50,6 +50,7 @@ urlpatterns = [
         name="deck-revert",
     ),
     path("decks/<id:pk>/odds/", decks.deck_odds_view, name="deck-odds"),
+    path("decks/<id:pk>/doctor/", simulations.deck_doctor, name="deck-doctor"),
     path("decks/<id:pk>/test-hands/", testhands.deck_test_hands, name="deck-test-hands"),
     re_path(
         rf"^decks/(?P<pk>{ID_PATTERN})/export\.(?P<kind>text|csv|json)$",
@@ -68,6 +69,11 @@ urlpatterns = [
         name="simulation-progress",
     ),
     path("simulations/<id:pk>/cancel/", simulations.simulation_cancel, name="simulation-cancel"),
+    path(
+        "simulations/<id:pk>/apply-swap/",
+        simulations.simulation_apply_swap,
+        name="simulation-apply-swap",
+    ),
     path(
         "simulations/<id:pk>/matrix.<str:kind>",
         simulations.simulation_matrix,

@@ -18,7 +18,8 @@ class SimulationCreateSerializer(serializers.Serializer):
         help_text="metagame: every pair of the decks (2 to 16 of one game; in a co-operative "
         "game each deck's own team plays the game instead); gauntlet: the first deck against "
         "each of the others (1 to 15; in a co-operative game, teamed with each); matchup: the "
-        "decks at one table, as many as the game seats.",
+        "decks at one table, as many as the game seats; doctor: the first deck's one-card swaps "
+        "raced against the others (its gauntlet; team-mates in a co-operative game).",
     )
     decks = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
@@ -30,7 +31,9 @@ class SimulationCreateSerializer(serializers.Serializer):
         min_value=1,
         max_value=MAX_INT32,
         help_text="Games every pairing plays (even in a competitive metagame and in a gauntlet; "
-        "a matchup is one pairing). The job's total is limited by SIMULATION_MAX_GAMES and your quota.",
+        "a matchup is one pairing; a doctor's: games a swap plays against each gauntlet deck in "
+        "the first round, doubling each round). The job's total is limited by "
+        "SIMULATION_MAX_GAMES and your quota.",
     )
     agent = serializers.CharField(
         required=False,
@@ -58,6 +61,25 @@ class SimulationCreateSerializer(serializers.Serializer):
         min_value=1,
         max_value=MAX_INT32,
         help_text=f"Games a chunk (a worker's task); default {settings.SIMULATION_CHUNK_GAMES}.",
+    )
+    swaps = serializers.IntegerField(
+        required=False, min_value=1, max_value=64, help_text="doctor: swaps raced at most (16)."
+    )
+    top = serializers.IntegerField(
+        required=False, min_value=1, max_value=16, help_text="doctor: swaps in the last round (3)."
+    )
+    cards_in = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        required=False,
+        max_length=64,
+        help_text="doctor: only these cards are tried as the card put in (default: the cards of "
+        "the deck and of its gauntlet).",
+    )
+    cards_out = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        required=False,
+        max_length=64,
+        help_text="doctor: only these cards of the deck are tried as the card taken out.",
     )
     meta_shares = serializers.ListField(
         child=serializers.FloatField(min_value=0, max_value=1e9),
@@ -149,6 +171,67 @@ class MetagameSerializer(serializers.Serializer):
     field = FieldRateSerializer(many=True)
 
 
+class DoctorBaseSerializer(serializers.Serializer):
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    ci_low = serializers.FloatField(help_text="Wilson 95% interval, low end.")
+    ci_high = serializers.FloatField(help_text="Wilson 95% interval, high end.")
+
+
+class _DoctorSwapFields(serializers.Serializer):
+    swap = serializers.IntegerField(help_text="The swap's index (POST it to apply_swap).")
+    out = serializers.CharField(help_text="The card one copy of which is taken out.")
+    zone = serializers.CharField(help_text="The zone of the deck the swap is made in.")
+    source = serializers.CharField(
+        allow_null=True,
+        help_text="null: the card put in comes from outside the deck; else the zone of the deck "
+        "it comes from, and the card taken out goes there (an exchange between zones).",
+    )
+    games = serializers.IntegerField(help_text="Games it played (each paired with the deck's).")
+    rounds = serializers.IntegerField(help_text="Racing rounds it played.")
+    wins = serializers.IntegerField()
+    base_wins = serializers.IntegerField(help_text="The unchanged deck's wins in the same games.")
+    delta = serializers.FloatField(help_text="Change in win rate (mean paired difference).")
+    ci_low = serializers.FloatField(help_text="95% interval, corrected for every swap tried.")
+    ci_high = serializers.FloatField()
+    significant = serializers.BooleanField(help_text="The whole interval is above 0.")
+
+
+# "in" is a Python keyword: the field is declared by name
+DoctorSwapSerializer = type(
+    "DoctorSwapSerializer",
+    (_DoctorSwapFields,),
+    {"in": serializers.CharField(help_text="The card put in instead."), "__module__": __name__},
+)
+
+
+class DoctorScreenSerializer(serializers.Serializer):
+    pairs = serializers.IntegerField(help_text="Swaps of a card for one of its type looked at.")
+    screened = serializers.IntegerField(help_text="Of those, validated.")
+    illegal = serializers.IntegerField()
+    no_effect = serializers.IntegerField(help_text="Legal, but the engine plays the same.")
+    kept = serializers.IntegerField(help_text="Raced.")
+
+
+class DoctorReportSerializer(serializers.Serializer):
+    tried = serializers.IntegerField(help_text="Swaps raced (the Bonferroni correction's count).")
+    alpha = serializers.FloatField()
+    correction = serializers.CharField()
+    base = DoctorBaseSerializer()
+    best = DoctorSwapSerializer(many=True, help_text="The last round's swaps, best first.")
+    raced = DoctorSwapSerializer(many=True, help_text="Every swap raced, by index.")
+    screen = DoctorScreenSerializer()
+
+
+class CardRateSerializer(serializers.Serializer):
+    games = serializers.IntegerField(help_text="Games (of this deck) counted.")
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    ci_low = serializers.FloatField(allow_null=True, help_text="Wilson 95% interval, low end.")
+    ci_high = serializers.FloatField(allow_null=True, help_text="Wilson 95% interval, high end.")
+
+
 class RateRowSerializer(serializers.Serializer):
     deck = serializers.IntegerField(help_text="The opponent's, partner's or team's deck index.")
     label = serializers.CharField()
@@ -178,6 +261,18 @@ class RateTableSerializer(serializers.Serializer):
     ci_high = serializers.FloatField(allow_null=True)
 
 
+class CardFiguresSerializer(serializers.Serializer):
+    deck = serializers.IntegerField(help_text="The deck's index in the job's decks.")
+    label = serializers.CharField()
+    card = serializers.CharField()
+    drawn = CardRateSerializer(help_text="Games its player drew it (or played it).")
+    played = CardRateSerializer(help_text="Games its player played it.")
+    unseen = CardRateSerializer(help_text="Games it stayed in the deck, never seen.")
+    improvement_when_drawn = serializers.FloatField(
+        allow_null=True, help_text="Win rate drawn minus win rate not seen."
+    )
+
+
 class SimulationReportSerializer(serializers.Serializer):
     games = serializers.IntegerField(help_text="Games counted (all of them once done).")
     pairings = PairingResultSerializer(many=True)
@@ -193,6 +288,16 @@ class SimulationReportSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         help_text="Gauntlet jobs: the first deck against (or with) each other deck.",
+    )
+    doctor = DoctorReportSerializer(
+        required=False, allow_null=True, help_text="Doctor jobs: the swaps raced so far."
+    )
+    cards = CardFiguresSerializer(
+        many=True,
+        required=False,
+        help_text="Matchup, gauntlet and metagame jobs: per deck and card, its win rate when drawn, played "
+        "and not seen (17lands' figures); empty where the game's engine does not report which "
+        "cards were drawn and played (Reggae Revolution, Regality vs Religion, Reign Absolute).",
     )
 
 
@@ -217,6 +322,17 @@ class SharesQuerySerializer(serializers.Serializer):
 
     def validate_shares(self, value: str) -> list[float]:
         return [float(part) for part in value.split(",")]
+
+
+class DoctorApplySerializer(serializers.Serializer):
+    swap = serializers.IntegerField(
+        min_value=0, max_value=MAX_INT32, help_text="The swap's index in the results."
+    )
+
+
+class DoctorAppliedSerializer(serializers.Serializer):
+    deck = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="The deck's new version, with the swap made.")
 
 
 class MatrixExportSerializer(SharesQuerySerializer):

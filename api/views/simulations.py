@@ -19,9 +19,11 @@ from rest_framework.response import Response
 
 from api.errors import Conflict
 from api.serializers import simulations as s
+from decks.errors import DeckError, DeckVersionConflict
 from decks.selectors import deck_list_visible_to
 from deckwright.clientip import client_ip
 from deckwright.inputs import ID_PATTERN
+from rules.doctor import DoctorError, doctor_plan, doctor_swap_apply
 from rules.engines.core import find_plugin
 from rules.jobs import (
     JobPlan,
@@ -66,6 +68,25 @@ def _plan(user: Any, data: dict[str, Any]) -> JobPlan:
     default = plugin.matchup_agents[0] if plugin is not None else "random"
     agent = data.get("agent", default)
     try:
+        if data["kind"] == SimulationJob.Kind.DOCTOR:
+            if "agents" in data or "meta_shares" in data:
+                raise SimulationJobError(
+                    "A doctor job takes one agent for every seat (agent), and no meta shares."
+                )
+            return doctor_plan(
+                deck=decks[0],
+                gauntlet=decks[1:],
+                agent=agent,
+                games=data["games_per_pairing"],
+                max_swaps=data.get("swaps", 16),
+                top=data.get("top", 3),
+                players=data.get("players", 2),
+                ins=data.get("cards_in", ()),
+                outs=data.get("cards_out", ()),
+                seed=data.get("seed", 0),
+            )
+        if any(key in data for key in ("swaps", "top", "cards_in", "cards_out")):
+            raise SimulationJobError("swaps, top, cards_in and cards_out are a doctor job's.")
         if data["kind"] in (SimulationJob.Kind.METAGAME, SimulationJob.Kind.GAUNTLET):
             if "agents" in data:
                 raise SimulationJobError(
@@ -107,7 +128,7 @@ class SimulationJobViewSet(
     permission_classes = [IsAuthenticated]
     serializer_class = s.SimulationJobSerializer
     lookup_value_regex = ID_PATTERN
-    extra_error_statuses_by_action = {"cancel": (409,)}
+    extra_error_statuses_by_action = {"cancel": (409,), "apply_swap": (403, 409)}
 
     def get_queryset(self) -> QuerySet[SimulationJob]:
         return simulation_jobs_owned_by(self.request.user, None).order_by("-created_at", "-pk")
@@ -192,6 +213,30 @@ class SimulationJobViewSet(
                 "report": report,
             }
         )
+
+    @extend_schema(
+        summary="Make one of a finished doctor job's swaps in its deck, as a new version",
+        request=s.DoctorApplySerializer,
+        responses={200: s.DoctorAppliedSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="apply-swap")
+    def apply_swap(self, request: Request, pk: str) -> Response:
+        params = s.DoctorApplySerializer(data=request.data)
+        params.is_valid(raise_exception=True)
+        job = self.get_object()
+        if job.kind != SimulationJob.Kind.DOCTOR or job.status != SimulationJob.Status.DONE:
+            raise Conflict("Only a finished doctor job's swaps can be applied.")
+        try:
+            deck = doctor_swap_apply(
+                job=job, swap=params.validated_data["swap"], actor=request.user
+            )
+        except (DoctorError, DeckVersionConflict) as error:
+            raise Conflict(str(error)) from error
+        except PermissionError as error:
+            raise exceptions.PermissionDenied("Only the deck's owner can change it.") from error
+        except DeckError as error:
+            raise exceptions.ValidationError(str(error)) from error
+        return Response({"deck": deck.pk, "version": deck.version})
 
     @extend_schema(
         summary="A metagame's matrix and field win rates as a CSV or JSON file",

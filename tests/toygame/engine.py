@@ -10,6 +10,7 @@ from rules.engines.core import (
     CHANCE,
     TERMINAL,
     Action,
+    CardSightings,
     Game,
     Information,
     SetupError,
@@ -131,6 +132,23 @@ class ToyState(State):
 
     def first_player(self) -> int | None:
         return self.first if self.decided else None
+
+    def card_sightings(self) -> list[CardSightings] | None:
+        """Per seat: the cards it played (events), drew (played or in hand) and its whole deck."""
+        if self.events is None:
+            return None
+        played: list[set[str]] = [set(), set()]
+        for event in self.events:
+            if event.kind == "play":
+                played[event.player].add(str(event.detail["card"]))
+        result = []
+        for player in (0, 1):
+            drew = played[player] | set(self.hands[player])
+            deck = drew | set(self.piles[player])
+            result.append(
+                CardSightings(frozenset(deck), frozenset(drew), frozenset(played[player]))
+            )
+        return result
 
 
 class ToyGame(Game):

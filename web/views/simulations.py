@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from decks.selectors import deck_list_visible_to
+from decks.errors import DeckError
+from decks.models import Deck
+from decks.selectors import deck_list_visible_to, deck_owned_by
 from deckwright.clientip import client_ip
+from rules.doctor import DoctorError, doctor_plan, doctor_swap_apply
 from rules.engines.core import find_plugin, plugins
 from rules.jobs import (
     JobPlan,
@@ -39,7 +43,7 @@ from rules.selectors import (
     simulation_jobs_owned_by,
 )
 from web.charts import heat_map
-from web.forms import SimulationForm
+from web.forms import DoctorForm, SimulationForm
 from web.signals import SESSION_JOBS
 
 RECENT_JOBS = 10
@@ -160,8 +164,34 @@ def _not_found(request: HttpRequest) -> HttpResponse:
     return render(request, "web/message.html", {"title": "No such job", "text": text}, status=404)
 
 
-def _context(job: SimulationJob) -> dict[str, Any]:
+def _context(job: SimulationJob, request: HttpRequest | None = None) -> dict[str, Any]:
     context: dict[str, Any] = {"job": job, "report": simulation_job_report(job)}
+    tables: dict[int, dict[str, Any]] = {}
+    for row in context["report"].get("cards") or []:
+        table = tables.setdefault(row["deck"], {"label": row["label"], "rows": []})
+        gap = row["improvement_when_drawn"]
+        table["rows"].append({**row, "gap": None if gap is None else f"{100 * gap:+.1f}"})
+    context["card_tables"] = [tables[deck] for deck in sorted(tables)]
+    doctor = context["report"].get("doctor")
+    if doctor is not None:
+        context["doctor"] = doctor
+        context["doctor_rows"] = [
+            {
+                **swap,
+                "change": f"{100 * swap['delta']:+.1f}",
+                "low": f"{100 * swap['ci_low']:+.1f}",
+                "high": f"{100 * swap['ci_high']:+.1f}",
+            }
+            for swap in doctor["best"]
+        ]
+        deck = Deck.objects.filter(pk=job.decks[0]["deck"]).first()
+        context["doctor_applicable"] = (
+            job.status == SimulationJob.Status.DONE
+            and request is not None
+            and deck is not None
+            and deck.version == job.decks[0]["version"]
+            and deck_owned_by(deck, request.user)
+        )
     metagame = simulation_job_metagame(job) if job.kind == SimulationJob.Kind.METAGAME else None
     if job.games_done:
         context["gauntlet"] = simulation_job_gauntlet(job)
@@ -187,7 +217,7 @@ def simulation_detail(request: HttpRequest, pk: int) -> HttpResponse:
     job = _owned(request, pk)
     if job is None:
         return _not_found(request)
-    return render(request, "web/simulation_detail.html", _context(job))
+    return render(request, "web/simulation_detail.html", _context(job, request))
 
 
 @require_GET
@@ -197,7 +227,7 @@ def simulation_progress(request: HttpRequest, pk: int) -> HttpResponse:
     if job is None:
         return _not_found(request)
     template = "web/_simulation_progress.html" if request.htmx else "web/simulation_detail.html"
-    return render(request, template, _context(job))
+    return render(request, template, _context(job, request))
 
 
 @require_POST
@@ -208,6 +238,75 @@ def simulation_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         return _not_found(request)
     simulation_job_cancel(job=job)
     return redirect("simulation-detail", pk=job.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def deck_doctor(request: HttpRequest, pk: int) -> HttpResponse:
+    """The form that starts a deck doctor job for one of the visitor's decks."""
+    deck = Deck.objects.select_related("game", "owner").filter(pk=pk).first()
+    if deck is None or not deck_owned_by(deck, request.user):
+        text = "The deck doctor works on your own decks: there is no deck of yours here."
+        context = {"title": "No such deck", "text": text}
+        return render(request, "web/message.html", context, status=404)
+    plugin = find_plugin(deck.game.slug)
+    agents = agents_offered(plugin) if plugin is not None else []
+    gauntlet = (
+        deck_list_visible_to(request.user, games=[deck.game.slug])
+        .exclude(pk=deck.pk)
+        .order_by("name", "pk")
+    )
+    form = DoctorForm(request.POST or None, gauntlet=gauntlet, agents=agents)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            plan = doctor_plan(
+                deck=deck,
+                gauntlet=list(data["gauntlet"]),
+                agent=data["agent"],
+                games=data["games"],
+                max_swaps=data["swaps"],
+                seed=data["seed"] or 0,
+            )
+            with transaction.atomic():  # a refused quota leaves no job behind
+                job = simulation_job_create(
+                    kind=SimulationJob.Kind.DOCTOR,
+                    plan=plan,
+                    owner=request.user,
+                    seed=data["seed"],
+                )
+                simulation_quota_charge(
+                    user=request.user,
+                    address=client_ip(request),
+                    session_key="",
+                    games=job.games_total,
+                )
+        except (SimulationJobError, GamesQuotaExceeded) as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("simulation-detail", pk=job.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "web/deck_doctor.html", {"deck": deck, "form": form}, status=status)
+
+
+@require_POST
+def simulation_apply_swap(request: HttpRequest, pk: int) -> HttpResponse:
+    """Make one of a finished doctor job's swaps a new version of its deck (the deck's owner
+    only), then show the deck; a refusal is shown on the job's page."""
+    job = _owned(request, pk)
+    if job is None or job.kind != SimulationJob.Kind.DOCTOR:
+        return _not_found(request)
+    try:
+        swap = int(request.POST.get("swap", ""))
+    except ValueError:
+        swap = -1
+    try:
+        deck = doctor_swap_apply(job=job, swap=swap, actor=request.user)
+    except (DoctorError, DeckError, PermissionError) as error:
+        context = _context(job, request)
+        context["apply_error"] = str(error)
+        return render(request, "web/simulation_detail.html", context, status=409)
+    messages.success(request, f"{deck.name} is now at version {deck.version}.")
+    return redirect("deck-detail", pk=deck.pk)
 
 
 @require_GET

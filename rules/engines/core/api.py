@@ -68,6 +68,16 @@ class Event:
         return {"kind": self.kind, "player": self.player, **dict(self.detail)}
 
 
+@dataclass(frozen=True, slots=True)
+class CardSightings:
+    """One seat's cards in a finished game, by name: its whole ``deck``, the cards it ``drew``
+    (held in hand, or in play from the start, at any time) and those it ``played``."""
+
+    deck: frozenset[str]
+    drew: frozenset[str]
+    played: frozenset[str]
+
+
 class _NoHistory(list):
     """A history that forgets: search clones do not pay for a growing action list."""
 
@@ -225,6 +235,11 @@ class State:
 
     def first_player(self) -> int | None:
         """Return the seat that moved first, or None when the engine does not say."""
+        return None
+
+    def card_sightings(self) -> list[CardSightings] | None:
+        """Per seat, the cards of its deck it drew and played this game (card performance);
+        None when the engine does not tell, or the state records no events (``quiet()``)."""
         return None
 
     # --- provided ---------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import math
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
-from rules.engines.core import TERMINAL, Action, Rng, State
+from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
 from rules.engines.revolt_n_reign.cards import (
     ATTACK,
     BILL,
@@ -589,6 +589,31 @@ class RevoltState(State):
     def first_player(self) -> int:
         """Report hook: the player who takes the first turn ("Step 4: Determine Turn Order")."""
         return self.first
+
+    def card_sightings(self) -> list[CardSightings] | None:
+        """Per seat: its cards (every zone of its side), those it drew (all but its draw pile
+        at the end; the UAs are in play from the start) and those it played (the ``play``,
+        ``clash``, ``equalize`` and ``pillar`` events)."""
+        if self.events is None:
+            return None
+        result = []
+        for player in (0, 1):
+            zones = (
+                self.hand, self.discard, self.exile, self.uas,
+                self.pillars, self.board, self.resolving,
+            )  # fmt: skip
+            seen = {self.table[cid].name for zone in zones for cid in zone[player]}
+            played = frozenset(
+                str(event.detail["card"])
+                for event in self.events
+                if event.player == player
+                and event.kind in ("play", "clash", "equalize", "pillar")
+                and "card" in event.detail
+            )
+            drew = frozenset(seen) | played
+            deck = drew | {self.table[cid].name for cid in self.draw[player]}
+            result.append(CardSightings(frozenset(deck), drew, played))
+        return result
 
     # --- setup --------------------------------------------------------------------------------
     def deal(self, decks: Sequence[Sequence[int]], mulligans: bool) -> None:

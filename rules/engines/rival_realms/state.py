@@ -22,7 +22,7 @@ import math
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any, cast
 
-from rules.engines.core import TERMINAL, Action, Rng, State
+from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
 from rules.engines.rival_realms.cards import CardSpec
 
 HAND_SIZE = 7
@@ -170,6 +170,28 @@ class RealmsState(State):
     def first_player(self) -> int:
         """Return the seat that moved first (§`Setup`: random unless the setup names it)."""
         return self.first
+
+    def card_sightings(self) -> list[CardSightings] | None:
+        """Per seat: its cards, those it drew (out of its draw deck by the end, or played) and
+        those it played or put onto its field (the ``play`` and ``enter`` events)."""
+        if self.events is None:
+            return None
+        names = {spec.key: spec.name for spec in self.table}
+        result = []
+        for player in (0, 1):
+            cards = [card for card, owner in enumerate(self.owner) if owner == player]
+            undrawn = set(self.draw[player])
+            played = frozenset(
+                names[event.detail["card"]]
+                for event in self.events
+                if event.player == player
+                and event.kind in ("play", "enter")
+                and event.detail.get("card") in names
+            )
+            drew = frozenset(self.table[card].name for card in cards if card not in undrawn)
+            deck = frozenset(self.table[card].name for card in cards)
+            result.append(CardSightings(deck, drew | played, played))
+        return result
 
     def turn_count(self) -> int:
         """Return the turns played (both players' turns counted); a turn cut off by the turn
