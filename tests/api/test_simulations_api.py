@@ -110,7 +110,7 @@ def test_a_running_job_shows_partial_results_and_can_be_cancelled_once(alice, de
     ("change", "field", "words"),
     [
         ({"games_per_pairing": 3}, "", "even number"),
-        ({"kind": "gauntlet"}, "kind", "not a valid choice"),
+        ({"kind": "tournament"}, "kind", "not a valid choice"),
         ({"agent": "alphabeta"}, "", "does not play Reign Absolute"),
         ({"meta_shares": [1, 2]}, "", "one meta share per deck"),
         ({"meta_shares": [-1, 1, 1]}, "meta_shares.0", "greater than or equal to 0"),
