@@ -68,7 +68,9 @@ def test_a_field_rate_lies_between_the_rates_of_its_row(case):
         rates = [
             cell.win_rate
             for col, cell in enumerate(metagame.cells[row])
-            if cell is not None and shares[col] > 0
+            # the shares the field weighs by (normalised: a share too small to survive the
+            # division, such as 5e-324 beside 2.0, weighs nothing)
+            if cell is not None and metagame.shares[col] > 0
         ]
         if field.win_rate is None:
             assert not rates
