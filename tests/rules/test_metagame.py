@@ -63,14 +63,15 @@ def test_a_versus_b_plus_b_versus_a_is_one_minus_the_draws(case):
 def test_a_field_rate_lies_between_the_rates_of_its_row(case):
     labels, pairings, shares = case
     metagame = metagame_compute(labels, pairings, shares)
+    weights = meta_shares_normalised(shares, len(labels))
     assert sum(metagame.shares) == pytest.approx(1.0, abs=1e-5)
     for row, field in enumerate(metagame.field):
         rates = [
             cell.win_rate
             for col, cell in enumerate(metagame.cells[row])
-            # the shares the field weighs by (normalised: a share too small to survive the
-            # division, such as 5e-324 beside 2.0, weighs nothing)
-            if cell is not None and metagame.shares[col] > 0
+            # the weights the field uses (normalised: a share too small to survive the division,
+            # such as 5e-324 beside 2.0, weighs nothing)
+            if cell is not None and weights[col] > 0
         ]
         if field.win_rate is None:
             assert not rates
