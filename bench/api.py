@@ -81,6 +81,7 @@ def run_backend(backend: str, cards: int, requests: int) -> None:
     os.environ["DATABASE_CONN_MAX_AGE"] = "600"  # persistent connections, as in production
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deckwright.settings")
     os.environ["DEBUG"] = "0"
+    os.environ["DECKWRIGHT_HTTPS"] = "0"  # plain HTTP in process (else a redirect to https://)
     os.environ.setdefault("SECRET_KEY", "bench-only")
     os.environ["API_THROTTLE_ANON"] = "100000000/minute"
     os.environ["API_THROTTLE_USER"] = "100000000/minute"
@@ -161,6 +162,7 @@ def run_backend(backend: str, cards: int, requests: int) -> None:
     with override_settings(ROOT_URLCONF=urls):
         for index, (label, call) in enumerate(cases):
             first = call()
+            assert first.status_code == 200, (first.status_code, first.content[:300])
             precomputed[str(index)] = first.content
             hits = first.json().get("count", len(first.json().get("results", [])) or "-")
             api = timed(call, requests)
