@@ -261,3 +261,16 @@ def test_list_rows_carry_each_cards_own_subtypes_sorted(api_client, subtype_fact
     assert shown == {pk: expected[pk] for pk in shown}
     assert shown[card.pk][0] == "aa-first" and shown[card.pk][-1] == "zz-last"
     assert any(subtypes == [] for subtypes in shown.values())
+
+
+def test_card_list_with_an_old_etag_shows_an_edited_card_at_once(api_client, mini_game):
+    # given a list read once, and its ETag
+    _game, cards = mini_game
+    first = api_client.get("/api/v1/cards/?game=mini")
+    # when a card on it changes
+    Card.objects.filter(pk=cards["wall"].pk).update(rules_text="Block two attacks.")
+    again = api_client.get("/api/v1/cards/?game=mini", HTTP_IF_NONE_MATCH=first["ETag"])
+    # then the old ETag gets the new list, not a 304
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    texts = {row["id"]: row["rules_text"] for row in again.json()["results"]}
+    assert texts[cards["wall"].pk] == "Block two attacks."
