@@ -7,8 +7,10 @@ For each database: migrate, load Revolt N Reign (for POST /validate/), generate 
 between runs when the count matches), then time five representative card searches and one
 validation through Django's full stack (in-process client, no network). Each figure is compared
 with a bare Django view that returns the same JSON bytes from a precomputed list, so the ratio is
-what the API's own work costs. PostgreSQL is 127.0.0.1:5432, user postgres, database
-deckwright_bench; it is skipped with a message when unreachable. Prints figures; asserts nothing.
+what the API's own work costs. Database connections persist between requests, as in production.
+PostgreSQL is ``BENCH_PG_URL`` (default postgres://postgres@127.0.0.1:5432/deckwright_bench,
+created if missing); it is skipped with a message when unreachable. Prints figures; asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -51,21 +53,19 @@ def percentile(samples: list[float], fraction: float) -> float:
 
 
 def pg_reachable() -> str | None:
-    import psycopg
+    """None when PostgreSQL answers (creating ``PG_URL``'s database if missing), else why not."""
+    from urllib.parse import urlsplit
 
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(PG_URL)
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl()
     try:
-        with psycopg.connect(
-            host="127.0.0.1",
-            port=5432,
-            user="postgres",
-            dbname="postgres",
-            connect_timeout=3,
-            autocommit=True,
-        ) as conn:
-            if not conn.execute(
-                "SELECT 1 FROM pg_database WHERE datname = 'deckwright_bench'"
-            ).fetchone():
-                conn.execute('CREATE DATABASE "deckwright_bench"')
+        with psycopg.connect(admin, connect_timeout=3, autocommit=True) as conn:
+            if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     except psycopg.OperationalError as exc:
         return str(exc).strip().splitlines()[0]
     return None
@@ -78,8 +78,10 @@ def run_backend(backend: str, cards: int, requests: int) -> None:
         os.environ["DATABASE_URL"] = f"sqlite:///{SQLITE_DIR / 'bench.sqlite3'}"
     else:
         os.environ["DATABASE_URL"] = PG_URL
+    os.environ["DATABASE_CONN_MAX_AGE"] = "600"  # persistent connections, as in production
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deckwright.settings")
     os.environ["DEBUG"] = "0"
+    os.environ["DECKWRIGHT_HTTPS"] = "0"  # plain HTTP in process (else a redirect to https://)
     os.environ.setdefault("SECRET_KEY", "bench-only")
     os.environ["API_THROTTLE_ANON"] = "100000000/minute"
     os.environ["API_THROTTLE_USER"] = "100000000/minute"
@@ -160,6 +162,7 @@ def run_backend(backend: str, cards: int, requests: int) -> None:
     with override_settings(ROOT_URLCONF=urls):
         for index, (label, call) in enumerate(cases):
             first = call()
+            assert first.status_code == 200, (first.status_code, first.content[:300])
             precomputed[str(index)] = first.content
             hits = first.json().get("count", len(first.json().get("results", [])) or "-")
             api = timed(call, requests)

@@ -211,6 +211,13 @@ class Card(models.Model):
         ]
         indexes = [
             models.Index(fields=("game", "card_type"), name="card_game_type_idx"),
+            # Fields queries such as ``t:attack b:eagle ip<=2``: the type, the branch and a
+            # range of the cost in one index scan, instead of every card of the type read and
+            # filtered row by row (docs/performance.md, card search at catalogue scale).
+            models.Index(
+                fields=("game", "card_type", "branch", "cost"),
+                name="card_game_type_branch_cost_idx",
+            ),
             models.Index(fields=("game", "branch"), name="card_game_branch_idx"),
             models.Index(fields=("game", "rarity"), name="card_game_rarity_idx"),
             models.Index(fields=("game", "cost"), name="card_game_cost_idx"),

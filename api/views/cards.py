@@ -44,7 +44,6 @@ from cards.selectors import (
     card_rows_for_api,
     card_set_list,
     game_list_with_counts,
-    subtype_slugs_by_card,
     vocabulary_list,
 )
 from deckwright.inputs import ID_PATTERN
@@ -161,13 +160,13 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         ],
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        # Plain rows, paged without a full count (api.pagination.CardPagination), subtypes in
-        # one more query, JSON built directly: the serializer fields only describe the schema.
+        # Plain rows with their subtypes (cards.selectors.card_rows_for_api), paged without a
+        # full count (api.pagination.CardPagination), JSON built directly: the serializer
+        # fields only describe the schema.
         rows = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         assert rows is not None
-        subtypes = subtype_slugs_by_card([row["id"] for row in rows])
         base = card_list_base_url(request)
-        results = [card_row_json(row, subtypes.get(row["id"], []), base) for row in rows]
+        results = [card_row_json(row, row["subtype_slugs"], base) for row in rows]
         return self.get_paginated_response(results)
 
     @extend_schema(summary="One card, with rulings")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -114,8 +114,37 @@ def drawing_code_fingerprint() -> str:
     return digest.hexdigest()
 
 
+# face_digest's results, keyed by the face's content (see _content_key): pages link to the same
+# cards again and again, and the digest's JSON and SHA-256 cost about 30 us a card. The key is
+# the content itself, so an edited card (or vocabulary) is a new key: nothing to invalidate.
+# The drawing code and Pillow's version are fixed for a process, so they are not in the key.
+_DIGEST_MEMO: dict[tuple[Any, ...], str] = {}
+DIGEST_MEMO_ENTRIES = 50_000
+_FACE_FIELDS = tuple(
+    item.name for item in fields(CardFace) if item.name not in ("stats", "effects")
+)
+
+
+def _content_key(face: CardFace, style_key: str) -> tuple[Any, ...]:
+    """Equal keys mean equal digests: every field of ``face``, the JSON ones by ``repr`` (equal
+    reprs of JSON values are equal values; unequal reprs of equal values only miss the memo)."""
+    values = [getattr(face, name) for name in _FACE_FIELDS]
+    return (style_key, *values, repr(face.stats), repr(face.effects))
+
+
 def face_digest(face: CardFace, style_key: str) -> str:
     """Content hash of everything that determines the pixels of ``face`` drawn by a style."""
+    key = _content_key(face, style_key)
+    digest = _DIGEST_MEMO.get(key)
+    if digest is None:
+        digest = _face_digest(face, style_key)
+        if len(_DIGEST_MEMO) >= DIGEST_MEMO_ENTRIES:
+            _DIGEST_MEMO.clear()
+        _DIGEST_MEMO[key] = digest
+    return digest
+
+
+def _face_digest(face: CardFace, style_key: str) -> str:
     payload = json.dumps(
         {
             "face": face.as_data(),

@@ -51,19 +51,22 @@ def card_image_url(face: CardFace, variant: str = "full", *, digest: str | None 
 def card_image_links(card: Card) -> CardImageLinks:
     """URLs, sizes and alt text of ``card``'s image, for templates (no rendering happens here)."""
     face = face_for_card(card)
-    digest = image_digest(face)
+    url = card_image_url(face, "full", digest=image_digest(face))
+    # The thumbnail and icon routes differ from the full image's only by the suffix
+    # (cards/images/urls.py): one reverse() a card instead of three (a page shows 50 cards).
+    stem = url.removesuffix(".png")
     width, height = output_size(face.game_slug, "full")
     thumb_width, thumb_height = output_size(face.game_slug, "thumb")
     icon_width, icon_height = output_size(face.game_slug, "icon")
     return CardImageLinks(
-        url=card_image_url(face, "full", digest=digest),
-        thumb_url=card_image_url(face, "thumb", digest=digest),
+        url=url,
+        thumb_url=f"{stem}.thumb.png",
         width=width,
         height=height,
         thumb_width=thumb_width,
         thumb_height=thumb_height,
         alt=f"Card face of {face.name} ({face.type_name}, {face.game_name})",
-        icon_url=card_image_url(face, "icon", digest=digest),
+        icon_url=f"{stem}.icon.png",
         icon_width=icon_width,
         icon_height=icon_height,
     )
