@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import io
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 
+from cards.models import Game
 from decks.models import Deck, Visibility
 from decks.selectors import format_default
 from decks.services import deck_create
@@ -85,3 +90,52 @@ def store_matchup_run(owner, a: Deck, b: Deck, *, games: int, seed: int, fixed_s
         deck_b=b,
         fixed_seats=fixed_seats,
     )
+
+
+# -- browser tests (tests/web/browser.py) ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's chromium, headless, for a module's browser tests."""
+    from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, sync_api
+
+    # Playwright's sync API keeps an event loop running in this thread; the database work the
+    # test does in between is still synchronous, so Django's async guard is lifted meanwhile.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_api.sync_playwright() as playwright:
+            launched = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            yield launched
+            launched.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(autouse=True)
+def _browser_game_data(request) -> None:
+    """A live-server test flushes the database when it ends; before each browser test the game
+    data the session loaded is put back (other tests keep their transaction-wrapped data)."""
+    if request.node.get_closest_marker("browser") is None:
+        return
+    request.getfixturevalue("live_server")
+    if Game.objects.count() < 5:
+        call_command("load_game_data", verbosity=0, stdout=io.StringIO())
+
+
+@pytest.fixture
+def page(browser, live_server) -> Iterator[object]:
+    """A fresh browser context on the live server (1280x900, the shared timeout)."""
+    from tests.web.browser import TIMEOUT_MS
+
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    yield page
+    context.close()

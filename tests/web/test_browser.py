@@ -6,113 +6,24 @@ Each test saves a screenshot of the page it checks under ``test-artifacts/``. Wi
 
 from __future__ import annotations
 
-import io
-import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from django.conf import settings
-from django.core.management import call_command
-
-from cards.models import Game
 from decks.validation import validate
+from tests.web.browser import (
+    ARTIFACTS,
+    BROWSER_TESTS,
+    TIMEOUT_MS,
+    create_deck,
+    expect,
+    log_in,
+    shot,
+    verdict,
+)
 from tests.web.conftest import RNR, sample
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-TIMEOUT_MS = 15_000
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="browser tests need Debian's chromium at /usr/bin/chromium "
-        "(`make browser` or `apt-get install chromium`)",
-    ),
-]
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-expect = sync_api.expect
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    # Playwright's sync API keeps an event loop running in this thread; the database work the
-    # test does in between is still synchronous, so Django's async guard is lifted meanwhile.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        yield from _chromium()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
-
-
-def _chromium() -> Iterator[object]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(autouse=True)
-def _game_data(live_server) -> None:
-    """A live-server test flushes the database when it ends; the game data the session loaded
-    is put back before the next one needs it."""
-    if Game.objects.count() < 5:
-        call_command("load_game_data", verbosity=0, stdout=io.StringIO())
-
-
-@pytest.fixture
-def page(browser, live_server, request) -> Iterator[object]:
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    yield page
-    context.close()
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def log_in(page, user, password: str) -> None:
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("My decks")
-
-
-def create_deck(page, name: str, decklist: str = "") -> None:
-    page.goto("/decks/new/")
-    page.get_by_label("Name").fill(name)
-    page.get_by_label("Game", exact=True).select_option(RNR)
-    page.locator("#id_format").select_option(label="Standard")
-    if decklist:
-        page.get_by_label("Start from a decklist (optional)").fill(decklist)
-    page.get_by_role("button", name="Create deck").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text(name)
-
-
-def verdict(page):
-    return page.get_by_test_id("verdict")
+pytestmark = BROWSER_TESTS
 
 
 def test_search_cards_and_open_one(page):

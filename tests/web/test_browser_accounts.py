@@ -6,18 +6,12 @@ import datetime as dt
 
 import pytest
 
-from tests.web.test_browser import (  # noqa: F401 - fixtures used by name
-    _game_data,
-    browser,
-    expect,
-    log_in,
-    page,
-    pytestmark,
-    shot,
-)
+from tests.web.browser import BROWSER_TESTS, expect, log_in, shot
+
+pytestmark = BROWSER_TESTS
 
 
-def test_the_log_in_lockout_says_when_to_come_back(page, user, password, settings):  # noqa: F811
+def test_the_log_in_lockout_says_when_to_come_back(page, user, password, settings):
     settings.AXES_FAILURE_LIMIT = 3
     settings.AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
     page.goto("/accounts/login/")
@@ -34,7 +28,7 @@ def test_the_log_in_lockout_says_when_to_come_back(page, user, password, setting
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_api_token_page_creates_rotates_and_revokes(page, user, password):  # noqa: F811
+def test_the_api_token_page_creates_rotates_and_revokes(page, user, password):
     log_in(page, user, password)
     page.get_by_role("link", name="API token").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Your API token")

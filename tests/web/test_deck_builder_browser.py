@@ -14,16 +14,10 @@ import pytest
 from decks.selectors import deck_entries
 from decks.stats import deck_stats, hypergeometric_at_least
 from decks.validation import rules_for
+from tests.web.browser import BROWSER_TESTS, expect, log_in, shot
 from tests.web.conftest import RNR, make_deck
-from tests.web.test_browser import (  # noqa: F401  (fixtures, used by name)
-    _game_data,
-    browser,
-    expect,
-    log_in,
-    page,
-    pytestmark,
-    shot,
-)
+
+pytestmark = BROWSER_TESTS
 
 LEGAL_SAMPLES = {
     "revolt-n-reign": "legal-eagle-control",
@@ -34,18 +28,18 @@ LEGAL_SAMPLES = {
 }
 
 
-def _row(page, card: str):  # noqa: F811
+def _row(page, card: str):
     return page.locator(f'li.deck-row[data-card="{card}"]')
 
 
-def _loaded(page, image) -> None:  # noqa: F811
+def _loaded(page, image) -> None:
     """Wait until the image has arrived and decoded (the renderer draws it on first request)."""
     page.wait_for_function(
         "img => img.complete && img.naturalWidth > 0", arg=image.element_handle()
     )
 
 
-def test_preview_grouping_date_calculator_and_revert(page, user, password):  # noqa: F811
+def test_preview_grouping_date_calculator_and_revert(page, user, password):
     deck = make_deck(user, name="Banned Act", sample_name="illegal-banned")
     log_in(page, user, password)
     page.goto(f"/decks/{deck.pk}/?as_of=2026-10-01")
@@ -116,7 +110,7 @@ def test_preview_grouping_date_calculator_and_revert(page, user, password):  # n
 
 
 @pytest.mark.parametrize("game", sorted(LEGAL_SAMPLES))
-def test_builder_screenshot_of_each_game(page, user, password, game):  # noqa: F811
+def test_builder_screenshot_of_each_game(page, user, password, game):
     deck = make_deck(user, name=f"Sample {game}", sample_name=LEGAL_SAMPLES[game], game=game)
     log_in(page, user, password)
     page.goto(f"/decks/{deck.pk}/")

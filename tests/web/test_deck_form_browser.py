@@ -6,26 +6,13 @@ Uses the browser fixtures of ``tests/web/test_browser.py`` (skipped, saying why,
 
 from __future__ import annotations
 
-import pytest
-
 from decks.models import Format
 from decks.selectors import format_default
 from decks.validation import rules_for
+from tests.web.browser import BROWSER_TESTS, expect, log_in, shot
 from tests.web.conftest import RNR
-from tests.web.test_browser import (  # noqa: F401  (fixtures, used by name)
-    CHROMIUM,
-    _game_data,
-    browser,
-    expect,
-    log_in,
-    page,
-    shot,
-)
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="browser tests need /usr/bin/chromium"),
-]
+pytestmark = BROWSER_TESTS
 
 RVR = "regality-vs-religion"
 
@@ -36,7 +23,7 @@ def offered(game: str) -> list[str]:
     return ["No format (construction rules only)", *(f.name for f in formats)]
 
 
-def test_changing_the_game_changes_the_formats_offered(page, user, password):  # noqa: F811
+def test_changing_the_game_changes_the_formats_offered(page, user, password):
     log_in(page, user, password)
     page.goto("/decks/new/")
     game_format = page.get_by_label("Game format")

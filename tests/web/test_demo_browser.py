@@ -10,19 +10,12 @@ from django.core.management import call_command
 
 from cards.models import Card
 from decks.demo import demo_deck_list
-from tests.web.test_browser import (  # noqa: F401 (fixtures)
-    _game_data,
-    browser,
-    expect,
-    page,
-    pytestmark,
-    shot,
-)
+from tests.web.browser import BROWSER_TESTS, expect, shot
 
-pytestmark = [*pytestmark, pytest.mark.django_db(transaction=True)]
+pytestmark = [*BROWSER_TESTS, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_new_visitor_opens_a_sample_deck_from_the_home_page(page) -> None:  # noqa: F811
+def test_a_new_visitor_opens_a_sample_deck_from_the_home_page(page) -> None:
     call_command("load_demo", stdout=io.StringIO())
     first = demo_deck_list().first()
 
@@ -36,7 +29,7 @@ def test_a_new_visitor_opens_a_sample_deck_from_the_home_page(page) -> None:  # 
     shot(page, "demo-sample-deck")
 
 
-def test_a_card_page_shows_its_rulings(page) -> None:  # noqa: F811
+def test_a_card_page_shows_its_rulings(page) -> None:
     card = Card.objects.get(game__slug="revolt-n-reign", name="Militia Bill")
 
     page.goto(card.get_absolute_url())

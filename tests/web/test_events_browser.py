@@ -14,26 +14,16 @@ import pytest
 from django.utils import timezone
 
 from decks.models import Event
-from tests.web.test_browser import (  # noqa: F401  (fixtures, used by name)
-    CHROMIUM,
-    TIMEOUT_MS,
-    _game_data,
-    browser,
-    expect,
-    shot,
-)
+from tests.web.browser import BROWSER_TESTS, TIMEOUT_MS, expect, shot
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="browser tests need /usr/bin/chromium"),
-]
+pytestmark = BROWSER_TESTS
 
 ORGANISER_PASSWORD = "pw-olga-organiser"  # tests/conftest.py's organiser fixture
 PARIS = zoneinfo.ZoneInfo("Europe/Paris")
 
 
 @pytest.fixture
-def tokyo_page(browser, live_server) -> Iterator[object]:  # noqa: F811
+def tokyo_page(browser, live_server) -> Iterator[object]:
     """A page in a browser whose clock says Asia/Tokyo."""
     context = browser.new_context(
         base_url=live_server.url, viewport={"width": 1280, "height": 900}, timezone_id="Asia/Tokyo"

@@ -8,26 +8,13 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.rules.jobs_helpers import faction_decks
-from tests.web.test_browser import (  # noqa: F401  (fixtures, used by name)
-    CHROMIUM,
-    _game_data,
-    browser,
-    expect,
-    log_in,
-    page,
-    shot,
-)
+from tests.web.browser import BROWSER_TESTS, expect, log_in, shot
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="browser tests need /usr/bin/chromium"),
-]
+pytestmark = BROWSER_TESTS
 
 
-def test_a_metagame_from_the_form_to_the_heat_map(page, user, password, settings):  # noqa: F811
+def test_a_metagame_from_the_form_to_the_heat_map(page, user, password, settings):
     settings.CELERY_BROKER_URL = ""  # in-process, in the server's background thread
     decks = faction_decks(user, 3)
     log_in(page, user, password)

@@ -9,27 +9,15 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from django.urls import reverse
 
-from tests.web.test_browser import (  # noqa: F401  (fixtures, used by name)
-    CHROMIUM,
-    _game_data,
-    browser,
-    expect,
-    log_in,
-    page,
-    shot,
-)
+from tests.web.browser import BROWSER_TESTS, expect, log_in, shot
 from tests.web.test_matchup_runs import GAMES, poll_to_end, run_id, start, two_decks
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="browser tests need /usr/bin/chromium"),
-]
+pytestmark = BROWSER_TESTS
 
 
-def test_replays_step_through_the_table_of_every_game(page, client, user, password):  # noqa: F811
+def test_replays_step_through_the_table_of_every_game(page, client, user, password):
     client.force_login(user)
     replays = {}
     for game in GAMES:
@@ -71,7 +59,7 @@ def test_replays_step_through_the_table_of_every_game(page, client, user, passwo
     expect(page.get_by_role("heading", level=1)).to_contain_text("Game 2 of")
 
 
-def test_the_table_fits_a_phone(browser, live_server, client, user, password):  # noqa: F811
+def test_the_table_fits_a_phone(browser, live_server, client, user, password):
     client.force_login(user)
     a, b = two_decks(user, "regality-vs-religion")
     pk = run_id(start(client, a, b, games=1))
