@@ -11,8 +11,6 @@ swap N of the table a new version of the deck. Ctrl-C cancels the job.
 from __future__ import annotations
 
 import json
-import sys
-import time
 from typing import Any
 
 from django.conf import settings
@@ -21,14 +19,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rules.doctor import DoctorError, doctor_plan, doctor_swap_apply, doctor_text
 from rules.jobs import (
     SimulationJobError,
-    simulation_job_cancel,
     simulation_job_create,
-    simulation_job_dispatch,
-    simulation_job_play_inline,
 )
+from rules.management.jobrun import job_run_to_end
 from rules.models import SimulationJob
-
-POLL_SECONDS = 1.0
 
 
 def _names(text: str | None) -> list[str]:
@@ -108,24 +102,15 @@ class Command(BaseCommand):
             )
         except SimulationJobError as error:
             raise CommandError(str(error)) from error
-        if inline and job.worker:
-            SimulationJob.objects.filter(pk=job.pk).update(worker=False)
-        self.stderr.write(
-            f"Job {job.pk}: {len(job.doctor['swaps'])} swaps, {job.games_total} games in "
-            f"{job.chunk_count} rounds, seed {job.seed}, "
-            + ("in this process" if inline else "on the workers")
+        job = job_run_to_end(
+            self,
+            job,
+            inline=inline,
+            described=(
+                f"Job {job.pk}: {len(job.doctor['swaps'])} swaps, {job.games_total} games in "
+                f"{job.chunk_count} rounds, seed {job.seed}"
+            ),
         )
-        try:
-            if inline:
-                job = simulation_job_play_inline(job_id=job.pk)
-            else:
-                simulation_job_dispatch(job_id=job.pk)
-                job = self._wait(job)
-        except KeyboardInterrupt:
-            simulation_job_cancel(job=job)
-            raise CommandError(f"Cancelled job {job.pk} ({job.games_done} games played).") from None
-        if job.status != SimulationJob.Status.DONE:
-            raise CommandError(f"Job {job.pk} ended {job.status}: {job.error}")
         report = job.aggregate["doctor"]
         if options["json"]:
             self.stdout.write(json.dumps(report, sort_keys=True, indent=2))
@@ -142,14 +127,3 @@ class Command(BaseCommand):
             except DoctorError as error:
                 raise CommandError(str(error)) from error
             self.stderr.write(f"{changed.name} is now at version {changed.version}.")
-
-    def _wait(self, job: SimulationJob) -> SimulationJob:
-        shown = -1
-        while not job.finished:
-            time.sleep(POLL_SECONDS)
-            job.refresh_from_db()
-            if job.games_done != shown:
-                shown = job.games_done
-                self.stderr.write(f"{job.games_done}/{job.games_total} games")
-                sys.stderr.flush()
-        return job

@@ -17,8 +17,6 @@ and the command prints each team's win rate (``rules.gauntlet``).
 
 from __future__ import annotations
 
-import sys
-import time
 from typing import Any
 
 from django.conf import settings
@@ -29,11 +27,9 @@ from rules.jobs import (
     SimulationJobError,
     gauntlet_plan,
     metagame_plan,
-    simulation_job_cancel,
     simulation_job_create,
-    simulation_job_dispatch,
-    simulation_job_play_inline,
 )
+from rules.management.jobrun import job_run_to_end
 from rules.metagame import Metagame, metagame_csv, metagame_json
 from rules.models import SimulationJob
 from rules.selectors import (
@@ -41,8 +37,6 @@ from rules.selectors import (
     simulation_job_metagame,
     simulation_job_team_field,
 )
-
-POLL_SECONDS = 1.0
 
 
 def _numbers(text: str, what: str, kind: type) -> list[Any]:
@@ -132,24 +126,15 @@ class Command(BaseCommand):
             )
         except SimulationJobError as error:
             raise CommandError(str(error)) from error
-        if inline and job.worker:
-            SimulationJob.objects.filter(pk=job.pk).update(worker=False)
-        self.stderr.write(
-            f"Job {job.pk}: {len(plan.pairings)} pairings, {job.games_total} games in "
-            f"{job.chunk_count} chunks of {job.chunk_size}, seed {job.seed}, agent {agent}, "
-            + ("in this process" if inline else "on the workers")
+        job = job_run_to_end(
+            self,
+            job,
+            inline=inline,
+            described=(
+                f"Job {job.pk}: {len(plan.pairings)} pairings, {job.games_total} games in "
+                f"{job.chunk_count} chunks of {job.chunk_size}, seed {job.seed}, agent {agent}"
+            ),
         )
-        try:
-            if inline:
-                job = simulation_job_play_inline(job_id=job.pk)
-            else:
-                simulation_job_dispatch(job_id=job.pk)
-                job = self._wait(job)
-        except KeyboardInterrupt:
-            simulation_job_cancel(job=job)
-            raise CommandError(f"Cancelled job {job.pk} ({job.games_done} games played).") from None
-        if job.status != SimulationJob.Status.DONE:
-            raise CommandError(f"Job {job.pk} ended {job.status}: {job.error}")
         table = simulation_job_gauntlet(job) or simulation_job_team_field(job)
         if table is not None:
             if options["json"]:
@@ -168,17 +153,6 @@ class Command(BaseCommand):
             self.stdout.write(metagame_csv(metagame), ending="")
         else:
             self.stdout.write(matrix_text(metagame))
-
-    def _wait(self, job: SimulationJob) -> SimulationJob:
-        shown = -1
-        while not job.finished:
-            time.sleep(POLL_SECONDS)
-            job.refresh_from_db()
-            if job.games_done != shown:
-                shown = job.games_done
-                self.stderr.write(f"{job.games_done}/{job.games_total} games")
-                sys.stderr.flush()
-        return job
 
 
 def matrix_text(metagame: Metagame) -> str:
