@@ -143,7 +143,7 @@ def test_every_game_runs_to_results_lists_its_games_and_replays_one(alice, user,
         assert f"<td>{escape(words.end_reason(code))}</td>" in body
         assert f"<td>{code}</td>" not in body and f"<td>{code.replace('-', ' ')}</td>" not in body
     said = escape(words.end_reason(stored["end_reason"]))
-    assert f"({said})" in replay.content.decode()
+    assert f": {said}, after" in replay.content.decode()
 
 
 #: every agent each game's plugin offers; the searches that take many seconds a game on the
