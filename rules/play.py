@@ -84,11 +84,16 @@ def _finish(game: PlayedGame, state: State) -> None:
 
 
 def play_start(
-    *, owner: AbstractBaseUser, deck: Deck, opponent: Deck | None, agent: str
+    *,
+    owner: AbstractBaseUser,
+    deck: Deck,
+    opponent: Deck | None,
+    agent: str,
+    seed: int | None = None,
 ) -> PlayedGame:
     """Start a game of ``deck`` (the player's) against ``opponent`` played by ``agent`` (for a
     co-operative game: with ``opponent``, or a partner playing ``deck`` when None); the agent
-    moves at once if it moves first. Raises ``PlayRefused`` with a message for the player."""
+    moves at once if it moves first; ``seed`` (a random one when None) deals the game. Raises ``PlayRefused`` with a message for the player."""
     from web.matchups import matchup_plan
 
     plugin = find_plugin(deck.game.slug)
@@ -102,7 +107,7 @@ def play_start(
         owner=owner,
         game=deck.game,
         setup=plan.setup,
-        seed=secrets.randbelow(2**31),
+        seed=secrets.randbelow(2**31) if seed is None else seed,
         decks=[
             {"label": side["deck_name"], "deck": side["deck"], "version": side["version"]}
             for side in plan.sides()
