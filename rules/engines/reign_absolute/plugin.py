@@ -22,6 +22,10 @@ from rules.engines.reign_absolute.game import ReignAbsoluteGame
 from rules.engines.reign_absolute.narration import space
 from rules.engines.reign_absolute.state import DRAW_REASON, LIMIT_REASON, WIN_REASON
 
+#: the word before an action's first square and before its second, where "on" and "to" do not fit
+FROM = {"move": " from ", "march": " from ", "attack": " from ", "swap": " ", "recall": " to "}
+TO = {"swap": " with "}
+
 
 class ReignAbsolutePlugin(GamePlugin):
     """Two to four decks, one faction each (the engine plays the faction, so decks must be
@@ -69,11 +73,15 @@ class ReignAbsolutePlugin(GamePlugin):
         of the Battlefield, units and Reinforcements by name."""
         parts: list[Part] = [action.kind.replace("_", " ").capitalize()]
         numbers: list[int] = []
+        squares = 0
         for arg in action.args:
             if isinstance(arg, int):
                 numbers.append(arg)
                 if len(numbers) == 2:
-                    parts.append(f" {space(numbers)}")
+                    squares += 1
+                    first = FROM.get(action.kind, " on ") if squares == 1 else " "
+                    word = first if squares == 1 else TO.get(action.kind, " to ")
+                    parts.append(f"{word}{space(numbers)}")
                     numbers = []
             else:
                 parts.extend([" ", CardRef(arg, card_name(arg))])
