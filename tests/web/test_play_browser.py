@@ -84,8 +84,8 @@ def test_first_turns_of_revolt_n_reign_against_greedy_on_a_phone(
     for _ in range(6):
         expect(status).to_contain_text("Your move")
         version = PlayedGame.objects.get().version
-        # the keyboard reaches every choice: focus the last one and press Enter
-        phone.get_by_test_id("play-choice").last.focus()
+        # the keyboard reaches every choice: focus the first one and press Enter
+        phone.get_by_test_id("play-choice").first.focus()
         phone.keyboard.press("Enter")
         phone.wait_for_function(
             "v => document.querySelector('[name=version]') && "
