@@ -13,6 +13,7 @@ from web.views import (
     help,
     matchups,
     play,
+    playtest,
     simulations,
     testhands,
 )
@@ -52,6 +53,7 @@ urlpatterns = [
     ),
     path("decks/<id:pk>/odds/", decks.deck_odds_view, name="deck-odds"),
     path("decks/<id:pk>/test-hands/", testhands.deck_test_hands, name="deck-test-hands"),
+    path("decks/<id:pk>/playtest/", playtest.deck_playtest, name="deck-playtest"),
     re_path(
         rf"^decks/(?P<pk>{ID_PATTERN})/export\.(?P<kind>text|csv|json)$",
         decks.deck_export_view,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rules.engines.core import Action, GamePlugin, HandWords, PageWords, State
+from rules.engines.core import Action, DeckCards, GamePlugin, HandWords, PageWords, State
 from rules.engines.core.narration import CardRef, Part
 from rules.engines.core.table import card_name
 from rules.engines.revolt_n_reign.cards import card_problems
@@ -59,6 +59,31 @@ class RevoltNReignPlugin(GamePlugin):
         matchup_rules="Revolt N Reign: two decks, each played by its own agent.",
         matchup_timing="MCTS about 4 s a game, turn plans 5-10 s",
     )
+
+    playtest_zones: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("draw", "Draw pile"),
+        ("hand", "Hand"),
+        ("ua", "Unconstitutional Acts"),
+        ("pillars", "Pillars"),
+        ("defense", "Defense"),
+        ("attack", "Attack"),
+        ("rights", "Rights, Freedoms and Bills"),
+        ("discard", "Discard pile"),
+    )
+
+    def playtest_deal(self, deck: DeckCards, seed: int) -> dict[str, list[str]]:
+        """The deck's Unconstitutional Acts in play (Setup), the rest shuffled into the draw
+        pile."""
+        zones = super().playtest_deal(deck, seed)
+        acts = sorted(
+            str(record["name"])
+            for record in deck.records
+            if record.get("type") == "unconstitutional-act"
+        )
+        for name in acts:
+            zones["draw"].remove(name)
+        zones["ua"] = acts
+        return zones
 
     def action_words(self, state: State, action: Action) -> tuple[Part, ...]:
         """A Revolt N Reign action: cards by name, the cards on the table it targets by name
