@@ -253,3 +253,44 @@ class SimulationChunk(models.Model):
 
     def __str__(self) -> str:
         return f"chunk {self.index} of job {self.job_id} (games {self.start}-{self.stop - 1})"
+
+
+class PlayedGame(models.Model):
+    """A game a signed-in player plays in the browser against an agent (``rules.play``).
+
+    The position is never stored: it is the seed and setup replayed through ``actions`` (every
+    action in order: the player's, the agent's and chance outcomes), so a resumed or replayed
+    game is the game that was played. ``version`` counts the moves stored; a move posted for an
+    older version (a double submit, a second tab) is refused instead of being applied twice.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="played_games"
+    )
+    game = models.ForeignKey("cards.Game", on_delete=models.PROTECT, related_name="+")
+    setup: models.JSONField[Any] = models.JSONField()
+    seed = models.BigIntegerField()
+    #: per side: the deck's label, id and version when the game started (decks may change later)
+    decks: models.JSONField[Any] = models.JSONField(default=list)
+    agent = models.CharField(max_length=20)
+    #: the engine seat the player sits in; every other seat is played by ``agent``
+    seat = models.PositiveSmallIntegerField(default=0)
+    actions: models.JSONField[Any] = models.JSONField(default=list)
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    #: "won", "lost" or "draw" once finished; ``end_reason`` is the engine's code
+    result = models.CharField(max_length=10, blank=True)
+    end_reason = models.CharField(max_length=60, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("-updated_at",)
+        indexes = [models.Index(fields=("owner", "-updated_at"), name="playedgame_owner_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} game {self.pk} of {self.owner_id}"

@@ -63,6 +63,7 @@ from web.forms import (
     VersionCompareForm,
 )
 from web.testhands import test_hands_available
+from web.views.playtest import playtest_available
 
 EXPORT_TYPES = {
     "text": ("text/plain; charset=utf-8", "txt"),
@@ -234,6 +235,7 @@ def _deck_page(
     context.update(
         is_owner=deck_owned_by(deck, request.user),
         has_test_hands=test_hands_available(deck.game.slug),
+        has_playtest=playtest_available(deck.game.slug),
         paste_form=paste_form or DeckPasteForm(),
         add_form=add_form or DeckCardAddForm(),
         settings_form=settings_form

@@ -22,6 +22,7 @@ declarations and wires the pieces in.
 from __future__ import annotations
 
 import importlib
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,9 +30,10 @@ from types import ModuleType
 from typing import Any, ClassVar, TextIO
 
 from rules.engines.core.api import Action, Game, SetupError, State
-from rules.engines.core.narration import Narrator, TurnGroup
+from rules.engines.core.narration import CardRef, Narrator, Part, TurnGroup
 from rules.engines.core.registry import discover_engines, register_game, unregister_game
-from rules.engines.core.table import TableBuilder
+from rules.engines.core.rng import Rng
+from rules.engines.core.table import TableBuilder, card_name
 
 #: one line of a game's command-line tool: ``tool(argv, out)`` writes to ``out``
 GameTool = Callable[[Sequence[str], TextIO], None]
@@ -175,6 +177,9 @@ class GamePlugin:
     #: "package.module:Class" of the game's ``Narrator`` (None: the shared one, which names each
     #: event's kind and player only)
     narrator: ClassVar[str | None] = None
+    #: the zones of a manual playtest (draw, play, move cards by hand, no opponent) as
+    #: (id, name) pairs, the draw pile first; empty: the game offers no manual playtest
+    playtest_zones: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: "package.module:function" of the game's ``TableBuilder`` (``rules.engines.core.table``):
     #: an engine state and a viewing seat (None: open) turned into the table a page draws, or None
     table_builder: ClassVar[str | None] = None
@@ -310,6 +315,29 @@ class GamePlugin:
     ) -> list[TurnGroup]:
         """A game's events (``Event.as_dict()`` records) in words, grouped by turn."""
         return self.narration(seats, names).narrate(events)
+
+    def playtest_deal(self, deck: DeckCards, seed: int) -> dict[str, list[str]]:
+        """A manual playtest's starting zones (``playtest_zones`` ids -> card names): the whole
+        deck shuffled into the draw pile; a game overrides it to lay out what starts in play."""
+        names = deck.names()
+        Rng(seed).shuffle(names)
+        zones: dict[str, list[str]] = {zone_id: [] for zone_id, _ in self.playtest_zones}
+        if self.playtest_zones:
+            zones[self.playtest_zones[0][0]] = names
+        return zones
+
+    def action_words(self, state: State, action: Action) -> tuple[Part, ...]:
+        """A legal action of ``state`` as a button says it: its kind as a verb, card keys as
+        ``CardRef`` parts (a page names and links them), other arguments as they are. A game
+        overrides this where its arguments need the rulebook's words (squares, ids)."""
+        parts: list[Part] = [action.kind.replace("-", " ").replace("_", " ").capitalize()]
+        for arg in action.args:
+            parts.append(" ")
+            if isinstance(arg, str) and not re.fullmatch(r"[a-z]\d+", arg):  # "b2" is a square
+                parts.append(CardRef(arg, card_name(arg)))
+            else:
+                parts.append(str(arg))
+        return tuple(parts)
 
     # --- the table -------------------------------------------------------------------------
     @property

@@ -5,10 +5,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.engines.core import DeckCards, GamePlugin, HandWords, PageWords, SeatPlan, SetupError
+from rules.engines.core import (
+    Action,
+    DeckCards,
+    GamePlugin,
+    HandWords,
+    PageWords,
+    SeatPlan,
+    SetupError,
+)
+from rules.engines.core.api import State
+from rules.engines.core.narration import CardRef, Part
+from rules.engines.core.table import card_name
 from rules.engines.reign_absolute.cards import CardDataError, card_spec
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
+from rules.engines.reign_absolute.narration import space
 from rules.engines.reign_absolute.state import DRAW_REASON, LIMIT_REASON, WIN_REASON
+
+#: the word before an action's first square and before its second, where "on" and "to" do not fit
+FROM = {"move": " from ", "march": " from ", "attack": " from ", "swap": " ", "recall": " to "}
+TO = {"swap": " with "}
 
 
 class ReignAbsolutePlugin(GamePlugin):
@@ -51,6 +67,25 @@ class ReignAbsolutePlugin(GamePlugin):
         "highest number moves first.",
         matchup_timing="MCTS 15-20 s a game",
     )
+
+    def action_words(self, state: State, action: Action) -> tuple[Part, ...]:
+        """A Reign Absolute action: squares (pairs of numbers) as where they lie from the middle
+        of the Battlefield, units and Reinforcements by name."""
+        parts: list[Part] = [action.kind.replace("_", " ").capitalize()]
+        numbers: list[int] = []
+        squares = 0
+        for arg in action.args:
+            if isinstance(arg, int):
+                numbers.append(arg)
+                if len(numbers) == 2:
+                    squares += 1
+                    first = FROM.get(action.kind, " on ") if squares == 1 else " "
+                    word = first if squares == 1 else TO.get(action.kind, " to ")
+                    parts.append(f"{word}{space(numbers)}")
+                    numbers = []
+            else:
+                parts.extend([" ", CardRef(arg, card_name(arg))])
+        return tuple(parts)
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
         """Why the engine could not use this card (its spec does not compile)."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rules.engines.core import GamePlugin, HandWords, PageWords
+from rules.engines.core import Action, DeckCards, GamePlugin, HandWords, PageWords, State
+from rules.engines.core.narration import CardRef, Part
+from rules.engines.core.table import card_name
 from rules.engines.revolt_n_reign.cards import card_problems
 from rules.engines.revolt_n_reign.game import RevoltNReignGame
 from rules.engines.revolt_n_reign.state import (
@@ -57,6 +59,65 @@ class RevoltNReignPlugin(GamePlugin):
         matchup_rules="Revolt N Reign: two decks, each played by its own agent.",
         matchup_timing="MCTS about 4 s a game, turn plans 5-10 s",
     )
+
+    playtest_zones: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("draw", "Draw pile"),
+        ("hand", "Hand"),
+        ("ua", "Unconstitutional Acts"),
+        ("pillars", "Pillars"),
+        ("defense", "Defense"),
+        ("attack", "Attack"),
+        ("rights", "Rights, Freedoms and Bills"),
+        ("discard", "Discard pile"),
+    )
+
+    def playtest_deal(self, deck: DeckCards, seed: int) -> dict[str, list[str]]:
+        """The deck's Unconstitutional Acts in play (Setup), the rest shuffled into the draw
+        pile."""
+        zones = super().playtest_deal(deck, seed)
+        acts = sorted(
+            str(record["name"])
+            for record in deck.records
+            if record.get("type") == "unconstitutional-act"
+        )
+        for name in acts:
+            zones["draw"].remove(name)
+        zones["ua"] = acts
+        return zones
+
+    def action_words(self, state: State, action: Action) -> tuple[Part, ...]:
+        """A Revolt N Reign action: cards by name, the cards on the table it targets by name
+        (their ids looked up), an activated effect by its card and its X where it has one."""
+        table = getattr(state, "table", None)
+
+        def on_table(cid: str | int) -> Part | None:
+            if isinstance(cid, int) and table is not None and 0 <= cid < len(table):
+                key = str(table[cid].key)
+                return CardRef(key, card_name(key))
+            return None
+
+        args = list(action.args)
+        verbs = {
+            "pillar": "Play the Pillar",
+            "play": "Play",
+            "clash": "Play (Clash)",
+            "equalize": "Equalize with",
+        }
+        if action.kind in verbs and args and isinstance(args[0], str):
+            parts: list[Part] = [verbs[action.kind], " ", CardRef(args[0], card_name(args[0]))]
+            targets = [part for part in map(on_table, args[1:]) if part is not None]
+        elif action.kind == "activate" and len(args) >= 3 and on_table(args[0]) is not None:
+            source = on_table(args[0])
+            assert source is not None
+            parts = ["Activate ", source, f" (effect {int(args[1]) + 1})"]
+            if int(args[2]):
+                parts.append(f" with X = {args[2]}")
+            targets = [part for part in map(on_table, args[3:]) if part is not None]
+        else:
+            return super().action_words(state, action)
+        for number, target in enumerate(targets):
+            parts.extend([" targeting " if number == 0 else " and ", target])
+        return tuple(parts)
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
         """The effects the engine could not execute, said as the loader reports them."""

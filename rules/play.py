@@ -1,0 +1,204 @@
+"""Playing against the AI in the browser: start a game, replay its stored actions to the current
+position, apply the player's move and the agent's reply, all in one place.
+
+A ``PlayedGame`` stores the seed, the setup and every action in order (the player's, the
+agents' and chance outcomes), never a position: ``play_position`` replays them. A move names
+the index of one of the current legal actions and the game's ``version`` it was chosen at; the
+row is locked (``select_for_update``) while it is checked and applied, so a double submit or a
+second tab is refused with ``PlayRefused`` and the stored game stays as it was.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+
+from rules.engines.core import CHANCE, Action, State, find_plugin
+from rules.matchups import PlayRefused, agent_label
+from rules.models import PlayedGame
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    from decks.models import Deck
+
+#: the most actions agents and chance may take in one reply (a whole opponent turn fits many
+#: times over); a game still waiting on an agent after that is stored as it stands
+MAX_REPLY_ACTIONS = 2000
+#: event kinds whose ``card`` another seat must not read (a card drawn into a hidden hand)
+PRIVATE_EVENTS = frozenset({"draw"})
+
+
+class PlayConflict(PlayRefused):
+    """A move chosen at an older version of the game (a double submit, another tab)."""
+
+
+def play_position(game: PlayedGame) -> State:
+    """The position the stored actions lead to (replayed from the seed and setup)."""
+    from rules.adapters import engine_for
+
+    state: State = engine_for(game.game.slug).new_initial_state(int(game.seed), game.setup)
+    for text in game.actions:
+        state.apply(Action.parse(str(text)))
+    return state
+
+
+def _agent_reply(game: PlayedGame, state: State) -> None:
+    """Let chance and the agent play every seat but the player's until the player is to act or
+    the game ends, appending each action to ``game.actions``."""
+    from rules.services import agent_spec
+
+    factory = agent_spec(game.agent, game.game.slug)
+    for _ in range(MAX_REPLY_ACTIONS):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        if player == game.seat:
+            break
+        if player == CHANCE:
+            action = state.sample_chance()
+        else:
+            agent = factory((int(game.seed) + len(game.actions)) & 0xFFFFFFFF)
+            action = agent.act(state)
+        state.apply(action)
+        game.actions.append(str(action))
+    _finish(game, state)
+
+
+def _finish(game: PlayedGame, state: State) -> None:
+    """Record the result once the game is over."""
+    if not state.is_terminal():
+        return
+    game.status = PlayedGame.Status.FINISHED
+    game.end_reason = state.end_reason() or ""
+    plugin = find_plugin(game.game.slug)
+    if plugin is not None and plugin.cooperative:
+        outcome = state.returns()[game.seat]
+        game.result = "won" if outcome > 0 else "lost" if outcome < 0 else "draw"
+    else:
+        winner = state.winner()
+        game.result = "draw" if winner is None else "won" if winner == game.seat else "lost"
+
+
+def play_start(
+    *,
+    owner: AbstractBaseUser,
+    deck: Deck,
+    opponent: Deck | None,
+    agent: str,
+    seed: int | None = None,
+) -> PlayedGame:
+    """Start a game of ``deck`` (the player's) against ``opponent`` played by ``agent`` (for a
+    co-operative game: with ``opponent``, or a partner playing ``deck`` when None); the agent
+    moves at once if it moves first; ``seed`` (a random one when None) deals the game. Raises ``PlayRefused`` with a message for the player."""
+    from web.matchups import matchup_plan
+
+    plugin = find_plugin(deck.game.slug)
+    if plugin is None:
+        raise PlayRefused(f"{deck.game.name} has no engine to play it.")
+    if agent not in plugin.matchup_agents:
+        raise PlayRefused(f"{agent_label(agent)} does not play {plugin.name}.")
+    plan = matchup_plan(deck, opponent, [agent, agent], players=2)
+    seat = plan.letters.index(0) if plan.letters else 0
+    game = PlayedGame(
+        owner=owner,
+        game=deck.game,
+        setup=plan.setup,
+        seed=secrets.randbelow(2**31) if seed is None else seed,
+        decks=[
+            {"label": side["deck_name"], "deck": side["deck"], "version": side["version"]}
+            for side in plan.sides()
+        ],
+        agent=agent,
+        seat=seat,
+    )
+    state = play_position(game)
+    _agent_reply(game, state)
+    with transaction.atomic():
+        game.save()
+    return game
+
+
+def play_move(*, owner: AbstractBaseUser, pk: int, index: int, version: int) -> PlayedGame:
+    """Apply the player's legal action number ``index`` (0-based, of the legal actions at
+    ``version``) to their game ``pk``, then the agent's reply. Raises ``PlayedGame.DoesNotExist``
+    for a game that is not theirs, ``PlayConflict`` for a stale version and ``PlayRefused`` for
+    a finished game or an index out of range; none of them changes the stored game."""
+    with transaction.atomic():
+        game = (
+            PlayedGame.objects.select_for_update()
+            .select_related("game")
+            .get(pk=pk, owner_id=owner.pk)
+        )
+        if game.version != version:
+            raise PlayConflict(
+                "This move was chosen on an older position of the game (sent twice, or played "
+                "in another tab): nothing was changed. The page now shows the game as it stands."
+            )
+        if game.status != PlayedGame.Status.ACTIVE:
+            raise PlayRefused("This game is over: no more moves can be made.")
+        state = play_position(game)
+        if state.current_player() != game.seat:
+            raise PlayRefused("It is not your turn to act.")
+        legal = state.legal_actions()
+        if not 0 <= index < len(legal):
+            raise PlayRefused(f"There is no action {index + 1} here: pick one of the buttons.")
+        state.apply(legal[index])
+        game.actions.append(str(legal[index]))
+        _agent_reply(game, state)
+        game.version += 1
+        game.save()
+    return game
+
+
+def seat_names(game: PlayedGame, players: int) -> list[str]:
+    """What the log and table call each seat: "You" for the player, the others by deck."""
+    labels = [str(side.get("label", "")) for side in game.decks]
+    names = []
+    for seat in range(players):
+        if seat == game.seat:
+            names.append("You")
+        else:
+            label = labels[seat] if seat < len(labels) else ""
+            names.append(f"{label} (AI)" if label else f"Seat {seat + 1} (AI)")
+    return names
+
+
+def events_for_player(state: State, seat: int) -> list[dict[str, Any]]:
+    """The game's events as the player may read them: a card another seat drew into its hidden
+    hand is not named."""
+    events = []
+    for event in state.event_log():
+        record = event.as_dict()
+        if record.get("kind") in PRIVATE_EVENTS and record.get("player") != seat:
+            record = {key: value for key, value in record.items() if key != "card"}
+        events.append(record)
+    return events
+
+
+def game_record(game: PlayedGame, state: State) -> dict[str, Any]:
+    """The stored game in the shape ``web.table.replay_table`` steps through."""
+    return {
+        "seed": game.seed,
+        "setup": game.setup,
+        "actions": [{"action": text} for text in game.actions],
+        "events": [event.as_dict() for event in state.event_log()],
+    }
+
+
+def played_games_of(owner: AbstractBaseUser) -> Sequence[PlayedGame]:
+    """The player's games, latest move first."""
+    return list(PlayedGame.objects.filter(owner_id=owner.pk).select_related("game")[:50])
+
+
+def result_words(game: PlayedGame) -> str:
+    """How the game stands, in words."""
+    if game.status == PlayedGame.Status.ACTIVE:
+        return "in play"
+    words: Mapping[str, str] = {"won": "you won", "lost": "you lost", "draw": "a draw"}
+    plugin = find_plugin(game.game.slug)
+    reason = plugin.words.end_reason(game.end_reason) if plugin and game.end_reason else ""
+    return words.get(game.result, game.result) + (f" ({reason})" if reason else "")

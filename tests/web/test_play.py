@@ -1,0 +1,159 @@
+"""Playing against the AI in the browser (issue 18, point 4): a game of every game starts and
+takes a legal move, the page shows only the player's side of hidden information, and a stale,
+out-of-range or foreign move is refused with a 4xx without touching the stored game."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.engines.core import find_plugin
+from rules.models import PlayedGame
+from rules.play import play_move, play_position, play_start
+from tests.web.test_matchup_runs import GAMES, two_decks
+from web.narration import card_pages
+
+pytestmark = pytest.mark.django_db
+
+#: per game, a fast agent the plugin offers
+FAST = {
+    "revolt-n-reign": "random",
+    "rival-realms": "random",
+    "reign-absolute": "random",
+    "regality-vs-religion": "random",
+    "reggae-revolution": "random",
+}
+
+
+def start(client, a, b, agent: str) -> PlayedGame:
+    page = client.post(
+        reverse("play-new"), {"deck": a.pk, "opponent": b.pk if b else "", "agent": agent}
+    )
+    assert page.status_code == 302, page.content.decode()[:500]
+    return PlayedGame.objects.latest("pk")
+
+
+def move(client, game: PlayedGame, index: int = 0, version: int | None = None):
+    return client.post(
+        reverse("play-move", args=[game.pk]),
+        {"action": index, "version": game.version if version is None else version},
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_starts_shows_choices_and_takes_a_legal_move(alice, user, game):
+    # given a new game against the AI
+    a, b = two_decks(user, game)
+    played = start(alice, a, b, FAST[game])
+    page = alice.get(reverse("play-game", args=[played.pk]))
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert 'data-testid="table"' in body
+    choices = page.context["choices"]
+    assert choices, "the player is to act after the AI's reply"
+    assert all(choice["text"] and "_" not in choice["text"] for choice in choices)
+    # when the player takes their first choice
+    before = len(played.actions)
+    answer = move(alice, played)
+    # then it is stored with the AI's reply and the page shows the new position
+    assert answer.status_code == 302
+    played.refresh_from_db()
+    assert played.version == 1
+    assert len(played.actions) > before
+    assert alice.get(reverse("play-game", args=[played.pk])).status_code == 200
+    # and the game is listed with resume and replay links
+    home = alice.get(reverse("play-home")).content.decode()
+    assert reverse("play-game", args=[played.pk]) in home
+    assert reverse("play-replay", args=[played.pk]) in home
+    assert alice.get(reverse("play-replay", args=[played.pk]), {"step": 1}).status_code == 200
+
+
+def test_stale_out_of_range_and_foreign_moves_are_refused_and_change_nothing(
+    alice, user, client, other_user
+):
+    a, b = two_decks(user, "regality-vs-religion")
+    played = start(alice, a, b, "random")
+    assert move(alice, played).status_code == 302
+    played.refresh_from_db()
+    stored = (list(played.actions), played.version)
+    # a double submit: the same form (version 0) posted again
+    stale = move(alice, played, version=0)
+    assert stale.status_code == 409
+    assert "older position" in stale.content.decode()
+    # an index past the last legal action
+    out = move(alice, played, index=999)
+    assert out.status_code == 400
+    assert "no action 1000" in out.content.decode()
+    # not a number
+    assert alice.post(reverse("play-move", args=[played.pk]), {"action": "x"}).status_code == 400
+    # another user's game
+    client.force_login(other_user)
+    assert move(client, played).status_code == 404
+    assert client.get(reverse("play-game", args=[played.pk])).status_code == 404
+    played.refresh_from_db()
+    assert (played.actions, played.version) == stored
+
+
+def test_an_agent_the_game_does_not_offer_is_refused(alice, user):
+    a, b = two_decks(user, "reign-absolute")
+    page = alice.post(reverse("play-new"), {"deck": a.pk, "opponent": b.pk, "agent": "plan"})
+    assert page.status_code == 400
+    assert not PlayedGame.objects.exists()
+
+
+def _keys_in(table: dict) -> set[str]:
+    holders = [*table["shared"], *(z for s in table["seats"] for z in s["zones"])]
+    holders += table["grid"]["cells"] if table["grid"] else []
+    return {c["key"] for h in holders for c in h["cards"] if c["key"]}
+
+
+@pytest.mark.parametrize("game", ["revolt-n-reign", "reign-absolute"])
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    seed=st.integers(min_value=0, max_value=2**31 - 1),
+    moves=st.integers(min_value=14, max_value=24),
+)
+def test_the_play_page_never_names_a_card_hidden_from_the_player(alice, user, game, seed, moves):
+    # given a game some random moves in
+    a, b = two_decks(user, game)
+    played = play_start(owner=user, deck=a, opponent=b, agent="random", seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state = play_position(played)
+        if state.is_terminal() or state.current_player() != played.seat:
+            break
+        index = rng.randrange(len(state.legal_actions()))
+        play_move(owner=user, pk=played.pk, index=index, version=played.version)
+        played.refresh_from_db()
+    # when the player's page is drawn
+    body = alice.get(reverse("play-game", args=[played.pk])).content.decode()
+    text = re.sub(r"<[^>]+>", " ", body)
+    # then it names no card the rival holds unseen (their hand) or drew unseen (Reinforcements),
+    # unless the player sees a copy or a copy was named in the open (played, discarded ...)
+    state = play_position(played)
+    plugin = find_plugin(game)
+    mine = _keys_in(plugin.table(state, played.seat))
+    theirs = _keys_in(plugin.table(state, 1 - played.seat))
+    public = " ".join(
+        str(event.as_dict())
+        for event in state.event_log()
+        if event.kind != "draw" or event.player == played.seat  # a draw names a hidden card
+    )
+    drawn = {
+        str(event.as_dict().get("card"))
+        for event in state.event_log()
+        if event.kind == "draw" and event.player != played.seat
+    }
+    pages = card_pages(game)
+    hidden = [
+        pages[key].name
+        for key in (theirs | drawn) - mine
+        if key in pages and key not in public and pages[key].name not in public
+    ]
+    for name in hidden:
+        assert name not in text, name

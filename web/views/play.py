@@ -1,0 +1,202 @@
+"""Play against the AI: pick a game, your deck, an opponent deck and an agent; play the whole
+game from your seat (only your observation reaches the page), resume it later, replay it.
+
+The views are thin: ``rules.play`` starts games, applies moves and replays stored actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from decks.selectors import deck_list_visible_to
+from deckwright.inputs import ParameterError, bounded_int
+from rules.engines.core import find_plugin
+from rules.engines.core.narration import CardRef
+from rules.matchups import PlayRefused, agents_offered
+from rules.models import PlayedGame
+from rules.play import (
+    PlayConflict,
+    events_for_player,
+    game_record,
+    play_move,
+    play_position,
+    play_start,
+    played_games_of,
+    result_words,
+    seat_names,
+)
+from web.matchups import matchup_plugins
+from web.narration import card_pages, narrated_log
+from web.table import replay_table, table_for
+
+
+def _message(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
+    return render(request, "web/message.html", {"title": title, "text": text}, status=status)
+
+
+def _not_found(request: HttpRequest) -> HttpResponse:
+    return _message(
+        request, "No such game", "There is no game here that you are playing.", status=404
+    )
+
+
+@login_required
+@require_GET
+def play_home(request: HttpRequest) -> HttpResponse:
+    """Your games (resume or replay) and the form that starts a new one."""
+    plugins = matchup_plugins()
+    slug = request.GET.get("game", "")
+    plugin = find_plugin(slug) if slug else None
+    context: dict[str, Any] = {
+        "games": [(p.slug, p.name) for p in plugins],
+        "plugin": plugin,
+        "played": [(game, result_words(game)) for game in played_games_of(request.user)],
+    }
+    if plugin is not None:
+        decks = deck_list_visible_to(request.user, games=[plugin.slug]).order_by("name")
+        context["decks"] = list(decks)
+        context["agents"] = agents_offered(plugin)
+    return render(request, "web/play_home.html", context)
+
+
+@login_required
+@require_POST
+def play_new(request: HttpRequest) -> HttpResponse:
+    """Start a game with the decks and agent posted, and show it."""
+    try:
+        deck_id = bounded_int(request.POST.get("deck"), name="deck")
+        raw_opponent = request.POST.get("opponent") or ""
+        opponent_id = bounded_int(raw_opponent, name="opponent") if raw_opponent else None
+    except ParameterError as error:
+        return _message(request, "Cannot start this game", str(error), 400)
+    visible = deck_list_visible_to(request.user)
+    deck = visible.filter(pk=deck_id).select_related("game").first()
+    opponent = visible.filter(pk=opponent_id).first() if opponent_id is not None else None
+    if deck is None or (opponent_id is not None and opponent is None):
+        return _message(request, "Cannot start this game", "Pick decks you can see.", 400)
+    try:
+        game = play_start(
+            owner=request.user, deck=deck, opponent=opponent, agent=request.POST.get("agent", "")
+        )
+    except PlayRefused as error:
+        return _message(request, "Cannot start this game", str(error), 400)
+    return redirect("play-game", pk=game.pk)
+
+
+def _owned(request: HttpRequest, pk: int) -> PlayedGame | None:
+    return PlayedGame.objects.select_related("game").filter(pk=pk, owner_id=request.user.pk).first()
+
+
+def _choices(game: PlayedGame, state: Any) -> list[dict[str, Any]]:
+    """The player's legal actions as buttons: per action its index and its words."""
+    if game.status != PlayedGame.Status.ACTIVE or state.current_player() != game.seat:
+        return []
+    plugin = find_plugin(game.game.slug)
+    if plugin is None:
+        return []
+    pages = card_pages(game.game.slug)
+    choices = []
+    for index, action in enumerate(state.legal_actions()):
+        words = []
+        for part in plugin.action_words(state, action):
+            if isinstance(part, CardRef):
+                card = pages.get(part.key)
+                words.append(card.name if card is not None else part.name)
+            else:
+                words.append(part)
+        choices.append({"index": index, "text": "".join(words)})
+    return choices
+
+
+@login_required
+@require_GET
+def play_game(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game from your seat: the table, your choices as buttons, the log so far."""
+    game = _owned(request, pk)
+    if game is None:
+        return _not_found(request)
+    return _game_page(request, game)
+
+
+def _game_page(request: HttpRequest, game: PlayedGame, status: int = 200, error: str = "") -> Any:
+    slug = game.game.slug
+    state = play_position(game)
+    players = len(state.returns())
+    names = seat_names(game, players)
+    log = narrated_log(slug, events_for_player(state, game.seat), names)
+    context = {
+        "game": game,
+        "name": game.game.name,
+        "table": table_for(slug, state, game.seat, names),
+        "choices": _choices(game, state),
+        "log": [group for group in log if group["lines"]],
+        "result": result_words(game),
+        "error": error,
+        "waiting": game.status == PlayedGame.Status.ACTIVE and state.current_player() != game.seat,
+    }
+    return render(request, "web/play_game.html", context, status=status)
+
+
+@login_required
+@require_POST
+def play_action(request: HttpRequest, pk: int) -> HttpResponse:
+    """Play one of your legal actions (its index, at the game's version); the agent replies."""
+    try:
+        index = bounded_int(request.POST.get("action"), name="action")
+        version = bounded_int(request.POST.get("version"), name="version")
+    except ParameterError as error:
+        game = _owned(request, pk)
+        if game is None:
+            return _not_found(request)
+        return _game_page(request, game, 400, str(error))
+    try:
+        play_move(owner=request.user, pk=pk, index=index, version=version)
+    except PlayedGame.DoesNotExist:
+        return _not_found(request)
+    except PlayConflict as error:
+        return _game_page(request, _owned(request, pk), 409, str(error))  # type: ignore[arg-type]
+    except PlayRefused as error:
+        return _game_page(request, _owned(request, pk), 400, str(error))  # type: ignore[arg-type]
+    return redirect("play-game", pk=pk)
+
+
+@login_required
+@require_GET
+def play_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """Step through a stored game turn by turn (every hand open once it is over; from your
+    seat while it is still in play)."""
+    game = _owned(request, pk)
+    if game is None:
+        return _not_found(request)
+    slug = game.game.slug
+    state = play_position(game)
+    names = seat_names(game, len(state.returns()))
+    finished = game.status == PlayedGame.Status.FINISHED
+    events = [e.as_dict() for e in state.event_log()] if finished else None
+    log = narrated_log(slug, events or events_for_player(state, game.seat), names)
+    total = len(log)
+    try:
+        step = bounded_int(request.GET.get("step") or str(total), name="step")
+    except ParameterError:
+        step = total
+    step = min(max(step, 1), max(total, 1))
+    viewer = None if finished else game.seat
+    table = replay_table(slug, game_record(game, state), step, names, viewer) if total else None
+    context = {
+        "game": game,
+        "name": game.game.name,
+        "table": table,
+        "current": log[step - 1] if total else None,
+        "step": step,
+        "total": total,
+        "previous_step": max(step - 1, 1),
+        "next_step": min(step + 1, total),
+        "result": result_words(game),
+        "finished": finished,
+    }
+    return render(request, "web/play_replay.html", context)
