@@ -154,6 +154,32 @@ def play_move(*, owner: AbstractBaseUser, pk: int, index: int, version: int) -> 
     return game
 
 
+def play_continue(*, owner: AbstractBaseUser, pk: int, version: int) -> PlayedGame:
+    """Let the agent go on with a reply it left unfinished (``MAX_REPLY_ACTIONS`` reached) in
+    ``owner``'s game ``pk`` at ``version``. Raises as ``play_move`` does, and ``PlayRefused``
+    when it is the player's turn (nothing to continue); none of them changes the stored game."""
+    with transaction.atomic():
+        game = (
+            PlayedGame.objects.select_for_update()
+            .select_related("game")
+            .get(pk=pk, owner_id=owner.pk)
+        )
+        if game.version != version:
+            raise PlayConflict(
+                "The game moved on since this page was shown (sent twice, or played in another "
+                "tab): nothing was changed. The page now shows the game as it stands."
+            )
+        if game.status != PlayedGame.Status.ACTIVE:
+            raise PlayRefused("This game is over: no more moves can be made.")
+        state = play_position(game)
+        if state.current_player() == game.seat:
+            raise PlayRefused("It is your turn: the AI has nothing to continue.")
+        _agent_reply(game, state)
+        game.version += 1
+        game.save()
+    return game
+
+
 def seat_names(game: PlayedGame, players: int) -> list[str]:
     """What the log and table call each seat: "You" for the player, the others by deck."""
     labels = [str(side.get("label", "")) for side in game.decks]

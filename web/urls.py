@@ -64,6 +64,7 @@ urlpatterns = [
     path("play/new/", play.play_new, name="play-new"),
     path("play/<id:pk>/", play.play_game, name="play-game"),
     path("play/<id:pk>/move/", play.play_action, name="play-move"),
+    path("play/<id:pk>/continue/", play.play_continue_view, name="play-continue"),
     path("play/<id:pk>/replay/", play.play_replay, name="play-replay"),
     path("matchups/", matchups.matchup_new, name="matchup-new"),
     path("matchups/<id:pk>/", matchups.matchup_detail, name="matchup-detail"),

@@ -157,3 +157,43 @@ def test_the_play_page_never_names_a_card_hidden_from_the_player(alice, user, ga
     ]
     for name in hidden:
         assert name not in text, name
+
+
+def test_a_reply_the_ai_left_unfinished_goes_on_at_the_players_request(alice, user, monkeypatch):
+    # given a game whose AI stops after one action of each reply
+    import rules.play
+
+    a, b = two_decks(user, "rival-realms")
+    played = start(alice, a, b, "random")
+    monkeypatch.setattr(rules.play, "MAX_REPLY_ACTIONS", 1)
+    while True:
+        before = PlayedGame.objects.get(pk=played.pk)
+        assert move(alice, before).status_code == 302
+        after = PlayedGame.objects.get(pk=played.pk)
+        if after.status != PlayedGame.Status.ACTIVE:
+            pytest.skip("the game ended before the AI had a reply of two actions")
+        if play_position(after).current_player() != after.seat:
+            break
+    # then the page offers to let the AI go on, and no move of the player's
+    page = alice.get(reverse("play-game", args=[played.pk]))
+    assert page.context["waiting"] and not page.context["choices"]
+    assert 'data-testid="play-continue"' in page.content.decode()
+    # a stale request changes nothing
+    stale = alice.post(reverse("play-continue", args=[played.pk]), {"version": after.version - 1})
+    assert stale.status_code == 409
+    assert PlayedGame.objects.get(pk=played.pk).actions == after.actions
+    # when the AI is let go on with the whole budget
+    monkeypatch.setattr(rules.play, "MAX_REPLY_ACTIONS", 2000)
+    done = alice.post(reverse("play-continue", args=[played.pk]), {"version": after.version})
+    assert done.status_code == 302
+    # then it is the player's turn again (or the game is over), one version later
+    resumed = PlayedGame.objects.get(pk=played.pk)
+    assert resumed.version == after.version + 1
+    assert len(resumed.actions) > len(after.actions)
+    state = play_position(resumed)
+    assert state.is_terminal() or state.current_player() == resumed.seat
+    # and asking again when it is the player's turn is refused, changing nothing
+    if not state.is_terminal():
+        again = alice.post(reverse("play-continue", args=[played.pk]), {"version": resumed.version})
+        assert again.status_code == 400
+        assert PlayedGame.objects.get(pk=played.pk).version == resumed.version

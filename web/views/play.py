@@ -23,6 +23,7 @@ from rules.play import (
     PlayConflict,
     events_for_player,
     game_record,
+    play_continue,
     play_move,
     play_position,
     play_start,
@@ -156,6 +157,28 @@ def play_action(request: HttpRequest, pk: int) -> HttpResponse:
         return _game_page(request, game, 400, str(error))
     try:
         play_move(owner=request.user, pk=pk, index=index, version=version)
+    except PlayedGame.DoesNotExist:
+        return _not_found(request)
+    except PlayConflict as error:
+        return _game_page(request, _owned(request, pk), 409, str(error))  # type: ignore[arg-type]
+    except PlayRefused as error:
+        return _game_page(request, _owned(request, pk), 400, str(error))  # type: ignore[arg-type]
+    return redirect("play-game", pk=pk)
+
+
+@login_required
+@require_POST
+def play_continue_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Let the AI finish a reply it left unfinished (a reply is cut at ``MAX_REPLY_ACTIONS``)."""
+    try:
+        version = bounded_int(request.POST.get("version"), name="version")
+    except ParameterError as error:
+        game = _owned(request, pk)
+        if game is None:
+            return _not_found(request)
+        return _game_page(request, game, 400, str(error))
+    try:
+        play_continue(owner=request.user, pk=pk, version=version)
     except PlayedGame.DoesNotExist:
         return _not_found(request)
     except PlayConflict as error:
