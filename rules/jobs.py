@@ -366,15 +366,23 @@ def chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[lis
 
 def _game_cards(pairing: dict[str, Any], report: Any) -> dict[str, int]:
     """One game's card counts (``rules.cardstats``) by the job's deck of each side; none where
-    the engine does not tell which cards were drawn and played."""
+    the engine does not tell which cards were drawn and played. Sides of one deck with one
+    result (a co-operative team all playing the same deck) count as one: a card counts once a
+    game, drawn when any of them drew it, played when any of them played it."""
     game = report.game_summaries[0]
     sides = game.get("cards")
     if not sides:
         return {}
-    counts: dict[str, int] = {}
+    merged: dict[tuple[int, bool], dict[str, set[str]]] = {}
     for side, cards in enumerate(sides):
         won = bool(report.team.wins) if report.team is not None else game["winner"] == side
-        counts = counts_add(counts, game_card_counts(int(pairing["sides"][side]), cards, won))
+        seen = merged.setdefault((int(pairing["sides"][side]), won), {})
+        for what in ("deck", "drew", "played"):
+            seen.setdefault(what, set()).update(cards[what])
+    counts: dict[str, int] = {}
+    for (deck, won), seen in merged.items():
+        lists = {what: sorted(names) for what, names in seen.items()}
+        counts = counts_add(counts, game_card_counts(deck, lists, won))
     return counts
 
 

@@ -177,14 +177,20 @@ def replay_record(record: Mapping[str, Any], game: Game | None = None) -> Any:
     return engine.replay(int(record["seed"]), record["setup"], actions)
 
 
-def _sides_cards(state: Any, order: Sequence[int]) -> list[dict[str, list[str]]] | None:
+def _sides_cards(
+    engine: Game, state: Any, order: Sequence[int]
+) -> list[dict[str, list[str]]] | None:
     """The finished game's card sightings by side (seat ``s`` is side ``order[s]``), as sorted
-    name lists; None where the engine does not tell."""
+    name lists in each side's own names (``GamePlugin.seat_sightings``); None where the engine
+    does not tell."""
     sightings = state.card_sightings()
     if sightings is None:
         return None
+    plugin = find_plugin(engine.slug)
     sides: list[dict[str, list[str]]] = [{} for _ in order]
     for seat, seen in enumerate(sightings):
+        if plugin is not None:
+            seen = plugin.seat_sightings(engine, seen, seat, order[seat])
         sides[order[seat]] = {
             "deck": sorted(seen.deck),
             "drew": sorted(seen.drew),
@@ -309,7 +315,7 @@ def run(
             }
         )
         if card_sightings:
-            summaries[-1]["cards"] = _sides_cards(state, order)
+            summaries[-1]["cards"] = _sides_cards(engine, state, order)
         if first is not None:
             moved_first[order[first]] += 1
             first_side_wins[order[first]] += seat_winner == first

@@ -296,8 +296,9 @@ class SimulationReportSerializer(serializers.Serializer):
         many=True,
         required=False,
         help_text="Matchup, gauntlet and metagame jobs: per deck and card, its win rate when drawn, played "
-        "and not seen (17lands' figures); empty where the game's engine does not report which "
-        "cards were drawn and played (Reggae Revolution, Regality vs Religion, Reign Absolute).",
+        "and not seen (17lands' figures). Every game's engine reports the cards drawn and played, "
+        "each in its own terms (Regality vs Religion's tiles, Reign Absolute's units: see "
+        "docs/doctor.md); empty before any game is played.",
     )
 
 

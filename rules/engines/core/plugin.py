@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, ClassVar, TextIO
 
-from rules.engines.core.api import Action, Game, SetupError, State
+from rules.engines.core.api import Action, CardSightings, Game, SetupError, State
 from rules.engines.core.narration import CardRef, Narrator, Part, TurnGroup
 from rules.engines.core.registry import discover_engines, register_game, unregister_game
 from rules.engines.core.rng import Rng
@@ -267,6 +267,14 @@ class GamePlugin:
         """The setup with the two sides in each other's seats (alternating seats, fair matchups);
         the agents swap with them."""
         return swap_decks(setup)
+
+    def seat_sightings(
+        self, engine: Game, sightings: CardSightings, seat: int, side: int
+    ) -> CardSightings:
+        """A seat's card sightings (``State.card_sightings``) in the names of the side sitting
+        there, whose home seat (unrotated) is seat ``side``: unchanged by default, since a side
+        brings its own cards to any seat."""
+        return sightings
 
     def rotate_seats(self, setup: Mapping[str, Any], shift: int, players: int) -> dict[str, Any]:
         """The setup with the side of seat ``(s + shift) mod players`` in seat ``s`` (rotating

@@ -21,6 +21,7 @@ from typing import Any, cast
 from rules.engines.core import (
     TERMINAL,
     Action,
+    CardSightings,
     Game,
     IllegalActionError,
     Information,
@@ -202,6 +203,52 @@ class RvRState(State):
     def first_player(self) -> int | None:
         """Return the seat that placed the Citizen (in a match, that of the last game played)."""
         return self.first
+
+    def card_sightings(self) -> list[CardSightings] | None:
+        """Per side, its tiles: its seven side tiles, the Citizen and every neutral tile either
+        side held; those it drew (held: the side tiles in its area from the start, the tiles in
+        its area at the end, those it picked in a draft, recalled, lost to an Assassin or placed,
+        and, in the standard variant, the neutral area both sides take from); and those it
+        played (placed on the board: the ``place`` and ``cover`` events). In a match the earlier
+        games' areas are gone by the end, so a tile held there counts only if its events say."""
+        if self.events is None:
+            return None
+        tables = self.tables
+        names = {spec.key: spec.name for spec in tables.specs}
+        neutrals = {tables.keys[tile] for tile in tables.neutrals}
+        citizen = tables.keys[tables.citizen]
+        held: list[set[str]] = [{tables.keys[tile] for tile in area} for area in self.areas]
+        played: list[set[str]] = [set(), set()]
+        shared = {tables.keys[tile] for tile in self.neutral}
+        for event in self.events:
+            tile = event.detail.get("tile")
+            if not isinstance(tile, str) or tile not in names or event.player not in (0, 1):
+                continue
+            if event.kind in ("place", "cover"):
+                played[event.player].add(tile)
+                if self.variant == "standard" and tile in neutrals and tile != citizen:
+                    shared.add(tile)  # every neutral tile of a standard game starts out shared
+            elif event.kind in ("pick", "recall"):
+                held[event.player].add(tile)
+            elif event.kind == "assassinate":
+                held[1 - event.player].add(tile)
+        sides = (tables.regality, tables.religion)
+        drew = [
+            {tables.keys[tile] for tile in sides[player]} | held[player] | played[player] | shared
+            for player in (0, 1)
+        ]
+        dealt = (drew[0] | drew[1]) & neutrals
+        result = []
+        for player in (0, 1):
+            deck = {tables.keys[tile] for tile in sides[player]} | {citizen} | dealt | drew[player]
+            result.append(
+                CardSightings(
+                    frozenset(names[key] for key in deck),
+                    frozenset(names[key] for key in drew[player]),
+                    frozenset(names[key] for key in played[player]),
+                )
+            )
+        return result
 
     def is_perfect_information(self) -> bool:
         """Return False in the secret variants."""

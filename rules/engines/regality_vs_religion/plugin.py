@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.engines.core import DeckCards, GamePlugin, PageWords, SeatPlan, SetupError
+from rules.engines.core import (
+    CardSightings,
+    DeckCards,
+    Game,
+    GamePlugin,
+    PageWords,
+    SeatPlan,
+    SetupError,
+)
 from rules.engines.regality_vs_religion.game import (
     BOARD_FULL,
     DEATH,
@@ -99,6 +107,25 @@ class RegalityVsReligionPlugin(GamePlugin):
             setup["neutral"] = neutral
         seats = (0, 1) if sides[0] == SIDE_NAMES[0] else (1, 0)
         return SeatPlan(setup, seats)
+
+    def seat_sightings(
+        self, engine: Game, sightings: CardSightings, seat: int, side: int
+    ) -> CardSightings:
+        """A side in the other alignment's seat played that alignment's tiles (``swap_seats``):
+        its sightings name each by its counterpart (the tile of the same power on the side's own
+        set, the ``counterpart`` stat), so a deck's card table keeps its own tiles' names."""
+        if seat == side:
+            return sightings
+        other: dict[str, str] = {}
+        for record in engine.records:
+            counterpart = (record.get("stats") or {}).get("counterpart")
+            if counterpart:
+                other[str(record["name"])] = str(counterpart)
+
+        def named(cards: frozenset[str]) -> frozenset[str]:
+            return frozenset(other.get(card, card) for card in cards)
+
+        return CardSightings(named(sightings.deck), named(sightings.drew), named(sightings.played))
 
     def swap_seats(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         """The setup unchanged: the agents change alignments and so who moves first (both tile

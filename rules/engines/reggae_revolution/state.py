@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any, cast
 
-from rules.engines.core import TERMINAL, Action, Rng, State
+from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
 from rules.engines.reggae_revolution.cards import CardSpec
 from rules.engines.reggae_revolution.effects import ANY, COLOURS, SYMBOLS
 from rules.engines.reggae_revolution.evaluation import team_value
@@ -45,6 +45,7 @@ class ReggaeState(State):
         "destroyed",
         "discard",
         "draw",
+        "drawn",
         "gifts",
         "hand",
         "lineup",
@@ -77,6 +78,9 @@ class ReggaeState(State):
         self.draw: list[list[int]] = [[] for _ in range(players)]
         self.hand: list[list[int]] = [[] for _ in range(players)]
         self.discard: list[list[int]] = [[] for _ in range(players)]
+        #: per player, every card that came into its hand (kept only while events are recorded:
+        #: a reshuffled draw pile hides which cards were drawn, so the end zones cannot tell)
+        self.drawn: list[set[int]] = [set() for _ in range(players)]
         self.resolving: list[int] = []
         self.revealing: list[int] = []
         self.starter_piles: dict[str, list[int]] = {symbol: [] for symbol in SYMBOLS}
@@ -137,6 +141,31 @@ class ReggaeState(State):
         """Return how the game ended: all-pairs-scored, all-symbols-suppressed or turn-limit."""
         return self.reason
 
+    def card_sightings(self) -> list[CardSightings] | None:
+        """Per player: its cards (the starting deck's four starters and every card of the team's
+        main deck, wilds included, which the lineup is dealt from), those it drew (in its hand
+        at any time: the Setup hand, a redraw, Obtain, a draw effect or a recovery) and those
+        it played (used from its hand in a Main Phase step: the ``play``, ``give`` (sway) and
+        ``yay`` events). Oppression cards are not the team's cards and do not count."""
+        if self.events is None:
+            return None
+        names = {spec.key: spec.name for spec in self.table}
+        team = frozenset(
+            spec.name for spec in self.table if spec.type in ("starter", "main", "wild")
+        )
+        result = []
+        for player in range(self.n):
+            played = frozenset(
+                names[str(event.detail["card"])]
+                for event in self.events
+                if event.player == player
+                and event.kind in ("play", "give", "yay")
+                and names.get(str(event.detail.get("card"))) in team
+            )
+            drew = frozenset(self.table[card].name for card in self.drawn[player]) & team
+            result.append(CardSightings(team, drew | played, played))
+        return result
+
     def clone(self) -> ReggaeState:
         """Return an independent copy (lists copied one level deep, specs shared)."""
         new = ReggaeState.__new__(ReggaeState)
@@ -146,6 +175,9 @@ class ReggaeState(State):
         new.draw = [pile.copy() for pile in self.draw]
         new.hand = [pile.copy() for pile in self.hand]
         new.discard = [pile.copy() for pile in self.discard]
+        new.drawn = (
+            [cards.copy() for cards in self.drawn] if self.events is not None else self.drawn
+        )
         new.resolving = self.resolving.copy()
         new.revealing = self.revealing.copy()
         new.starter_piles = {symbol: pile.copy() for symbol, pile in self.starter_piles.items()}
@@ -424,7 +456,10 @@ class ReggaeState(State):
             self._destroy(self._take(zone, key))
             self.log("destroy", player, card=key)
         elif kind == "recover":
-            self.hand[player].append(self._take(self.discard[player], key))
+            card = self._take(self.discard[player], key)
+            self.hand[player].append(card)
+            if self.events is not None:
+                self.drawn[player].add(card)
             self.log("recover", player, card=key)
         elif kind == "gain_free":
             self.discard[player].append(self._take_offer(key))
@@ -687,7 +722,10 @@ class ReggaeState(State):
                 self.rng.shuffle(draw)
             if not draw:
                 return
-            hand.append(draw.pop())
+            card = draw.pop()
+            hand.append(card)
+            if self.events is not None:
+                self.drawn[player].add(card)
 
     def _refill_lineup(self) -> None:
         for slot, card in enumerate(self.lineup):

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, cast
 
-from rules.engines.core import TERMINAL, Action, Rng, State
+from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
 from rules.engines.reign_absolute.cards import CardSpec
 
 Square = tuple[int, int]
@@ -158,6 +158,40 @@ class ReignState(State):
     def first_player(self) -> int:
         """Report hook: the 1st Player, who placed first and takes the first Turn (§Setup)."""
         return self.first
+
+    def card_sightings(self) -> list[CardSightings] | None:
+        """Per player: the Units of its faction deck (the Reinforcements are one deck shared by
+        every player, not a faction's, so they do not count), those it drew (deployed on the
+        battlefield: every Unit out of its faction deck by the end, which §Setup places all of)
+        and those it played (made a Move or March, or a Reinforcement's extra moves, so changed
+        squares; attacked or was attacked: the ``attack`` events; or was revealed to lend its
+        strength to a combat: the ``reveal`` events). A Swap or a Peek names squares, not Units,
+        so it does not make a Unit played."""
+        if self.events is None:
+            return None
+        seat_of = {self.table[card].key: seat for card, seat in enumerate(self.owner) if seat >= 0}
+        names = {spec.key: spec.name for spec in self.table}
+        used: list[set[str]] = [set() for _ in range(self.n)]
+        for event in self.events:
+            if event.kind == "attack":
+                keys = [event.detail.get("attacker"), event.detail.get("defender")]
+            elif event.kind == "reveal":
+                keys = [event.detail.get("unit")]
+            else:
+                continue
+            for key in keys:
+                if isinstance(key, str) and key in seat_of:
+                    used[seat_of[key]].add(names[key])
+        result = []
+        for player in range(self.n):
+            units = [card for card, seat in enumerate(self.owner) if seat == player]
+            waiting = set(self.faction_decks[player])
+            deck = frozenset(self.table[card].name for card in units)
+            drew = frozenset(self.table[card].name for card in units if card not in waiting)
+            moved = {self.table[card].name for card in units if self.moved[card]}
+            played = frozenset(moved | used[player])
+            result.append(CardSightings(deck, drew | played, played))
+        return result
 
     def clone(self) -> ReignState:
         """Return an independent copy (containers copied one level deep, specs shared)."""
