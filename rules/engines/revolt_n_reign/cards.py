@@ -15,10 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from rules.engines.core import CardRecord, card_key, thaw
-from rules.engines.core.records import read_fixture_records
+from rules.engines.core.records import read_fixture_records, read_yaml
 
 GAME_SLUG = "revolt-n-reign"
 FIXTURE_DIR = Path(__file__).resolve().parents[3] / "fixtures" / GAME_SLUG
@@ -483,7 +481,7 @@ def fixture_rules_texts(folder: Path = FIXTURE_DIR) -> dict[str, str]:
     """Return each fixture card's printed ``rules_text`` by name."""
     texts: dict[str, str] = {}
     for path in sorted((folder / "cards").glob("*.yaml")):
-        for entry in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+        for entry in read_yaml(path) or []:
             texts[entry["name"]] = entry.get("rules_text", "")
     return texts
 
