@@ -160,8 +160,9 @@ def test_the_board_positions_are_said_as_the_rulebooks_describe_them():
     from rules.engines.reign_absolute.narration import space as square
 
     assert cell("b2") == "the centre space"
-    assert cell("a1") == "the top-left space"
-    assert cell("c3") == "the bottom-right space"
+    # as the table draws the board: rank 1 (Regality's side) at the bottom
+    assert cell("a1") == "the bottom-left space"
+    assert cell("c3") == "the top-right space"
     assert square([0, 0]) == "the middle space of the Battlefield"
     assert square([-2, 1]) == "the space 2 left and 1 up from the middle"
 
@@ -184,5 +185,23 @@ def test_a_walk_calls_the_side_you_play_you_whichever_seat_it_is():
     assert [group.heading for group in groups] == ["Turn 1: The rival", "Turn 2: You"]
     assert [line.text for group in groups for line in group.lines] == [
         "The rival places Citizen on the centre space.",
-        "You place Temple on the top-left space.",
+        "You place Temple on the bottom-left space.",
     ]
+
+
+def test_the_log_names_each_space_where_the_table_draws_it():
+    """A log line and the table never disagree on where a space is (the table's grid rows run
+    top to bottom, its columns left to right)."""
+    from rules.engines.regality_vs_religion.narration import space
+    from rules.engines.regality_vs_religion.table import rvr_table
+
+    plugin = plugin_for("regality-vs-religion")
+    state = plugin.game().new_initial_state(3, {"variant": "standard"})
+    grid = rvr_table(state, None)["grid"]["cells"]
+    rows = {1: "top", 2: "middle", 3: "bottom"}
+    columns = {1: "left", 2: "middle", 3: "right"}
+    assert len(grid) == 9
+    for cell in grid:
+        row, column = rows[cell["row"]], columns[cell["column"]]
+        expected = "the centre space" if row == column == "middle" else f"the {row}-{column} space"
+        assert space(cell["label"]) == expected, cell["label"]

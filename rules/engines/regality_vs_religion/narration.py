@@ -9,13 +9,14 @@ from typing import Any
 
 from rules.engines.core.narration import Narrator, Part, listing
 
-#: the engine's columns a-c and rows 1-3, as a player sees the board
+#: the engine's columns a-c and ranks 1-3 as the board is drawn (the table view, Regality's side
+#: nearest: rank 1 at the bottom, ``board.py``)
 COLUMNS = {"a": "left", "b": "middle", "c": "right"}
-ROWS = {"1": "top", "2": "middle", "3": "bottom"}
+ROWS = {"1": "bottom", "2": "middle", "3": "top"}
 
 
 def space(cell: Any) -> str:
-    """A board cell in words: ``a1`` -> "the top-left space", ``b2`` -> "the centre space"."""
+    """A board cell in words: ``a1`` -> "the bottom-left space", ``b2`` -> "the centre space"."""
     text = str(cell)
     column, row = COLUMNS.get(text[:1]), ROWS.get(text[1:])
     if column is None or row is None:
