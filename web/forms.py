@@ -1036,7 +1036,7 @@ class DoctorForm(forms.Form):
     """A deck doctor job for one deck: its gauntlet (decks of its game), the agent of every
     seat, the first round's games, the swaps raced and a seed."""
 
-    gauntlet = forms.ModelMultipleChoiceField(
+    gauntlet = DeckIdsField(
         queryset=None,
         required=False,
         widget=forms.CheckboxSelectMultiple,
