@@ -11,7 +11,7 @@ second tab is refused with ``PlayRefused`` and the stored game stays as it was.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -122,11 +122,15 @@ def play_start(
     return game
 
 
-def play_move(*, owner: AbstractBaseUser, pk: int, index: int, version: int) -> PlayedGame:
-    """Apply the player's legal action number ``index`` (0-based, of the legal actions at
-    ``version``) to their game ``pk``, then the agent's reply. Raises ``PlayedGame.DoesNotExist``
-    for a game that is not theirs, ``PlayConflict`` for a stale version and ``PlayRefused`` for
-    a finished game or an index out of range; none of them changes the stored game."""
+def _advance(
+    owner: AbstractBaseUser,
+    pk: int,
+    version: int,
+    step: Callable[[PlayedGame, State], None],
+) -> PlayedGame:
+    """Lock ``owner``'s game ``pk``, check it is still at ``version`` and active, replay its
+    position, let ``step`` change it (it raises ``PlayRefused`` to refuse), then store it one
+    version later. Nothing is stored when anything raises."""
     with transaction.atomic():
         game = (
             PlayedGame.objects.select_for_update()
@@ -135,12 +139,24 @@ def play_move(*, owner: AbstractBaseUser, pk: int, index: int, version: int) -> 
         )
         if game.version != version:
             raise PlayConflict(
-                "This move was chosen on an older position of the game (sent twice, or played "
-                "in another tab): nothing was changed. The page now shows the game as it stands."
+                "This was chosen on an older position of the game (sent twice, or played in "
+                "another tab): nothing was changed. The page now shows the game as it stands."
             )
         if game.status != PlayedGame.Status.ACTIVE:
             raise PlayRefused("This game is over: no more moves can be made.")
-        state = play_position(game)
+        step(game, play_position(game))
+        game.version += 1
+        game.save()
+    return game
+
+
+def play_move(*, owner: AbstractBaseUser, pk: int, index: int, version: int) -> PlayedGame:
+    """Apply the player's legal action number ``index`` (0-based, of the legal actions at
+    ``version``) to their game ``pk``, then the agent's reply. Raises ``PlayedGame.DoesNotExist``
+    for a game that is not theirs, ``PlayConflict`` for a stale version and ``PlayRefused`` for
+    a finished game or an index out of range; none of them changes the stored game."""
+
+    def move(game: PlayedGame, state: State) -> None:
         if state.current_player() != game.seat:
             raise PlayRefused("It is not your turn to act.")
         legal = state.legal_actions()
@@ -149,35 +165,21 @@ def play_move(*, owner: AbstractBaseUser, pk: int, index: int, version: int) -> 
         state.apply(legal[index])
         game.actions.append(str(legal[index]))
         _agent_reply(game, state)
-        game.version += 1
-        game.save()
-    return game
+
+    return _advance(owner, pk, version, move)
 
 
 def play_continue(*, owner: AbstractBaseUser, pk: int, version: int) -> PlayedGame:
     """Let the agent go on with a reply it left unfinished (``MAX_REPLY_ACTIONS`` reached) in
     ``owner``'s game ``pk`` at ``version``. Raises as ``play_move`` does, and ``PlayRefused``
     when it is the player's turn (nothing to continue); none of them changes the stored game."""
-    with transaction.atomic():
-        game = (
-            PlayedGame.objects.select_for_update()
-            .select_related("game")
-            .get(pk=pk, owner_id=owner.pk)
-        )
-        if game.version != version:
-            raise PlayConflict(
-                "The game moved on since this page was shown (sent twice, or played in another "
-                "tab): nothing was changed. The page now shows the game as it stands."
-            )
-        if game.status != PlayedGame.Status.ACTIVE:
-            raise PlayRefused("This game is over: no more moves can be made.")
-        state = play_position(game)
+
+    def go_on(game: PlayedGame, state: State) -> None:
         if state.current_player() == game.seat:
             raise PlayRefused("It is your turn: the AI has nothing to continue.")
         _agent_reply(game, state)
-        game.version += 1
-        game.save()
-    return game
+
+    return _advance(owner, pk, version, go_on)
 
 
 def seat_names(game: PlayedGame, players: int) -> list[str]:

@@ -6,6 +6,7 @@ The views are thin: ``rules.play`` starts games, applies moves and replays store
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -147,30 +148,34 @@ def _game_page(request: HttpRequest, game: PlayedGame, status: int = 200, error:
 @require_POST
 def play_action(request: HttpRequest, pk: int) -> HttpResponse:
     """Play one of your legal actions (its index, at the game's version); the agent replies."""
-    try:
-        index = bounded_int(request.POST.get("action"), name="action")
-        version = bounded_int(request.POST.get("version"), name="version")
-    except ParameterError as error:
-        game = _owned(request, pk)
-        if game is None:
-            return _not_found(request)
-        return _game_page(request, game, 400, str(error))
-    try:
-        play_move(owner=request.user, pk=pk, index=index, version=version)
-    except PlayedGame.DoesNotExist:
-        return _not_found(request)
-    except PlayConflict as error:
-        return _game_page(request, _owned(request, pk), 409, str(error))  # type: ignore[arg-type]
-    except PlayRefused as error:
-        return _game_page(request, _owned(request, pk), 400, str(error))  # type: ignore[arg-type]
-    return redirect("play-game", pk=pk)
+    return _versioned_post(
+        request,
+        pk,
+        lambda version, index: play_move(owner=request.user, pk=pk, index=index, version=version),
+        with_action=True,
+    )
 
 
 @login_required
 @require_POST
 def play_continue_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Let the AI finish a reply it left unfinished (a reply is cut at ``MAX_REPLY_ACTIONS``)."""
+    return _versioned_post(
+        request, pk, lambda version, _: play_continue(owner=request.user, pk=pk, version=version)
+    )
+
+
+def _versioned_post(
+    request: HttpRequest,
+    pk: int,
+    change: Callable[[int, int], PlayedGame],
+    *,
+    with_action: bool = False,
+) -> HttpResponse:
+    """Read the form's ``version`` (and ``action``), make ``change``, and answer as a move is
+    answered: back to the game, or its page with a 400/409 saying why, or a 404."""
     try:
+        index = bounded_int(request.POST.get("action"), name="action") if with_action else 0
         version = bounded_int(request.POST.get("version"), name="version")
     except ParameterError as error:
         game = _owned(request, pk)
@@ -178,7 +183,7 @@ def play_continue_view(request: HttpRequest, pk: int) -> HttpResponse:
             return _not_found(request)
         return _game_page(request, game, 400, str(error))
     try:
-        play_continue(owner=request.user, pk=pk, version=version)
+        change(version, index)
     except PlayedGame.DoesNotExist:
         return _not_found(request)
     except PlayConflict as error:
