@@ -146,15 +146,19 @@ class CardSet(models.Model):
 
 
 class CardQuerySet(GameScopedQuerySet):
-    def with_related(self, *, single: bool = False) -> CardQuerySet:
+    def with_related(self, *, single: bool = False, game_known: bool = False) -> CardQuerySet:
         """Everything a card list shows, in a fixed number of queries.
 
         For a list the game is prefetched, not joined: a join decodes the game's JSON schema once
         per card row (half the time of a 50-card page), the prefetch once, and every card shares
-        the one ``Game``. ``single=True`` (one card fetched by key) joins it: one query fewer."""
+        the one ``Game``. ``single=True`` (one card fetched by key) joins it: one query fewer.
+        ``game_known=True``: the caller sets every row's ``game`` itself (a list of one game's
+        cards), so it is neither joined nor prefetched."""
         related = ["card_set", "card_type", "branch", "rarity"]
         if single:
             return self.select_related("game", *related).prefetch_related("subtypes")
+        if game_known:
+            return self.select_related(*related).prefetch_related("subtypes")
         return self.select_related(*related).prefetch_related("game", "subtypes")
 
 
