@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 
 from rules.engines.core import CHANCE, Action, State, find_plugin
-from rules.matchups import PlayRefused, agent_label
+from rules.matchups import PlayRefused, agent_label, matchup_plan
 from rules.models import PlayedGame
 
 if TYPE_CHECKING:
@@ -94,7 +94,6 @@ def play_start(
     """Start a game of ``deck`` (the player's) against ``opponent`` played by ``agent`` (for a
     co-operative game: with ``opponent``, or a partner playing ``deck`` when None); the agent
     moves at once if it moves first; ``seed`` (a random one when None) deals the game. Raises ``PlayRefused`` with a message for the player."""
-    from web.matchups import matchup_plan
 
     plugin = find_plugin(deck.game.slug)
     if plugin is None:

@@ -73,7 +73,7 @@ def legal_deck(user) -> Deck:
 def store_matchup_run(owner, a: Deck, b: Deck, *, games: int, seed: int, fixed_seats: bool = False):
     """A run of decks ``a`` and ``b`` between random agents, stored as the matchup page would."""
     from rules.services import matchup_run_create
-    from web.matchups import matchup_plan
+    from rules.matchups import matchup_plan
 
     plan = matchup_plan(a, b, ["random", "random"])
     return matchup_run_create(

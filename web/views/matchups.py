@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET
 from decks.selectors import deck_list_visible_to
 from deckwright.clientip import client_ip
 from deckwright.inputs import MAX_ID, MAX_INT32, ParameterError, bounded_int
-from rules.matchups import agent_label, agents_offered
+from rules.matchups import agent_label, agents_offered, matchup_plan
 from rules.models import MatchupRun
 from rules.quotas import MatchupQuotaExceeded, matchup_quota_charge
 from rules.selectors import matchup_run_for_owner, matchup_runs_owned_by
@@ -38,7 +38,6 @@ from web.matchups import (
     game_rows,
     matchup_agent_choices,
     matchup_games,
-    matchup_plan,
     matchup_plugins,
     matchup_summary,
     matchups_available,
