@@ -244,8 +244,8 @@ def test_adding_chunks_up_does_not_depend_on_how_the_games_were_cut(wins, size):
 @pytest.mark.django_db
 def test_a_job_and_a_matchup_run_refuse_decks_with_the_same_words(user, decks):
     """One set of checks (rules.matchups) for both: the same decks and agent, the same reason."""
-    from web.matchups import MatchupSetupError
     from rules.matchups import matchup_plan as run_plan
+    from web.matchups import MatchupSetupError
 
     with pytest.raises(SimulationJobError) as job_refusal:
         metagame_plan(decks=decks[:2], agent="alphabeta", games_per_pairing=2)

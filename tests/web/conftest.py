@@ -72,8 +72,8 @@ def legal_deck(user) -> Deck:
 
 def store_matchup_run(owner, a: Deck, b: Deck, *, games: int, seed: int, fixed_seats: bool = False):
     """A run of decks ``a`` and ``b`` between random agents, stored as the matchup page would."""
-    from rules.services import matchup_run_create
     from rules.matchups import matchup_plan
+    from rules.services import matchup_run_create
 
     plan = matchup_plan(a, b, ["random", "random"])
     return matchup_run_create(
