@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rules.engines.core import GamePlugin, HandWords, PageWords
+from rules.engines.core import Action, GamePlugin, HandWords, PageWords, State
+from rules.engines.core.narration import CardRef, Part
+from rules.engines.core.table import card_name
 from rules.engines.rival_realms.cards import CardDataError, card_spec
 from rules.engines.rival_realms.game import HOUSE_RULES, RivalRealmsGame
 from rules.engines.rival_realms.state import (
@@ -60,3 +62,51 @@ class RivalRealmsPlugin(GamePlugin):
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
         """Why the engine could not use this card (its spec does not compile)."""
         return self.compile_problems(card_spec, CardDataError, record)
+
+    def action_words(self, state: State, action: Action) -> tuple[Part, ...]:
+        """A Rival Realms action in the rulebook's words: cards by name, a card on the field by
+        name and, where a field holds two of it, by its place there ("the 2nd Footman"), never
+        the engine's slot numbers."""
+        fields = getattr(state, "field", None)
+        table = getattr(state, "table", None)
+        args = list(action.args)
+
+        def named(key: Any) -> CardRef:
+            return CardRef(str(key), card_name(str(key)))
+
+        def on_field(key: Any, slot: Any) -> tuple[Part, ...]:
+            """``key`` at ``slot`` of a field: its place among the copies where it has some."""
+            if fields is None or table is None or not isinstance(slot, int):
+                return (named(key),)
+            for field in fields:
+                if 0 <= slot < len(field) and table[field[slot]].key == key:
+                    copies = [card for card in field if table[card].key == key]
+                    if len(copies) > 1:
+                        place = copies.index(field[slot]) + 1
+                        return (f"the {_ordinal(place)} ", named(key))
+                    return (named(key),)
+            return (named(key),)
+
+        kind = action.kind
+        if kind == "attack" and len(args) == 2:
+            return ("Attack with ", *on_field(args[0], args[1]))
+        if kind == "block" and len(args) == 4:
+            return ("Block ", *on_field(args[2], args[3]), " with ", *on_field(args[0], args[1]))
+        if kind == "use" and len(args) == 3:
+            return ("Use ", *on_field(args[0], args[1]), f"'s ability {int(args[2]) + 1}")
+        if kind == "target" and len(args) == 2:
+            return ("Target ", *on_field(args[0], args[1]))
+        if kind == "pay" and len(args) == 2:
+            return ("Pay with ", *on_field(args[0], args[1]))
+        if kind == "assign" and len(args) == 3:
+            return (f"Assign {args[2]} damage to ", *on_field(args[0], args[1]))
+        if kind == "supply" and len(args) == 1:
+            return ("Play ", named(args[0]), " for supply")
+        return super().action_words(state, action)
+
+
+def _ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
