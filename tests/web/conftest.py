@@ -136,6 +136,17 @@ def page(browser, live_server) -> Iterator[object]:
 
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(TIMEOUT_MS)
+    in_flight: set[object] = set()
+    context.on("request", lambda request: in_flight.add(request))
+    context.on("requestfinished", lambda request: in_flight.discard(request))
+    context.on("requestfailed", lambda request: in_flight.discard(request))
     page = context.new_page()
     yield page
+    # Lazy images (a full-page screenshot loads them) may still be on their way: let them land
+    # while the test's database is there; the flush that ends a live-server test would otherwise
+    # run beside requests the server answers on SQLite's shared in-memory connection.
+    waited = 0
+    while in_flight and waited < TIMEOUT_MS:
+        page.wait_for_timeout(50)
+        waited += 50
     context.close()
