@@ -138,6 +138,10 @@ def test_the_play_page_never_names_a_card_hidden_from_the_player(alice, user, ga
     state = play_position(played)
     plugin = find_plugin(game)
     mine = _keys_in(plugin.table(state, played.seat))
+    choice = getattr(state, "choice", None)  # Revolt N Reign's pending choice of a card's effect
+    if choice is not None and choice[0] == played.seat and choice[1] == "discard":
+        # the effect has the player pick the rival's discards: the player looks at that hand
+        mine |= {str(key) for key in choice[3]}
     theirs = _keys_in(plugin.table(state, 1 - played.seat))
     public = " ".join(
         str(event.as_dict())
