@@ -149,7 +149,8 @@ def bar_chart(
     """Lay out one bar per ``(label, value)`` point, scaled to the largest value.
 
     ``numeric``: the labels are an ordered axis (costs, lengths): where they do not all fit,
-    every n-th is written; otherwise each is shortened to fit under its bar."""
+    every n-th is written; otherwise each is shortened to fit under its bar (every n-th, with
+    the room of n bars, where bars are too narrow for one character)."""
     top, bottom, side = 16.0, 34.0, 8.0
     plot_height = height - top - bottom
     baseline = height - bottom
@@ -157,7 +158,12 @@ def bar_chart(
     slot = (width - 2 * side) / max(len(points), 1)
     bar_width = max(4.0, slot * 0.7)
     widest = max((text_width(str(label)) for label, _ in points), default=0.0)
-    step = max(1, math.ceil((widest + LABEL_GAP) / slot)) if numeric else 1
+    if numeric:
+        step = max(1, math.ceil((widest + LABEL_GAP) / slot))
+    else:
+        # each category under its bar, shortened to fit; where bars are too narrow for even a
+        # character and an ellipsis, every n-th category gets the room of n bars instead
+        step = max(1, math.ceil((text_width("M…") + LABEL_GAP) / slot))
     bars = []
     for index, (label, value) in enumerate(points):
         bar_height = plot_height * value / largest
@@ -165,7 +171,7 @@ def bar_chart(
         if numeric:
             tick = str(label) if index % step == 0 else ""
         else:
-            tick = _shortened(str(label), slot - LABEL_GAP)
+            tick = _shortened(str(label), step * slot - LABEL_GAP) if index % step == 0 else ""
         bars.append(
             Bar(
                 label=str(label),

@@ -38,6 +38,7 @@ def test_search_cards_and_open_one(page):
     shot(page, "card-browser-error")
     search.fill("t:attack b:eagle")
     search.press("Enter")
+    expect(error).to_have_count(0)  # the new results have loaded (no click on the old page)
     expect(page.get_by_test_id("result-count")).to_have_text(re.compile(r"^[1-9][0-9]* cards"))
     page.get_by_role("link", name=re.compile(r"Eagle Dive")).first.click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Eagle Dive")
