@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connections, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from rules.cardstats import counts_add, game_card_counts
@@ -660,14 +660,42 @@ def simulation_job_finish(*, job_id: int) -> SimulationJob | None:
             return job
         job.aggregate = chunks_add(chunks, len(job.pairings))
         if job.kind == SimulationJob.Kind.DOCTOR:
-            from rules.doctor import doctor_report
-
-            rows = job.chunks.order_by("index").values_list("outcomes", flat=True)
-            job.aggregate["doctor"] = doctor_report(job.doctor, [r for c in rows for r in c])
+            job.aggregate["doctor"] = doctor_report_of_rounds(job)
         job.status = SimulationJob.Status.DONE
         job.finished_at = timezone.now()
         job.save(update_fields=["aggregate", "status", "finished_at", "updated_at"])
     return job
+
+
+def doctor_report_of_rounds(job: SimulationJob) -> dict[str, Any]:
+    """A doctor job's report (``rules.doctor.doctor_report``) from the rounds stored so far."""
+    from rules.doctor import doctor_report
+
+    rows = job.chunks.order_by("index").values_list("outcomes", flat=True)
+    return doctor_report(job.doctor, [row for chunk in rows for row in chunk])
+
+
+_UNFINISHED = (SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING)
+
+
+def _stale(*, worker: bool, older_than: float | None) -> QuerySet[SimulationJob]:
+    """Unfinished jobs played in-process (``worker=False``) or by workers whose heartbeat is
+    older than ``older_than`` seconds (``SIMULATION_STALE_SECONDS`` by default), oldest first."""
+    seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
+    cutoff = timezone.now() - timedelta(seconds=seconds)
+    return SimulationJob.objects.filter(
+        worker=worker, status__in=_UNFINISHED, updated_at__lt=cutoff
+    ).order_by("created_at", "pk")
+
+
+def _claim(job: SimulationJob, *, worker: bool) -> bool:
+    """Move a stale job's heartbeat on if nobody has since ``job`` was read: True for the one
+    caller that did (another resumer finds the heartbeat moved and leaves the job alone)."""
+    return bool(
+        SimulationJob.objects.filter(
+            pk=job.pk, worker=worker, status__in=_UNFINISHED, updated_at=job.updated_at
+        ).update(updated_at=timezone.now())
+    )
 
 
 def simulation_jobs_stale(*, older_than: float | None = None) -> list[SimulationJob]:
@@ -675,14 +703,7 @@ def simulation_jobs_stale(*, older_than: float | None = None) -> list[Simulation
     seconds (``SIMULATION_STALE_SECONDS`` by default) and that no thread of this process plays:
     the process playing them stopped. Workers' jobs are left to the broker, which delivers a
     dead worker's chunks again."""
-    seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
-    cutoff = timezone.now() - timedelta(seconds=seconds)
-    jobs = SimulationJob.objects.filter(
-        worker=False,
-        status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
-        updated_at__lt=cutoff,
-    ).order_by("created_at", "pk")
-    return [job for job in jobs if job.pk not in _THREADS]
+    return [job for job in _stale(worker=False, older_than=older_than) if job.pk not in _THREADS]
 
 
 def simulation_job_resume(*, job: SimulationJob) -> SimulationJob | None:
@@ -690,13 +711,7 @@ def simulation_job_resume(*, job: SimulationJob) -> SimulationJob | None:
     leaves it alone), then play its chunks not stored yet, exactly as the lost thread would
     have; the stored chunks count as they are, so the aggregate is an uninterrupted run's.
     None when someone else claimed it first."""
-    claimed = SimulationJob.objects.filter(
-        pk=job.pk,
-        worker=False,
-        status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
-        updated_at=job.updated_at,
-    ).update(updated_at=timezone.now())
-    if not claimed:
+    if not _claim(job, worker=False):
         return None
     logger.info("simulation job %s resumed after its process stopped", job.pk)
     return simulation_job_play_inline(job_id=job.pk)
@@ -706,28 +721,14 @@ def simulation_jobs_stale_on_workers(*, older_than: float | None = None) -> list
     """Unfinished workers' jobs whose heartbeat is older than ``older_than`` seconds
     (``SIMULATION_STALE_SECONDS`` by default): no worker has started or ended one of their chunks
     for that long, so their messages may be lost."""
-    seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
-    cutoff = timezone.now() - timedelta(seconds=seconds)
-    return list(
-        SimulationJob.objects.filter(
-            worker=True,
-            status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
-            updated_at__lt=cutoff,
-        ).order_by("created_at", "pk")
-    )
+    return list(_stale(worker=True, older_than=older_than))
 
 
 def simulation_job_requeue(*, job: SimulationJob) -> list[int] | None:
     """Queue again the chunks of a stale workers' job that are not stored yet; return them.
     A chunk stored meanwhile by a late worker is counted once all the same (``duplicate``).
     None when someone else claimed the job first (its heartbeat moved)."""
-    claimed = SimulationJob.objects.filter(
-        pk=job.pk,
-        worker=True,
-        status__in=(SimulationJob.Status.QUEUED, SimulationJob.Status.RUNNING),
-        updated_at=job.updated_at,
-    ).update(updated_at=timezone.now())
-    if not claimed:
+    if not _claim(job, worker=True):
         return None
     stored = set(job.chunks.values_list("index", flat=True))
     missing = [chunk for chunk in range(job.chunk_count) if chunk not in stored]

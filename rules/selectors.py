@@ -261,7 +261,6 @@ def simulation_job_doctor(job: SimulationJob) -> dict[str, Any] | None:
     if "doctor" in job.aggregate:
         report: dict[str, Any] = job.aggregate["doctor"]
         return report
-    from rules.doctor import doctor_report
+    from rules.jobs import doctor_report_of_rounds
 
-    rows = job.chunks.order_by("index").values_list("outcomes", flat=True)
-    return doctor_report(job.doctor, [row for chunk in rows for row in chunk])
+    return doctor_report_of_rounds(job)
