@@ -19,6 +19,7 @@ from cards.models import Card, CardSet, Game
 from cards.schema import PRINTED_NUMBERS
 from cards.search import QueryError, compile_query
 from cards.search.compiler import field_q
+from cards.vocabulary import game_by_slug
 
 ORDERINGS: dict[str, tuple[str, ...]] = {
     "name": ("name_key",),
@@ -74,10 +75,31 @@ def ordering(order: str, direction: str) -> list[OrderBy]:
     return keys
 
 
+class GameSlugField(forms.CharField):
+    """A game's slug, resolved to the game from memory (``cards.vocabulary``: no query)."""
+
+    default_error_messages = {
+        "invalid_choice": "Select a valid choice. That choice is not one of the available choices."
+    }
+
+    def to_python(self, value: Any) -> Game | None:
+        slug = super().to_python(value)
+        if not slug:
+            return None
+        game = game_by_slug(slug)
+        if game is None:
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice"
+            )
+        return game
+
+
+class GameFilter(django_filters.Filter):
+    field_class = GameSlugField
+
+
 class _GameScopedFilterSet(django_filters.FilterSet):
-    game = django_filters.ModelChoiceFilter(
-        queryset=Game.objects.all(), to_field_name="slug", help_text="A game slug."
-    )
+    game = GameFilter(help_text="A game slug.")
 
     def get_form_class(self) -> type[forms.Form]:
         # django-filter builds the form class on every request; its fields never change, and a

@@ -29,3 +29,6 @@ class CardsConfig(AppConfig):
         post_migrate.connect(
             _ensure_card_search_index, sender=self, dispatch_uid="card-search-index"
         )
+        from cards import signals
+
+        signals.connect()

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Count, F, JSONField, QuerySet
 from django.db.models.expressions import RawSQL
 
+from cards.caching import GenerationMemo
 from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Ruling, Subtype
 from cards.naming import name_key
 from cards.schema import PRINTED_NUMBERS, printed_numbers
@@ -26,10 +27,6 @@ from cards.search.paging import (
 def game_list_with_counts() -> QuerySet[Game]:
     """Every game with ``card_count`` annotated, in display order."""
     return Game.objects.annotate(card_count=Count("cards")).order_by("sort_order", "name")
-
-
-def game_get(slug: str) -> Game:
-    return Game.objects.get(slug=slug)
 
 
 def card_list_for_game(game: Game) -> QuerySet[Card]:
@@ -177,10 +174,35 @@ def _card_json_lists() -> dict[str, _JsonList]:
     }
 
 
+def _detail_row(card_id: int) -> dict[str, Any] | None:
+    rows = Card.objects.filter(pk=card_id).values(*CARD_DETAIL_VALUES, **_card_json_lists())
+    return next(iter(rows.order_by()[:1]), None)
+
+
+# Card detail rows by id, kept in each process (``cards.caching``): the API's card detail is the
+# catalogue's hottest read (a deck page's tooltips, other tools' lookups). Any write to a card,
+# its vocabulary, subtypes or rulings drops them (``cards.signals``); 5,000 rows is a few MB.
+DETAIL_GENERATION_KEY = "cards-detail-rows-generation"
+_detail_rows: GenerationMemo[int, dict[str, Any] | None] = GenerationMemo(
+    DETAIL_GENERATION_KEY, _detail_row, max_entries=5000
+)
+
+
 def card_detail_row(card_id: int) -> dict[str, Any] | None:
-    """One card as a ``CARD_DETAIL_VALUES`` row plus ``subtype_slugs`` and ``ruling_list``, in
-    a single query (the subtypes and rulings come back as JSON lists); None if there is none."""
-    return Card.objects.filter(pk=card_id).values(*CARD_DETAIL_VALUES, **_card_json_lists()).first()
+    """One card as a ``CARD_DETAIL_VALUES`` row plus ``subtype_slugs`` and ``ruling_list`` (one
+    query, the subtypes and rulings as JSON lists; then from memory until a card changes); None
+    if there is none. The row is shared: read it, never change it."""
+    return _detail_rows.get(card_id)
+
+
+def card_detail_rows_invalidate(**_kwargs: Any) -> None:
+    """Forget every remembered detail row, here at once and in every process within a second."""
+    _detail_rows.invalidate()
+
+
+def card_detail_rows_forget_local() -> None:
+    """Drop this process's detail rows only (tests roll back writes that sent no signal)."""
+    _detail_rows.forget_local()
 
 
 def card_type_counts(game: Game) -> QuerySet[Card]:

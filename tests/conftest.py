@@ -58,16 +58,23 @@ def _fresh_limit_counters() -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_validation_caches():
-    """Deck validation caches cards and formats per process; a rolled-back test write fires no
-    signal, so every test starts and ends with empty caches."""
+    """Deck validation caches cards and formats per process, and search the vocabularies; a
+    rolled-back test write fires no signal, so every test starts and ends with empty caches."""
+    from cards.selectors import card_detail_rows_forget_local
+    from cards.vocabulary import vocabularies_forget_local
     from decks.validation.formats import format_rules_forget_local
     from decks.validation.index import card_index_forget_local
 
     card_index_forget_local()
     format_rules_forget_local()
+    vocabularies_forget_local()
+    card_detail_rows_forget_local()
+    card_detail_rows_forget_local()
     yield
     card_index_forget_local()
     format_rules_forget_local()
+    vocabularies_forget_local()
+    card_detail_rows_forget_local()
 
 
 GENERATED_GAME = "generated"

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from cards.models import Card, Game
 from cards.search.compiler import compile_query, number_aliases
 from cards.search.parser import QueryError, QuerySyntaxError, parse_query
+from cards.vocabulary import game_get
 
 
 def card_search(query: str, game: Game | str | None = None) -> QuerySet[Card]:
@@ -20,7 +21,7 @@ def card_search(query: str, game: Game | str | None = None) -> QuerySet[Card]:
     is unordered and unjoined: callers add ``with_related()`` and an ordering.
     """
     if isinstance(game, str):
-        game = Game.objects.get(slug=game)
+        game = game_get(game)
     cards = Card.objects.all()
     if game is not None:
         cards = cards.filter(game=game)

@@ -30,6 +30,7 @@ from cards.search.parser import (
     Text,
     parse_query,
 )
+from cards.vocabulary import vocabularies
 
 EQUALITY = {":", "="}
 ORDERING = {"<", "<=", ">", ">="}
@@ -117,32 +118,19 @@ def branch_aliases(game: Game) -> set[str]:
 
 
 class SearchContext:
-    """What compiling one query needs from the database, each part loaded at most once."""
+    """What compiling one query needs: the query, its game, and the vocabularies (from memory,
+    ``cards.vocabulary``)."""
 
     def __init__(self, query: str, game: Game | None = None) -> None:
         self.query = query
         self.game = game
-        self._games: list[Game] | None = None
-        self._vocabularies: dict[str, list[Any]] = {}
 
     @property
     def games(self) -> list[Game]:
-        if self._games is None:
-            self._games = [self.game] if self.game is not None else list(Game.objects.all())
-        return self._games
+        return vocabularies().entries("game", self.game)
 
     def entries(self, kind: str) -> list[Any]:
-        if kind not in self._vocabularies:
-            model = VOCABULARIES[kind].model
-            queryset = model._default_manager.all()
-            if kind == "game":
-                rows = list(queryset) if self.game is None else [self.game]
-            else:
-                if self.game is not None:
-                    queryset = queryset.filter(game=self.game)
-                rows = list(queryset)
-            self._vocabularies[kind] = rows
-        return self._vocabularies[kind]
+        return vocabularies().entries(kind, self.game)
 
     def error(self, message: str, position: int, length: int = 1, **kwargs: Any) -> QueryError:
         return QueryError(message, query=self.query, position=position, length=length, **kwargs)

@@ -6,10 +6,12 @@ thousands of rows. ``card_page`` instead:
 
 0. on PostgreSQL, asks the planner how many rows match (an EXPLAIN, no execution); far more
    than the threshold (``SURE_MANY`` times) goes straight to step 3;
-1. asks for the ids of at most ``exact_up_to + 1`` matches, in no order (the database stops as
-   soon as it has them: an early stop of a scan for a common word, an index lookup for a rare one);
-2. when there are no more than ``exact_up_to`` of them, the count is exact and the page is sorted
-   from those ids alone (``pk IN (...)``: no index walk, whatever the order);
+1. in one query, takes at most ``exact_up_to + 1`` matches in no order (the database stops as
+   soon as it has them: an early stop of a scan for a common word, an index lookup for a rare
+   one), counts them, and sorts them to cut the page's ids (no index walked in name order,
+   whatever the order; no sort key fetched to Python);
+2. when it saw no more than ``exact_up_to`` matches, the count is exact and the page's rows are
+   read by those ids;
 3. otherwise the count is an estimate (PostgreSQL's planner estimate, never below
    ``exact_up_to + 1``; elsewhere ``exact_up_to + 1``, read "more than") and the page is the
    ordered query itself, which finds its rows quickly because matches are dense.
@@ -29,7 +31,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import FieldDoesNotExist
 from django.db import connections
-from django.db.models import F, OrderBy, QuerySet
+from django.db.models import Count, F, OrderBy, QuerySet, Window
 
 DEFAULT_EXACT_UP_TO = 2000
 # A planner estimate above SURE_MANY x the threshold is trusted to mean "many": the ids are not
@@ -118,49 +120,6 @@ def planner_estimate(queryset: QuerySet[Any]) -> int | None:
     return int(plan[0]["Plan"]["Plan Rows"])
 
 
-def _sort_keys(queryset: QuerySet[Any], ordering: list[Any]) -> list[tuple[str, bool]] | None:
-    """``(column, descending)`` of an ordering Python can apply to fetched values exactly as the
-    database would (local columns, empty values last, text in byte order); else None."""
-    from cards.search.index import byte_ordered_text
-
-    if not byte_ordered_text(connections[queryset.db]):
-        return None
-    opts = queryset.model._meta
-    keys = []
-    for item in ordering:
-        if isinstance(item, str):
-            name, descending, nulls_last = item.lstrip("-"), item.startswith("-"), False
-        elif isinstance(item, OrderBy) and isinstance(item.expression, F):
-            name, descending = item.expression.name, item.descending
-            nulls_last = bool(item.nulls_last)
-        else:
-            return None
-        name = opts.pk.name if name == "pk" else name
-        try:
-            column = opts.get_field(name)
-        except FieldDoesNotExist:
-            return None
-        if not column.concrete or column.is_relation:
-            return None
-        if column.null and not nulls_last:
-            return None  # where NULLs go without NULLS LAST differs between databases
-        keys.append((name, descending))
-    return keys
-
-
-def _sorted_ids(rows: list[tuple[Any, ...]], descending: list[bool]) -> list[int]:
-    """Row ids (first item) sorted by the other items, each ascending or descending, with empty
-    values last either way (stable sorts from the last key to the first)."""
-    rows = list(rows)
-    for index in range(len(descending), 0, -1):
-        desc = descending[index - 1]
-        present = [row for row in rows if row[index] is not None]
-        empty = [row for row in rows if row[index] is None]
-        present.sort(key=lambda row, i=index: row[i], reverse=desc)
-        rows = present + empty
-    return [row[0] for row in rows]
-
-
 def capped_rows(queryset: QuerySet[Any], fields: list[str], cap: int) -> list[tuple[Any, ...]]:
     """``fields`` of at most ``cap`` rows of ``queryset``, in no particular order.
 
@@ -168,17 +127,29 @@ def capped_rows(queryset: QuerySet[Any], fields: list[str], cap: int) -> list[tu
     sequential scan that it expects to stop early, which reads most of the table when the
     matches are rarer than it thinks (a word found in 1% of the cards). Without it, a text test
     uses the trigram indexes (a bitmap, then the heap until ``cap`` rows) and a negation, which
-    no index serves, still scans (the setting only makes scans look dear). The setting is reset
-    in the same round trip; if the query fails, PostgreSQL rolls the batch back, setting and all.
+    no index serves, still scans (the setting only makes scans look dear).
     """
-    rows = queryset.order_by().values_list(*fields)[:cap]
-    connection = connections[queryset.db]
-    if connection.vendor != "postgresql":
-        return list(rows)
+    return _without_seqscan(queryset.order_by().values_list(*fields)[:cap])
+
+
+def _without_seqscan(rows: QuerySet[Any]) -> list[tuple[Any, ...]]:
+    """The tuples of a ``values_list`` query (see ``_without_seqscan_sql``)."""
+    if connections[rows.db].vendor != "postgresql":
+        return [tuple(row) for row in rows]
     sql, params = rows.query.sql_with_params()
+    return _without_seqscan_sql(rows.db, sql, params)
+
+
+def _without_seqscan_sql(using: str, sql: str, params: Any) -> list[tuple[Any, ...]]:
+    """The rows of ``sql``; on PostgreSQL run with ``enable_seqscan`` off, reset in the same
+    round trip (if the query fails, PostgreSQL rolls the batch back, setting and all)."""
+    connection = connections[using]
     with connection.cursor() as cursor:
-        cursor.execute(f"SET enable_seqscan = off; {sql}; RESET enable_seqscan", params)
-        cursor.nextset()
+        if connection.vendor != "postgresql":
+            cursor.execute(sql, params)
+        else:
+            cursor.execute(f"SET enable_seqscan = off; {sql}; RESET enable_seqscan", params)
+            cursor.nextset()
         return [tuple(row) for row in cursor.fetchall()]
 
 
@@ -203,6 +174,71 @@ def _pk(row: Any) -> Any:
     return row["id"] if isinstance(row, dict) else row.pk
 
 
+def _local_sort(queryset: QuerySet[Any], ordering: list[Any]) -> list[tuple[str, str]] | None:
+    """``(field, "ASC"/"DESC" [NULLS LAST])`` of an ordering made of the model's own columns
+    only (the usual: name, a printed number, then id); None for anything else."""
+    opts = queryset.model._meta
+    keys = []
+    for item in ordering:
+        if isinstance(item, str):
+            name, descending, nulls_last = item.lstrip("-"), item.startswith("-"), False
+        elif isinstance(item, OrderBy) and isinstance(item.expression, F):
+            name, descending = item.expression.name, item.descending
+            nulls_last = bool(item.nulls_last)
+        else:
+            return None
+        name = opts.pk.name if name == "pk" else name
+        try:
+            column = opts.get_field(name)
+        except FieldDoesNotExist:
+            return None
+        if not column.concrete or column.is_relation:
+            return None
+        if column.null and not nulls_last:
+            return None  # where NULLs go without NULLS LAST differs between databases
+        direction = "DESC" if descending else "ASC"
+        keys.append((name, f"{direction} NULLS LAST" if nulls_last else direction))
+    return keys
+
+
+def _page_ids(
+    queryset: QuerySet[Any], ordering: list[Any], offset: int, per_page: int, cap: int
+) -> list[tuple[Any, int]]:
+    """``(id, matches seen)`` of the page's rows, in one query: the database takes at most
+    ``cap`` matches in no order (``capped_rows``'s plan), counts them, and sorts them to cut
+    the page. No index is walked in name order and no sort key crosses to Python. Empty when
+    the page lies past the matches seen.
+
+    With an ordering of the card's own columns the matches carry their sort keys, so they are
+    sorted as found; any other ordering reads each match again by id, joined to what it sorts
+    by."""
+    model = queryset.model
+    sort = _local_sort(queryset, ordering)
+    if sort is None:
+        page = (
+            model._default_manager.using(queryset.db)
+            .filter(pk__in=queryset.order_by().values("pk")[:cap])
+            .annotate(matches_seen=Window(Count("pk")))
+            .order_by(*ordering)
+            .values_list("pk", "matches_seen")[offset : offset + per_page]
+        )
+        return [(row[0], int(row[1])) for row in _without_seqscan(page)]
+    pk_name = model._meta.pk.name
+    columns = list(dict.fromkeys(name for name, _ in sort if name != pk_name))
+    capped = queryset.order_by().values_list("pk", *columns)[:cap]
+    sql, params = capped.query.sql_with_params()
+    quote = connections[queryset.db].ops.quote_name
+    order = ", ".join(
+        f"m.{quote('pk' if name == pk_name else name)} {direction}" for name, direction in sort
+    )
+    page_sql = (
+        f"SELECT m.{quote('pk')}, COUNT(*) OVER () FROM ({sql}) m "
+        f"ORDER BY {order} LIMIT {int(per_page)} OFFSET {int(offset)}"
+    )
+    rows = _without_seqscan_sql(queryset.db, page_sql, params)
+    return [(row[0], int(row[1])) for row in rows]
+
+
 def card_page(
     queryset: QuerySet[Any],
     ordering: list[Any],
@@ -222,23 +258,17 @@ def card_page(
     estimate = planner_estimate(queryset)
     if estimate is not None and estimate > SURE_MANY * limit:
         return _walked_page(queryset, ordering, number, per_page, limit, estimate)
-    keys = _sort_keys(queryset, ordering)
-    fields = ["pk", *(name for name, _ in keys or [])]
-    found = capped_rows(queryset, fields, limit + 1)
-    if len(found) <= limit:
-        count = len(found)
-        if offset >= count and number > 1:
-            raise PageNotFound("That page is past the last match.")
-        if keys is not None:  # sorted here from the keys fetched with the ids
-            page_ids = _sorted_ids(found, [desc for _, desc in keys])[offset : offset + per_page]
-        else:  # sorted by the database, from the ids alone (not the filter again)
-            every = queryset.model._default_manager.filter(pk__in=[row[0] for row in found])
-            page_ids = list(
-                every.order_by(*ordering).values_list("pk", flat=True)[offset : offset + per_page]
-            )
-        by_id = {_pk(row): row for row in queryset.order_by().filter(pk__in=page_ids)}
-        rows = [by_id[pk] for pk in page_ids]
+    page_ids = _page_ids(queryset, ordering, offset, per_page, limit + 1)
+    if not page_ids and number == 1:  # no match at all
+        return CardPage([], number, per_page, 0, True, False)
+    if page_ids and page_ids[0][1] <= limit:  # every match seen: the count is exact
+        count = page_ids[0][1]
+        wanted = [pk for pk, _ in page_ids]
+        by_id = {_pk(row): row for row in queryset.order_by().filter(pk__in=wanted)}
+        rows = [by_id[pk] for pk in wanted]
         return CardPage(rows, number, per_page, count, True, offset + per_page < count)
+    # More matches than the threshold, or a page past the matches seen: the ordered query
+    # finds the page (and says whether it is past the last match).
     return _walked_page(queryset, ordering, number, per_page, limit, estimate)
 
 

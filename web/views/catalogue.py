@@ -12,9 +12,9 @@ from cards.selectors import (
     card_for_page,
     card_type_counts,
     game_card_total,
-    game_get,
     game_list_with_counts,
 )
+from cards.vocabulary import game_get
 from decks.demo import demo_deck_list
 from decks.selectors import card_format_statuses, card_public_decks
 

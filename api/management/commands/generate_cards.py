@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Subtype
 from cards.naming import name_key, slugify_name
 from cards.schema import PRINTED_NUMBERS
+from cards.signals import game_data_changed
 
 ADJECTIVES = [
     "Amber",
@@ -235,6 +236,7 @@ class Command(BaseCommand):
                 [through(card_id=pk, subtype_id=petition.pk) for pk in ids[::3]],
                 batch_size=options["batch"],
             )
+        game_data_changed()  # bulk_create sends no signal: drop what processes remember
         with connection.cursor() as cursor:  # fresh planner statistics after a bulk load
             cursor.execute("ANALYZE")
         self.stdout.write(f"{slug}: generated {created} cards (seed {options['seed']})")

@@ -1,0 +1,86 @@
+"""The games and their vocabularies (card types, branches, rarities, subtypes, sets) from memory.
+
+A search names its game and vocabulary values (``t:attack b:eagle``) and used to read each from
+the database: up to three round trips before the cards themselves. These rows change only when
+game data is loaded or edited, so every process keeps all of them in one ``GenerationMemo``
+(``cards.caching``): a save or delete of any of them  drops it here at once
+and in the other processes within ``RECHECK_SECONDS`` (``cards.signals``).
+
+The rows handed out are shared by every request of the process: read them, never change them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Model
+
+from cards.caching import GenerationMemo
+from cards.models import Branch, CardSet, CardType, Game, Rarity, Subtype
+
+GENERATION_KEY = "cards-vocabulary-generation"
+
+# The query language's names for each kind, and their models.
+MODELS: dict[str, type[Model]] = {
+    "type": CardType,
+    "branch": Branch,
+    "rarity": Rarity,
+    "subtype": Subtype,
+    "set": CardSet,
+}
+
+
+@dataclass(frozen=True)
+class Vocabularies:
+    """Every game and every vocabulary row, in each model's default order."""
+
+    games: tuple[Game, ...]
+    by_slug: dict[str, Game]
+    rows: dict[str, tuple[Any, ...]]
+
+    def entries(self, kind: str, game: Game | None = None) -> list[Any]:
+        """The rows of one kind (``"game"`` for the games), of one game or of all of them."""
+        if kind == "game":
+            return list(self.games) if game is None else [game]
+        rows = self.rows[kind]
+        if game is None:
+            return list(rows)
+        return [row for row in rows if row.game_id == game.pk]
+
+
+def _build(_key: None) -> Vocabularies:
+    games = tuple(Game.objects.all())
+    rows = {kind: tuple(model._default_manager.all()) for kind, model in MODELS.items()}
+    return Vocabularies(games, {game.slug: game for game in games}, rows)
+
+
+_memo: GenerationMemo[None, Vocabularies] = GenerationMemo(GENERATION_KEY, _build)
+
+
+def vocabularies() -> Vocabularies:
+    """The current games and vocabularies (built from the database when stale)."""
+    return _memo.get(None)
+
+
+def game_by_slug(slug: str) -> Game | None:
+    """The game called ``slug``, or None."""
+    return vocabularies().by_slug.get(slug)
+
+
+def game_get(slug: str) -> Game:
+    """The game called ``slug``; ``Game.DoesNotExist`` if there is none."""
+    game = game_by_slug(slug)
+    if game is None:
+        raise Game.DoesNotExist(f"No game is called {slug!r}.")
+    return game
+
+
+def vocabularies_invalidate(**_kwargs: Any) -> None:
+    """Forget the vocabularies here at once and in every process within a second."""
+    _memo.invalidate()
+
+
+def vocabularies_forget_local() -> None:
+    """Drop this process's copy only (tests roll back writes that sent no signal)."""
+    _memo.forget_local()
