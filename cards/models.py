@@ -218,8 +218,12 @@ class Card(models.Model):
             # Fields queries such as ``t:attack b:eagle ip<=2``: the type, the branch and a
             # range of the cost in one index scan, instead of every card of the type read and
             # filtered row by row (docs/performance.md, card search at catalogue scale).
+            # Carrying the name key and id (PostgreSQL's INCLUDE; other databases leave them
+            # out), the ids and sort keys of such a search's matches come from the index
+            # alone, with no read of the cards' rows (cards.search.paging._page_ids).
             models.Index(
                 fields=("game", "card_type", "branch", "cost"),
+                include=("name_key", "id"),
                 name="card_game_type_branch_cost_idx",
             ),
             models.Index(fields=("game", "branch"), name="card_game_branch_idx"),

@@ -104,18 +104,19 @@ def card_list_for_api(*, detail: bool) -> QuerySet[Card]:
     return Card.objects.with_related().defer("stats", "effects", "flavor_text")
 
 
-# Columns of a card as the API's lists show it, read as plain rows (no model instances).
+# Columns of a card as the API's lists show it, read as plain rows (no model instances) and
+# without joins: the game, set, type, branch and rarity are ids, named from memory
+# (``cards.vocabulary.row_labels``).
 CARD_LIST_VALUES = (
     "id",
     "name",
     "slug",
-    "game__slug",
-    "game__number_labels",
-    "card_set__code",
+    "game_id",
+    "card_set_id",
     "collector_number",
-    "card_type__slug",
-    "branch__slug",
-    "rarity__slug",
+    "card_type_id",
+    "branch_id",
+    "rarity_id",
     "rules_text",
     *PRINTED_NUMBERS,
 )

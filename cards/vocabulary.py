@@ -33,11 +33,12 @@ MODELS: dict[str, type[Model]] = {
 
 @dataclass(frozen=True)
 class Vocabularies:
-    """Every game and every vocabulary row, in each model's default order."""
+    """Every game and every vocabulary row, in each model's default order, and by id."""
 
     games: tuple[Game, ...]
     by_slug: dict[str, Game]
     rows: dict[str, tuple[Any, ...]]
+    by_id: dict[str, dict[int, Any]]
 
     def entries(self, kind: str, game: Game | None = None) -> list[Any]:
         """The rows of one kind (``"game"`` for the games), of one game or of all of them."""
@@ -52,7 +53,9 @@ class Vocabularies:
 def _build(_key: None) -> Vocabularies:
     games = tuple(Game.objects.all())
     rows = {kind: tuple(model._default_manager.all()) for kind, model in MODELS.items()}
-    return Vocabularies(games, {game.slug: game for game in games}, rows)
+    by_id = {kind: {row.pk: row for row in kind_rows} for kind, kind_rows in rows.items()}
+    by_id["game"] = {game.pk: game for game in games}
+    return Vocabularies(games, {game.slug: game for game in games}, rows, by_id)
 
 
 _memo: GenerationMemo[None, Vocabularies] = GenerationMemo(GENERATION_KEY, _build)
@@ -74,6 +77,46 @@ def game_get(slug: str) -> Game:
     if game is None:
         raise Game.DoesNotExist(f"No game is called {slug!r}.")
     return game
+
+
+def entry(kind: str, pk: int | None) -> Any:
+    """The row of ``kind`` (``"game"``, ``"type"``, ``"set"`` ...) with id ``pk`` (None for
+    None). An id this process has not seen yet (added by another process less than a second
+    ago) rebuilds its copy once; ``KeyError`` if the row is not in the database either."""
+    if pk is None:
+        return None
+    found = vocabularies().by_id[kind].get(pk)
+    if found is None:
+        _memo.forget_local()
+        found = vocabularies().by_id[kind][pk]
+    return found
+
+
+# The keys a card row (``cards.selectors.CARD_LIST_VALUES``) gets from its vocabulary ids.
+ROW_LABELS = (
+    "game__slug",
+    "game__number_labels",
+    "card_set__code",
+    "card_type__slug",
+    "branch__slug",
+    "rarity__slug",
+)
+
+
+def row_labels(row: dict[str, Any]) -> dict[str, Any]:
+    """What a card row of ids shows of its game, set, type, branch and rarity (``ROW_LABELS``),
+    from memory: the rows need no join."""
+    game = entry("game", row["game_id"])
+    branch = entry("branch", row["branch_id"])
+    rarity = entry("rarity", row["rarity_id"])
+    return {
+        "game__slug": game.slug,
+        "game__number_labels": game.number_labels,
+        "card_set__code": entry("set", row["card_set_id"]).code,
+        "card_type__slug": entry("type", row["card_type_id"]).slug,
+        "branch__slug": branch.slug if branch is not None else None,
+        "rarity__slug": rarity.slug if rarity is not None else None,
+    }
 
 
 def vocabularies_invalidate(**_kwargs: Any) -> None:

@@ -12,6 +12,7 @@ from rest_framework import serializers
 from cards.models import Card, Game
 from cards.schema import PRINTED_NUMBERS
 from cards.search.compiler import branch_aliases, number_aliases
+from cards.vocabulary import row_labels
 
 
 class GameSerializer(serializers.Serializer):
@@ -196,9 +197,9 @@ class CardDetailSerializer(CardSerializer):
 # serializers above, which stay as the schema's description (and serve ``named``).
 
 
-def _row_numbers(row: dict[str, Any]) -> dict[str, int]:
+def _row_numbers(row: dict[str, Any], number_labels: dict[str, Any]) -> dict[str, int]:
     numbers = {}
-    for column, meta in (row["game__number_labels"] or {}).items():
+    for column, meta in (number_labels or {}).items():
         value = row.get(column)
         if value is not None:
             name = meta.get("name", column) if isinstance(meta, dict) else column
@@ -213,20 +214,22 @@ def card_list_base_url(request: Any) -> str:
 
 
 def card_row_json(row: dict[str, Any], subtypes: list[str], base_url: str) -> dict[str, Any]:
-    """A card as lists show it (``CardSerializer``), from a ``CARD_LIST_VALUES`` row."""
+    """A card as lists show it (``CardSerializer``), from a ``CARD_LIST_VALUES`` row (its
+    vocabulary named from memory: ``cards.vocabulary.row_labels``)."""
+    labels = row_labels(row)
     return {
         "id": row["id"],
         "name": row["name"],
         "slug": row["slug"],
-        "game": row["game__slug"],
-        "set": row["card_set__code"],
+        "game": labels["game__slug"],
+        "set": labels["card_set__code"],
         "collector_number": row["collector_number"],
-        "type": row["card_type__slug"],
+        "type": labels["card_type__slug"],
         "subtypes": subtypes,
-        "branch": row["branch__slug"],
-        "rarity": row["rarity__slug"],
+        "branch": labels["branch__slug"],
+        "rarity": labels["rarity__slug"],
         "cost": row["cost"],
-        "numbers": _row_numbers(row),
+        "numbers": _row_numbers(row, labels["game__number_labels"]),
         "rules_text": row["rules_text"],
         "url": f"{base_url}{row['id']}/",
     }
@@ -236,7 +239,7 @@ def card_detail_json(row: dict[str, Any], request: Any) -> dict[str, Any]:
     """Everything about one card (``CardDetailSerializer``), from ``card_detail_row``."""
     data = card_row_json(row, row["subtype_slugs"], card_list_base_url(request))
     data.update({column: row[column] for column in PRINTED_NUMBERS if column != "cost"})
-    path = reverse("card-detail", kwargs={"game": row["game__slug"], "slug": row["slug"]})
+    path = reverse("card-detail", kwargs={"game": data["game"], "slug": row["slug"]})
     data.update(
         copies_in_set=row["copies_in_set"],
         stats=row["stats"],

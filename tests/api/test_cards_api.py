@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 from django.db import connection
 
-from cards.models import Card, CardType
+from cards.models import Card, CardSet, CardType
 from cards.search.index import byte_ordered_text
 from cards.vocabulary import vocabularies
 
@@ -230,6 +230,22 @@ def test_list_query_count_is_fixed(
         assert [card["name"] for card in response.json()["results"]] == ["Humble Plea"]
 
 
+def test_a_set_another_process_added_shows_in_lists_at_once(
+    api_client, mini_game, warm_vocabularies
+):
+    # given the vocabularies in this process's memory, when another process (no signal here:
+    # bulk_create sends none) adds a set and moves a card into it
+    game, cards = mini_game
+    (added,) = CardSet.objects.bulk_create(
+        [CardSet(game=game, code="MG9", name="Late", release_date=date(2026, 11, 29))]
+    )
+    Card.objects.filter(pk=cards["fire"].pk).update(card_set=added)
+    # then the list names the new set (an unknown id rebuilds the memo), and so does the detail
+    rows = api_client.get("/api/v1/cards/?game=mini").json()["results"]
+    assert {row["name"]: row["set"] for row in rows}["Fire Storm"] == "MG9"
+    assert api_client.get(f"/api/v1/cards/{cards['fire'].pk}/").json()["set"] == "MG9"
+
+
 def test_a_new_card_type_is_searchable_at_once(api_client, mini_game, warm_vocabularies):
     # given the vocabularies in memory, when a card type is added and a card given it
     game, cards = mini_game
@@ -248,9 +264,9 @@ def test_a_new_card_type_is_searchable_at_once(api_client, mini_game, warm_vocab
 
 
 def test_full_card_list_query_count_does_not_grow_with_cards(
-    api_client, mini_game, django_assert_num_queries
+    api_client, mini_game, warm_vocabularies, django_assert_num_queries
 ):
-    # capped ids, page (subtypes in it): the same for 3 cards or 200
+    # the page's ids, the page (subtypes in it): the same for 3 cards or 200
     with django_assert_num_queries(2 + _estimate_queries()):
         assert api_client.get("/api/v1/cards/?page_size=200").status_code == 200
 
@@ -271,8 +287,9 @@ def test_catalogue_query_counts(
         assert api_client.get(path).status_code == 200
 
 
-def test_detail_query_count(api_client, mini_game, django_assert_num_queries):
-    # the card, its vocabulary, subtypes and rulings: one query, then none until a card changes
+def test_detail_query_count(api_client, mini_game, warm_vocabularies, django_assert_num_queries):
+    # the card with its subtypes and rulings: one query, then none until a card changes (its
+    # game, set, type, branch and rarity are named from memory)
     _game, cards = mini_game
     with django_assert_num_queries(1):
         first = api_client.get(f"/api/v1/cards/{cards['plea'].pk}/")
