@@ -227,12 +227,13 @@ def _page_ids(
     columns = list(dict.fromkeys(name for name, _ in sort if name != pk_name))
     capped = queryset.order_by().values_list("pk", *columns)[:cap]
     sql, params = capped.query.sql_with_params()
-    quote = connections[queryset.db].ops.quote_name
-    order = ", ".join(
-        f"m.{quote('pk' if name == pk_name else name)} {direction}" for name, direction in sort
-    )
+    # The CTE names its columns itself (k0 the id, k1... the sort keys): whatever aliases the
+    # ORM gave the inner query's columns. Used once, PostgreSQL plans it inline.
+    names = {pk_name: "k0", **{name: f"k{i}" for i, name in enumerate(columns, start=1)}}
+    order = ", ".join(f"m.{names[name]} {direction}" for name, direction in sort)
     page_sql = (
-        f"SELECT m.{quote('pk')}, COUNT(*) OVER () FROM ({sql}) m "
+        f"WITH m({', '.join(['k0', *(names[c] for c in columns)])}) AS ({sql}) "
+        f"SELECT m.k0, COUNT(*) OVER () FROM m "
         f"ORDER BY {order} LIMIT {int(per_page)} OFFSET {int(offset)}"
     )
     rows = _without_seqscan_sql(queryset.db, page_sql, params)

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import pytest
 from django.test import override_settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from api.filters import ORDERINGS, ordering
+from cards.search import card_search
+from cards.search.paging import PageNotFound, card_page
 from cards.vocabulary import vocabularies
 from tests.conftest import GENERATED_GAME
 
@@ -113,3 +118,39 @@ def test_list_etag_still_answers_304(api_client, generated_cards):
             "/api/v1/cards/", {"game": GAME, "q": "opponent"}, HTTP_IF_NONE_MATCH=first["ETag"]
         )
     assert again.status_code == 304 and again.content == b""
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    order=st.sampled_from(sorted(ORDERINGS)),
+    direction=st.sampled_from(["asc", "desc"]),
+    query=st.sampled_from(QUERIES),
+    per_page=st.integers(min_value=1, max_value=25),
+    number=st.integers(min_value=1, max_value=8),
+    threshold=st.sampled_from([0, 5, 30, 10_000]),
+)
+def test_any_page_is_that_slice_of_the_sorted_matches(
+    generated_cards, order, direction, query, per_page, number, threshold
+):
+    # given any sort, a query, a page size and a threshold (exact counts, estimates, or the
+    # matches sorted by the database from the capped ids)
+    matches = card_search(query, GAME)
+    keys = ordering(order, direction)
+    everything = list(matches.order_by(*keys).values_list("pk", flat=True))
+    offset = (number - 1) * per_page
+    # when the page is asked for
+    try:
+        page = card_page(matches, keys, number, per_page, exact_limit=threshold)
+    except PageNotFound:
+        # then only a page past the last match is missing (page 1 never is)
+        assert number > 1 and offset >= len(everything)
+        return
+    # then it holds exactly that slice of every match in order, and knows whether more follow
+    assert [card.pk for card in page.object_list] == everything[offset : offset + per_page]
+    assert page.has_next == (offset + per_page < len(everything))
+    if page.count_exact:
+        assert page.count == len(everything)
+    else:
+        assert page.count > threshold
