@@ -3,8 +3,8 @@
 A search names its game and vocabulary values (``t:attack b:eagle``) and used to read each from
 the database: up to three round trips before the cards themselves. These rows change only when
 game data is loaded or edited, so every process keeps all of them in one ``GenerationMemo``
-(``cards.caching``): a save or delete of any of them  drops it here at once
-and in the other processes within ``RECHECK_SECONDS`` (``cards.signals``).
+(``cards.caching``): a save or delete of any of them drops it here at once and in the other
+processes within ``RECHECK_SECONDS`` (``cards.signals``).
 
 The rows handed out are shared by every request of the process: read them, never change them.
 """
@@ -92,20 +92,10 @@ def entry(kind: str, pk: int | None) -> Any:
     return found
 
 
-# The keys a card row (``cards.selectors.CARD_LIST_VALUES``) gets from its vocabulary ids.
-ROW_LABELS = (
-    "game__slug",
-    "game__number_labels",
-    "card_set__code",
-    "card_type__slug",
-    "branch__slug",
-    "rarity__slug",
-)
-
-
 def row_labels(row: dict[str, Any]) -> dict[str, Any]:
-    """What a card row of ids shows of its game, set, type, branch and rarity (``ROW_LABELS``),
-    from memory: the rows need no join."""
+    """What a card row of ids (``cards.selectors.CARD_LIST_VALUES``) shows of its game, set,
+    type, branch and rarity, under the keys a joined row had (``game__slug`` ...), from memory:
+    the rows need no join."""
     game = entry("game", row["game_id"])
     branch = entry("branch", row["branch_id"])
     rarity = entry("rarity", row["rarity_id"])
