@@ -14,7 +14,8 @@ Variables (all optional for local use):
                         (default 0: REMOTE_ADDR only; API_NUM_PROXIES is read as an old name)
     LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, SIGNUP_RATE, PASSWORD_RESET_RATE,
     API_TOKEN_TTL_DAYS, MATCHUP_ANON_GAMES_PER_HOUR(_IP): accounts and limits, see below
-    SIMULATION_*, CELERY_VISIBILITY_TIMEOUT, CELERY_RESTORE_INTERVAL: simulation jobs, see below
+    SIMULATION_*, CELERY_VISIBILITY_TIMEOUT, CELERY_RESTORE_INTERVAL,
+    CELERY_UNACKED_MUTEX_EXPIRE: simulation jobs, see below
     EMAIL_BACKEND       Django email backend (default: the console backend, which prints mail)
     DEFAULT_FROM_EMAIL  sender of password-reset mail (default deckwright@localhost)
     DATABASE_CONN_MAX_AGE, DECKWRIGHT_HTTPS, SECURE_* ...: serving in production, docs/deploy.md
@@ -329,11 +330,15 @@ CELERY_ACCEPT_CONTENT = ["json"]
 # worker that dies leaves its chunk to another: Redis hands an unacknowledged task out again
 # after the visibility timeout (seconds; a chunk running longer is handed out twice, which
 # costs time but not correctness), looking for such tasks every CELERY_RESTORE_INTERVAL seconds.
+# A worker looks under a lock in Redis, which a worker killed while holding it keeps until it
+# expires (kombu's default, 300 s, stalled the next worker's recovery that long):
+# CELERY_UNACKED_MUTEX_EXPIRE seconds, far above the milliseconds a look takes.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
     "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
     "unacked_restore_throttle": 1,
+    "unacked_mutex_expire": env_int("CELERY_UNACKED_MUTEX_EXPIRE", 30),
 }
 
 LOGGING = {

@@ -182,6 +182,8 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
         "CELERY_BROKER_URL": REDIS_URL,
         "CELERY_VISIBILITY_TIMEOUT": "3",
         "CELERY_RESTORE_INTERVAL": "1",
+        # worker A may die holding the restore lock: B must not wait out a long expiry
+        "CELERY_UNACKED_MUTEX_EXPIRE": "2",
         "DJANGO_SETTINGS_MODULE": "deckwright.settings",
     }
     env.pop("REDIS_URL", None)
