@@ -68,6 +68,26 @@ def test_card_list_filters_combine(api_client, mini_game):
     assert names(response) == ["Fire Storm"]
 
 
+def test_filter_sets_alive_at_once_each_filter_by_their_own_parameters(mini_game):
+    # The filter sets share their fields and copy their filters shallowly (api.filters): each
+    # method filter must still read its own set's parameters, whichever set filters first.
+    from rest_framework.exceptions import ValidationError
+
+    from api.filters import CardFilterSet
+
+    cards = Card.objects.all()
+    first = CardFilterSet({"game": "mini", "q": "storm", "order": "cost"}, queryset=cards)
+    second = CardFilterSet({"game": "mini", "type": "defense", "dir": "desc"}, queryset=cards)
+    assert [card.name for card in second.qs] == ["Stone Wall", "Humble Plea"]
+    assert [card.name for card in first.qs] == ["Fire Storm"]
+    third = CardFilterSet({"game": "mini", "type": "atack"}, queryset=cards)
+    with pytest.raises(ValidationError) as raised:
+        list(third.qs)
+    assert "type" in raised.value.detail
+    assert first.filters["q"].parent is first and second.filters["q"].parent is second
+    assert getattr(CardFilterSet.base_filters["q"], "parent", None) is None
+
+
 def test_unknown_filter_value_is_a_400_naming_the_parameter(api_client, mini_game):
     response = api_client.get("/api/v1/cards/?game=mini&type=atack")
     assert response.status_code == 400
