@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -368,3 +369,18 @@ def test_card_list_with_an_old_etag_shows_an_edited_card_at_once(api_client, min
     assert again.status_code == 200 and again["ETag"] != first["ETag"]
     texts = {row["id"]: row["rules_text"] for row in again.json()["results"]}
     assert texts[cards["wall"].pk] == "Block two attacks."
+
+
+def test_the_browsable_list_shows_each_request_its_own_filter_values(client, mini_game):
+    # The filter forms share their fields (api.filters): what one request typed must not show
+    # in the next request's form.
+    first = client.get("/api/v1/cards/?game=mini&type=attack&cost_min=2", HTTP_ACCEPT="text/html")
+    assert first.status_code == 200
+    html = first.content.decode()
+    assert re.search(r'<input[^>]*name="type"[^>]*value="attack"', html)
+    assert re.search(r'<input[^>]*name="cost_min"[^>]*value="2"', html)
+    second = client.get("/api/v1/cards/?game=mini", HTTP_ACCEPT="text/html")
+    html = second.content.decode()
+    assert re.search(r'<input[^>]*name="type"', html)
+    assert not re.search(r'<input[^>]*name="type"[^>]*value=', html)
+    assert not re.search(r'<input[^>]*name="cost_min"[^>]*value=', html)
