@@ -65,16 +65,17 @@ def _fresh_validation_caches():
     from decks.validation.formats import format_rules_forget_local
     from decks.validation.index import card_index_forget_local
 
-    card_index_forget_local()
-    format_rules_forget_local()
-    vocabularies_forget_local()
-    card_detail_rows_forget_local()
-    card_detail_rows_forget_local()
+    forget = (
+        card_index_forget_local,
+        format_rules_forget_local,
+        vocabularies_forget_local,
+        card_detail_rows_forget_local,
+    )
+    for each in forget:
+        each()
     yield
-    card_index_forget_local()
-    format_rules_forget_local()
-    vocabularies_forget_local()
-    card_detail_rows_forget_local()
+    for each in forget:
+        each()
 
 
 GENERATED_GAME = "generated"
