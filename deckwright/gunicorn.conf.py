@@ -10,7 +10,10 @@ instead of opening more connections. Run from the project directory:
 
 from __future__ import annotations
 
+import gc
+import itertools
 from pathlib import Path
+from typing import Any
 
 from deckwright.env import env_int, env_str
 
@@ -35,3 +38,30 @@ worker_tmp_dir = "/dev/shm" if Path("/dev/shm").is_dir() else None
 # No runtime control socket (gunicornc): its default path is per user, not per server, so two
 # servers on one machine would share it.
 control_socket_disable = True
+
+
+# Garbage collector (docs/deploy.md, *Pauses of the garbage collector*). A worker holds some
+# 90,000 objects once the app is loaded and 140,000 once its first pages are served (URL
+# resolvers, templates, the vocabularies); every full collection walked them all, 50-115 ms on
+# the 2-core machine of docs/performance.md, once every few dozen pages: the p99 of a page.
+# Frozen objects are left out of collections for good, so each worker freezes what it holds after
+# loading the app and again, after a full collection, once it has served this many requests
+# (0: never freeze).
+_gc_freeze_after = env_int("GUNICORN_GC_FREEZE_AFTER", 200)
+_served = itertools.count(1)
+
+
+def post_worker_init(worker: Any) -> None:
+    if _gc_freeze_after > 0:
+        gc.collect()  # the garbage of loading, not to be kept for good
+        gc.freeze()
+        worker.log.info("froze %d objects of the loaded app", gc.get_freeze_count())
+
+
+def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
+    if _gc_freeze_after > 0 and next(_served) == _gc_freeze_after:
+        gc.collect()  # what is garbage now would otherwise be kept for good
+        gc.freeze()
+        worker.log.info(
+            "froze %d objects after %d requests", gc.get_freeze_count(), _gc_freeze_after
+        )

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TEN_YEARS = 315_360_000  # WhiteNoise's max-age for files whose name carries their content hash
 HASHED = re.compile(r"\.[0-9a-f]{12}\.(css|js|png)$")
 STATIC_URL = re.compile(r"""(?:src|href)="(/static/[^"]+)\"""")
+GC_FREEZE_AFTER = 3  # requests before a worker freezes its objects again (production: 200)
 
 
 def _free_port() -> int:
@@ -48,12 +49,17 @@ def production_env(data_dir: Path) -> dict[str, str]:
         "WEB_CONCURRENCY": "1",
         "GUNICORN_THREADS": "2",
         "GUNICORN_ACCESS_LOG": "",
+        "GUNICORN_GC_FREEZE_AFTER": str(GC_FREEZE_AFTER),
     }
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
-    data_dir = tmp_path_factory.mktemp("production")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("production")
+
+
+@pytest.fixture(scope="module")
+def server(data_dir: Path) -> Iterator[httpx.Client]:
     env = production_env(data_dir)
     # as `make serve` does: an empty database migrated (the API's rate-limit counters live in a
     # table when REDIS_URL is unset), then the static files collected
@@ -198,3 +204,23 @@ def test_api_docs_render_in_a_browser_asking_no_other_host(server, page, rendere
         finally:
             browser.close()
     assert elsewhere == [], f"{page} asked other hosts for {elsewhere}"
+
+
+def test_the_worker_freezes_its_loaded_objects_then_again_after_its_first_requests(
+    server, data_dir
+) -> None:
+    # deckwright/gunicorn.conf.py: a full collection no longer walks the app's own objects
+    for _ in range(GC_FREEZE_AFTER):
+        assert server.get("/static/missing.css").status_code == 404
+    log_path = data_dir / "gunicorn.log"
+    for _ in range(100):  # the hook runs once the response is sent
+        log = log_path.read_text()
+        if "after" in log and "froze" in log:
+            break
+        time.sleep(0.1)
+    loaded = re.search(r"froze (\d+) objects of the loaded app", log)
+    served = re.search(rf"froze (\d+) objects after {GC_FREEZE_AFTER} requests", log)
+    assert loaded and served, log
+    assert int(loaded[1]) > 10_000  # Django, the apps and their modules
+    assert int(served[1]) > int(loaded[1])
+    assert log.count("froze") == 2  # once each: not on every request after the third
