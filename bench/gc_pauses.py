@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import httpx
+import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -73,20 +74,8 @@ def prepare(data_dir: Path, cards: int) -> dict[str, str]:
     )
     manage = [python(), "manage.py"]
     subprocess.run([*manage, "migrate", "--verbosity", "0"], cwd=ROOT, env=env, check=True)
-    count = subprocess.run(
-        [
-            *manage,
-            "shell",
-            "-c",
-            f"from cards.models import Card; print(Card.objects.filter(game__slug={GAME!r}).count())",
-        ],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()[-1]
-    if int(count) != cards:
+    (count,) = bench_cards("SELECT count(*)")[0]
+    if count != cards:
         subprocess.run(
             [*manage, "generate_cards", "--count", str(cards), "--game", GAME, "--replace"],
             cwd=ROOT,
@@ -94,8 +83,6 @@ def prepare(data_dir: Path, cards: int) -> dict[str, str]:
             check=True,
             stdout=subprocess.DEVNULL,
         )
-        import psycopg
-
         with psycopg.connect(PG_URL, autocommit=True) as connection:
             connection.execute("VACUUM ANALYZE cards_card")  # as bench/search.py after a load
     subprocess.run(
@@ -104,16 +91,15 @@ def prepare(data_dir: Path, cards: int) -> dict[str, str]:
     return env
 
 
-def detail_url(env: dict[str, str]) -> str:
-    code = f"from cards.models import Card; print(Card.objects.filter(game__slug={GAME!r}).order_by('pk').values_list('pk', flat=True)[5000])"
-    pk = subprocess.run(
-        [python(), "manage.py", "shell", "-c", code],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()[-1]
+def bench_cards(select: str) -> list[tuple[int, ...]]:
+    """``select`` (its columns) over the bench game's cards, read straight from PostgreSQL."""
+    query = f"{select} FROM cards_card c JOIN cards_game g ON g.id = c.game_id WHERE g.slug = %s"
+    with psycopg.connect(PG_URL) as connection:
+        return connection.execute(query, [GAME]).fetchall()
+
+
+def detail_url() -> str:
+    (pk,) = bench_cards("SELECT c.id")[5000]  # any card: the detail is read from memory
     return f"/api/v1/cards/{pk}/"
 
 
@@ -177,7 +163,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="deckwright-gc-") as data:
         env = prepare(Path(data), args.cards)
-        urls = [*URLS, detail_url(env)]
+        urls = [*URLS, detail_url()]
         print(f"## Garbage-collector pauses: {args.requests} requests a run")
         print(f"\n{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC; {machine()}; PostgreSQL")
         print(f"load average before: {load_average()}\n")
