@@ -41,12 +41,12 @@ control_socket_disable = True
 
 
 # Garbage collector (docs/deploy.md, *Pauses of the garbage collector*). A worker holds some
-# 90,000 objects once the app is loaded and 140,000 once its first pages are served (URL
+# 98,000 objects once the app is loaded and 141,000 once its first pages are served (URL
 # resolvers, templates, the vocabularies); every full collection walked them all, 50-115 ms on
-# the 2-core machine of docs/performance.md, once every few dozen pages: the p99 of a page.
-# Frozen objects are left out of collections for good, so each worker freezes what it holds after
-# loading the app and again, after a full collection, once it has served this many requests
-# (0: never freeze).
+# the 2-core machine of docs/performance.md, once every few hundred requests: the slowest
+# requests (bench/gc_pauses.py). Frozen objects are left out of collections for good, so each
+# worker freezes what it holds after loading the app and again, after a full collection, once
+# it has served this many requests (0: never freeze).
 _gc_freeze_after = env_int("GUNICORN_GC_FREEZE_AFTER", 200)
 _served = itertools.count(1)
 
