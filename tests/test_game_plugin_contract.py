@@ -262,8 +262,8 @@ def test_its_cards_are_drawn_in_its_own_style(toy, client):
     response = client.get(card_image_links(card).url)
     assert response.status_code == 200 and response["Content-Type"] == "image/png"
     image = Image.open(io.BytesIO(b"".join(response.streaming_content)))
-    image = image.convert("RGB")
-    assert image.getpixel((image.width // 2, 3)) == border
+    image = image.convert("RGBA")  # served as a palette with a transparent entry (the corners)
+    assert image.getpixel((image.width // 2, 3)) == (*border, 255)
 
 
 def test_the_api_serves_its_cards_and_validates_its_decks(toy, client):
