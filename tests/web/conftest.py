@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.signals import connection_created
 
 from cards.models import Game
 from decks.models import Deck, Visibility
@@ -116,6 +119,38 @@ def browser() -> Iterator[object]:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def _read_without_table_locks(connection: BaseDatabaseWrapper, **kwargs: object) -> None:
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA read_uncommitted = 1")
+
+
+@pytest.fixture(autouse=True)
+def _readers_not_blocked_by_writers(request) -> Iterator[None]:
+    """On SQLite, the test database is one in-memory database in shared-cache mode. There, a
+    connection writing a table locks it, and a second connection reading that table fails at once
+    ("database table is locked"); the busy timeout does not apply. The live server reads while
+    other threads write: the in-process simulation runner, for one. A 500 on a polled
+    page failed a browser test that way (2026-11-29). A database file in WAL mode, as served,
+    lets readers read the last committed rows meanwhile. Here, the browser tests' connections
+    read without taking table locks instead."""
+    if request.node.get_closest_marker("browser") is None:
+        yield
+        return
+    request.getfixturevalue("live_server")
+    connection_created.connect(_read_without_table_locks)
+    for each in connections.all(initialized_only=True):
+        _read_without_table_locks(each)
+    try:
+        yield
+    finally:
+        connection_created.disconnect(_read_without_table_locks)
+        for each in connections.all(initialized_only=True):
+            if each.vendor == "sqlite" and each.connection is not None:
+                with each.cursor() as cursor:
+                    cursor.execute("PRAGMA read_uncommitted = 0")
 
 
 @pytest.fixture(autouse=True)
