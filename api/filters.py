@@ -99,26 +99,6 @@ class GameFilter(django_filters.Filter):
     field_class = GameSlugField
 
 
-class _GameScopedFilterSet(django_filters.FilterSet):
-    game = GameFilter(help_text="A game slug.")
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        cls = type(self)
-        if not isinstance(cls.__dict__.get("base_filters"), _SharedFilters):
-            cls.base_filters = _SharedFilters(cls.base_filters)
-        super().__init__(*args, **kwargs)
-
-    def get_form_class(self) -> type[forms.Form]:
-        # django-filter builds the form class on every request; its fields never change, so
-        # build it once per FilterSet class, with fields its forms share (_SharedFields).
-        cls = type(self)
-        if "_cached_form_class" not in cls.__dict__:
-            form_class = super().get_form_class()
-            form_class.base_fields = _SharedFields(form_class.base_fields)
-            cls._cached_form_class = form_class
-        return cls._cached_form_class
-
-
 class _SharedFilters(dict[str, django_filters.Filter]):
     """A filter set's filters, copied shallowly for each instance.
 
@@ -149,6 +129,25 @@ class _SharedFields(dict[str, forms.Field]):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, forms.Field]:
         return dict(self)
+
+
+class _GameScopedFilterSet(django_filters.FilterSet):
+    game = GameFilter(help_text="A game slug.")
+
+    @classmethod
+    def get_filters(cls) -> dict[str, django_filters.Filter]:
+        # django-filter's metaclass sets each class's base_filters from this, once
+        return _SharedFilters(super().get_filters())
+
+    def get_form_class(self) -> type[forms.Form]:
+        # django-filter builds the form class on every request; its fields never change, so
+        # build it once per FilterSet class, with fields its forms share (_SharedFields).
+        cls = type(self)
+        if "_cached_form_class" not in cls.__dict__:
+            form_class = super().get_form_class()
+            form_class.base_fields = _SharedFields(form_class.base_fields)
+            cls._cached_form_class = form_class
+        return cls._cached_form_class
 
 
 def vocabulary_filterset(model: type[Any]) -> type[django_filters.FilterSet]:

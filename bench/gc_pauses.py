@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import socket
 import statistics
 import subprocess
 import sys
@@ -35,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.api import percentile  # noqa: E402
-from bench.load import load_average, machine  # noqa: E402
+from bench.load import HOST, NO_THROTTLE, load_average, machine, running_server  # noqa: E402
 from bench.search import GAME, PG_URL, ensure_database  # noqa: E402
 
 URLS = [
@@ -43,12 +44,6 @@ URLS = [
     f"/api/v1/cards/?game={GAME}&q=wild",
     f"/api/v1/cards/?game={GAME}&q=t:attack+b:eagle+ip<=2",
 ]
-NO_THROTTLE = "1000000/second"
-
-
-def python() -> str:
-    venv = ROOT / ".venv" / "bin" / "python"
-    return str(venv) if venv.exists() else sys.executable
 
 
 def prepare(data_dir: Path, cards: int) -> dict[str, str]:
@@ -72,7 +67,7 @@ def prepare(data_dir: Path, cards: int) -> dict[str, str]:
         API_THROTTLE_ANON=NO_THROTTLE,
         API_THROTTLE_USER=NO_THROTTLE,
     )
-    manage = [python(), "manage.py"]
+    manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "--verbosity", "0"], cwd=ROOT, env=env, check=True)
     (count,) = bench_cards("SELECT count(*)")[0]
     if count != cards:
@@ -104,51 +99,34 @@ def detail_url() -> str:
 
 
 def free_port() -> int:
-    import socket
-
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
+        probe.bind((HOST, 0))
         return probe.getsockname()[1]
 
 
 def run(env: dict[str, str], urls: list[str], freeze_after: int, requests: int) -> list[float]:
     """One server, ``requests`` timed requests; prints its figures, returns every latency."""
-    port = free_port()
-    log_path = Path(env["DECKWRIGHT_DATA_DIR"]) / f"gunicorn-{freeze_after}.log"
-    command = [python(), "-m", "gunicorn", "-c", "deckwright/gunicorn.conf.py"]
-    command += ["--bind", f"127.0.0.1:{port}"]
-    with log_path.open("w") as log:
-        server_env = {**env, "GUNICORN_GC_FREEZE_AFTER": str(freeze_after)}
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT
-        )
-        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
-        try:
-            for _ in range(300):
-                try:
-                    client.get("/static/missing.css")
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-            for index in range(300):
-                client.get(urls[index % len(urls)])
-            by_url: dict[str, list[float]] = {url: [] for url in urls}
-            for index in range(requests):
-                url = urls[index % len(urls)]
-                started = time.perf_counter()
-                response = client.get(url)
-                by_url[url].append((time.perf_counter() - started) * 1000)
-                assert response.status_code == 200, (url, response.status_code)
-        finally:
-            client.close()
-            process.terminate()
-            process.wait(timeout=30)
+    server_env = {**env, "GUNICORN_GC_FREEZE_AFTER": str(freeze_after)}
+    with (
+        running_server("gunicorn", free_port(), server_env) as server,
+        httpx.Client(base_url=server.base, timeout=30) as client,
+    ):
+        for index in range(300):
+            client.get(urls[index % len(urls)])
+        by_url: dict[str, list[float]] = {url: [] for url in urls}
+        for index in range(requests):
+            url = urls[index % len(urls)]
+            started = time.perf_counter()
+            response = client.get(url)
+            by_url[url].append((time.perf_counter() - started) * 1000)
+            assert response.status_code == 200, (url, response.status_code)
     for url, samples in by_url.items():
         print(
             f"| {freeze_after} | `{url}` | {statistics.median(samples):.1f} "
             f"| {percentile(samples, 0.95):.1f} | {percentile(samples, 0.99):.1f} "
             f"| {max(samples):.1f} |"
         )
+    log_path = Path(env["DECKWRIGHT_DATA_DIR"]) / "gunicorn.log"  # running_server's
     froze = [line.split("] ", 2)[-1].strip() for line in log_path.open() if "froze" in line]
     if froze:
         print(f"| {freeze_after} | log: {'; '.join(froze)} | | | | |")

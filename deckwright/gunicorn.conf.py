@@ -51,17 +51,17 @@ _gc_freeze_after = env_int("GUNICORN_GC_FREEZE_AFTER", 200)
 _served = itertools.count(1)
 
 
+def _freeze(worker: Any, moment: str) -> None:
+    gc.collect()  # what is garbage now would otherwise be kept for good
+    gc.freeze()
+    worker.log.info("froze %d objects %s", gc.get_freeze_count(), moment)
+
+
 def post_worker_init(worker: Any) -> None:
     if _gc_freeze_after > 0:
-        gc.collect()  # the garbage of loading, not to be kept for good
-        gc.freeze()
-        worker.log.info("froze %d objects of the loaded app", gc.get_freeze_count())
+        _freeze(worker, "of the loaded app")
 
 
 def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
     if _gc_freeze_after > 0 and next(_served) == _gc_freeze_after:
-        gc.collect()  # what is garbage now would otherwise be kept for good
-        gc.freeze()
-        worker.log.info(
-            "froze %d objects after %d requests", gc.get_freeze_count(), _gc_freeze_after
-        )
+        _freeze(worker, f"after {_gc_freeze_after} requests")

@@ -121,10 +121,10 @@ def browser() -> Iterator[object]:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
-def _read_without_table_locks(connection: BaseDatabaseWrapper, **kwargs: object) -> None:
-    if connection.vendor == "sqlite":
+def _read_uncommitted(connection: BaseDatabaseWrapper, on: bool = True, **kwargs: object) -> None:
+    if connection.vendor == "sqlite" and (on or connection.connection is not None):
         with connection.cursor() as cursor:
-            cursor.execute("PRAGMA read_uncommitted = 1")
+            cursor.execute(f"PRAGMA read_uncommitted = {int(on)}")
 
 
 @pytest.fixture(autouse=True)
@@ -140,17 +140,15 @@ def _readers_not_blocked_by_writers(request) -> Iterator[None]:
         yield
         return
     request.getfixturevalue("live_server")
-    connection_created.connect(_read_without_table_locks)
+    connection_created.connect(_read_uncommitted)
     for each in connections.all(initialized_only=True):
-        _read_without_table_locks(each)
+        _read_uncommitted(each)
     try:
         yield
     finally:
-        connection_created.disconnect(_read_without_table_locks)
+        connection_created.disconnect(_read_uncommitted)
         for each in connections.all(initialized_only=True):
-            if each.vendor == "sqlite" and each.connection is not None:
-                with each.cursor() as cursor:
-                    cursor.execute("PRAGMA read_uncommitted = 0")
+            _read_uncommitted(each, on=False)
 
 
 @pytest.fixture(autouse=True)
