@@ -139,6 +139,13 @@ def test_setup_shuffles_deals_seven_and_starts_at_twenty_life() -> None:
     assert [len(d) for d in state.draw] == [33, 33]
     assert state.life == [20, 20] and state.supply == [0, 0]
     assert state.current_player() == 0 and state.phase == "deploy"
+    decks = GAME.example_setups()[0]["decks"]
+    for seat in (0, 1):  # each player's 40 cards are their own deck, shuffled, 7 of them in hand
+        cards = [state.table[c].name for c in state.hand[seat] + state.draw[seat]]
+        assert {name: cards.count(name) for name in set(cards)} == decks[seat]
+        assert {state.owner[c] for c in state.hand[seat] + state.draw[seat]} == {seat}
+    hands = {tuple(sorted(keys(s, s.hand[0]))) for s in map(GAME.new_initial_state, range(6))}
+    assert len(hands) > 1  # shuffled: the opening hand depends on the game's seed
     firsts = {GAME.new_initial_state(seed).first_player() for seed in range(12)}
     assert firsts == {0, 1}  # decided at random when the setup does not say (the coin flip)
     assert GAME.new_initial_state(4, GAME.example_setups()[1]).first_player() == 1
@@ -161,18 +168,22 @@ def test_supply_is_played_at_any_time_and_returns_to_zero_at_the_end_of_each_tur
         {"field": ["Militia"], "hand": ["Grain Tithe"], "draw": ["Timber Levy"] * 8},
         {"field": ["Tower Guard"], "hand": ["Iron Tribute"], "draw": ["Timber Levy"] * 8},
     )
+    state.apply(Action("supply", ("grain-tithe",)))  # §Supply Cards: into the discard pile
+    assert state.supply == [1, 0] and keys(state, state.discard[0]) == ["grain-tithe"]
     to_combat(state, "militia")
     assert state.current_player() == 1  # the defender's window, in the rival's turn
     state.apply(Action("supply", ("iron-tribute",)))
-    assert state.supply == [0, 2]
+    assert state.supply == [1, 2] and keys(state, state.discard[1]) == ["iron-tribute"]
+    assert state.observation(0)["discard_decks"][1] == ["iron-tribute"]  # face up
     state.apply(END)  # no block
     state.apply(PASS)
     state.apply(PASS)
     state.apply(END)
     state.apply(END)
     assert state.life[1] == 19  # the unblocked Militia
+    assert state.supply == [1, 2]  # unspent supply lasts until the end of the turn
     state.apply(END)  # redraw
-    assert state.active == 1 and state.supply == [0, 0]
+    assert state.active == 1 and state.supply == [0, 0]  # both players' supply, not only one
 
 
 # --- Playing a card's cost (§Playing a card's cost) ------------------------------------------
@@ -390,6 +401,87 @@ def test_the_attacker_divides_damage_and_only_damage_over_defense_loses_a_unit(
     assert state.field == [[], []] and state.phase == "redraw"
 
 
+def test_resolve_attacker_divides_attack_among_blockers() -> None:
+    """§`Resolve`: the attacker splits the Dire Bear's 4 attack over its three blockers as it
+    likes (one amount per blocker in blocking order, the last takes the rest); the unblocked
+    War Hounds hit the player; every unit that took part then leaves, lost or discarded."""
+    state = realms(
+        {"field": ["Dire Bear", "War Hounds"]},
+        {"field": ["Militia", "Tower Guard", "Archer Recruits"]},
+    )
+    to_combat(state, "dire-bear", "war-hounds")
+    assert state.phase == "defend" and state.current_player() == 1
+    for blocker in ("militia", "tower-guard", "archer-recruits"):
+        block(state, blocker, "dire-bear")
+    state.apply(END)
+    assert state.phase == "reinforce" and state.current_player() == 0
+    state.apply(PASS)
+    state.apply(PASS)
+    state.apply(END)
+    assert state.phase == "resolve_defender" and state.current_player() == 1
+    state.apply(END)
+    assert state.current_player() == 0
+    assert state.legal_actions() == [Action("assign", ("militia", 0, n)) for n in range(5)]
+    state.apply(Action("assign", ("militia", 0, 3)))
+    assert state.legal_actions() == [Action("assign", ("tower-guard", 1, n)) for n in range(2)]
+    assert state.life == [20, 20]  # no damage until the whole attack is divided
+    state.apply(Action("assign", ("tower-guard", 1, 0)))  # the Archer Recruits take the last 1
+    assert state.life == [20, 17]
+    assert keys(state, state.lost[1]) == ["militia"]  # 3 damage over its 2 defense
+    assert sorted(keys(state, state.discard[1])) == ["archer-recruits", "tower-guard"]
+    assert sorted(keys(state, state.discard[0])) == ["dire-bear", "war-hounds"]  # 3 on the Bear
+    assert state.lost[0] == [] and state.field == [[], []] and state.phase == "redraw"
+
+
+def test_resolve_all_damage_happens_simultaneously() -> None:
+    """§`Resolve`: the Spearmen lost to the War Hounds still deal their damage, so both units are
+    lost; the unblocked Militia's damage to the player comes in the same step."""
+    state = realms({"field": ["War Hounds", "Militia"]}, {"field": ["Spearmen"]})
+    to_combat(state, "war-hounds", "militia")
+    block(state, "spearmen", "war-hounds")
+    state.apply(END)
+    state.apply(PASS)
+    state.apply(PASS)
+    state.apply(END)
+    state.apply(END)  # one blocker each: nothing to divide
+    assert keys(state, state.lost[0]) == ["war-hounds"]  # 2 damage over its 1 defense
+    assert keys(state, state.lost[1]) == ["spearmen"]  # 3 damage over its 2 defense
+    assert keys(state, state.discard[0]) == ["militia"] and state.life == [20, 19]
+
+
+def test_combat_the_active_player_may_choose_not_to_attack() -> None:
+    """§`Combat`, §`Turn Sequence`: with no attacker selected there is no Defend, Reinforce or
+    Resolve; the turn goes from Attack to Redraw and the units stay on the field."""
+    state = realms({"field": ["Militia"], "draw": ["Grain Tithe"] * 7}, {"field": ["Tower Guard"]})
+    state.apply(END)
+    assert state.phase == "attack" and state.current_player() == 0
+    state.apply(END)
+    assert state.phase == "redraw" and state.current_player() == 0
+    assert keys(state, state.field[0]) == ["militia"] and state.life == [20, 20]
+    state.apply(END)
+    assert state.active == 1 and len(state.hand[0]) == 7
+
+
+def test_reinforce_cards_are_played_only_in_the_reinforce_phase() -> None:
+    """§`Reinforce cards`: by either player, in the Reinforce subphase and no other."""
+    state = realms(
+        {"field": ["Militia"], "hand": ["Rally Cry"]},
+        {"field": ["Tower Guard"], "hand": ["Raise Shields"]},
+    )
+    state.supply = [5, 5]
+    assert Action("play", ("rally-cry",)) not in state.legal_actions()  # deploy
+    state.apply(END)
+    assert Action("play", ("rally-cry",)) not in state.legal_actions()  # attack
+    state.apply(Action("attack", ("militia", 0)))
+    state.apply(END)
+    assert Action("play", ("raise-shields",)) not in state.legal_actions()  # defend
+    block(state, "tower-guard", "militia")
+    state.apply(END)
+    assert Action("play", ("rally-cry",)) in state.legal_actions()  # reinforce, the attacker
+    state.apply(PASS)
+    assert Action("play", ("raise-shields",)) in state.legal_actions()  # and the defender
+
+
 def test_once_reinforce_cards_are_lost_and_discard_ones_discarded_after_resolve() -> None:
     state = realms(
         {"field": ["Dire Bear"], "hand": ["Ambush"]},
@@ -454,13 +546,27 @@ def test_unit_cards_a_unit_is_lost_when_a_static_defense_bonus_leaves() -> None:
 
 # --- Redraw and the draw deck (§Redraw, §The Playing Area) -----------------------------------
 def test_redraw_fills_the_hand_to_seven_and_reshuffles_only_an_empty_deck() -> None:
+    # §Redraw: the active player draws from the top of the draw deck (the list's end) up to 7,
+    # then the rival's turn begins; §The Playing Area: the discard deck stays where it is.
+    draw = ["Tower Guard"] * 6 + ["Barracks"] * 4
     state = realms(
-        {"hand": ["Militia"] * 3, "draw": ["Tower Guard"] * 10, "discard": ["Barracks"] * 5},
-        {},
+        {"hand": ["Militia"] * 3, "draw": draw, "discard": ["Farmland"] * 5},
+        {"field": ["Militia"], "hand": ["Grain Tithe"], "draw": ["Militia"] * 3},
         phase="redraw",
     )
     state.apply(END)
-    assert len(state.hand[0]) == 7 and len(state.draw[0]) == 6 and len(state.discard[0]) == 5
+    assert sorted(keys(state, state.hand[0])) == ["barracks"] * 4 + ["militia"] * 3
+    assert len(state.draw[0]) == 6 and len(state.discard[0]) == 5
+    assert state.active == 1 and state.phase == "deploy" and not state.is_terminal()
+    assert len(state.hand[1]) == 1  # only the active player redraws
+    # a draw deck that runs out exactly is not yet replaced (ruling 19): no card was wanted
+    state = realms(
+        {"hand": ["Militia"] * 3, "draw": ["Tower Guard"] * 4, "discard": ["Barracks"] * 5},
+        {"field": ["Militia"]},
+        phase="redraw",
+    )
+    state.apply(END)
+    assert len(state.hand[0]) == 7 and state.draw[0] == [] and len(state.discard[0]) == 5
     state = realms(
         {"hand": ["Militia"] * 3, "draw": ["Tower Guard"] * 2, "discard": ["Barracks"] * 5},
         {},
@@ -468,6 +574,9 @@ def test_redraw_fills_the_hand_to_seven_and_reshuffles_only_an_empty_deck() -> N
     )
     state.apply(END)
     assert len(state.hand[0]) == 7 and len(state.draw[0]) == 3 and state.discard[0] == []
+    assert sorted(keys(state, state.hand[0] + state.draw[0])) == sorted(
+        ["militia"] * 3 + ["tower-guard"] * 2 + ["barracks"] * 5
+    )  # the two Tower Guards first, then two of the reshuffled Barracks
 
 
 # --- Winning (§Winning) ----------------------------------------------------------------------
@@ -478,6 +587,22 @@ def test_life_at_zero_loses_at_once() -> None:
     state.apply(Action("use", ("catapult-crew", 0, 0)))
     assert state.is_terminal() and state.end_reason() == LIFE_REASON
     assert state.returns() == [1.0, -1.0] and state.legal_actions() == []
+
+
+def test_winning_life_below_zero_ends_the_game_at_once() -> None:
+    """§`Winning`: 0 *or less*; the game ends in the damage step, before the Redraw."""
+    state = realms({"field": ["Dire Bear"], "hand": ["Militia"], "draw": ["Militia"] * 6}, {})
+    state.life[1] = 3
+    to_combat(state, "dire-bear")
+    state.apply(END)
+    state.apply(PASS)
+    state.apply(PASS)
+    state.apply(END)
+    state.apply(END)
+    assert state.life[1] == -1 and state.is_terminal()
+    assert state.end_reason() == LIFE_REASON and state.winner() == 0
+    assert state.returns() == [1.0, -1.0] and state.legal_actions() == []
+    assert len(state.hand[0]) == 1  # no Redraw happened
 
 
 def test_a_card_victory_happens_the_moment_its_condition_is_met() -> None:

@@ -23,8 +23,15 @@ def test_king_destroys_one_neighbour_which_stays_face_down_until_the_destroyer_p
 
 
 def test_king_may_destroy_its_own_ally():
-    state = play(position("a1=citizen/reg | king | bishop | - | reg"), "place king b2")
+    # Destruction: allies may be destroyed as well as enemies; the tile leaves on the
+    # destroyer's next turn.
+    state = play(position("a1=citizen/reg | king,queen | bishop,saint | - | reg"), "place king b2")
     assert moves(state) == {"decline", "destroy a1"}
+    play(state, "destroy a1")
+    assert at(state, "a1") == "citizen/reg!" and state.allies() == (1, 0)
+    play(state, "place bishop c3", "decline")
+    assert at(state, "a1") is None and discard(state) == ["citizen"]  # Regality plays again
+    assert "place queen a1" in moves(state)
 
 
 def test_queen_turns_a_whole_line_to_the_edge_skipping_shielded_tiles():
@@ -378,3 +385,95 @@ def test_the_assassin_picks_a_secret_tile_blind():
     assert {"assassinate hidden-0", "assassinate hidden-1"} <= moves(state)
     play(state, "assassinate hidden-0")
     assert state.discard == [religion_first] and len(state.hidden[1]) == 1
+
+
+# --- the rulebook's procedures for each kind of effect (docs: "The rulebook's examples") ------
+def test_destruction_a_face_down_tile_is_no_ones_ally_and_the_subject_of_no_effect() -> None:
+    # Destruction: a face-down tile still takes up its space, but no effect can touch it.
+    text = (
+        "a1=citizen/rel b1=bishop/rel c3=saint/rel | king,queen | cardinal,hierophant "
+        "| dragon,fairy,witch,tower,samurai | reg"
+    )
+    state = play(position(text), "place king a2", "destroy b1")
+    assert at(state, "b1") == "bishop/rel!" and state.allies() == (1, 2)
+    assert not any(m.split()[-1] == "b1" for m in moves(state) if m.startswith("place"))
+    dragon = play(state.clone(), "place dragon b2")  # turns every neighbour it can
+    assert moves(dragon) == {"decline", "turn a1+a2+c3"}
+    samurai = play(state.clone(), "place samurai b2")  # b1 is its orthogonal neighbour
+    assert moves(samurai) == {"decline", "banish a2"}
+    fairy = play(state.clone(), "place fairy b2")
+    assert not any(m.startswith("transport b1") for m in moves(fairy))
+    witch = play(state.clone(), "place witch b2")  # the face-down Bishop is not Religion's ally
+    assert moves(witch) == {"decline", "recall a1", "recall b2", "recall c3"}
+    assert {m for m in moves(state) if m.startswith("place tower")} == {
+        "place tower a1",
+        "place tower c3",
+    }
+
+
+def test_turn_flips_allies_and_enemies_alike_and_every_tile_of_the_choice() -> None:
+    # Turn: a turned tile changes sides either way; all the tiles of the chosen direction are
+    # turned, except those immune to effects (the Temple).
+    text = "a2=bishop/rel a3=minister/reg b2=temple/rel c3=saint/rel | queen | cardinal | - | reg"
+    state = play(position(text), "place queen a1")
+    assert moves(state) == {"decline", "turn a2+a3", "turn c3"}
+    play(state, "turn a2+a3")
+    assert [at(state, c) for c in ("a2", "a3", "b2", "c3")] == [
+        "bishop/reg",
+        "minister/rel",
+        "temple/rel",
+        "saint/rel",
+    ]
+    assert state.allies() == (2, 3)
+
+
+def test_banish_removes_an_ally_or_an_enemy_at_once_and_frees_its_space() -> None:
+    # Banish: unlike a destruction, the tile leaves the board immediately, whoever's it is.
+    text = "b1=citizen/reg a2=bishop/rel | king | cardinal | samurai | reg"
+    state = play(position(text), "place samurai b2")
+    assert moves(state) == {"decline", "banish a2", "banish b1"}
+    play(state, "banish b1")  # Regality's own Citizen
+    assert at(state, "b1") is None and discard(state) == ["citizen"]
+    assert state.to_move == 1 and "place cardinal b1" in moves(state)
+    assert state.allies() == (1, 1)
+
+
+def test_shield_a_shielded_tile_is_the_subject_of_no_effect_but_the_pirates() -> None:
+    # Shield: the Castle cannot be turned, destroyed, banished, moved, recalled or covered; the
+    # Pirate's text overrides the shield.
+    text = "b1=castle/reg a1=citizen/rel c2=bishop/rel | king | cardinal | dragon,samurai,fairy,witch,tower,pirate | reg"
+    state = position(text)
+    assert not any(m.startswith("place tower") for m in moves(state))  # no unshielded ally
+    expected = {
+        "dragon": {"decline", "turn a1+c2"},
+        "king": {"decline", "destroy a1", "destroy c2"},
+        "samurai": {"decline", "banish c2"},
+        "witch": {"decline", "recall b2"},
+        "pirate": {"decline", "destroy b1"},
+    }
+    for tile, choices in expected.items():
+        assert moves(play(state.clone(), f"place {tile} b2")) == choices, tile
+    fairy = play(state.clone(), "place fairy b2")
+    assert {m.split()[1] for m in moves(fairy) if m != "decline"} == {"a1", "b2", "c2"}
+
+
+def test_tile_effects_and_icons_a_passive_power_cannot_be_declined_even_by_its_owner() -> None:
+    # Tile effects and icons: a passive power always applies: Religion's own Shaman negates
+    # the Bishop Religion places beside it.
+    text = "b1=shaman/rel a1=citizen/reg | king | bishop | - | rel"
+    state = play(position(text), "place bishop b2")
+    assert state.phase == "place" and state.to_move == 0
+    assert at(state, "a1") == "citizen/reg"
+
+
+def test_tile_effects_and_icons_a_tile_off_the_board_has_no_power() -> None:
+    # Tile effects and icons: powers act only from the board; Death kept in an area at the end
+    # does not make its holder lose.
+    text = (
+        "a1=citizen/reg b1=king/reg c1=queen/reg a2=hierophant/rel b2=cardinal/rel "
+        "c2=saint/rel a3=minister/reg b3=castle/reg | general,death | bishop | - | reg"
+    )
+    state = play(position(text), "place general c3")
+    assert state.is_terminal() and state.end_reason() == "board-full"
+    assert state.allies() == (6, 3) and state.winner() == 0
+    assert "death" in area(state, 0)

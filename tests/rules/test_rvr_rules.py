@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +15,11 @@ from rules.agents import RandomAgent
 from rules.engines.core import Rng, SetupError
 from rules.engines.regality_vs_religion.game import VARIANTS
 from tests.rules.rvr_helpers import GAME, area, at, moves, play, position
+
+REGALITY_TILES = ["castle", "general", "king", "minister", "princess", "queen", "wizard"]
+RELIGION_TILES = ["bishop", "cardinal", "hierophant", "monk", "paladin", "saint", "temple"]
+NEUTRAL_FIVE = ["samurai", "ninja", "bard", "fairy", "dragon"]
+CELLS = [f"{file}{rank}" for rank in "123" for file in "abc"]
 
 
 def _play_out(state, seed=0):
@@ -70,8 +77,13 @@ def test_the_game_does_not_end_while_a_destroyed_tile_lies_face_down():
 
 
 def test_a_player_who_cannot_place_a_tile_loses():
+    # Game end, Important: a player with nothing to place, of its own tiles or the neutral ones, loses
     state = position("a1=citizen/reg | - | bishop | - | reg")
     assert state.is_terminal() and state.winner() == 1 and state.end_reason() == "no-tile"
+    assert state.final_allies == (1, 0)  # the loss stands whatever the count
+    neutral_left = position("a1=citizen/reg | - | bishop | samurai | reg")
+    assert not neutral_left.is_terminal() and neutral_left.to_move == 0
+    assert {m.split()[1] for m in moves(neutral_left)} == {"samurai"}
 
 
 def test_a_tower_with_no_ally_to_cover_cannot_be_placed_so_its_holder_loses():
@@ -152,6 +164,10 @@ def test_random_variants_deal_two_neutral_tiles_to_each_player(variant):
 def test_old_style_plays_without_neutral_tiles_but_the_citizen():
     state = GAME.new_initial_state(4, {"variant": "old-style"})
     assert state.neutral == [] and state.zone_counts()["removed"] == 16
+    assert sorted(area(state, 0)) == sorted([*REGALITY_TILES, "citizen"])
+    assert sorted(area(state, 1)) == sorted(RELIGION_TILES)
+    play(state, "place citizen a1")
+    assert {m.split()[1] for m in moves(state)} == set(RELIGION_TILES)
 
 
 def test_draft_order_is_first_second_first_then_second_takes_the_last_two():
@@ -165,6 +181,11 @@ def test_draft_order_is_first_second_first_then_second_takes_the_last_two():
     assert state.phase == "place" and state.to_move == 0
     assert {offer[0], offer[2]} <= set(area(state, 0))
     assert {offer[1], offer[3], offer[4]} <= set(area(state, 1))
+    assert state.neutral == []  # every drafted tile is in an area: no neutral area is left
+    for player in (0, 1):  # Draft: each side's drafted tiles are on view to both
+        seen = state.observation(player)
+        assert seen["opponent_hidden"] == 0
+        assert sorted(seen["opponent_area"]) == sorted(area(state, 1 - player))
 
 
 def test_secret_draft_keeps_each_players_picks_hidden_from_the_other():
@@ -299,3 +320,125 @@ def test_point_system_a_player_unable_to_place_a_tile_scores_nothing():
     assert state.match_history == [
         {"winner": 1, "reason": "no-placement", "allies": [1, 1], "points": [0, 1]}
     ]
+
+
+# --- the rulebook's worked examples and procedures (docs: "The rulebook's examples") ---------
+
+
+@pytest.mark.parametrize(("first", "starter"), [("regality", 0), ("religion", 1)])
+def test_preparations_sides_neutral_area_and_the_citizen_go_to_the_starting_player(
+    first: str, starter: int
+) -> None:
+    # Preparations: each side lines up its seven tiles in the open, the Citizen goes to the
+    # starting player, five of the other sixteen neutral tiles are laid out face up and the
+    # eleven left over take no part; the first turn places the Citizen and nothing else.
+    state = GAME.new_initial_state(7, {"first": first})
+    sides = [sorted(REGALITY_TILES), sorted(RELIGION_TILES)]
+    sides[starter] = sorted([*sides[starter], "citizen"])
+    assert [sorted(area(state, p)) for p in (0, 1)] == sides
+    neutral = sorted(state.tables.keys[t] for t in state.neutral)
+    assert len(neutral) == 5 and "citizen" not in neutral
+    assert state.zone_counts()["pile"] == 11 and state.discard == []
+    assert all(at(state, cell) is None for cell in CELLS)
+    for player in (0, 1):  # open information: both areas and the neutral area are on view
+        seen = state.observation(player)
+        assert sorted(seen["neutral_area"]) == neutral and seen["opponent_hidden"] == 0
+        assert sorted(seen["opponent_area"]) == sides[1 - player]
+    assert state.to_move == starter
+    assert moves(state) == {f"place citizen {cell}" for cell in CELLS}
+    # the sixteen are shuffled: the neutral area changes with the game's seed
+    areas = {frozenset(GAME.new_initial_state(seed).neutral) for seed in range(8)}
+    assert len(areas) > 1
+
+
+def test_how_to_play_a_turn_places_a_tile_of_your_area_or_the_neutral_area_facing_you() -> None:
+    # How to play: the Citizen faces its player; then each player in turn places one tile of
+    # their own area or of the neutral area on any unoccupied space, facing themselves.
+    state = GAME.new_initial_state(0, {"neutral": NEUTRAL_FIVE})
+    play(state, "place citizen b2")
+    assert at(state, "b2") == "citizen/reg" and state.allies() == (1, 0)
+    empty = [cell for cell in CELLS if cell != "b2"]
+    assert state.to_move == 1
+    assert moves(state) == {f"place {t} {c}" for t in RELIGION_TILES + NEUTRAL_FIVE for c in empty}
+    play(state, "place samurai a1")  # its neighbours a2 and b1 are empty: nothing to banish
+    assert at(state, "a1") == "samurai/rel" and state.allies() == (1, 1)
+    assert "samurai" not in [state.tables.keys[t] for t in state.neutral]
+    empty.remove("a1")
+    neutral_left = [t for t in NEUTRAL_FIVE if t != "samurai"]
+    assert state.to_move == 0
+    assert moves(state) == {f"place {t} {c}" for t in REGALITY_TILES + neutral_left for c in empty}
+
+
+def test_game_end_example_the_allies_are_counted_once_the_last_tiles_effect_is_done() -> None:
+    # Game end: the board is full once the last tile is placed *and its effect carried out*;
+    # the Minister on the ninth space decides who holds more allies.
+    text = (
+        "a1=citizen/reg b1=king/reg c1=castle/reg a2=cardinal/rel b2=bishop/rel "
+        "c2=saint/rel a3=paladin/rel b3=monk/rel | minister | hierophant | - | reg"
+    )
+    state = play(position(text), "place minister c3")
+    assert not state.is_terminal() and state.phase == "effect"
+    assert moves(state) == {"decline", "turn b2", "turn c2", "turn b3"}
+    declined = play(state.clone(), "decline")
+    assert declined.is_terminal() and declined.end_reason() == "board-full"
+    assert declined.allies() == (4, 5) and declined.winner() == 1
+    turned = play(state, "turn b2")
+    assert turned.is_terminal() and turned.end_reason() == "board-full"
+    assert turned.allies() == (5, 4) and turned.winner() == 0
+    assert turned.returns() == [1.0, -1.0]
+
+
+def test_optional_rules_running_out_of_neutral_tiles_reshuffles_the_removed_ones() -> None:
+    # Optional rules: with the tiles of each game removed (Game end, matches), a fourth game of
+    # five neutral tiles finds one left; the removed ones are shuffled into a new pile.
+    state = GAME.new_initial_state(3, {"variant": "standard", "points": 4})
+    keys = state.tables.keys
+    areas = [{keys[t] for t in state.neutral}]
+    agent = RandomAgent(1)
+    while not state.is_terminal():
+        was = state.phase
+        state.apply(agent.act(state))
+        if was == "order":
+            areas.append({keys[t] for t in state.neutral})
+    assert state.games_played == 4 and [len(a) for a in areas] == [5, 5, 5, 5]
+    earlier = areas[0] | areas[1] | areas[2]
+    assert len(earlier) == 15 and "citizen" not in earlier | areas[3]
+    never_drawn = {keys[t] for t in state.tables.neutrals} - earlier - {"citizen"}
+    assert len(never_drawn) == 1 and never_drawn < areas[3]
+    assert len(areas[3] & earlier) == 4  # the rest come from the reshuffled removed tiles
+
+
+def test_point_system_a_death_loss_scores_nothing_and_equal_points_are_a_draw() -> None:
+    # Point system: every ally is a point, except for a player who lost to Death; equal totals
+    # after the games agreed on are a draw.
+    text = (
+        "a1=death/reg b1=citizen/reg c1=king/reg a2=queen/reg b2=hierophant/rel "
+        "c2=cardinal/rel a3=saint/rel b3=castle/reg | general | bishop | - | reg"
+    )
+    state = GAME.new_initial_state(0, {"variant": "standard", "points": 2, "position": text})
+    play(state, "place general c3")
+    assert state.match_history == [
+        {"winner": 1, "reason": "death", "allies": [6, 3], "points": [0, 3]}
+    ]
+    assert not state.is_terminal() and state.phase == "order"
+    every_ally = (
+        "a1=death/reg b1=citizen/reg c1=king/reg a2=queen/reg b2=hierophant/reg "
+        "c2=cardinal/reg a3=saint/reg b3=castle/reg | general | bishop | - | reg"
+    )
+    state = GAME.new_initial_state(0, {"variant": "standard", "points": 1, "position": every_ally})
+    play(state, "place general c3")  # nine allies, one of them Death: 0 points, and 0 for Religion
+    assert state.is_terminal() and state.points == [0, 0]
+    assert state.winner() is None and state.returns() == [0.0, 0.0]
+
+
+def test_the_rulebook_examples_table_names_tests_that_exist() -> None:
+    # docs/rules/regality-vs-religion.md, "The rulebook's examples": every test it names exists.
+    here = Path(__file__).resolve().parent
+    doc = (here.parents[1] / "docs" / "rules" / "regality-vs-religion.md").read_text()
+    section = doc.split("### The rulebook's examples", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"`(?:(test_rvr_\w+\.py)::)?(test_\w+)`", section)
+    assert len(named) > 40
+    sources = {path.name: path.read_text() for path in here.glob("test_rvr_*.py")}
+    for module, name in named:
+        files = [sources[module]] if module else list(sources.values())
+        assert any(f"def {name}(" in text for text in files), f"{module}::{name}"
