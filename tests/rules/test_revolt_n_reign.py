@@ -278,31 +278,54 @@ def test_freedom_pay_x_offers_x_up_to_the_cap() -> None:
     assert state.lp[0] == 104 and len(state.hand[0]) == 1
 
 
-def test_phase_3_play_phase_activated_effects_have_no_turn_limit() -> None:
-    # "Phase 3: Play Phase" sets no limit on activating abilities (old Ruling 19 is gone): an
-    # effect may be activated again while its cost can be paid; a locked card offers none.
-    state = table(p0=("Grist Mill",))
-    mill = play(state, 0, "Grist Mill")
-    state.ip[0] = 4
-    state.apply(Action("activate", (mill, 0, 0)))
-    state.apply(Action("activate", (mill, 0, 0)))
-    assert state.ip[0] == 0
+def test_turn_structure_an_activated_effect_happens_once_while_its_card_is_in_play() -> None:
+    # "TURN STRUCTURE (5 PHASES)": an effect without the Each Turn symbol happens only once;
+    # "One-Time Effects": a repeat must be printed. Freedom of the Frontier's "Pay X IP: 2X LP
+    # (at most 10)" is used once, not split into several payments a turn; it stays used on the
+    # next turn; the card that leaves play and comes back is a new card ("Return to Hand").
+    state = table(p0=("Freedom of the Frontier",))
+    frontier = play(state, 0, "Freedom of the Frontier")
+    state.ip[0] = 20
+    state.apply(Action("activate", (frontier, 1, 5)))
+    assert not [a for a in state.legal_actions() if a.kind == "activate"]
     end_turn(state)
-    assert state.lp[0] == 104
-    state.locks[mill] = state.turn + 1
-    state.ip[0] = 4
-    assert not [a for a in state._activation_actions(0, {}) if a.kind == "activate"]
+    assert state.lp[1] == 100 - 3 - 10 and state.ip[0] == 15
+    end_turn(state)
+    assert state.active == 0 and state.ip[0] == 15
+    assert not [a for a in state.legal_actions() if a.kind == "activate"]
+    state._leave_play(frontier)
+    state.hand[0].append(frontier)
+    state.apply(Action("play", ("freedom-of-the-frontier",)))
+    assert Action("activate", (frontier, 1, 5)) in state.legal_actions()
+    # a locked card offers none ("Lock — Effect Scope")
+    state.locks[frontier] = state.turn + 1
+    assert not [a for a in state.legal_actions() if a.kind == "activate"]
 
 
 def test_house_rule_activated_once_per_turn_is_opt_in() -> None:
-    # The old once-a-turn limit survives only as the named house rule, shown in the setup.
-    state = table(p0=("Grist Mill",), activated_once_per_turn=True)
-    mill = play(state, 0, "Grist Mill")
-    state.ip[0] = 10
-    state.apply(Action("activate", (mill, 0, 0)))
+    # The named house rule lets an activated effect happen once in each of its controller's
+    # turns; by the book (Ruling 19) Grist Mill gains its LP once while it is in play.
+    for house, again in ((True, True), (False, False)):
+        state = table(p0=("Grist Mill",), activated_once_per_turn=house)
+        mill = play(state, 0, "Grist Mill")
+        state.ip[0] = 10
+        state.apply(Action("activate", (mill, 0, 0)))
+        assert not [a for a in state.legal_actions() if a.kind == "activate"]
+        pass_turn(state)
+        assert bool([a for a in state.legal_actions() if a.kind == "activate"]) is again
+
+
+def test_phase_3_play_phase_an_activation_with_nothing_to_aim_at_is_not_offered() -> None:
+    # "Declare targets": Lighthouse Keep's "lock an opponent's Attack card" is not offered while
+    # the opponent has no Attack card in play, so no one pays 3 IP for nothing.
+    state = table(p0=("Lighthouse Keep",), p1=("Liberty Tree Rally",))
+    keep = play(state, 0, "Lighthouse Keep")
+    state.ip[0] = 5
     assert not [a for a in state.legal_actions() if a.kind == "activate"]
-    pass_turn(state)
-    assert [a for a in state.legal_actions() if a.kind == "activate"]
+    rally = play(state, 1, "Liberty Tree Rally")
+    assert [a for a in state.legal_actions() if a.kind == "activate"] == [
+        Action("activate", (keep, 0, 0, rally))
+    ]
 
 
 # --- Phase 4: Resolve Phase -----------------------------------------------------------------
@@ -541,8 +564,11 @@ def test_attack_damage_resolution_defense_damage_without_a_defense_hits_nothing(
     state = table(p0=(card,))
     state.ip[0] = ip
     if card == "Petition of the Bell Ringers":
+        # an activated effect with nothing to aim at is not offered (Ruling 19)
         petition = play(state, 0, card)
-        action = Action("activate", (petition, 0, 0, -1))
+        assert state.legal_actions() == [END]
+        state.pending.append((0, "effect", petition, 0, (-1,), 0))
+        action = END
     else:
         hand(state, 0, card)
         action = Action("play", (key(card), -1))
@@ -612,16 +638,21 @@ def test_lock_effect_scope_locked_defense_does_not_defend() -> None:
 
 
 def test_lock_lasts_until_end_of_controllers_next_turn() -> None:
-    state = table(p0=("Tariff Relief Bill",), p1=("Stone Wall Farmstead", "Minuteman Volley"))
+    # Tariff Relief Bill locks an opponent's Defense and an opponent's Freedom card.
+    state = table(
+        p0=("Tariff Relief Bill",), p1=("Stone Wall Farmstead", "Freedom of the Frontier")
+    )
     wall = play(state, 1, "Stone Wall Farmstead")
-    volley = play(state, 1, "Minuteman Volley")
+    frontier = play(state, 1, "Freedom of the Frontier")
     hand(state, 0, "Tariff Relief Bill")
     state.ip[0] = 3
-    state.apply(Action("play", ("tariff-relief-bill", wall, volley)))
+    state.apply(Action("play", ("tariff-relief-bill", wall, frontier)))
     end_turn(state)  # turn 1 (Player 1): the locks apply in Step 1
-    assert state.is_locked(wall) and state.is_locked(volley)
+    assert state.is_locked(wall) and state.is_locked(frontier)
+    state.ip[1] = 10
+    assert not [a for a in state.legal_actions() if a.kind == "activate"]
     end_turn(state)  # turn 2 is Player 2's next turn; the locks end with it
-    assert not state.is_locked(wall) and not state.is_locked(volley)
+    assert not state.is_locked(wall) and not state.is_locked(frontier)
 
 
 def test_lock_and_core_rule_effects_locked_ua_still_drains() -> None:
@@ -757,21 +788,66 @@ def test_forced_resolution_on_destroyed_attack() -> None:
 def test_forced_resolution_when_a_spent_attack_card_is_destroyed() -> None:
     # Ruling 14: Breach the Battlements is destroyed in Step 5B once its 15 damage is dealt, and
     # that destruction fulfils "Discard this card": 10 attack damage to a UA, bypassing Defense.
+    state = table(p0=("Breach the Battlements",), p1=("Bedrock Redoubt",))
+    redoubt = play(state, 1, "Bedrock Redoubt")
+    hand(state, 0, "Breach the Battlements")
+    state.ip[0] = 3
+    state.apply(Action("play", ("breach-the-battlements", redoubt)))
+    end_turn(state)
+    assert [state.spec(c).name for c in state.discard[0]] == ["Breach the Battlements"]
+    assert state.dp[redoubt] == 15
+    assert sorted(state.dp[c] for c in state.uas[1]) == [10, 20, 20]
+
+
+def test_defense_activation_timing_fortress_exiles_its_attacker_before_step_5b() -> None:
+    # "Defense Activation Timing": Fortress of the Heights is attacked when Breach the
+    # Battlements' damage is assigned to it, and its When attacked effect resolves then (Ruling
+    # 25), while the attacker is still in play: exiled, Breach is never destroyed, so its
+    # Forced Resolution does not happen ("Forced Resolution": not from exile).
     state = table(p0=("Breach the Battlements",), p1=("Fortress of the Heights",))
     fortress = play(state, 1, "Fortress of the Heights")
     hand(state, 0, "Breach the Battlements")
     state.ip[0] = 3
     state.apply(Action("play", ("breach-the-battlements", fortress)))
+    breach = state.board[0][-1]
     end_turn(state)
-    assert [state.spec(c).name for c in state.discard[0]] == ["Breach the Battlements"]
+    assert state.exile[0] == [breach] and not state.discard[0]
     assert state.dp[fortress] == 15
-    assert sorted(state.dp[c] for c in state.uas[1]) == [10, 20, 20]
+    assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]
+    assert total_cards(state) == 120
+
+
+def test_defense_activation_timing_customs_cordon_locks_the_next_attacker() -> None:
+    # Customs Cordon's When attacked lock resolves as soon as Minuteman Volley's damage is
+    # assigned to it, before the next Attack card deals damage (Ruling 25). Its controller picks
+    # which Attack card (Ruling 36) and locks Stampede of Farmers, which then deals none: the
+    # Stone Wall Farmstead it was declared against keeps its 15 DP ("Lock — Effect Scope").
+    state = table(
+        p0=("Minuteman Volley", "Stampede of Farmers"),
+        p1=("Customs Cordon", "Stone Wall Farmstead"),
+    )
+    cordon = play(state, 1, "Customs Cordon")
+    wall = play(state, 1, "Stone Wall Farmstead")
+    hand(state, 0, "Minuteman Volley", "Stampede of Farmers")
+    state.ip[0] = 5
+    state.apply(Action("play", ("minuteman-volley", cordon)))
+    state.apply(Action("play", ("stampede-of-farmers", wall)))
+    volley, stampede = state.board[0][-2:]
+    state.apply(END)
+    assert state.phase == "choose" and state.current_player() == 1
+    assert {a.args[0] for a in state.legal_actions()} == {volley, stampede}
+    state.apply(Action("choose", (stampede,)))
+    assert cordon in state.discard[1] and state.dp[wall] == 15
+    assert state.is_locked(stampede) and stampede in state.board[0]
+    assert volley in state.discard[0]
+    damage = [e.detail for e in state.events if e.kind == "damage"]
+    assert damage == [{"card": "Minuteman Volley", "target": "Customs Cordon", "amount": 15}]
 
 
 def test_forced_resolution_not_from_exile() -> None:
-    # Fortress of the Heights, attacked, exiles an opponent's Attack card in Step 5C; the attacker
-    # is already destroyed (Step 5B), so it takes the lingering Breach the Battlements: exile is
-    # no destruction, so Breach's discard effect does not resolve.
+    # Fortress of the Heights, attacked, exiles an opponent's Attack card in Step 4 (Ruling 25);
+    # its controller's pick (here the default, the one with most damage left) is the lingering
+    # Breach the Battlements: exile is no destruction, so Breach's discard effect does not resolve.
     state = table(
         p0=("Breach the Battlements", "Minuteman Volley"), p1=("Fortress of the Heights",)
     )
@@ -1071,3 +1147,176 @@ def test_rulings_are_numbered_once_in_order() -> None:
     rulings = doc[doc.index("## Rulings") :]
     numbers = [int(n) for n in re.findall(r"^(\d+)\. \*\*", rulings, flags=re.MULTILINE)]
     assert numbers == list(range(1, len(numbers) + 1))
+
+
+# --- issue 27: rulings of round 3 ---------------------------------------------------------------
+def test_damage_rules_a_declared_ua_keeps_the_damage_and_the_excess_is_lost() -> None:
+    # "Damage Rules": damage from one source goes to one target and the excess is lost; a UA is
+    # destroyed in Step 5B, after Step 4, and a target "previously declared" is not swapped.
+    # Two Attack cards declared at Tea Act: the first brings it to 0, the second's 15 go to it
+    # too and are lost. The other UAs keep their DP, and the game goes on (no Attack Victory).
+    state = table(p0=("Stampede of Farmers", "Minuteman Volley"))
+    tea = ua(state, 1, "Tea Act")
+    hand(state, 0, "Stampede of Farmers", "Minuteman Volley")
+    state.ip[0] = 5
+    state.apply(Action("play", ("stampede-of-farmers", tea)))
+    state.apply(Action("play", ("minuteman-volley", tea)))
+    end_turn(state)
+    damage = [e.detail for e in state.events if e.kind == "damage"]
+    assert [(d["card"], d["target"], d["amount"]) for d in damage] == [
+        ("Stampede of Farmers", "Tea Act", 20),
+        ("Minuteman Volley", "Tea Act", 15),
+    ]
+    assert tea in state.discard[1]
+    assert [state.spec(c).name for c in state.uas[1]] == ["Stamp Act", "Sugar Act"]
+    assert [state.dp[c] for c in state.uas[1]] == [20, 20]
+    assert state.result is None and state.active == 1
+
+
+def test_attack_damage_resolution_the_attacking_player_assigns_a_held_back_attack() -> None:
+    # "Attack Damage Resolution": the attacking player assigns the damage. Player 2's Stampede
+    # of Farmers, held back by a lock (Ruling 14), deals its damage in Player 1's Step 4; it has
+    # no declared target, so Player 2 chooses which of Player 1's UAs takes it.
+    state = table(p1=("Stampede of Farmers",))
+    stampede = play(state, 1, "Stampede of Farmers")
+    state.apply(END)
+    assert state.phase == "choose" and state.current_player() == 1
+    assert state.observation(1)["choosing"] == {
+        "player": 1,
+        "what": "assign",
+        "card": "Stampede of Farmers",
+    }
+    assert {a.args[0] for a in state.legal_actions()} == set(state.uas[0])
+    sugar = ua(state, 0, "Sugar Act")
+    state.apply(Action("choose", (sugar,)))
+    assert sugar in state.discard[0] and stampede in state.discard[1]
+    assert [state.dp[c] for c in state.uas[0]] == [20, 20]
+
+
+def test_attack_damage_resolution_a_locked_declared_defense_is_reassigned_by_the_attacker() -> None:
+    # Ruling 22: a locked Defense protects nothing. Player 1 declares Minuteman Volley at Stone
+    # Wall Farmstead and locks it with Tariff Relief Bill (Step 1); the declared target is no
+    # longer legal in Step 4, so Player 1 (not the engine) picks one of the other Defenses.
+    state = table(
+        p0=("Minuteman Volley", "Tariff Relief Bill"),
+        p1=("Stone Wall Farmstead", "Bedrock Redoubt", "Old Brick Rampart"),
+    )
+    wall = play(state, 1, "Stone Wall Farmstead")
+    redoubt = play(state, 1, "Bedrock Redoubt")
+    rampart = play(state, 1, "Old Brick Rampart")
+    hand(state, 0, "Minuteman Volley", "Tariff Relief Bill")
+    state.ip[0] = 5
+    state.apply(Action("play", ("minuteman-volley", wall)))
+    state.apply(Action("play", ("tariff-relief-bill", wall, -1)))
+    state.apply(END)
+    assert state.phase == "choose" and state.current_player() == 0
+    assert {a.args[0] for a in state.legal_actions()} == {redoubt, rampart}
+    state.apply(Action("choose", (rampart,)))
+    assert state.dp[wall] == 15 and state.dp[redoubt] == 30 and state.dp[rampart] == 15
+
+
+def test_who_may_interact_the_inactive_player_only_locks_blocks_prevents_or_alters() -> None:
+    # "2. WHO MAY INTERACT (CRITICAL DISTINCTION)": the opponent's cards may lock, block,
+    # modify, redirect, prevent or alter what the Resolve Phase does. Player 2 may answer Player
+    # 1's attack with Lighthouse Keep (lock an Attack card) or Frontier Stockade (prevent LP
+    # loss), not with Federal Courthouse (mill) or Belfry Tower (damage to a UA).
+    names = ("Lighthouse Keep", "Frontier Stockade", "Federal Courthouse", "Belfry Tower")
+    state = table(p0=("Liberty Tree Rally",), p1=names)
+    keep, stockade, courthouse, belfry = (play(state, 1, name) for name in names)
+    state.ip[1] = 20
+    hand(state, 0, "Liberty Tree Rally")
+    state.ip[0] = 1
+    state.apply(Action("play", ("liberty-tree-rally", ua(state, 1, "Stamp Act"))))
+    rally = state.board[0][-1]
+    state.apply(END)
+    assert state.phase == "respond" and state.current_player() == 1
+    assert state.legal_actions() == [
+        Action("activate", (keep, 0, 0, rally)),
+        Action("activate", (stockade, 0, 0)),
+        END,
+    ]
+    # with nothing to answer, ending the Play Phase goes straight to the Resolve Phase
+    quiet = table(p1=("Federal Courthouse", "Belfry Tower"))
+    for name in ("Federal Courthouse", "Belfry Tower"):
+        play(quiet, 1, name)
+    quiet.ip[1] = 20
+    quiet.apply(END)
+    assert quiet.active == 1 and quiet.phase == "play"
+    assert {courthouse, belfry} <= set(state.pillars[1])
+
+
+def test_forced_resolution_rebel_clash_vanguard_when_destroyed_damages_a_defense() -> None:
+    # Rebel Clash Vanguard (errata 2026-12-01): spent after its 15 damage, it is destroyed in
+    # Step 5B and its When destroyed effect deals 5 attack damage to an opponent's Defense.
+    state = table(p0=("Rebel Clash Vanguard",), p1=("Stone Wall Farmstead", "Bedrock Redoubt"))
+    wall = play(state, 1, "Stone Wall Farmstead")
+    redoubt = play(state, 1, "Bedrock Redoubt")
+    hand(state, 0, "Rebel Clash Vanguard")
+    state.ip[0] = 2
+    state.apply(Action("play", ("rebel-clash-vanguard", wall)))
+    end_turn(state)
+    assert wall in state.discard[1] and state.dp[redoubt] == 25
+    assert [state.spec(c).name for c in state.discard[0]] == ["Rebel Clash Vanguard"]
+
+
+def test_house_rules_are_named_in_words_and_petitions_needed_is_one() -> None:
+    # Rules variants are named opt-in options (Ruling 41): the Petition count other than the
+    # book's 4 and the once-a-turn activations are house rules, and reports say so in words.
+    from rules.engines.revolt_n_reign.plugin import RevoltNReignPlugin
+
+    words = RevoltNReignPlugin().words
+    assert words.house_rules_in({}) == []
+    assert words.house_rules_in({"petitions_needed": 4, "activated_once_per_turn": False}) == []
+    named = words.house_rules_in({"petitions_needed": 3, "activated_once_per_turn": True})
+    assert len(named) == 2
+    assert "3 Petitions" in named[0] and "house rule" in named[0]
+    assert "once per turn" in named[1] and "house rule" in named[1]
+
+
+def test_lock_questions_a_locked_card_may_still_be_targeted_and_destroyed() -> None:
+    # The questions after "Lock" in "2. WHO MAY INTERACT": a locked card can be targeted and
+    # destroyed ("Lock does not grant immunity"); the other two answers (when a lock ends, a
+    # locked UA still drains) are pinned by the lock tests above.
+    state = table(p0=("Habeas Corpus Bill",), p1=("Stone Wall Farmstead",))
+    wall = play(state, 1, "Stone Wall Farmstead")
+    state.locks[wall] = state.turn + 1
+    hand(state, 0, "Habeas Corpus Bill")
+    state.ip[0] = 10
+    assert Action("play", ("habeas-corpus-bill", wall)) in state.legal_actions()
+    state.apply(Action("play", ("habeas-corpus-bill", wall)))
+    end_turn(state)
+    assert wall in state.discard[1] and not state.is_locked(wall)
+
+
+def test_defense_cards_activation_example_an_on_play_defense_effect_needs_no_attack() -> None:
+    # "Defense Cards Activation", second example: a Defense whose text says it acts when it
+    # enters play does so without being attacked. Foundry Gate's +1 IP comes in the turn it is
+    # played, with no Attack in sight; its DP is untouched.
+    state = table(p0=("Foundry Gate",))
+    hand(state, 0, "Foundry Gate")
+    state.ip[0] = 3
+    state.apply(Action("play", ("foundry-gate",)))
+    assert state.ip[0] == 0
+    gate = state.board[0][-1]
+    end_turn(state)
+    assert state.ip[0] == 1 and state.dp[gate] == 20
+    assert not [e for e in state.events if e.kind == "damage"]
+
+
+def test_rulebook_examples_table_names_tests_that_exist() -> None:
+    # docs/rules/revolt-n-reign.md lists every worked example with the tests that pin it; a
+    # renamed or removed test must not leave the table pointing at nothing.
+    import importlib
+
+    root = Path(__file__).resolve().parents[2]
+    doc = (root / "docs/rules/revolt-n-reign.md").read_text()
+    table_text = doc[doc.index("## The rulebook's worked examples") :]
+    rows = [line for line in table_text.splitlines() if line.startswith('| "')]
+    assert len(rows) >= 19
+    for row in rows:
+        cited = re.findall(r"`((?:tests/[\w/]+\.py)?)::(test_\w+)`", row)
+        assert cited, row
+        for path, name in cited:
+            module_path = path or "tests/rules/test_revolt_n_reign.py"
+            module = importlib.import_module(module_path[:-3].replace("/", "."))
+            assert callable(getattr(module, name, None)), f"{module_path}::{name}"

@@ -112,8 +112,12 @@ class PageWords:
     matchup_rules: str = ""
     #: how long a game takes with search agents, for the matchup form ("" to say nothing)
     matchup_timing: str = ""
-    #: a house rule's setup key -> its name in words; reports name each one a setup turned on
+    #: a house rule's setup key -> its name in words; reports name each one a setup turned on.
+    #: A rule that takes a value may say it with ``{value}`` ("with {value} Petitions").
     house_rules: Mapping[str, str] = field(default_factory=dict)
+    #: a house rule's setup key -> the rulebook's own value (the rule is off at it); a rule not
+    #: listed here is off when its key is missing or false
+    book_values: Mapping[str, Any] = field(default_factory=dict)
 
     def mulligan_label(self, policy: str) -> str:
         """A mulligan policy in words (its name with spaces when the game gives none)."""
@@ -121,7 +125,16 @@ class PageWords:
 
     def house_rules_in(self, setup: Mapping[str, Any]) -> list[str]:
         """The names of the house rules ``setup`` turns on (empty for a game by the book)."""
-        return [words for key, words in self.house_rules.items() if setup.get(key)]
+        named = []
+        for key, words in self.house_rules.items():
+            value = setup.get(key)
+            if key in self.book_values:
+                if value is None or value == self.book_values[key]:
+                    continue
+            elif not value:
+                continue
+            named.append(words.replace("{value}", str(value)))
+        return named
 
     def end_reason(self, code: str) -> str:
         """An end-reason code in words (the code with spaces when the game gives none)."""

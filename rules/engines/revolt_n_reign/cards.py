@@ -151,6 +151,18 @@ class Act:
         return self.target in CARD_TARGETS
 
 
+def responds(act: Act) -> bool:
+    """Return True when ``act`` only locks, blocks, prevents or modifies what the opponent's
+    Resolve Phase does ("2. WHO MAY INTERACT (CRITICAL DISTINCTION)"): a lock or a block, LP
+    loss prevention, a cut to the opponent's UA LP drain, or an action aimed at an opponent's
+    Attack card (which alters the Attack Damage about to resolve)."""
+    if act.op in ("lock", "block", "prevent_lp_loss"):
+        return True
+    if act.op == "modify_ua_drain":
+        return act.whose == "opponent"
+    return act.target == "opponent_attack"
+
+
 @dataclass(frozen=True, slots=True)
 class Effect:
     """One effect: its trigger, cost, condition, actions and duration."""
@@ -171,6 +183,9 @@ class Effect:
     )
     #: the largest X worth paying (beyond every cap an X amount has, X buys nothing)
     x_top: int = field(default=10, compare=False)
+    #: True when every action only interacts with what the opponent's Resolve Phase does, so
+    #: the inactive player may use it in their response (``responds``, Ruling 19)
+    response: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "targets", tuple(a for a in self.acts if a.card_target))
@@ -184,6 +199,7 @@ class Effect:
             if isinstance(amount, Amount) and amount.per == "x" and amount.cap:
                 top = min(top, -(-amount.cap // amount.each))
         object.__setattr__(self, "x_top", top)
+        object.__setattr__(self, "response", all(responds(act) for act in self.acts))
 
     @property
     def pay_x(self) -> bool:

@@ -4,9 +4,11 @@ A setup names two decks as lists of card records (60 each: 3 Unconstitutional Ac
 plain card names are accepted as a shorthand for the game's own records) and may set:
 ``first_player`` (otherwise "Step 4: Determine Turn Order": a player under 15 from ``under_15``
 goes first, else a die roll), ``mulligans`` (offer the up-to-two mulligans of "Step 3: Opening
-Hand", default true), ``petitions_needed`` (N of Petition Victory, default 4) and ``turn_limit``
-(default 200 turns in all; reaching it ends the game drawn). House rule, off unless named:
-``activated_once_per_turn`` (each activated effect at most once per turn; not in the rulebook).
+Hand", default true) and ``turn_limit``
+(default 200 turns in all; reaching it ends the game drawn). House rules (``HOUSE_RULES``, off
+unless named, reports name them): ``petitions_needed`` other than the rulebook's 4, and
+``activated_once_per_turn`` (each activated effect once in each of its controller's turns, where
+the rulebook has it happen once while its card stays in play).
 """
 
 from __future__ import annotations
@@ -30,11 +32,16 @@ from rules.engines.revolt_n_reign.state import DECK_SIZE, RevoltState
 UAS_PER_DECK = 3
 DEFAULT_TURN_LIMIT = 200
 DEFAULT_PETITIONS = 4
-#: house rules: named opt-in setup options, off by default, kept in the setup every report shows
-HOUSE_RULES = frozenset({"activated_once_per_turn"})
-SETUP_KEYS = (
-    frozenset({"decks", "first_player", "under_15", "mulligans", "petitions_needed", "turn_limit"})
-    | HOUSE_RULES
+#: house rules: named opt-in setup options, each in words for reports; off unless a setup names
+#: it (``petitions_needed`` is off at the rulebook's 4: "PETITION -& PETITION VICTORY")
+HOUSE_RULES = {
+    "petitions_needed": "Petition Victory with {value} Petitions (house rule; the rulebook asks 4)",
+    "activated_once_per_turn": "Activated effects once per turn (house rule; the rulebook: once "
+    "while the card stays in play)",
+}
+HOUSE_RULE_BOOK_VALUES = {"petitions_needed": DEFAULT_PETITIONS}
+SETUP_KEYS = frozenset({"decks", "first_player", "under_15", "mulligans", "turn_limit"}) | set(
+    HOUSE_RULES
 )
 #: sample decks the conformance suite plays against each other
 EXAMPLE_PAIRS = (
@@ -125,7 +132,7 @@ class RevoltNReignGame(Game):
         state = RevoltState(self, seed, tuple(table))
         state.turn_limit = turn_limit
         state.petitions_needed = petitions
-        # house rule (not in the rulebook): each activated effect at most once per turn
+        # house rule: each activated effect once a turn (the rulebook: once while in play)
         state.house_once = bool(setup.get("activated_once_per_turn", False))
         first = setup.get("first_player")
         young = list(setup.get("under_15") or ())

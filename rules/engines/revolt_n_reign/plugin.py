@@ -9,7 +9,11 @@ from rules.engines.core import Action, DeckCards, GamePlugin, HandWords, PageWor
 from rules.engines.core.narration import CardRef, Part
 from rules.engines.core.table import card_name
 from rules.engines.revolt_n_reign.cards import card_problems
-from rules.engines.revolt_n_reign.game import RevoltNReignGame
+from rules.engines.revolt_n_reign.game import (
+    HOUSE_RULE_BOOK_VALUES,
+    HOUSE_RULES,
+    RevoltNReignGame,
+)
 from rules.engines.revolt_n_reign.state import (
     ATTACK_VICTORY,
     DECK_OUT,
@@ -56,6 +60,8 @@ class RevoltNReignPlugin(GamePlugin):
             DECK_OUT: "Deck-Out Victory (no card left to draw)",
             TURN_LIMIT: "the turn limit was reached (the engine's cut-off, a draw)",
         },
+        house_rules=HOUSE_RULES,
+        book_values=HOUSE_RULE_BOOK_VALUES,
         matchup_rules="Revolt N Reign: two decks, each played by its own agent.",
         matchup_timing="MCTS about 4 s a game, turn plans 5-10 s",
     )

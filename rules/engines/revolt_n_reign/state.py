@@ -125,9 +125,12 @@ class RevoltState(State):
         "pillar_played",
         "pillars",
         "queue",
+        "r_at",
         "r_gains",
         "r_items",
         "r_next",
+        "r_order",
+        "r_stage",
         "reason",
         "resolving",
         "result",
@@ -163,7 +166,11 @@ class RevoltState(State):
         self.lasting: list[tuple[int, int, Act, int, int]] = []
         self.shield_used: dict[Hashable, int] = {}
         self.queue: list[tuple[Item, int]] = []
-        #: the Resolve Phase's Step 5C, resumable after a player's choice: items, next, LP gains
+        #: the Resolve Phase, resumable after a player's choice: the stage ("4" or "5C"), Step
+        #: 4's damage sources and the next one, Step 5C's items and the next one, LP gains
+        self.r_stage = "4"
+        self.r_order: list[tuple[str, Any]] = []
+        self.r_at = 0
         self.r_items: list[Item] = []
         self.r_next = 0
         self.r_gains: list[tuple[Item, int, Act]] = []
@@ -213,7 +220,7 @@ class RevoltState(State):
         if phase == "mulligan":
             return [KEEP, MULLIGAN] if self.mulligans[self.seat] < MAX_MULLIGANS else [KEEP]
         if phase == "respond":
-            return [*self._activation_actions(1 - self.active, {}), END]
+            return [*self._activation_actions(1 - self.active, {}, response=True), END]
         if phase == "choose" and self.choice is not None:
             return [Action("choose", (option,)) for option in self.choice[3]]
         return [PASS, *self._equalize_actions()]
@@ -222,7 +229,9 @@ class RevoltState(State):
         """Carry out one decision, then run the game until someone must decide again."""
         kind = action.kind
         if kind == "end":
-            if self.phase == "play" and self._activation_actions(1 - self.active, {}):
+            if self.phase == "play" and self._activation_actions(
+                1 - self.active, {}, response=True
+            ):
                 self.phase = "respond"  # "2. WHO MAY INTERACT": the inactive player may respond
                 return
             self.phase = "resolve"
@@ -281,6 +290,9 @@ class RevoltState(State):
         new.lasting = self.lasting.copy()
         new.shield_used = self.shield_used.copy()
         new.queue = self.queue.copy()
+        new.r_stage = self.r_stage
+        new.r_order = self.r_order
+        new.r_at = self.r_at
         new.r_items = self.r_items.copy()
         new.r_next = self.r_next
         new.r_gains = self.r_gains.copy()
@@ -426,7 +438,7 @@ class RevoltState(State):
             tuple(sorted(self.bill_uses[1].items())),
             (self.phase, self.turn, self.active, self.seat, self.pillar_played),
             tuple(self.mulligans),
-            (self.choice, tuple(self.chosen), self.r_next),
+            (self.choice, tuple(self.chosen), self.r_stage, self.r_at, self.r_next),
         )
 
     def evaluate(self, player: int) -> float:
@@ -873,9 +885,15 @@ class RevoltState(State):
         actions.append(END)
         return actions
 
-    def _activation_actions(self, player: int, cache: dict) -> list[Action]:
-        """``player``'s activated effects they can pay for ("Phase 3: Play Phase", "2. WHO MAY
-        INTERACT": the inactive player uses them too, before the Resolve Phase begins)."""
+    def _activation_actions(self, player: int, cache: dict, response: bool = False) -> list[Action]:
+        """``player``'s activated effects they can pay for and have not used on that card yet.
+
+        "Phase 3: Play Phase" lets the active player activate; with ``response`` these are the
+        inactive player's, limited to effects that lock, block, prevent or modify what the
+        Resolve Phase does ("2. WHO MAY INTERACT", Ruling 19). An effect happens once while its
+        card stays in play ("TURN STRUCTURE (5 PHASES)", "One-Time Effects", Ruling 40), and one
+        whose every action needs a card target is not offered while none of them has one.
+        """
         ip = self.ip[player]
         table = self.table
         actions: list[Action] = []
@@ -885,7 +903,7 @@ class RevoltState(State):
             if not activated or cid in locks:
                 continue
             for index, effect in activated:
-                if self.house_once and (cid, index) in used:
+                if (cid, index) in used or (response and not effect.response):
                     continue
                 cost_ip = effect.cost_ip
                 if cost_ip is None:
@@ -894,10 +912,18 @@ class RevoltState(State):
                     xs = range(1, min(ip, effect.x_top) + 1)
                 else:
                     xs = (0,) if int(cost_ip) <= ip else ()
+                if not xs:
+                    continue
+                options = self._target_product(player, effect.targets, cache)
+                if (
+                    len(effect.targets) == len(effect.acts)
+                    and len(options) == 1
+                    and all(t == NO_TARGET for t in options[0])
+                ):
+                    continue  # nothing to aim any of its actions at: it would do nothing
                 for x in xs:
                     actions.extend(
-                        Action("activate", (cid, index, x, *targets))
-                        for targets in self._target_product(player, effect.targets, cache)
+                        Action("activate", (cid, index, x, *targets)) for targets in options
                     )
         return actions
 
@@ -976,7 +1002,8 @@ class RevoltState(State):
     def _start_turn(self) -> None:
         """Phase 1 (Draw) and Phase 2 (Independence), then the Play Phase decisions."""
         player = self.active
-        self.used.clear()
+        if self.house_once:
+            self.used.clear()  # house rule: once per turn instead of once while in play
         # Ruling 28: a static prevention's allowance is per turn; a lasting one ("up to N ... until
         # your next turn") is spent once over its whole duration, so its use is kept.
         self.shield_used = {
@@ -1084,20 +1111,74 @@ class RevoltState(State):
                 if cid not in declared:
                     ordered.append(("attack", (player, cid, NO_TARGET)))
         ordered.sort(key=lambda entry: entry[1][0] != active)
-        for kind, entry in ordered:
+        self.r_order = [
+            entry for entry in ordered if entry[0] == "attack" or "4" in entry[1][2].steps
+        ]
+        self.r_at, self.r_stage = 0, "4"
+        self.r_items, self.r_next, self.r_gains = items, 0, gains
+        self._resume()
+
+    def _resume(self) -> None:
+        """Carry the Resolve Phase on from where it stands: Step 4, 5A/5B, then 5C to the end.
+
+        Each part stops where a player must choose (the target of an Attack card's damage that
+        has none, a triggered effect's target) and is resumed by ``_answer``."""
+        if self.r_stage == "4":
+            if self._step_four():
+                return
+            # Step 5A/5B: destruction, then destroy actions and Forced Resolution.
+            self._destroy_dead()
+            for item in self.r_items:
+                self._run_step(item, "5B")
+            self._destroy_dead()
+            if self._ua_check():
+                return
+            self.r_stage = "5C"
+        self._resolve_rest()
+
+    def _step_four(self) -> bool:
+        """Step 4: each source's Attack Damage in turn, each followed by the When attacked
+        effects it triggered (Ruling 25). True when it stopped for a choice or the game ended."""
+        order = self.r_order
+        while True:
+            if self._when_attacked():
+                return True
+            if self.r_at >= len(order):
+                return False
+            kind, entry = order[self.r_at]
             if kind == "attack":
-                self._attack(*entry)
+                if self._attack(*entry):
+                    return True
             else:
                 self._run_step(entry, "4")
-        # Step 5A/5B: destruction, then destroy actions and Forced Resolution.
-        self._destroy_dead()
-        for item in items:
-            self._run_step(item, "5B")
-        self._destroy_dead()
-        if self._ua_check():
-            return
-        self.r_items, self.r_next, self.r_gains = items, 0, gains
-        self._resolve_rest()
+            self.chosen = []
+            self.r_at += 1
+
+    def _when_attacked(self) -> bool:
+        """Resolve the waiting When attacked effects at once, in the order they were triggered
+        (their LP gain waits for Step 7). True when one stopped for a choice or the game ended."""
+        queue = self.queue
+        while True:
+            slot = next(
+                (i for i, (item, _) in enumerate(queue) if item[2].trigger == "when_attacked"),
+                -1,
+            )
+            if slot < 0:
+                return False
+            item = queue[slot][0]
+            if self._condition_ok(item):
+                if self._ask(item, None, slot):
+                    return True
+                item = queue[slot][0]
+                for index, act in enumerate(item[2].acts):
+                    if act.op == "gain_lp":
+                        self.r_gains.append((item, index, act))
+                    else:
+                        self._run_act(item, index, act)
+            queue.pop(slot)
+            self.chosen = []
+            if self._ua_check():
+                return True
 
     def _resolve_rest(self) -> None:
         """Steps 5C to 7, then the End Phase; stops where a card's controller must choose."""
@@ -1141,10 +1222,10 @@ class RevoltState(State):
         for item, index, act in gains:
             self._run_act(item, index, act)
         self._after_resolving()
-        self.r_items, self.r_gains = [], []
+        self.r_items, self.r_gains, self.r_order = [], [], []
         self._end_phase()
 
-    def _ask(self, item: Item, step: str | None) -> bool:
+    def _ask(self, item: Item, step: str | None, slot: int = 0) -> bool:
         """Ask the effect's controller for the next choice its text gives them; True if asked.
 
         Choices printed for a player are that player's decisions, made when the effect resolves:
@@ -1168,7 +1249,7 @@ class RevoltState(State):
             item = (controller, source, effect, tuple(chosen), item[4])
             self.chosen = []
             if step is None:
-                self.queue[0] = (item, NO_TARGET)
+                self.queue[slot] = (item, NO_TARGET)
             else:
                 self.r_items[self.r_next] = item
         rival = 1 - controller
@@ -1218,13 +1299,13 @@ class RevoltState(State):
         """Record the chooser's answer, then carry the Resolve Phase on."""
         choice = self.choice
         assert choice is not None
-        if choice[1] == "target":
-            self.chosen.append(int(option))
-        else:
+        if choice[1] == "discard":
             self.chosen.append(self._pick_from(1 - choice[0], str(option)))
+        else:
+            self.chosen.append(int(option))
         self.choice = None
         self.log("choose", choice[0], card=self.table[choice[2]].name, what=choice[1])
-        self._resolve_rest()
+        self._resume()
 
     def _after_resolving(self) -> None:
         """Rights are discarded; Bills return to hand and double their cost ("Bills")."""
@@ -1471,34 +1552,48 @@ class RevoltState(State):
         dp[target] = dp.get(target, 0) - mine
         self.log("clash", controller, card=self.table[cid].name, against=self.table[target].name)
 
-    def _attack(self, controller: int, cid: int, target: int) -> None:
-        """Step 4 for one Attack card: its remaining damage goes to one target (excess lost).
+    def _attack(self, controller: int, cid: int, target: int) -> bool:
+        """Step 4 for one Attack card: all its remaining damage to one target (excess lost).
 
-        A Defense knocked to 0 DP earlier in Step 4 is destroyed only in Step 5A, so it still
-        stands before the UAs ("STEP 4 — ATTACK DAMAGE": Defense is destroyed first; "Defense
-        Rules"): with no Defense left with DP the damage is spent on a fallen one. Dealing its
-        damage spends the card, which Step 5B then destroys (Ruling 14).
+        The declared target keeps it while it is still a legal one, even at 0 DP: a Defense is
+        destroyed in Step 5A and a UA in 5B, and a declared target is never swapped ("Damage
+        Rules", Rulings 23 and 38). A card with no declared target (an AoA survivor, one held
+        back by a lock) or whose target is no longer legal (locked, or gone) has its damage
+        assigned by its controller ("Attack Damage Resolution": the attacking player assigns),
+        a choice; True when it stopped for it. Dealing its damage spends the card, which Step
+        5B then destroys (Ruling 14).
         """
         if cid not in self.board[controller] or cid in self.locks:
-            return
-        amount = self.dp.get(cid, 0)
-        if amount <= 0:
-            return
-        rival = 1 - controller
+            return False
         dp = self.dp
-        guards = self._guards(rival)
-        fallen = [
-            c
-            for c in self.board[rival]
-            if self.table[c].type == DEFENSE and c not in self.locks and dp.get(c, 0) <= 0
-        ]
-        pool = guards or fallen or [c for c in self.uas[rival] if dp.get(c, 0) > 0]
+        amount = dp.get(cid, 0)
+        if amount <= 0:
+            return False
+        pool = self._recipients(1 - controller)
         if target not in pool:
-            if not pool:
-                return
-            target = min(pool, key=lambda c: dp.get(c, 0))
+            if self.chosen:
+                target = self.chosen[0]
+            else:
+                # a card already at 0 takes nothing more: offered only when every one is
+                options = sorted((c for c in pool if dp.get(c, 0) > 0), key=lambda c: dp[c])
+                options = options or pool[:1]
+                if not options:
+                    return False  # no target: the card keeps its damage (Ruling 14)
+                if len(options) > 1:
+                    self.choice = (controller, "assign", cid, tuple(options))
+                    self.phase = "choose"
+                    return True
+                target = options[0]
         self._damage(controller, cid, target, amount)
         dp[cid] = 0
+        return False
+
+    def _recipients(self, player: int) -> list[int]:
+        """Where Attack Damage may go: ``player``'s unlocked Defense cards in play (one at 0 DP
+        stands until Step 5A, Ruling 38), or their UAs when they have none (Ruling 22)."""
+        table, locks = self.table, self.locks
+        defenses = [c for c in self.board[player] if table[c].type == DEFENSE and c not in locks]
+        return defenses or list(self.uas[player])
 
     def _damage(self, controller: int, source: int, target: int, amount: int) -> None:
         """Assign attack damage to one card; an unlocked Defense is now "attacked" (Ruling 9)."""
@@ -1549,6 +1644,9 @@ class RevoltState(State):
                     zone.remove(cid)
         self.dp.pop(cid, None)
         self.locks.pop(cid, None)
+        if self.used:
+            # a card that leaves play and comes back is a new card: its effects may happen again
+            self.used = {entry for entry in self.used if entry[0] != cid}
 
     # --- helpers for tests and tutorials ------------------------------------------------------
     def place(self, player: int, key: str, zone: str) -> int:
