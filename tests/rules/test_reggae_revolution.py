@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -93,6 +95,12 @@ def play(state: ReggaeState, text: str) -> None:
     state.apply(Action.parse(text))
 
 
+def next_turn(state: ReggaeState, reveal: str = "curfew-sirens") -> None:
+    """End the turn (Obtain) with ``reveal`` on top of the villain deck for the next one."""
+    put(state, state.villain_deck, reveal)
+    play(state, "end")
+
+
 # --- setup --------------------------------------------------------------------------------
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_setup_deals_decks_hands_lineup_piles_and_villain_deck(players: int) -> None:
@@ -124,6 +132,43 @@ def test_each_player_may_redraw_once_then_the_first_villain_phase_runs() -> None
     assert state.phase in ("main", "villain", "over")
     assert not any(task[0] == "mulligan" for task in state.tasks)
     assert any(event.kind == "reveal" for event in state.events)
+
+
+def test_setup_twelve_card_decks_six_card_hands_and_one_redraw_each() -> None:
+    """§Setup, worked through: each player's twelve starters (three of each), shuffled, six in
+    hand and six face down; the other starters in four piles; six face-up lineup cards from the
+    shuffled main deck; the oppression pile; an empty destroyed pile and score area; a face-down
+    villain deck; then, from the first player round the table, each may once trade the six in
+    hand for six fresh ones from the shuffled twelve, before the first player's turn."""
+    state = GAME.new_initial_state(seed=3, setup={"players": 3, "first_player": 1})
+    starting = {}
+    for player in range(3):
+        starting[player] = sorted(state.hand[player] + state.draw[player])
+        assert len(state.hand[player]) == 6 and len(state.draw[player]) == 6
+        assert keys(state, starting[player]) == sorted([*STARTERS.values()] * 3)
+        assert state.discard[player] == []
+    assert {s: len(pile) for s, pile in state.starter_piles.items()} == dict.fromkeys(STARTERS, 11)
+    view = state.observation(0)
+    assert len(view["lineup"]) == 6 and None not in view["lineup"]  # face up
+    assert view["main_deck"] == 52 - 6 and view["villain_deck"] == 22  # face down: counts only
+    assert view["oppression_pile"] == 16 and view["destroyed"] == [] and view["scored"] == []
+    assert {state.table[c].type for c in state.villain_deck} == {"villain", "scheme"}
+    assert state.villains == [] and state.phase == "setup"
+
+    assert state.current_player() == 1  # the first player decides first
+    hand = list(state.hand[1])
+    play(state, "keep")
+    assert state.hand[1] == hand
+    assert state.current_player() == 2
+    play(state, "redraw")
+    assert len(state.hand[2]) == 6 and sorted(state.hand[2] + state.draw[2]) == starting[2]
+    assert state.current_player() == 0
+    assert state.legal_actions() == [Action("keep"), Action("redraw")]
+    play(state, "redraw")  # each player's one redraw; nobody is asked again
+    assert not [task for task in state.tasks if task[0] == "mulligan"]
+    assert state.active == 1 and state.turn == 1  # the first player's turn
+    assert [e.player for e in state.events if e.kind == "reveal"] == [1]
+    assert box_total(state) == BOX
 
 
 def test_setup_refuses_bad_tables() -> None:
@@ -171,6 +216,42 @@ def test_villain_arrives_resolves_its_effect_then_forces_matching_discards() -> 
     assert keys(state, state.hand[0]) == ["heart-patch", "rainbow-riddim"]
     assert keys(state, state.discard[0]) == ["dove-badge", "dove-badge"]
     assert state.phase == "main" and state.current_player() == 0
+    assert box_total(state) == BOX
+
+
+def test_villain_phase_a_villain_joins_the_line_then_the_active_hand_loses_its_symbols() -> None:
+    """§Villain Phase, worked through for a villain: revealed from the top of the villain deck,
+    it goes into play face up in front of those already there; the active player carries out
+    its effect, then discards every card in hand showing a symbol it suppresses (either of its
+    two here); other players' hands are untouched."""
+    state = table(players=2)
+    waiting = villain(state, "inspector-bramble")  # already in play
+    put(state, state.hand[0], "dove-badge", "heart-patch", "heart-patch", "linked-hands")
+    put(state, state.hand[0], "respect-nod", "rainbow-riddim")
+    put(state, state.hand[1], "dove-badge", "heart-patch")
+    (marshal,) = put(state, state.villain_deck, "the-brass-marshal")  # peace, love; discard 1
+    state.tasks = [("start_turn", 0)]
+    state._settle()
+    assert state.villains == [marshal, waiting]  # the newcomer first, the other slid along
+    assert state.observation(1)["villains"][0]["card"] == "the-brass-marshal"
+    assert state.current_player() == 0 and state.tasks[0][0] == "discard"  # its effect first
+    assert keys(state, state.hand[0]) == sorted(
+        [
+            "dove-badge",
+            "heart-patch",
+            "heart-patch",
+            "linked-hands",
+            "respect-nod",
+            "rainbow-riddim",
+        ]
+    )
+    play(state, "discard respect-nod")
+    assert keys(state, state.hand[0]) == ["linked-hands", "rainbow-riddim"]
+    assert keys(state, state.discard[0]) == sorted(
+        ["respect-nod", "dove-badge", "heart-patch", "heart-patch"]
+    )
+    assert keys(state, state.hand[1]) == ["dove-badge", "heart-patch"]  # not the active player
+    assert state.phase == "main" and state.suppressed_symbols() == {"peace", "love"}
     assert box_total(state) == BOX
 
 
@@ -399,6 +480,30 @@ def test_effects_on_others_reach_the_single_player() -> None:
     assert state.targets("others") == [0] and state.targets("next") == [0]
 
 
+def test_single_player_rules_effects_on_other_players_reach_the_single_player() -> None:
+    """§Single Player Rules: alone at the table, the player takes every effect aimed at other
+    players (a villain's blow as well as a card's boon), and an effect on each player once."""
+    state = table(players=1)
+    put(state, state.hand[0], "dove-badge", "heart-patch")
+    put(state, state.villain_deck, "sergeant-cinder")  # each other player discards a card
+    state.tasks = [("start_turn", 0)]
+    state._settle()
+    assert state.current_player() == 0 and state.tasks[0][0] == "discard"
+    play(state, "discard dove-badge")
+    assert keys(state, state.discard[0]) == ["dove-badge"]
+    pile = len(state.oppression)
+    put(state, state.villain_deck, "curfew-sirens")  # each player gains an oppression card
+    state.tasks = [("reveal", 0)]
+    state._settle()
+    assert len(state.oppression) == pile - 1
+    assert keys(state, state.discard[0]) == ["dove-badge", "oppression-order"]
+    put(state, state.hand[0], "basement-sound-system")  # each other player draws a card
+    put(state, state.draw[0], "linked-hands")
+    play(state, "play basement-sound-system effect")
+    assert keys(state, state.hand[0]) == ["heart-patch", "linked-hands"]
+    assert box_total(state) == BOX
+
+
 def test_effects_on_others_skip_the_active_player_with_company() -> None:
     state = table(players=3)
     put(state, state.hand[0], "basement-sound-system")
@@ -490,17 +595,25 @@ def test_a_villain_is_persuaded_by_cards_of_its_colour() -> None:
 
 
 def test_multi_card_persuasion_keeps_gifts_on_the_villain_across_turns() -> None:
+    """§Sway: a villain that needs several cards keeps those given to it, turn after turn, until
+    the last one persuades it; then it and every card on it are destroyed (the starters going
+    back to their pile, the main card to the destroyed pile)."""
     state = table(players=1)
     scald = villain(state, "riot-captain-scald")  # red, three cards
-    put(state, state.hand[0], "heart-patch", "heart-patch", "ember-lullaby")
+    put(state, state.hand[0], "heart-patch", "heart-patch")
+    put(state, state.draw[0], *["linked-hands"] * 5, "ember-lullaby")
     play(state, "give heart-patch riot-captain-scald")
     play(state, "give heart-patch riot-captain-scald")
     assert state.villains == [scald] and len(state.gifts[scald]) == 2
+    assert len(state.starter_piles["love"]) == 18
+    next_turn(state)
+    assert state.turn == 2 and state.phase == "main"
+    assert state.villains == [scald] and keys(state, state.gifts[scald]) == ["heart-patch"] * 2
     play(state, "give ember-lullaby riot-captain-scald")
-    assert state.villains == [] and keys(state, state.destroyed) == [
-        "ember-lullaby",
-        "riot-captain-scald",
-    ]
+    assert state.villains == [] and scald not in state.gifts
+    assert keys(state, state.destroyed) == ["curfew-sirens", "ember-lullaby", "riot-captain-scald"]
+    assert len(state.starter_piles["love"]) == 20
+    assert box_total(state) == BOX
 
 
 def test_wild_cards_are_gifts_of_any_colour_and_oppression_never_is() -> None:
@@ -561,6 +674,25 @@ def test_yay_is_once_per_turn_unless_an_effect_adds_one() -> None:
     assert state.covered_pair_count() == 1
 
 
+def test_yay_once_a_turn_a_pair_scored_twice_and_the_last_pair_wins() -> None:
+    """§Yay, worked through: one card a turn from hand to the score area, again next turn; a
+    card whose symbol and colour are already scored may still go there (it adds no pair); the
+    team wins the moment all sixteen pairs are scored."""
+    state = table(players=1)
+    score_all_but(state, ("love", "red"))
+    put(state, state.hand[0], "dove-badge", "respect-nod")
+    put(state, state.draw[0], *["linked-hands"] * 5, "heart-patch")
+    assert state.covered_pair_count() == 15
+    play(state, "yay dove-badge")  # peace-green is scored already: still a legal Yay
+    assert not state.is_terminal() and state.covered_pair_count() == 15
+    assert not [a for a in state.legal_actions() if a.kind == "yay"]  # once a turn
+    next_turn(state)
+    assert [a for a in state.legal_actions() if a.kind == "yay"]  # a new turn, a new Yay
+    play(state, "yay heart-patch")
+    assert state.is_terminal() and state.end_reason() == WIN_REASON
+    assert state.returns() == [1.0]
+
+
 def test_a_scored_wild_card_fills_any_one_missing_pair() -> None:
     """Ruling "Special Cards: wild cards"."""
     state = table(players=1)
@@ -570,6 +702,54 @@ def test_a_scored_wild_card_fills_any_one_missing_pair() -> None:
     put(state, state.hand[0], "prism-horn")
     play(state, "yay prism-horn")
     assert state.covered_pair_count() == 16 and state.end_reason() == WIN_REASON
+
+
+def test_special_cards_oppression_has_no_effect_from_a_hand_or_from_the_villain_deck() -> None:
+    """§Special Cards: an oppression card does nothing. Played from a hand it goes to that
+    player's discard pile; revealed from the villain deck it goes back to the oppression pile,
+    and nothing else happens in that Villain Phase."""
+    state = table(players=1)
+    put(state, state.hand[0], "oppression-order", "dove-badge")
+    pile = len(state.oppression)
+    play(state, "play oppression-order")
+    assert state.pool == [0] * 5 and state.tasks == []
+    assert keys(state, state.discard[0]) == ["oppression-order"]
+    assert len(state.oppression) == pile
+    state._refill_lineup()
+    lineup = list(state.lineup)
+    (card,) = put(state, state.villain_deck, "oppression-order")
+    state.tasks = [("reveal", 0), ("main", 0)]
+    state._settle()
+    assert state.oppression[-1] == card and len(state.oppression) == pile
+    assert state.villains == [] and state.lineup == lineup and state.tasks == []
+    assert keys(state, state.hand[0]) == ["dove-badge"]
+    assert box_total(state) == BOX
+
+
+def test_special_cards_a_wild_card_is_one_symbol_and_one_colour_at_a_time() -> None:
+    """§Special Cards: a wild card stands for any one symbol in any one colour and may change
+    at any time, but is never two at once: played, it pays for one symbol of any kind; given,
+    it persuades a villain of any colour; scored, it fills one missing pair, whichever is still
+    missing when the win is checked."""
+    state = table(players=1)
+    put(state, state.hand[0], "rainbow-riddim")
+    play(state, "play rainbow-riddim")
+    assert state.can_afford(["respect"]) and state.can_afford(["love"])
+    assert not state.can_afford(["respect", "love"])  # one symbol, not two
+    villain(state, "commissioner-blaze")  # red
+    villain(state, "minister-nightshade")  # black
+    put(state, state.hand[0], "prism-horn")
+    gifts = [a for a in state.legal_actions() if a.kind == "give"]
+    assert gifts == [
+        Action("give", ("prism-horn", "commissioner-blaze")),
+        Action("give", ("prism-horn", "minister-nightshade")),
+    ]
+    score_all_but(state, ("love", "red"), ("peace", "black"))
+    put(state, state.scored, "dub-plate-special")
+    assert state.covered_pair_count() == 15  # the wild fills one of the two gaps, not both
+    put(state, state.hand[0], "heart-patch")
+    play(state, "yay heart-patch")  # love-red scored: the wild now stands for peace-black
+    assert state.end_reason() == WIN_REASON
 
 
 def test_unscore_destroys_the_most_recent_scored_card() -> None:
@@ -591,6 +771,14 @@ def test_obtain_discards_the_hand_empties_the_pool_and_draws_six_with_a_reshuffl
     play(state, "end")
     assert len(state.hand[0]) == 6 and state.pool == [0] * 5
     assert state.active == 1 and state.turn == 2
+    # the draw pile's two cards came first, then the discard pile (the old hand in it) was
+    # shuffled to make the draw pile again, and the drawing went on
+    assert keys(state, state.hand[0]).count("heart-patch") == 2
+    assert keys(state, state.hand[0] + state.draw[0]) == sorted(
+        ["dove-badge", "heart-patch", "heart-patch", *["linked-hands"] * 5]
+    )
+    assert len(state.draw[0]) == 2
+    assert keys(state, state.discard[0]) == ["oppression-order"]  # the next turn's scheme
     assert box_total(state) == BOX
 
 
@@ -733,3 +921,13 @@ def test_the_shared_greedy_and_search_agents_can_play_it() -> None:
             break
         state.apply(agents[state.current_player()].act(state))
     assert box_total(state) == BOX
+
+
+def test_docs_name_engine_tests_that_exist() -> None:
+    """Every test ``docs/rules/reggae-revolution.md`` cites by this file's path exists here."""
+    doc = (
+        Path(__file__).resolve().parents[2] / "docs" / "rules" / "reggae-revolution.md"
+    ).read_text()
+    named = set(re.findall(r"tests/rules/test_reggae_revolution\.py::(test_\w+)", doc))
+    assert named, "the doc cites no engine test by path"
+    assert not {name for name in named if name not in globals()}

@@ -31,7 +31,7 @@ from rules.engines.core import (
 )
 from rules.engines.reign_absolute import ReignAbsoluteGame, ReignState
 from rules.engines.reign_absolute.cards import CardDataError, card_specs, fixture_records
-from rules.engines.reign_absolute.state import DRAW_REASON, LIMIT_REASON, WIN_REASON
+from rules.engines.reign_absolute.state import DRAW_REASON, LIMIT_REASON, WIN_REASON, neighbours
 
 GAME = ReignAbsoluteGame()
 DONE = Action("done")
@@ -211,6 +211,48 @@ def test_every_unit_is_placed_then_faction_setup_tasks_then_the_first_turn() -> 
     assert state.tasks[0][:2] == ("action", 0)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])  # 1st Players: seats 1, 0 and 2
+def test_setup_first_player_draw_then_clockwise_placement_then_the_first_turn(seed: int) -> None:
+    """§Setup, worked through: the highest Reinforcement drawn picks the 1st Player and the drawn
+    cards start the discard pile; then, from the 1st Player clockwise, one unit each at a time
+    (only its owner sees it) until every unit is down: the very first in the middle, each
+    player's first next to an enemy unit, the rest next to their own; then the 1st Player's
+    Turn."""
+    factions = ["empire", "elves", "azuma"]  # 12, 11 and 12 units
+    state = GAME.new_initial_state(seed, {"factions": factions})
+    values = [GAME.values[card] for card in state.discard]
+    first = values.index(max(values))
+    assert len(values) == 3 and state.first_player() == first
+    assert len(state.deck) == 41 - 3 and state.board == {}
+    agent = Rng(seed)
+    order = []
+    while state.tasks[0][0] == "place":
+        player = state.current_player()
+        unit = state.tasks[0][2]
+        for other in range(3):  # the unit about to be placed: its owner alone sees it
+            shown = state.observation(other)["decision"]["unit"]
+            assert shown == (state.table[unit].key if other == player else None)
+        squares = [a.args for a in state.legal_actions()]
+        own = state.units_of(player)
+        if not state.board:
+            assert squares == [(0, 0)]  # the centre square
+        for square in squares if state.board else []:
+            friends = [n for n in neighbours(square) if n in own]
+            enemies = [n for n in neighbours(square) if n in state.board and n not in own]
+            assert square not in state.board and (friends if own else enemies)
+        order.append(player)
+        square = agent.choice(squares)
+        state.apply(Action("place", square))
+        for other in range(3):  # placed face down
+            seen = {tuple(u["square"]): u["unit"] for u in state.observation(other)["battlefield"]}
+            assert (seen[square] is None) is (other != player)
+    clockwise = [(first + step) % 3 for step in range(3)]
+    elves_last = [seat for seat in clockwise if factions[seat] != "elves"]
+    assert order == clockwise * 11 + elves_last  # the Elves run out first and are skipped
+    assert len(state.board) == 12 + 11 + 12 and not any(state.faction_decks)
+    assert state.tasks[0][:2] == ("action", first) and state.turn == 1  # no faction setup task
+
+
 # --- key concepts, Move (§Key Concepts & Mechanics, §Move Action) ---------------------------
 def test_no_diagonals_and_no_moving_onto_friends() -> None:
     state = battle(
@@ -274,23 +316,36 @@ def test_attack_example_totals() -> None:
     archers = state.board[(0, 0)]
     state.apply(Action("attack", (0, 0, 1, 0)))
     event = combat_event(state)
+    # the Enchantress's two draws, then the two her Draw 2 brings; the Archers draw nothing
     assert event["drawn"] == [[], ["another-turn", "draw-2", "4-defence", "cancel"]]
+    # the Turn Reinforcement never joins the combat: only Combat Reinforcements are hers
+    assert event["defender_cards"] == ["2-strength", "2-defence", "draw-2", "4-defence", "cancel"]
+    assert event["attacker_cards"] == ["3-attack", "6-defence"]
     assert event["void"] == [True, False]  # the Cancel voids the Archers' reinforcements
+    # Archers 4 + 4 printed Attack (their cards void); Enchantress 4 + 2 + 2 + 4
     assert event["totals"] == [8, 12]
     assert event["defeated"] == ["attacker"]
-    assert archers in state.unit_discards[0]
+    assert archers in state.unit_discards[0] and state.unit_discards[1] == []
     assert at((1, 0), state) == "elves-enchantress" and (0, 0) not in state.board
-    assert state.under == {}  # every Combat Reinforcement of both units was discarded
-    assert len(state.discard) == 8 and total(state) == before
+    assert state.under == {}  # every Combat Reinforcement of both units was discarded ...
+    in_combat = ["3-attack", "6-defence", "2-strength", "2-defence"]
+    drawn = ["another-turn", "draw-2", "4-defence", "cancel"]
+    assert sorted(GAME.table[c].key for c in state.discard) == sorted([*in_combat, *drawn])
+    assert total(state) == before
+    assert state.extra_turns == 0  # Another Turn was ignored, not resolved
     assert state.tasks[0][:2] == ("place_reinforcement", 0)  # then the Reinforcement Phase
+    state.apply(Action("reinforce", (state.units_of(0)[0])))
+    assert state.current_player() == 1  # no extra Turn for the attacker
 
 
 def test_attack_example_before_the_enchantress_draws() -> None:
-    """The same battle with nothing left to draw: the opening totals, 11 against 8."""
+    """§Attack Example, its opening totals: with nothing left to draw, the Archers' 4 + 4 + 3
+    (their +6 Defence card does not count while attacking) against the Enchantress's 4 + 2 + 2."""
     state = example_battle()
     state.deck, state.discard = [], []
     state.apply(Action("attack", (0, 0, 1, 0)))
     event = combat_event(state)
+    assert event["drawn"] == [[], []] and event["void"] == [False, False]
     assert event["totals"] == [11, 8] and event["defeated"] == ["defender"]
     assert at((1, 0), state) == "empire-archers"  # a victorious attacker moves in
 
@@ -405,6 +460,70 @@ def test_the_reveal_choice_is_offered_whatever_the_adjacent_units_are() -> None:
     assert state.legal_actions() == [DONE]  # rivals learn nothing from the offer
 
 
+@pytest.mark.parametrize(
+    ("revealed", "shogun_total"),
+    [([], 5), ([(0, 1)], 8), ([(-1, 0), (0, 1)], 11)],
+)
+def test_faq_shogun_reveals_adjacent_swordsmen(
+    revealed: list[tuple[int, int]], shogun_total: int
+) -> None:
+    """§FAQ: defending, the Shogun's owner reveals as many adjacent Swordsmen as they like, none
+    included; each one revealed adds 3 Defence, the others add nothing, and after the combat
+    every Swordsman is back in its place, face down."""
+    state = battle(
+        {
+            (0, 0): (0, "azuma-shogun"),
+            (-1, 0): (0, "azuma-swordsmen"),
+            (0, 1): (0, "azuma-swordsmen"),
+            (-1, 1): (0, "azuma-swordsmen"),  # diagonal: not adjacent
+            (-2, 0): (0, "azuma-swordsmen"),  # two steps away
+            (0, -1): (0, "azuma-spearmen"),  # adjacent, but not a Swordsman
+            (1, 0): (1, "empire-cavalry"),
+        },
+        ("azuma", "empire"),
+        active=1,
+    )
+    state.deck, state.discard = [], []
+    swordsmen = {sq: state.board[sq] for sq in ((-1, 0), (0, 1), (-1, 1), (-2, 0))}
+    state.apply(Action("attack", (1, 0, 0, 0)))
+    assert state.current_player() == 0  # the Azuma player chooses
+    assert state.legal_actions() == [Action("reveal", (-1, 0)), Action("reveal", (0, 1)), DONE]
+    for square in revealed:
+        state.apply(Action("reveal", square))
+    state.apply(DONE)
+    event = combat_event(state)
+    assert event["totals"] == [4 + 2, shogun_total]  # Cavalry 4 + 2 Attack; Shogun 5 + 3 each
+    assert event["defeated"] == (["defender"] if shogun_total < 6 else ["attacker"])
+    if shogun_total < 6:  # nobody revealed: the Shogun falls and Azuma is eradicated
+        assert state.is_terminal() and state.winner() == 1
+        return
+    assert state.combat is None and at((0, 0), state) == "azuma-shogun"
+    # every Swordsman stands where it stood; none was discarded by being revealed
+    assert {sq: state.board.get(sq) for sq in swordsmen} == swordsmen
+    assert state.unit_discards[0] == []
+    seen = {tuple(u["square"]): u["unit"] for u in state.observation(1)["battlefield"]}
+    for square in swordsmen:  # the rival remembers those it was shown (ruling 14), no others
+        assert (seen[square] == "azuma-swordsmen") is (square in revealed)
+
+
+def test_faq_the_shogun_reveals_nobody_when_she_attacks() -> None:
+    """§FAQ is about the Shogun defending: attacking, she is offered no reveal and gets no
+    Defence from the Swordsmen next to her."""
+    state = battle(
+        {
+            (0, 0): (0, "azuma-shogun"),
+            (-1, 0): (0, "azuma-swordsmen"),
+            (0, 1): (0, "azuma-swordsmen"),
+            (1, 0): (1, "empire-engineers"),
+        },
+        ("azuma", "empire"),
+    )
+    state.deck, state.discard = [], []
+    state.apply(Action("attack", (0, 0, 1, 0)))
+    assert state.combat is None  # resolved at once: no reveal decision
+    assert combat_event(state)["totals"] == [5, 2 + 3]
+
+
 # --- the Reinforcement Phase (§Reinforcement Phase) -----------------------------------------
 def test_a_combat_reinforcement_goes_face_down_under_a_chosen_unit() -> None:
     state = battle(
@@ -462,8 +581,64 @@ def test_an_empty_reinforcement_deck_is_rebuilt_from_the_discard_pile() -> None:
     )
 
 
+def test_reinforcement_phase_combat_cards_go_under_a_unit_turn_cards_resolve_at_once() -> None:
+    """§Reinforcement Phase, worked through: one draw a Turn; a Combat Reinforcement goes face
+    down under one of the drawer's units at once (no hand to keep it in), several may pile up
+    under one unit, rivals count them but see them only when that unit fights; a Turn
+    Reinforcement is shown to all and resolved or thrown away at once; a spent deck is rebuilt
+    from the discard pile; then the next player clockwise takes a Turn."""
+    state = battle(
+        {
+            (0, 0): (0, "empire-sovereign"),
+            (0, 1): (0, "empire-legionnaires"),
+            (1, 1): (1, "elves-rangers"),
+            (5, 5): (1, "elves-oak-queen"),
+        }
+    )
+    stack(state, "2-attack", "spyglass", "3-defence", "1-strength")
+    deck = len(state.deck)
+    state.apply(PASS)
+    assert len(state.deck) == deck - 1  # one draw
+    assert state.legal_actions() == [Action("reinforce", (0, 0)), Action("reinforce", (0, 1))]
+    assert state.observation(1)["decision"]["card"] is None  # drawn face down
+    state.apply(Action("reinforce", (0, 1)))
+    assert state.current_player() == 1 and len(state.deck) == deck - 1
+
+    state.apply(PASS)
+    assert state.tasks[0][0] == "turn_card"
+    assert state.observation(0)["decision"]["card"] == "spyglass"  # revealed to everyone
+    assert Action("ignore") in state.legal_actions()
+    state.apply(Action("ignore"))
+    assert [GAME.table[c].key for c in state.discard] == ["spyglass"]  # not kept for later
+    assert not any(state.under.get(state.board[sq]) for sq in state.units_of(1))
+    assert state.current_player() == 0
+
+    state.apply(PASS)
+    state.apply(Action("reinforce", (0, 1)))  # a second card under the same unit
+    mine = {tuple(u["square"]): u for u in state.observation(0)["battlefield"]}
+    theirs = {tuple(u["square"]): u for u in state.observation(1)["battlefield"]}
+    assert mine[(0, 1)]["reinforcement_cards"] == ["2-attack", "3-defence"]
+    assert theirs[(0, 1)]["reinforcements"] == 2 and theirs[(0, 1)]["reinforcement_cards"] is None
+
+    state.apply(Action("attack", (1, 1, 0, 1)))  # the unit fights: its cards are revealed
+    event = combat_event(state)
+    assert event["defender_cards"] == ["2-attack", "3-defence"]
+    assert event["totals"] == [3 + 3, 5 + 1 + 3]  # a defender's +2 Attack card counts nothing
+    state.apply(Action("reinforce", (5, 5)))  # the attacker's own Reinforcement Phase
+    assert state.current_player() == 0
+
+    left = sorted(state.discard)
+    state.deck = []
+    state.apply(PASS)
+    assert any(e.kind == "reshuffle" for e in state.events)
+    drawn = state.tasks[0][2]
+    assert sorted([*state.deck, drawn]) == left  # the new deck is the old discard pile
+
+
 # --- Doom (§Doom Action, §Doom Example) ------------------------------------------------------
 def test_doom_example() -> None:
+    """§Doom Example played move for move (A: seat 0 with three units, B: seat 1 with two), with
+    §Doom Action's procedure: everyone must discard, a unit's reinforcements go with it."""
     state = battle(
         {
             (0, 0): (0, "empire-sovereign"),
@@ -473,26 +648,37 @@ def test_doom_example() -> None:
             (3, 1): (1, "elves-pathfinders"),
         }
     )
+    under(state, (3, 1), "2-defence")
     stack(state, "1-strength")
     deck_before = len(state.deck)
     state.apply(DOOM)
     assert state.current_player() == 1  # the player to the caller's left discards first
+    # a discard is compulsory: any one of B's units, nothing else
+    assert state.legal_actions() == [Action("discard", (2, 1)), Action("discard", (3, 1))]
     state.apply(Action("discard", (3, 1)))
+    assert [GAME.table[c].key for c in state.discard] == ["2-defence"]  # with its unit
     assert state.current_player() == 0  # the caller discards last
     state.apply(Action("discard", (1, 0)))
     assert len(state.units_of(0)) == 2 and state.units_of(1) == [(2, 1)]  # B: only the Liege
     assert at((2, 1), state) == "elves-oak-queen"
+    discarded = [[GAME.table[u].key for u in pile] for pile in state.unit_discards]
+    assert discarded == [["empire-legionnaires"], ["elves-pathfinders"]]
+    assert all(state.alive)  # nobody gave up a Liege: nobody is eradicated yet
     assert len(state.deck) == deck_before  # Doom skips the Reinforcement Phase
     assert state.tasks[0][:2] == ("action", 1)
     state.apply(Action("attack", (2, 1, 2, 0)))  # the Oak Queen against the Engineers: 5 vs 5
     assert combat_event(state)["defeated"] == ["defender"]
     state.apply(Action("reinforce", (2, 0)))
     assert len(state.units_of(0)) == 1 and len(state.units_of(1)) == 1
+    assert state.tasks[0][:2] == ("action", 0)  # A's turn again
     state.apply(DOOM)
+    assert state.current_player() == 1  # B must give up the one unit left: the Liege
     assert state.legal_actions() == [Action("discard", (2, 0))]
     state.apply(Action("discard", (2, 0)))
+    assert not state.alive[1] and state.units_of(1) == []  # B is eradicated
+    assert "elves-oak-queen" in [GAME.table[u].key for u in state.unit_discards[1]]
     assert state.is_terminal() and state.end_reason() == WIN_REASON
-    assert state.returns() == [1.0, -1.0]
+    assert state.returns() == [1.0, -1.0] and state.winner() == 0  # A is victorious
     assert state.units_of(0) == [(0, 0)]  # the caller won without discarding
 
 
@@ -554,6 +740,63 @@ def test_two_lieges_falling_together_is_a_draw() -> None:
     state.deck, state.discard = [], []
     state.apply(Action("attack", (0, 0, 1, 0)))  # 6 against 4 + 2: both Lieges fall
     assert state.end_reason() == DRAW_REASON and state.returns() == [0.0, 0.0]
+
+
+def test_victory_eradication_clears_the_player_and_pays_a_unit_from_the_discard_pile() -> None:
+    """§Victory, worked through: a Liege defeated in combat eradicates its player, whose units
+    all leave the battlefield and whose Combat Reinforcements go to the Reinforcement Discard
+    pile; the eradicator at once picks any unit from their own Unit Discard pile and
+    sets it next to one of their units; play goes on until one Liege is left, and its player
+    wins."""
+    state = battle(
+        {
+            (0, 0): (0, "empire-archers"),
+            (0, 1): (0, "empire-sovereign"),
+            (1, 0): (1, "elves-oak-queen"),
+            (6, 6): (1, "elves-rangers"),
+            (-1, 1): (2, "azuma-shogun"),
+            (9, 9): (2, "azuma-monk"),
+        },
+        ("empire", "elves", "azuma"),
+    )
+    under(state, (6, 6), "2-strength", "cancel")
+    for key in ("empire-cavalry", "empire-engineers"):
+        state.unit_discards[0].append(take(state, state.faction_decks[0], key))
+    state.deck, state.discard = [], []
+    state.apply(Action("attack", (0, 0, 1, 0)))  # Archers 4 + 4 against the Oak Queen 5 + 2
+    assert combat_event(state)["defeated"] == ["defender"]
+    assert state.alive == [True, False, True] and not state.is_terminal()
+    assert state.units_of(1) == []  # the Rangers leave with their Liege
+    elves_discard = sorted(GAME.table[u].key for u in state.unit_discards[1])
+    assert elves_discard == ["elves-oak-queen", "elves-rangers"]
+    assert sorted(GAME.table[c].key for c in state.discard) == ["2-strength", "cancel"]
+    # the bonus comes at once, before the Reinforcement Phase: any unit of the Unit Discard
+    # pile, on any empty square next to one of the eradicator's units
+    assert state.current_player() == 0 and state.tasks[0][0] == "recall"
+    next_to_empire = sorted(
+        {n for sq in state.units_of(0) for n in neighbours(sq) if n not in state.board}
+    )
+    assert sorted(a.args for a in state.legal_actions()) == sorted(
+        (key, *square)
+        for key in ("empire-cavalry", "empire-engineers")
+        for square in next_to_empire
+    )
+    state.apply(Action("recall", ("empire-engineers", 2, 0)))
+    assert at((2, 0), state) == "empire-engineers"
+    seen = {tuple(u["square"]): u["unit"] for u in state.observation(2)["battlefield"]}
+    assert seen[(2, 0)] == "empire-engineers"  # taken from a face-up pile
+    assert [GAME.table[u].key for u in state.unit_discards[0]] == ["empire-cavalry"]
+    assert state.tasks[0][:2] == ("place_reinforcement", 0)  # then the Reinforcement Phase
+    state.apply(Action("reinforce", (2, 0)))
+    assert state.current_player() == 2  # the eradicated seat is skipped
+    state.apply(PASS)
+    state.apply(Action("reinforce", (9, 9)))
+    assert state.current_player() == 0 and not state.deck and not state.discard
+    state.apply(Action("attack", (0, 1, -1, 1)))  # the Sovereign 6 against the Shogun 5
+    assert combat_event(state)["totals"] == [6, 5]
+    assert state.is_terminal() and state.end_reason() == WIN_REASON
+    assert state.returns() == [1.0, -1.0, -1.0] and state.winner() == 0  # the last Liege
+    assert [GAME.table[u].key for u in state.unit_discards[0]] == ["empire-cavalry"]  # no bonus
 
 
 def test_the_turn_limit_ends_a_game_in_a_draw() -> None:
