@@ -1320,3 +1320,31 @@ def test_rulebook_examples_table_names_tests_that_exist() -> None:
             module_path = path or "tests/rules/test_revolt_n_reign.py"
             module = importlib.import_module(module_path[:-3].replace("/", "."))
             assert callable(getattr(module, name, None)), f"{module_path}::{name}"
+
+
+def test_lock_effect_scope_a_held_back_attack_deals_its_damage_when_unlocked() -> None:
+    # Ruling 14 fills a gap the book leaves: Player 2's response locks Player 1's Liberty Tree
+    # Rally on turn 1; it cannot attack then nor on turn 3 (the lock lasts through its
+    # controller's next turn), and deals its 10 in Step 4 of turn 4, Player 2's turn, as the
+    # inactive player's damage, where Player 1 assigns it.
+    state = table(p0=("Liberty Tree Rally",), p1=("Lighthouse Keep",))
+    keep = play(state, 1, "Lighthouse Keep")
+    state.ip[1] = 3
+    hand(state, 0, "Liberty Tree Rally")
+    state.ip[0] = 1
+    stamp = ua(state, 1, "Stamp Act")
+    state.apply(Action("play", ("liberty-tree-rally", stamp)))
+    rally = state.board[0][-1]
+    state.apply(END)
+    state.apply(Action("activate", (keep, 0, 0, rally)))
+    state.apply(END)
+    assert state.turn == 2 and state.is_locked(rally)
+    end_turn(state)  # turn 2, Player 2's
+    end_turn(state)  # turn 3, Player 1's: still locked, no damage
+    assert state.turn == 4 and not state.is_locked(rally)
+    assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]
+    state.apply(END)  # turn 4: Player 1's held-back card deals its 10, Player 1 assigns it
+    assert state.phase == "choose" and state.current_player() == 0
+    sugar = ua(state, 1, "Sugar Act")
+    state.apply(Action("choose", (sugar,)))
+    assert state.dp[sugar] == 10 and rally in state.discard[0]

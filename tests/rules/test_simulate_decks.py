@@ -301,3 +301,21 @@ def test_the_text_report_names_a_house_rule_the_setup_turns_on():
     out = io.StringIO()
     call_command("simulate", "--game", "rival-realms", "--games", "1", stdout=out)
     assert "house rule" not in out.getvalue()
+
+
+def test_the_text_report_names_revolt_n_reign_house_rules_in_words():
+    # docs/rules/revolt-n-reign.md, ruling 41: a Petition count other than the book's 4 is a
+    # house rule, and so is once-a-turn activation; at the book's values nothing is named
+    out = io.StringIO()
+    setup = '{"petitions_needed": 3, "activated_once_per_turn": true, "turn_limit": 4}'
+    call_command(
+        "simulate", "--game", "revolt-n-reign", "--games", "1", "--setup", setup, stdout=out
+    )
+    assert "Petition Victory with 3 Petitions (house rule" in out.getvalue()
+    assert "Activated effects once per turn (house rule" in out.getvalue()
+    out = io.StringIO()
+    setup = '{"petitions_needed": 4, "turn_limit": 4}'
+    call_command(
+        "simulate", "--game", "revolt-n-reign", "--games", "1", "--setup", setup, stdout=out
+    )
+    assert "house rule" not in out.getvalue()
