@@ -48,3 +48,27 @@ def test_every_legal_action_is_said_in_words(slug, seed, steps):
             assert not any(re.fullmatch(r"-?\d+", str(part)) for part in parts), text
         keys = [part.key for part in parts if isinstance(part, CardRef)]
         assert all(isinstance(key, str) for key in keys)
+
+
+def test_revolt_n_reign_resolve_phase_choices_name_the_cards():
+    # A choice in the Resolve Phase (docs/rules/revolt-n-reign.md, rulings 23 and 36) says which
+    # card's damage goes where by name, never as a bare card id ("Choose 2").
+    from rules.engines.core import Action
+
+    game = get_game("revolt-n-reign")
+    plugin = find_plugin("revolt-n-reign")
+    state = game.new_initial_state(7, {**game.example_setups()[0], "first_player": 0})
+    state.apply(Action("keep"))
+    state.apply(Action("keep"))
+    if state.phase == "equalize":
+        state.apply(Action("pass"))
+    # an Attack card of seat 1's held back in play: seat 1 assigns its damage on seat 0's turn
+    attack = next(c for c in state.draw[1] + state.hand[1] if state.spec(c).type == "attack")
+    state.place(1, state.spec(attack).key, "play")
+    state.apply(Action("end"))
+    assert state.phase == "choose" and state.current_player() == 1
+    said = ["".join(str(p) for p in plugin.action_words(state, a)) for a in state.legal_actions()]
+    uas = sorted(state.spec(c).name.lower() for c in state.uas[0])
+    assert sorted(text.rsplit(" to ", 1)[1].lower() for text in said) == uas
+    lead = f"assign the damage of {state.spec(attack).name.lower()} to "
+    assert all(text.lower().startswith(lead) for text in said)

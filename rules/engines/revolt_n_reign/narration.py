@@ -8,7 +8,12 @@ from typing import Any
 from rules.engines.core.narration import Narrator, Part
 
 #: what a "choose" event chose, as the Resolve Phase says it
-CHOICES = {"target": "the target of", "mode": "a mode of", "discard": "a card to discard for"}
+CHOICES = {
+    "target": "the target of",
+    "mode": "a mode of",
+    "discard": "a card to discard for",
+    "assign": "where the Attack Damage goes of",
+}
 
 
 class RevoltNReignNarrator(Narrator):

@@ -109,6 +109,26 @@ class RevoltNReignPlugin(GamePlugin):
             "clash": "Play (Clash)",
             "equalize": "Equalize with",
         }
+        choice = getattr(state, "choice", None)
+        if action.kind == "choose" and args and choice is not None:
+            # a choice in the Resolve Phase: a card on the table (a target, where Attack Damage
+            # goes) or, for "look at the hand and discard", a card of the rival's hand by key
+            source = on_table(int(choice[2]))
+            picked = (
+                CardRef(str(args[0]), card_name(str(args[0])))
+                if choice[1] == "discard"
+                else on_table(int(args[0]))
+            )
+            if picked is None:
+                return ("Choose no target",)
+            lead = {
+                "assign": "Assign the damage of ",
+                "discard": "Discard, for ",
+            }.get(choice[1], "Aim ")
+            if source is None:
+                return ("Choose ", picked)
+            link = " to " if choice[1] == "assign" else (": " if choice[1] == "discard" else " at ")
+            return (lead, source, link, picked)
         if action.kind in verbs and args and isinstance(args[0], str):
             parts: list[Part] = [verbs[action.kind], " ", CardRef(args[0], card_name(args[0]))]
             targets = [part for part in map(on_table, args[1:]) if part is not None]
