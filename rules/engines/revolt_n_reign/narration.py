@@ -12,7 +12,7 @@ CHOICES = {
     "target": "the target of",
     "mode": "a mode of",
     "discard": "a card to discard for",
-    "assign": "where the Attack Damage goes of",
+    "assign": "the target of the Attack Damage of",
 }
 
 
