@@ -382,7 +382,9 @@ class ReignState(State):
         if rival == player:
             board_slots, held = [], []
         old = [self.board[sq] for sq in board_slots] + [self.tasks[i][2] for i in held]
-        pool = old + self.faction_decks[rival]
+        # sorted before shuffling: the sample depends only on what ``player`` sees and on
+        # ``rng``, never on how the hidden units lie (agents decide alike on any re-deal)
+        pool = sorted(old + self.faction_decks[rival])
         if len(pool) < 2:
             return
         rng.shuffle(pool)
@@ -424,7 +426,7 @@ class ReignState(State):
             if task[0] == "place_reinforcement" and task[1] != player:
                 combat_slots.append(("held", index))
                 hidden.append(task[2])
-        combat = [c for c in hidden if self.table[c].is_combat]
+        combat = sorted(c for c in hidden if self.table[c].is_combat)
         others = [c for c in hidden if not self.table[c].is_combat]
         rng.shuffle(combat)
         fill, rest = combat[: len(combat_slots)], combat[len(combat_slots) :]
@@ -437,7 +439,7 @@ class ReignState(State):
                 self.tasks[where] = (task[0], task[1], card)
         for unit, stack in stacks.items():
             self.under[unit] = tuple(stack)
-        self.deck = rest + others
+        self.deck = sorted(rest + others)
         rng.shuffle(self.deck)
 
     def _combat_view(self) -> dict[str, Any] | None:

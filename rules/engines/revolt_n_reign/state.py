@@ -323,12 +323,16 @@ class RevoltState(State):
         """
         new = self.clone()
         rival = 1 - player
+        # each pile sorted first, so the sample depends only on what ``player`` sees and on
+        # ``rng``, never on how the hidden cards lie (agents decide alike on any re-deal)
+        new.draw[player].sort()
         _shuffle(new.draw[player], rng)
         choice = self.choice
         if choice is not None and choice[0] == player and choice[1] == "discard":
+            new.draw[rival].sort()
             _shuffle(new.draw[rival], rng)  # the chooser is looking at the rival's hand now
         else:
-            pool = new.hand[rival] + new.draw[rival]
+            pool = sorted(new.hand[rival] + new.draw[rival])
             _shuffle(pool, rng)
             size = len(new.hand[rival])
             new.hand[rival] = pool[:size]

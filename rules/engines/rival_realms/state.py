@@ -409,12 +409,15 @@ class RealmsState(State):
         rival = 1 - player
         known = new._known_in_hand(rival)
         unknown = [c for c in new.hand[rival] if c not in known]
-        pool = unknown + new.draw[rival]
+        # sorted before shuffling: the sample depends only on what ``player`` sees and on
+        # ``rng``, never on how the hidden cards lie (agents decide alike on any re-deal)
+        pool = sorted(unknown + new.draw[rival])
         rng.shuffle(pool)
         if not self.open_decklists and pool:
             new.table = self._guess_rival_cards(rival, pool, rng)
         new.hand[rival] = known + pool[: len(unknown)]
         new.draw[rival] = pool[len(unknown) :]
+        new.draw[player].sort()
         rng.shuffle(new.draw[player])
         new.rng = rng.spawn()
         return new.quiet()
