@@ -12,36 +12,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.agents import RandomAgent, make_agent
-from rules.engines.core import CHANCE, TERMINAL, Rng, get_game
+from rules.agents import make_agent
+from rules.engines.core import CHANCE, TERMINAL, Rng
+from tests.rules.test_table_hidden_info import HIDDEN, random_position
 
-#: (game, example setup index) of the games with cards hidden from a seat
-HIDDEN = [
-    ("revolt-n-reign", 0),
-    ("rival-realms", 0),
-    ("regality-vs-religion", 3),  # secret-random: each side's secret tiles
-    ("regality-vs-religion", 5),  # secret-draft
-    ("reign-absolute", 0),
-    ("reign-absolute", 2),  # three players
-]
 #: search agents at small budgets (the property does not depend on the budget)
 AGENTS = {
     "greedy": {"max_nodes": 60},
     "mcts": {"iterations": 12},
     "plan": {"samples": 6, "plan_nodes": 20},
 }
-
-
-def _position(slug: str, index: int, seed: int, actions: int):
-    game = get_game(slug)
-    state = game.new_initial_state(seed, game.example_setups()[index])
-    agent = RandomAgent(seed + 1)
-    for _ in range(actions):
-        player = state.current_player()
-        if player == TERMINAL:
-            break
-        state.apply(state.sample_chance() if player == CHANCE else agent.act(state))
-    return state
 
 
 @pytest.mark.parametrize("agent", sorted(AGENTS))
@@ -51,7 +31,7 @@ def _position(slug: str, index: int, seed: int, actions: int):
 def test_a_decision_never_depends_on_cards_the_seat_cannot_see(
     slug: str, index: int, agent: str, seed: int, actions: int, resample: int
 ) -> None:
-    state = _position(slug, index, seed, actions)
+    state = random_position(slug, index, seed, actions)
     seat = state.current_player()
     if seat in (TERMINAL, CHANCE):
         return

@@ -36,7 +36,8 @@ PRIVATE = {
 }
 
 
-def _position(slug: str, index: int, seed: int, actions: int):
+def random_position(slug: str, index: int, seed: int, actions: int):
+    """Setup ``index`` of ``slug``, then up to ``actions`` random moves (chance sampled)."""
     game = get_game(slug)
     state = game.new_initial_state(seed, game.example_setups()[index])
     agent = RandomAgent(seed + 1)
@@ -52,7 +53,7 @@ def _position(slug: str, index: int, seed: int, actions: int):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), actions=st.integers(0, 120), resample=st.integers(0, 99))
 def test_a_seats_table_never_depends_on_cards_it_cannot_see(slug, index, seed, actions, resample):
-    state = _position(slug, index, seed, actions)
+    state = random_position(slug, index, seed, actions)
     plugin = find_plugin(slug)
     for viewer in range(len(state.returns())):
         seen = plugin.table(state, viewer)
@@ -70,7 +71,7 @@ def test_a_seats_table_never_depends_on_cards_it_cannot_see(slug, index, seed, a
 
 
 def test_the_open_view_shows_each_hand_and_a_seat_view_only_its_own():
-    state = _position("revolt-n-reign", 0, 3, 30)
+    state = random_position("revolt-n-reign", 0, 3, 30)
     plugin = find_plugin("revolt-n-reign")
     open_view = plugin.table(state, None)
     seat_view = plugin.table(state, 0)
