@@ -22,6 +22,9 @@ from rules.engines.revolt_n_reign.state import (
     TURN_LIMIT,
 )
 
+#: a Resolve Phase choice in words: (before its source card, between source and pick)
+CHOICE_WORDS = {"assign": ("Assign the damage of ", " to "), "discard": ("Discard, for ", ": ")}
+
 
 class RevoltNReignPlugin(GamePlugin):
     """Two 60-card decks, each seat its own deck; deck A moves first unless the rulebook's
@@ -121,13 +124,9 @@ class RevoltNReignPlugin(GamePlugin):
             )
             if picked is None:
                 return ("Choose no target",)
-            lead = {
-                "assign": "Assign the damage of ",
-                "discard": "Discard, for ",
-            }.get(choice[1], "Aim ")
             if source is None:
                 return ("Choose ", picked)
-            link = " to " if choice[1] == "assign" else (": " if choice[1] == "discard" else " at ")
+            lead, link = CHOICE_WORDS.get(choice[1], ("Aim ", " at "))
             return (lead, source, link, picked)
         if action.kind in verbs and args and isinstance(args[0], str):
             parts: list[Part] = [verbs[action.kind], " ", CardRef(args[0], card_name(args[0]))]

@@ -165,7 +165,8 @@ class RevoltState(State):
         self.pending: list[tuple[Any, ...]] = []
         self.lasting: list[tuple[int, int, Act, int, int]] = []
         self.shield_used: dict[Hashable, int] = {}
-        self.queue: list[tuple[Item, int]] = []
+        #: triggered effects waiting to resolve (When attacked, When destroyed, Forced Resolution)
+        self.queue: list[Item] = []
         #: the Resolve Phase, resumable after a player's choice: the stage ("4" or "5C"), Step
         #: 4's damage sources and the next one, Step 5C's items and the next one, LP gains
         self.r_stage = "4"
@@ -1164,16 +1165,16 @@ class RevoltState(State):
         queue = self.queue
         while True:
             slot = next(
-                (i for i, (item, _) in enumerate(queue) if item[2].trigger == "when_attacked"),
+                (i for i, item in enumerate(queue) if item[2].trigger == "when_attacked"),
                 -1,
             )
             if slot < 0:
                 return False
-            item = queue[slot][0]
+            item = queue[slot]
             if self._condition_ok(item):
                 if self._ask(item, None, slot):
                     return True
-                item = queue[slot][0]
+                item = queue[slot]
                 for index, act in enumerate(item[2].acts):
                     if act.op == "gain_lp":
                         self.r_gains.append((item, index, act))
@@ -1199,13 +1200,13 @@ class RevoltState(State):
             if self._ua_check():
                 return
         while self.queue:
-            item, _ = self.queue[0]
+            item = self.queue[0]
             if not self._condition_ok(item):
                 self.queue.pop(0)
                 continue
             if self._ask(item, None):
                 return
-            item, _ = self.queue.pop(0)
+            item = self.queue.pop(0)
             for index, act in enumerate(item[2].acts):
                 if act.op == "gain_lp":
                     gains.append((item, index, act))
@@ -1253,7 +1254,7 @@ class RevoltState(State):
             item = (controller, source, effect, tuple(chosen), item[4])
             self.chosen = []
             if step is None:
-                self.queue[slot] = (item, NO_TARGET)
+                self.queue[slot] = item
             else:
                 self.r_items[self.r_next] = item
         rival = 1 - controller
@@ -1609,9 +1610,8 @@ class RevoltState(State):
             "damage", controller, card=self.table[source].name, target=spec.name, amount=amount
         )
         if spec.type == DEFENSE and target not in self.locks:
-            attacker = source if self.table[source].type == ATTACK else NO_TARGET
             for _, effect in spec.effects_with("when_attacked"):
-                self.queue.append(((1 - controller, target, effect, None, 0), attacker))
+                self.queue.append((1 - controller, target, effect, None, 0))
 
     def _destroy_dead(self) -> None:
         """Steps 5A/5B: Defense, Attack cards and UAs at 0 or less are destroyed (active first)."""
@@ -1635,11 +1635,11 @@ class RevoltState(State):
         if locked:
             return
         for _, effect in spec.effects_with("on_destroyed"):
-            self.queue.append(((controller, cid, effect, None, 0), NO_TARGET))
+            self.queue.append((controller, cid, effect, None, 0))
         if spec.type != DEFENSE:
             for _, effect in spec.effects_with("activated"):
                 if effect.discard_self and effect.cost_ip is None:
-                    self.queue.append(((controller, cid, effect, None, 0), NO_TARGET))
+                    self.queue.append((controller, cid, effect, None, 0))
 
     def _leave_play(self, cid: int) -> None:
         for zones in (self.board, self.uas, self.pillars):
