@@ -65,7 +65,7 @@ lint: install
 
 # Static types of the pure-Python rules side (files and settings: [tool.mypy] in pyproject.toml).
 typecheck: install
-	$(BIN)/mypy rules/engines rules/agents rules/simulation.py rules/metagame.py
+	$(BIN)/mypy rules/engines rules/agents rules/simulation.py rules/metagame.py rules/ladder.py
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -17,7 +17,7 @@ It prints, per pairing: the share of games ending by a rulebook ending (a victor
 rulebook names) against an engine cut-off (``GamePlugin.cutoff_reasons``: a turn limit ...)
 with its Wilson 95% interval; the end reasons; win rates by seat and by deck (side); and CPU
 seconds a game (``time.process_time``, mean and slowest). Agents play with the web's budgets
-(``rules.services.AGENT_OPTIONS`` under the plugin's ``agent_budgets``). Figures only, nothing is
+(``rules.agents.web_options``: the shared budget under the plugin's ``agent_budgets``). Figures only, nothing is
 asserted; run long measurements with ``nice -n 10``.
 """
 
@@ -33,16 +33,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.agents import Agent, make_agent
+from rules.agents import Agent, make_agent, web_options
 from rules.engines.core import CHANCE, Game, GamePlugin, Rng, plugin_for, plugins
 from rules.engines.core.intervals import wilson_interval
 from rules.simulation import run
-
-#: the web's shared search budgets (``rules.services.AGENT_OPTIONS``, which needs Django)
-WEB_OPTIONS: dict[str, dict[str, Any]] = {
-    "greedy": {"max_nodes": 100},
-    "mcts": {"iterations": 40},
-}
 
 
 class Clock:
@@ -65,7 +59,7 @@ class Clock:
 def factory(plugin: GamePlugin, name: str, clock: Clock | None = None) -> Callable[[int], Agent]:
     """A ``seed -> Agent`` for ``name`` with the web's budget; with ``clock``, each build marks
     the start of a game."""
-    options = plugin.agent_options(name, WEB_OPTIONS.get(name, {}))
+    options = web_options(name, plugin)
 
     def make(seed: int) -> Agent:
         if clock is not None:

@@ -172,11 +172,10 @@ def strength_game(
 def web_budget(agent: str) -> dict[str, Any]:
     """The options ``agent`` gets in a web matchup of this game (the shared budget, then the
     plugin's own for it)."""
-    from agents import WEB_OPTIONS
-
+    from rules.agents import web_options
     from rules.engines.core import plugin_for
 
-    return plugin_for("revolt-n-reign").agent_options(agent, WEB_OPTIONS.get(agent, {}))
+    return web_options(agent, plugin_for("revolt-n-reign"))
 
 
 def strength_games(

@@ -172,14 +172,56 @@ def agent_label(name: str, game_slug: str = "") -> str:
     from rules.services import AGENT_LABELS
 
     plugin = find_plugin(game_slug) if game_slug else None
+    if plugin is not None and name in plugin.difficulty_levels:
+        return f"{name.capitalize()}: {plugin.difficulty_levels[name].words}"
     if plugin is not None and name in plugin.agent_labels:
         return plugin.agent_labels[name]
     return AGENT_LABELS.get(name, name)
 
 
+def base_agent(plugin: GamePlugin | None, name: str) -> str:
+    """The agent that plays ``name``: itself, or the agent of the game's difficulty level."""
+    from rules.agents import parse_entrant
+
+    level = plugin.difficulty_levels.get(name) if plugin is not None else None
+    return parse_entrant(level.agent)[0] if level is not None else name
+
+
+def agent_rating(name: str, game_slug: str) -> str:
+    """An agent's (or a difficulty level's) rating on the game's published ladder in words,
+    e.g. "rated +312 ± 41 over random"; "" when the ladder has not rated it."""
+    from rules.ladder import ANCHOR, published
+
+    plugin = find_plugin(game_slug)
+    ladder = published(game_slug) if plugin is not None else None
+    if ladder is None or plugin is None:
+        return ""
+    level = plugin.difficulty_levels.get(name)
+    rating = ladder.rating_of(level.agent if level is not None else name)
+    if rating is None:
+        return ""
+    if rating.entrant == ANCHOR:
+        return "rated 0 (the ladder's anchor)"
+    half = (rating.high - rating.low) / 2
+    return f"rated {rating.elo:+.0f} ± {half:.0f} over random"
+
+
+def rated_label(name: str, game_slug: str) -> str:
+    """An agent's label with its ladder rating, for the forms that offer it."""
+    rating = agent_rating(name, game_slug)
+    label = agent_label(name, game_slug)
+    return f"{label} · {rating}" if rating else label
+
+
 def agents_offered(plugin: GamePlugin) -> list[tuple[str, str]]:
-    """The agents ``plugin``'s matchups offer, as (name, label) pairs, its default first."""
-    return [(name, agent_label(name, plugin.slug)) for name in plugin.matchup_agents]
+    """The agents ``plugin``'s matchups offer, as (name, label) pairs with each one's ladder
+    rating, its default first."""
+    return [(name, rated_label(name, plugin.slug)) for name in plugin.matchup_agents]
+
+
+def levels_offered(plugin: GamePlugin) -> list[tuple[str, str]]:
+    """The difficulty levels /play/ offers, as (level, label) pairs with each one's rating."""
+    return [(name, rated_label(name, plugin.slug)) for name in plugin.difficulty_levels]
 
 
 def agents_refused(plugin: GamePlugin, name: str) -> str:
@@ -206,8 +248,9 @@ def play_plugin(decks: Sequence[Deck]) -> GamePlugin:
 
 
 def play_agents_check(plugin: GamePlugin, agents: Sequence[str]) -> None:
-    """Refuse an agent the game's plugin does not offer."""
-    refused = [name for name in agents if name not in plugin.matchup_agents]
+    """Refuse an agent the game's plugin does not offer (a difficulty level is offered)."""
+    offered = (*plugin.matchup_agents, *plugin.difficulty_levels)
+    refused = [name for name in agents if name not in offered]
     if refused:
         raise PlayRefused(agents_refused(plugin, refused[0]))
 
@@ -237,7 +280,12 @@ def play_setup_check(game_slug: str, setup: dict[str, Any], agents: Sequence[str
         state = engine_for(game_slug).new_initial_state(0, setup)
     except (SetupError, ValueError) as error:
         raise PlayRefused(f"The engine cannot play these decks: {error}") from error
-    blind = [n for n in agents if getattr(AGENTS.get(n), "needs_perfect_information", False)]
+    plugin = find_plugin(game_slug)
+    blind = [
+        n
+        for n in agents
+        if getattr(AGENTS.get(base_agent(plugin, n)), "needs_perfect_information", False)
+    ]
     if blind and not state.is_perfect_information():
         raise PlayRefused(
             f"{agent_label(blind[0], game_slug)} needs every tile and card in the open, and "

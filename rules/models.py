@@ -276,7 +276,11 @@ class PlayedGame(models.Model):
     seed = models.BigIntegerField()
     #: per side: the deck's label, id and version when the game started (decks may change later)
     decks: models.JSONField[Any] = models.JSONField(default=list)
+    #: an agent name or one of the game's difficulty levels ("easy", "normal", "hard")
     agent = models.CharField(max_length=20)
+    #: the CPU milliseconds the agent thought over its last reply (every move of it); None
+    #: until it has replied
+    reply_ms = models.PositiveIntegerField(null=True, blank=True)
     #: the engine seat the player sits in; every other seat is played by ``agent``
     seat = models.PositiveSmallIntegerField(default=0)
     actions: models.JSONField[Any] = models.JSONField(default=list)

@@ -11,6 +11,7 @@ second tab is refused with ``PlayRefused`` and the stored game stays as it was.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +53,7 @@ def _agent_reply(game: PlayedGame, state: State) -> None:
     from rules.services import agent_spec
 
     factory = agent_spec(game.agent, game.game.slug)
+    thinking, moved = 0.0, False
     for _ in range(MAX_REPLY_ACTIONS):
         if state.is_terminal():
             break
@@ -61,10 +63,15 @@ def _agent_reply(game: PlayedGame, state: State) -> None:
         if player == CHANCE:
             action = state.sample_chance()
         else:
+            start = time.process_time()
             agent = factory((int(game.seed) + len(game.actions)) & 0xFFFFFFFF)
             action = agent.act(state)
+            thinking += time.process_time() - start
+            moved = True
         state.apply(action)
         game.actions.append(str(action))
+    if moved:
+        game.reply_ms = round(thinking * 1000)
     _finish(game, state)
 
 
@@ -98,7 +105,7 @@ def play_start(
     plugin = find_plugin(deck.game.slug)
     if plugin is None:
         raise PlayRefused(f"{deck.game.name} has no engine to play it.")
-    if agent not in plugin.matchup_agents:
+    if agent not in plugin.matchup_agents and agent not in plugin.difficulty_levels:
         raise PlayRefused(f"{agent_label(agent)} does not play {plugin.name}.")
     plan = matchup_plan(deck, opponent, [agent, agent], players=2)
     seat = plan.letters.index(0) if plan.letters else 0

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from rules.agents import Agent, make_agent
+from rules.agents import web_agent
 from rules.engines.core import Game, find_plugin
 from rules.models import MatchupRun
 from rules.simulation import AgentSpec, SimulationReport
@@ -47,13 +46,6 @@ AGENT_LABELS = {
     "alphabeta": "Alpha-beta (a few moves deep)",
     "plan": "Turn plans (sampled plans a turn)",
 }
-#: modest search budgets, so a web run stays reasonable
-GREEDY_MAX_NODES = 100
-MCTS_ITERATIONS = 40
-AGENT_OPTIONS: dict[str, dict[str, Any]] = {
-    "greedy": {"max_nodes": GREEDY_MAX_NODES},
-    "mcts": {"iterations": MCTS_ITERATIONS},
-}
 #: a chunk plays games until this many seconds have passed (one poll, or one worker save)
 CHUNK_SECONDS = 1.0
 CHUNK_MAX_GAMES = 50
@@ -72,15 +64,15 @@ def game_seed(seed: int, index: int) -> int:
 
 def agent_spec(name: str, game_slug: str = "") -> AgentSpec:
     """What ``rules.simulation.run`` takes for an agent name: the web's search budget, with the
-    game's own budget for that agent on top (``GamePlugin.agent_budgets``)."""
+    game's own budget for that agent on top (``GamePlugin.agent_budgets``). A difficulty level
+    of the game (``GamePlugin.difficulty_levels``: "easy", "normal", "hard") is its agent."""
+    plugin = find_plugin(game_slug) if game_slug else None
+    level = plugin.difficulty_levels.get(name) if plugin is not None else None
+    if level is not None:
+        return web_agent(level.agent, plugin)
     if name not in AGENT_LABELS:
         raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENT_LABELS)})")
-    options: dict[str, Any] = dict(AGENT_OPTIONS.get(name, {}))
-    plugin = find_plugin(game_slug) if game_slug else None
-    if plugin is not None:
-        options = plugin.agent_options(name, options)
-    factory: Callable[[int], Agent] = partial(make_agent, name, **options)
-    return factory
+    return web_agent(name, plugin)
 
 
 def play_game(

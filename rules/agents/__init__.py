@@ -3,7 +3,9 @@ and ``team``, which plays a game's own policy where its plugin supplies one."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from rules.agents.alphabeta import AlphaBeta, AlphaBetaAgent, SearchResult
 from rules.agents.base import Agent
@@ -13,6 +15,9 @@ from rules.agents.plan import PlanAgent
 from rules.agents.random_agent import RandomAgent
 from rules.agents.team import TeamAgent, game_policy
 
+if TYPE_CHECKING:
+    from rules.engines.core import GamePlugin
+
 AGENTS = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
@@ -20,6 +25,14 @@ AGENTS = {
     "plan": PlanAgent,
     "alphabeta": AlphaBetaAgent,
     "team": TeamAgent,
+}
+
+
+#: the search budgets the web gives every game's agents (a game's plugin may raise or replace
+#: them with ``GamePlugin.agent_budgets``), so a web run stays reasonable
+WEB_BUDGETS: dict[str, dict[str, Any]] = {
+    "greedy": {"max_nodes": 100},
+    "mcts": {"iterations": 40},
 }
 
 
@@ -32,8 +45,58 @@ def make_agent(name: str, seed: int = 0, **options: Any) -> Agent:
     return cls(seed=seed, **options)
 
 
+def web_options(name: str, plugin: GamePlugin | None = None) -> dict[str, Any]:
+    """The options agent ``name`` plays with on the web: the shared budget, with ``plugin``'s
+    own budget for it on top."""
+    shared = dict(WEB_BUDGETS.get(name, {}))
+    return plugin.agent_options(name, shared) if plugin is not None else shared
+
+
+def parse_entrant(spec: str) -> tuple[str, dict[str, Any]]:
+    """An agent written ``name`` or ``name(option=value, ...)``: its name and the options that
+    replace its web budget (``mcts(iterations=400)``). Values are ints, floats or words."""
+    name, _, rest = spec.partition("(")
+    name = name.strip()
+    options: dict[str, Any] = {}
+    if rest:
+        if not rest.endswith(")"):
+            raise ValueError(f"{spec!r}: an agent's options end with ')'")
+        for part in filter(None, (item.strip() for item in rest[:-1].split(","))):
+            key, sep, value = part.partition("=")
+            if not sep or not key.strip():
+                raise ValueError(f"{spec!r}: write each option as name=value")
+            options[key.strip()] = _option(value.strip())
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})")
+    return name, options
+
+
+def _option(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
+
+
+def web_agent(spec: str, plugin: GamePlugin | None = None) -> Callable[[int], Agent]:
+    """A ``seed -> Agent`` playing ``spec`` (``name`` or ``name(option=value, ...)``) at the
+    web's budget for ``plugin``'s game, the spec's own options on top. An unknown agent or
+    option raises ``ValueError`` here, before any game."""
+    name, options = parse_entrant(spec)
+    merged = {**web_options(name, plugin), **options}
+    try:
+        make_agent(name, seed=0, **merged)
+    except TypeError as error:
+        raise ValueError(f"{spec!r}: {error}") from None
+    build: Callable[[int], Agent] = partial(make_agent, name, **merged)
+    return build
+
+
 __all__ = [
     "AGENTS",
+    "WEB_BUDGETS",
     "Agent",
     "AlphaBeta",
     "AlphaBetaAgent",
@@ -45,4 +108,7 @@ __all__ = [
     "TeamAgent",
     "game_policy",
     "make_agent",
+    "parse_entrant",
+    "web_agent",
+    "web_options",
 ]

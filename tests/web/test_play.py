@@ -201,3 +201,61 @@ def test_a_reply_the_ai_left_unfinished_goes_on_at_the_players_request(alice, us
         again = alice.post(reverse("play-continue", args=[played.pk]), {"version": resumed.version})
         assert again.status_code == 400
         assert PlayedGame.objects.get(pk=played.pk).version == resumed.version
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_difficulty_levels_are_offered_with_their_ladder_ratings(alice, user, game):
+    # given a game's /play/ form
+    plugin = find_plugin(game)
+    assert list(plugin.difficulty_levels) == ["easy", "normal", "hard"]
+    body = alice.get(reverse("play-home"), {"game": game}).content.decode()
+    # then each level is offered, normal first selected, each with its rating on the ladder
+    # the game publishes (rules/ladders/), and so is every agent of the lab
+    options = dict(re.findall(r'<option value="([a-z]+)"( selected)?>', body))
+    assert options["normal"] == " selected" and "easy" in options and "hard" in options
+    for value in (*plugin.difficulty_levels, *plugin.matchup_agents):
+        label = re.search(rf'<option value="{value}"[^>]*>([^<]*)</option>', body)
+        assert label is not None and (
+            "rated +" in label[1]
+            or "rated -" in label[1]
+            or (value == "random" and "anchor" in label[1])
+        ), (value, label)
+    assert reverse("agents-help") in body
+
+
+def test_a_rating_reads_as_elo_over_random_with_its_interval(alice, user, tmp_path, monkeypatch):
+    from rules import ladder
+
+    monkeypatch.setattr(ladder, "PUBLISHED", tmp_path)
+    two_decks(user, "revolt-n-reign")
+    result = ladder.summarise(
+        find_plugin("revolt-n-reign"),
+        ["random", "greedy"],
+        [("greedy", "random")],
+        [ladder.GameOutcome(1.0, "lp-victory", 0, ((0.01,), (0.0,)))] * 30,
+        30,
+        1,
+    )
+    ladder.write_published(result)
+    body = alice.get(reverse("play-home"), {"game": "revolt-n-reign"}).content.decode()
+    greedy = result.rating_of("greedy")
+    half = (greedy.high - greedy.low) / 2
+    assert f"rated {greedy.elo:+.0f} ± {half:.0f} over random" in body
+    assert "rated 0 (the ladder&#x27;s anchor)" in body or "rated 0 (the ladder's anchor)" in body
+
+
+def test_a_game_against_a_level_plays_its_agent_and_shows_the_thinking_time(alice, user):
+    # given a game against the easy level
+    a, b = two_decks(user, "regality-vs-religion")
+    played = start(alice, a, b, "easy")
+    assert played.agent == "easy"
+    # when the player moves until the AI has replied
+    for _ in range(3):
+        if played.reply_ms is not None:
+            break
+        assert move(alice, played).status_code == 302
+        played.refresh_from_db()
+    # then the page says which AI it is and how long it thought
+    assert played.reply_ms is not None
+    page = alice.get(reverse("play-game", args=[played.pk])).content.decode()
+    assert "The AI (Easy: " in page and "of CPU time over its last reply" in page

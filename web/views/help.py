@@ -13,3 +13,9 @@ from web.docs import help_page
 def query_help(request: HttpRequest) -> HttpResponse:
     """The card query language, from ``docs/query-language.md`` as the file stands."""
     return render(request, "web/help_page.html", {"page": help_page("query-language")})
+
+
+@require_GET
+def agents_help(request: HttpRequest) -> HttpResponse:
+    """The agents and their strength ladders, from ``docs/agents.md`` as the file stands."""
+    return render(request, "web/help_page.html", {"page": help_page("agents")})

@@ -18,7 +18,7 @@ from decks.selectors import deck_list_visible_to
 from deckwright.inputs import ParameterError, bounded_int
 from rules.engines.core import find_plugin
 from rules.engines.core.narration import CardRef
-from rules.matchups import PlayRefused, agents_offered
+from rules.matchups import PlayRefused, agent_label, agents_offered, levels_offered
 from rules.models import PlayedGame
 from rules.play import (
     PlayConflict,
@@ -63,6 +63,9 @@ def play_home(request: HttpRequest) -> HttpResponse:
         decks = deck_list_visible_to(request.user, games=[plugin.slug]).order_by("name")
         context["decks"] = list(decks)
         context["agents"] = agents_offered(plugin)
+        context["levels"] = levels_offered(plugin)
+        levels = list(plugin.difficulty_levels)
+        context["default_level"] = levels[len(levels) // 2] if levels else ""
     return render(request, "web/play_home.html", context)
 
 
@@ -140,6 +143,8 @@ def _game_page(request: HttpRequest, game: PlayedGame, status: int = 200, error:
         "result": result_words(game),
         "error": error,
         "waiting": game.status == PlayedGame.Status.ACTIVE and state.current_player() != game.seat,
+        "ai_label": agent_label(game.agent, slug),
+        "reply_seconds": f"{(game.reply_ms or 0) / 1000:.1f}",
     }
     return render(request, "web/play_game.html", context, status=status)
 

@@ -15,6 +15,7 @@ from rules.engines.core.api import (
 )
 from rules.engines.core.plugin import (
     DeckCards,
+    Difficulty,
     GamePlugin,
     HandWords,
     PageWords,
@@ -37,6 +38,7 @@ __all__ = [
     "CardRecord",
     "CardSightings",
     "DeckCards",
+    "Difficulty",
     "Event",
     "Game",
     "GamePlugin",

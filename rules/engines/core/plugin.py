@@ -88,6 +88,15 @@ class SeatPlan:
 
 
 @dataclass(frozen=True)
+class Difficulty:
+    """A level /play/ offers (easy, normal, hard): the agent that plays it, written as a name or
+    ``name(option=value, ...)`` over the web budget, and what the page says it is."""
+
+    agent: str
+    words: str
+
+
+@dataclass(frozen=True)
 class HandWords:
     """How a test-hands page names the opening and the button that starts play."""
 
@@ -174,6 +183,9 @@ class GamePlugin:
     matchup_agents: ClassVar[tuple[str, ...]] = ("random", "greedy", "mcts")
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     agent_labels: ClassVar[Mapping[str, str]] = {}
+    #: the levels /play/ offers, weakest first (its middle one is the form's default); each
+    #: level's agent takes part in the game's ladder, which rates it (``rules.ladder``)
+    difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {}
     #: "package.module:function" of the game's own ``Policy`` (the ``team`` agent), or None
     team_policy: ClassVar[str | None] = None
     words: ClassVar[PageWords] = PageWords()

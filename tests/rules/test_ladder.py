@@ -1,0 +1,168 @@
+"""The agents' strength ladder (``rules.ladder``): the rating fit, the round robin's fairness,
+the command and what it publishes."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+
+import pytest
+from django.core.management import CommandError, call_command
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules import ladder as ladder_module
+from rules.agents import parse_entrant, web_agent
+from rules.engines.core import plugin_for
+from rules.ladder import ELO, PRIOR_DRAWS, THE_GAME, Pairing, fit_ratings, play_ladder, play_one
+
+RVR = "regality-vs-religion"
+
+
+def test_two_agents_are_rated_by_the_odds_of_their_score():
+    # 300 points of 400, plus the virtual draw: odds 300.5 : 100.5
+    fitted = fit_ratings([Pairing("plan", "random", 400, 300.0, 0, 0)])
+    elo, low, high = fitted["plan"]
+    assert elo == pytest.approx(400 * math.log10(300.5 / 100.5), abs=1e-6)
+    p = 300.5 / 401
+    half = 1.959963984540054 * ELO / math.sqrt(401 * p * (1 - p))
+    assert (low, high) == pytest.approx((elo - half, elo + half), abs=1e-6)
+    assert fitted["random"] == (0.0, 0.0, 0.0)
+
+
+def test_a_clean_sweep_has_a_finite_rating_and_an_interval():
+    elo, low, high = fit_ratings([Pairing("alphabeta", "random", 50, 50.0, 0, 0)])["alphabeta"]
+    assert math.isfinite(elo) and elo > 400
+    assert low < elo < high
+
+
+def test_entrants_the_games_do_not_connect_are_refused():
+    with pytest.raises(ValueError, match="no games connect"):
+        fit_ratings([Pairing("a", "random", 4, 2, 0, 0), Pairing("b", "c", 4, 2, 0, 0)])
+
+
+scores = st.lists(st.integers(min_value=0, max_value=20), min_size=6, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(scores)
+def test_the_fit_expects_each_entrant_to_score_what_it_scored(points):
+    # Four entrants, every pair 20 games: at the maximum of the likelihood each entrant's
+    # expected points equal its points (with the virtual draws), whatever the results.
+    names = ["random", "greedy", "mcts", "plan"]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    pairings = [Pairing(a, b, 20, float(p), 0, 0) for (a, b), p in zip(pairs, points, strict=True)]
+    fitted = fit_ratings(pairings)
+    for name in names:
+        expected = actual = 0.0
+        for pairing in pairings:
+            if name not in (pairing.first, pairing.second):
+                continue
+            other = pairing.second if name == pairing.first else pairing.first
+            gap = (fitted[name][0] - fitted[other][0]) / ELO
+            expected += (pairing.games + PRIOR_DRAWS) / (1 + math.exp(-gap))
+            mine = pairing.points if name == pairing.first else pairing.games - pairing.points
+            actual += mine + PRIOR_DRAWS / 2
+        assert expected == pytest.approx(actual, abs=1e-6)
+    # and naming the pairs the other way round changes nothing
+    flipped = fit_ratings(
+        [Pairing(p.second, p.first, p.games, 20 - p.points, 0, 0) for p in pairings]
+    )
+    for name in names:
+        assert flipped[name] == pytest.approx(fitted[name], abs=1e-6)
+
+
+def test_entrants_are_read_with_their_options_and_bad_ones_refused():
+    assert parse_entrant("mcts(iterations=200, exploration=0.5)") == (
+        "mcts",
+        {"iterations": 200, "exploration": 0.5},
+    )
+    assert parse_entrant("greedy") == ("greedy", {})
+    for bad, words in (
+        ("mcts(iterations)", "name=value"),
+        ("mcts(iterations=3", "end with"),
+        ("chess-engine", "unknown agent"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            parse_entrant(bad)
+    with pytest.raises(ValueError, match="unexpected keyword"):
+        web_agent("mcts(bogus=1)", plugin_for(RVR))
+
+
+def test_each_cycle_of_four_gives_each_agent_each_seat_and_deck():
+    # Revolt N Reign's first sample pair: game k seats the first entrant in seat k % 2, and
+    # games 2-3 play the decks mirrored; the points follow the seat that won.
+    plugin = plugin_for("revolt-n-reign")
+    outcomes = [play_one(plugin.slug, "greedy", "random", index, 5) for index in range(4)]
+    for index, outcome in enumerate(outcomes):
+        assert outcome.winning_seat in (0, 1)
+        assert outcome.points == float(outcome.winning_seat == index % 2)
+        assert outcome.seconds[0] and outcome.seconds[1]  # both sides decided, and were timed
+
+
+def test_a_ladder_is_reproducible_and_reports_every_pairing():
+    first = play_ladder(RVR, 4, seed=3, entrants=["random", "greedy", "mcts(iterations=5)"])
+    again = play_ladder(RVR, 4, seed=3, entrants=["random", "greedy", "mcts(iterations=5)"])
+    assert [p.points for p in first.pairings] == [p.points for p in again.pairings]
+    assert [(p.first, p.second) for p in first.pairings] == [
+        ("random", "greedy"),
+        ("random", "mcts(iterations=5)"),
+        ("greedy", "mcts(iterations=5)"),
+    ]
+    for pairing in first.pairings:
+        assert pairing.games == 4
+        assert sum(pairing.seat_wins) + pairing.draws == 4
+    by_name = {r.entrant: r for r in first.ratings}
+    assert by_name["random"].elo == 0 and by_name["random"].games == 8
+    assert all(r.decisions > 0 and r.cpu_p95_ms >= 0 for r in first.ratings)
+    assert [r.elo for r in first.ratings] == sorted((r.elo for r in first.ratings), reverse=True)
+    assert ladder_module.Ladder.from_dict(json.loads(json.dumps(first.as_dict()))) == first
+
+
+def test_a_cooperative_ladder_plays_each_team_against_the_game():
+    ladder = play_ladder("reggae-revolution", 3, entrants=["random", "team"])
+    assert [(p.first, p.second) for p in ladder.pairings] == [
+        ("random", THE_GAME),
+        ("team", THE_GAME),
+    ]
+    assert {r.entrant for r in ladder.ratings} == {"random", "team", THE_GAME}
+    assert ladder.cooperative and all(p.seat_wins == () for p in ladder.pairings)
+
+
+def ladder_command(*args: str) -> str:
+    out = io.StringIO()
+    call_command("ladder", *args, stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+def test_the_command_prints_and_publishes_the_ladder(tmp_path, monkeypatch):
+    monkeypatch.setattr(ladder_module, "PUBLISHED", tmp_path / "ladders")
+    docs = tmp_path / "agents.md"
+    docs.write_text("# Agents\n\nIntro.\n")
+    monkeypatch.setattr(ladder_module, "DOCS", docs)
+    args = ("--game", RVR, "--games", "2", "--agents", "random,greedy")
+    text = ladder_command(*args)
+    assert "| 1 | greedy |" in text or "| 1 | random |" in text
+    assert "| random vs greedy | 2 |" in text
+    ladder_command(*args, "--publish")
+    ladder_command(*args, "--publish")  # publishing again replaces the block
+    written = docs.read_text()
+    assert written.startswith("# Agents\n\nIntro.\n")
+    assert written.count(f"<!-- ladder:{RVR} -->") == 1
+    assert "| random vs greedy | 2 |" in written
+    stored = ladder_module.published(RVR)
+    assert stored is not None and {r.entrant for r in stored.ratings} == {"random", "greedy"}
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--game", "chess", "--games", "2"), "no game with an engine"),
+        (("--game", RVR, "--games", "0"), "at least 1"),
+        (("--game", RVR, "--games", "2", "--agents", "random,oracle"), "unknown agent 'oracle'"),
+    ],
+)
+def test_the_command_explains_bad_input(args, words):
+    with pytest.raises(CommandError, match=words):
+        ladder_command(*args)
