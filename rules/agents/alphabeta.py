@@ -5,7 +5,9 @@ several decisions by the same player, so plain negamax would be wrong). Leaves u
 ``search_value()`` (``returns()[0]`` unless the engine adds a margin); depth-limited leaves use
 ``evaluate(0)``. The table is keyed by ``canonical_key()`` when the engine reduces positions by
 board symmetries (it returns a key, not None), else by ``key()``; moves are tried in the engine's
-``order_actions`` order. All three are ``State`` hooks with neutral defaults.
+``order_actions`` order. The agent first asks ``solved_action()``: an engine with an exact solver
+answers small endgames itself, and the agent plays that instead of searching. All four are
+``State`` hooks with neutral defaults.
 """
 
 from __future__ import annotations
@@ -137,9 +139,13 @@ class AlphaBetaAgent:
         self.depth = depth
 
     def act(self, state: State) -> Action:
-        """Return the best action found at the configured depth."""
+        """Return the engine's solved action if it has one, else the best action found at the
+        configured depth."""
         if not state.is_perfect_information():
             raise ValueError("alpha-beta needs a perfect-information state; use MCTS instead")
+        solved = state.solved_action()
+        if solved is not None:
+            return solved
         result = AlphaBeta().search(state, self.depth)
         if result.best_action is None:
             return self.rng.choice(state.legal_actions())

@@ -16,8 +16,10 @@ from rules.engines.regality_vs_religion.game import WIN_SCORE
 from rules.engines.regality_vs_religion.notation import format_position
 from rules.engines.regality_vs_religion.solve_tool import random_benchmark, random_endgame
 from rules.engines.regality_vs_religion.solver import (
+    ENDGAME_NODES,
     FastSolver,
     Solver,
+    endgame_action,
     fast_solvable,
     make_solver,
     perft,
@@ -407,3 +409,26 @@ def test_the_closed_form_look_ahead_agrees_with_the_enumerated_one():
         for player in (0, 1):
             mover = (*node[:4], player, False)
             assert solver._lookahead(mover) == enumerated._lookahead(mover)
+
+
+def test_a_node_budget_stops_the_solver_at_the_same_point_every_time():
+    # given the old-style opening, far beyond a few thousand nodes, for either solver
+    state = GAME.new_initial_state(0, {"variant": "old-style"})
+    for solver in (lambda: make_solver(state, max_nodes=5000), lambda: Solver(max_nodes=5000)):
+        # when it is searched twice with the same node budget
+        runs = [solver().solve(state) for _ in range(2)]
+        # then both searches give up, after the same number of nodes (no clock involved)
+        assert not runs[0].complete and runs[0].best_action is None
+        assert runs[0].nodes == runs[1].nodes
+
+
+def test_the_agents_ask_the_solver_in_small_endgames_only():
+    # the opening is no endgame; nor is a hidden-information variant
+    assert GAME.new_initial_state(0, {"variant": "old-style"}).solved_action() is None
+    assert GAME.new_initial_state(0, {"variant": "secret-random"}).solved_action() is None
+    # one space to fill: the Minister goes there, then turns one of Religion's two tiles
+    state = position(ONE_EMPTY, "old-style")
+    assert str(state.solved_action()) == "place minister c3"
+    play(state, "place minister c3")
+    assert str(state.solved_action()) in {"turn b3", "turn c2"}
+    assert endgame_action(state, max_nodes=ENDGAME_NODES) == state.solved_action()

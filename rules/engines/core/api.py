@@ -221,6 +221,11 @@ class State:
         """Return a terminal position's value for player 0 in alpha-beta (a margin may refine it)."""
         return self.returns()[0]
 
+    def solved_action(self) -> Action | None:
+        """Return an action of perfect play when the engine's own solver proves one within its own
+        small budget (an endgame), else None; alpha-beta plays it instead of searching."""
+        return None
+
     def canonical_key(self) -> Hashable | None:
         """Return the position key reduced by the board's symmetries, or None without any."""
         return None

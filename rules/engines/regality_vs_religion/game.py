@@ -1077,6 +1077,12 @@ class RvRState(State):
             return -WIN_SCORE + margin
         return 0.0
 
+    def solved_action(self) -> Action | None:
+        """Return the solver's perfect play in a small endgame, else None (``endgame_action``)."""
+        from rules.engines.regality_vs_religion.solver import endgame_action
+
+        return endgame_action(self)
+
     def evaluate(self, player: int) -> float:
         """Return a heuristic in [-1, 1]: ally balance on the board plus tiles in hand."""
         if self.phase == "over":

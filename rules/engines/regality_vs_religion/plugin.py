@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from rules.engines.core import (
     CardSightings,
     DeckCards,
+    Difficulty,
     Game,
     GamePlugin,
     PageWords,
@@ -40,16 +41,23 @@ class RegalityVsReligionPlugin(GamePlugin):
     table_builder = "rules.engines.regality_vs_religion.table:rvr_table"
     hands_use_agents = True
     needs_legal_decks = True
-    #: alpha-beta 4 placements deep (perfect information: not the secret variants). Measured on
-    #: a busy two-core machine, 200 games against greedy over the example setups
+    #: alpha-beta 4 placements deep (perfect information: not the secret variants), playing the
+    #: solver's move in small endgames (``RvRState.solved_action``). Measured on a busy two-core
+    #: machine, 200 games against greedy over the example setups
     #: (docs/rules/regality-vs-religion.md, Measured): 0.16 s of CPU a game in old-style, about
     #: 0.9 s in standard, every game ended by the rulebook;
     #: the game's best agent, so the form's default
     matchup_agents: ClassVar[tuple[str, ...]] = ("alphabeta", "random", "greedy", "mcts")
+    difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
+        "easy": Difficulty("greedy", "greedy, one move ahead"),
+        "normal": Difficulty("alphabeta(depth=2)", "alpha-beta, two moves deep"),
+        "hard": Difficulty("alphabeta", "alpha-beta, four moves deep"),
+    }
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {"alphabeta": {"depth": 4}}
     agent_labels: ClassVar[Mapping[str, str]] = {
-        "alphabeta": "Alpha-beta (4 placements deep; old-style 0.2 s a game, standard about "
-        "1 s; not the secret variants)",
+        "alphabeta": "Alpha-beta (4 placements deep, perfect play from 4 spaces left in "
+        "old-style and 2 in the other variants; old-style 0.2 s a game, standard about 1 s; not "
+        "the secret variants)",
     }
     tools: ClassVar[Mapping[str, str]] = {
         "solve": "rules.engines.regality_vs_religion.solve_tool:solve"
