@@ -17,26 +17,37 @@ class GreedyAgent:
     ``MAX_DEPTH`` decisions deep (a turn may go on as long as its player likes, e.g. a Rival
     Realms draw ability fed by supply cards; the depth bound keeps the search off Python's
     recursion limit).
+
+    In a game with hidden information each action is scored on ``samples`` determinisations
+    (``State.determinise``), each searched with its own ``max_nodes``, and the scores averaged:
+    one sampled deal shows a single guess at the hidden cards and at the coming draws, and an
+    action that only pays off in that guess (attacking a face-down unit that may be far
+    stronger) looks as good as a sure one. The default, 1, scores on one deal.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, max_nodes: int = 5000) -> None:
+    def __init__(self, seed: int = 0, max_nodes: int = 5000, samples: int = 1) -> None:
         self.rng = Rng(seed)
         self.max_nodes = max_nodes
+        self.samples = max(1, samples)
 
     def act(self, state: State) -> Action:
         """Return the legal action with the best one-turn evaluation (ties broken at random)."""
         player = state.current_player()
-        view = searchable_view(state, player, self.rng)
-        actions = view.legal_actions()
-        budget = [self.max_nodes]
+        deals = 1 if state.is_perfect_information() else self.samples
+        views = [searchable_view(state, player, self.rng) for _ in range(deals)]
+        actions = views[0].legal_actions()
+        budgets = [[self.max_nodes] for _ in views]
         best_value = float("-inf")
         best: list[Action] = []
         for action in actions:
-            child = view.clone()
-            child.apply_unchecked(action)
-            value = self._turn_value(child, player, budget, 1)
+            value = 0.0
+            for view, budget in zip(views, budgets, strict=True):
+                child = view.clone()
+                child.apply_unchecked(action)
+                value += self._turn_value(child, player, budget, 1)
+            value /= deals
             if value > best_value + 1e-12:
                 best_value, best = value, [action]
             elif abs(value - best_value) <= 1e-12:

@@ -1010,6 +1010,35 @@ def test_doom_action_is_taken_when_it_eradicates_the_last_rival() -> None:
     assert after.evaluate(0) == 1.0 and after.evaluate(1) == -1.0  # before the discards
 
 
+def test_search_never_tries_giving_the_liege_to_doom_nor_ignoring_a_free_gift() -> None:
+    """§Doom Action, §Victory, §Reinforcement Phase: search agents leave out the dominated
+    choices (``search_actions``), and their root priors put a winning attack at 1."""
+    state = battle(
+        {
+            (0, 0): (0, "empire-sovereign"),
+            (0, 1): (0, "empire-legionnaires"),
+            (1, 1): (1, "umbrous-nightlord"),
+            (5, 5): (1, "umbrous-husks"),
+        },
+        ("empire", "umbrous"),
+    )
+    state.faction_decks = [[], []]
+    state.known[state.board[(1, 1)]] = 0b11  # seen in an earlier combat
+    before = state.key(), state.rng.getstate()
+    priors = dict(zip(state.search_actions(), state.action_priors(0), strict=True))
+    assert priors[Action("attack", (0, 1, 1, 1))] == 1.0  # Legionnaires 5 against 4
+    assert (state.key(), state.rng.getstate()) == before  # the game's own draws are untouched
+    assert state.search_actions() == state.legal_actions()
+    doom = state.clone()
+    doom.apply(DOOM)
+    assert doom.legal_actions() == [Action("discard", (1, 1)), Action("discard", (5, 5))]
+    assert doom.search_actions() == [Action("discard", (5, 5))]  # never the Nightlord
+    stack(state, "another-turn")
+    state.apply(PASS)
+    assert state.legal_actions() == [Action("resolve"), Action("ignore")]
+    assert state.search_actions() == [Action("resolve")]
+
+
 @pytest.mark.parametrize("seed", [1, 3, 10])
 def test_greedy_games_end_by_victory_not_by_units_wandering_to_the_turn_limit(seed: int) -> None:
     """§Victory is the only ending the rulebook has: greedy players close in and fight (these

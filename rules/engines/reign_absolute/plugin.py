@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from rules.engines.core import (
     Action,
     DeckCards,
+    Difficulty,
     GamePlugin,
     HandWords,
     PageWords,
@@ -38,13 +39,24 @@ class ReignAbsolutePlugin(GamePlugin):
     max_decks = 4
     seat_keys: ClassVar[tuple[str, ...]] = ("factions",)
     needs_legal_decks = True
-    #: the engine has no rollout policy: random rollouts stop after four turn changes and score
-    #: the position (measured on a busy two-core machine: about 19 s a game, where rollouts to
-    #: the end took minutes)
-    agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {"mcts": {"rollout_turns": 4}}
-    #: greedy first (the form's default): its games end by the last Liege with 2, 3 or 4 armies in
-    #: under 1 s of CPU a game (docs/rules/reign-absolute.md, *Measured*); MCTS takes 15-20 s
+    #: MCTS rollouts (uniform among ``ReignState.search_actions``) stop after four turn changes
+    #: and score the position (measured on a busy two-core machine: about 19 s a game, where
+    #: rollouts to the end took minutes). Greedy scores each action on six deals of the hidden
+    #: units and draws, 20 positions each: on one deal it staked its Liege on a face-down unit
+    #: it guessed weak (issue 28; tests/rules/test_blunders_reign_absolute.py)
+    agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "mcts": {"rollout_turns": 4},
+        "greedy": {"samples": 6, "max_nodes": 20},
+    }
+    #: greedy first (the form's default): its games end by the last Liege with 2, 3 or 4 armies,
+    #: in about 0.3 s of CPU a game with two and 1.2 s with four (docs/rules/reign-absolute.md,
+    #: *Measured*); MCTS takes 15-20 s
     matchup_agents: ClassVar[tuple[str, ...]] = ("greedy", "random", "mcts")
+    difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
+        "easy": Difficulty("mcts(iterations=10)", "MCTS, 10 playouts a move"),
+        "normal": Difficulty("greedy", "greedy, one step ahead"),
+        "hard": Difficulty("mcts(iterations=200)", "MCTS, 200 playouts a move"),
+    }
     words: ClassVar[PageWords] = PageWords(
         hands=HandWords(
             opening="The deal",
