@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rules.engines.core import Action, GamePlugin, HandWords, PageWords, State
+from rules.engines.core import Action, Difficulty, GamePlugin, HandWords, PageWords, State
 from rules.engines.core.narration import CardRef, Part
 from rules.engines.core.table import card_name
 from rules.engines.rival_realms.cards import CardDataError, card_spec
@@ -34,6 +34,11 @@ class RivalRealmsPlugin(GamePlugin):
     #: "Measured", for how its games end against itself, random and greedy
     team_policy = "rules.engines.rival_realms.policy:play_action"
     matchup_agents: ClassVar[tuple[str, ...]] = ("team", "random", "greedy", "mcts")
+    difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
+        "easy": Difficulty("greedy", "greedy, one step ahead"),
+        "normal": Difficulty("mcts", "MCTS, 40 playouts a move"),
+        "hard": Difficulty("team", "the Rival Realms policy"),
+    }
     agent_labels: ClassVar[Mapping[str, str]] = {
         "team": "Rival Realms policy (builds, attacks every turn, blocks what hurts; "
         "a fraction of a second a game)",
@@ -55,8 +60,9 @@ class RivalRealmsPlugin(GamePlugin):
         },
         house_rules=HOUSE_RULES,
         matchup_rules="Rival Realms: two decks, each played by its own agent.",
-        matchup_timing="the policy a fraction of a second a game; greedy about a second (it "
-        "keeps its units home, so its games run to the turn limit); MCTS several seconds",
+        matchup_timing="the policy a fraction of a second a game; greedy about two seconds (it "
+        "keeps its units home unless an attack is lethal, so one game in six runs to the turn "
+        "limit); MCTS three to four seconds",
     )
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:

@@ -4,6 +4,14 @@
 player sees (their hand, the open fields and piles; never the rival's hand or a draw deck). It
 is the game's own agent (the ``team`` agent of matchups, ``RivalRealmsPlugin.team_policy``).
 
+Before its plan, in every window and every choice of its own, it takes a win on offer
+(``winning_action``, §`Winning`): a play or ability (paid for with the supply cards in hand) or
+a target that wins at once, or an attack, reinforce play or target after which its unblocked
+attackers deal at least the rival's life, however the rival blocks. It never pays life it does
+not have (ruling 17: the payment would lose at once), and never attacks or blocks with a unit
+whose leaving the field would meet a victory condition of the rival's (a Siege Camp counting
+lost cards). Search agents take the same wins without searching (``RealmsState.advice``).
+
 Its plan follows the rulebook's turn (§`Turn Sequence`):
 
 * Deploy: buy the set of permanents in hand worth most that every supply card in hand could
@@ -25,11 +33,14 @@ Its plan follows the rulebook's turn (§`Turn Sequence`):
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
 
 from rules.engines.core import Action
 from rules.engines.rival_realms.state import END, PASS, RealmsState
 
+#: the window actions that can win at once or declare a lethal attack (``winning_action``)
+WINNING_KINDS = ("play", "use", "attack")
 #: what a card in hand is worth keeping, by type (units add their attack and defense)
 TYPE_WORTH = {"supply": 2.0, "realm": 3.0, "unit": 1.0, "reinforce": 1.5}
 
@@ -56,6 +67,130 @@ def _hand_card(state: RealmsState, player: int, key: object) -> int:
 
 def _field_card(state: RealmsState, player: int, action: Action) -> int:
     return state.field[player][cast(int, action.args[1])]
+
+
+def _survives_paying(
+    state: RealmsState, player: int, payments: Iterable[Mapping[str, Any]]
+) -> bool:
+    """Would ``player`` still be alive after paying the life among ``payments``? Ruling 17 lets
+    a payment bring its payer to 0, who has then lost (§`Winning`)."""
+    paid = sum(int(p["amount"]) for p in payments if p["pay"] == "lose_life")
+    return paid < state.life[player]
+
+
+def _action_costs(state: RealmsState, player: int, action: Action) -> tuple[Mapping[str, Any], ...]:
+    """The payments a ``play`` or ``use`` action asks for besides a card's supply cost."""
+    if action.kind == "play":
+        return state.table[_hand_card(state, player, action.args[0])].additional_costs
+    if action.kind == "use":
+        card = _field_card(state, player, action)
+        return state.table[card].abilities[cast(int, action.args[2])].cost
+    return ()
+
+
+def _survives(state: RealmsState, player: int, action: Action) -> bool:
+    """Would ``player`` survive paying for ``action`` (``_survives_paying``)?"""
+    return _survives_paying(state, player, _action_costs(state, player, action))
+
+
+def _supply_due(state: RealmsState, player: int, action: Action) -> int:
+    """The supply a ``play`` or ``use`` action costs in all."""
+    due = sum(
+        int(p["amount"]) for p in _action_costs(state, player, action) if p["pay"] == "supply"
+    )
+    if action.kind == "play":
+        due += state.table[_hand_card(state, player, action.args[0])].cost
+    return due
+
+
+def _combat_is_lethal(state: RealmsState, player: int) -> bool:
+    """Is ``player`` attacking with units whose unblocked attack is at least the rival's life
+    (§`Resolve`)? Before blocks are declared ``combat_outlook`` has the defender block the
+    strongest attackers, one unit each: the least damage blocks can let through (§`Defend`)."""
+    if state.active != player or not state.attackers:
+        return False
+    return state.combat_outlook()[0] >= state.life[1 - player]
+
+
+def _win_in_sight(state: RealmsState, player: int, forecast: bool) -> bool:
+    """Could one action of ``player``'s win now? Only then is it worth trying them on copies:
+    a victory ability on its field or in its hand (§`Winning`), damage to the rival within its
+    abilities' reach of the rival's life, or, with ``forecast``, an attack of its own to
+    declare or under way (§`Combat`)."""
+    if forecast and state.active == player and (state.attackers or state.phase == "attack"):
+        return True
+    reach = 0
+    for card in (*state.field[player], *state.hand[player]):
+        for ability in state.table[card].abilities:
+            if ability.kind == "victory":
+                return True
+            reach += sum(
+                int(op.get("amount", 0)) for op in ability.do if op["op"] == "damage_rival"
+            )
+    return 0 < state.life[1 - player] <= reach
+
+
+def _decides(
+    state: RealmsState, player: int, action: Action, forecast: bool, choices: int = 2
+) -> bool:
+    """Does ``action`` win before the rival decides anything (or, with ``forecast``, leave a
+    lethal combat: in the Attack step, with the attackers ``_attack`` would add)? Its own
+    payments and targets that follow are tried every way, up to ``choices`` of them. The copy
+    is played only until the rival would decide, and a win reads only open cards and life, so
+    nothing hidden from ``player`` counts."""
+    trial = state.clone().quiet()
+    trial.apply_unchecked(action)
+    if trial.is_terminal():
+        return trial.winner() == player
+    if choices and trial.tasks and trial.current_player() == player:
+        return any(_decides(trial, player, a, forecast, choices - 1) for a in trial.legal_actions())
+    if not forecast or trial.tasks:
+        return False
+    while trial.phase == "attack" and trial.current_player() == player:
+        more = _attack(trial, player, trial.legal_actions())
+        if more == END:
+            break
+        trial.apply_unchecked(more)
+    return _combat_is_lethal(trial, player)
+
+
+def winning_action(state: RealmsState, forecast: bool = True) -> Action | None:
+    """The next step of a win on offer to the player to act, or None: a play, ability, payment
+    or target that wins at once (§`Winning`), or the supply card toward a play or ability that
+    the supply cards in hand pay for and that wins at once; with ``forecast``, also one after
+    which its unblocked attackers deal at least the rival's life."""
+    player = state.current_player()
+    if player not in (0, 1) or not _win_in_sight(state, player, forecast):
+        return None
+    actions = state.legal_actions()
+    if state.tasks:
+        return next((a for a in actions if _decides(state, player, a, forecast)), None)
+    for action in actions:
+        if action.kind in WINNING_KINDS and _decides(state, player, action, forecast):
+            return action
+    if not any(a.kind == "supply" for a in actions):
+        return None
+    funded = state.clone().quiet()
+    for card in [c for c in funded.hand[player] if funded.table[c].type == "supply"]:
+        funded.apply_unchecked(Action("supply", (funded.table[card].key,)))
+        if funded.current_player() != player or funded.tasks:
+            return None  # a supply card that asks something: no plain line to follow
+    for action in funded.legal_actions():
+        if action.kind in ("play", "use") and _decides(funded, player, action, forecast):
+            due = _supply_due(funded, player, action) - state.supply[player]
+            return _pay_toward(state, actions, player, due)
+    return None
+
+
+def _leaving_crowns_rival(state: RealmsState, player: int, card: int, lost: bool) -> bool:
+    """Would ``card`` leaving ``player``'s field (to the lost deck when ``lost``, else the
+    discard pile) meet a victory condition of the rival's, such as Siege Camp's lost cards?"""
+    rival = 1 - player
+    if not any(state.table[c].of_kind("victory") for c in state.field[rival]):
+        return False
+    trial = state.clone().quiet()
+    trial._leave_field(card, trial.lost if lost else trial.discard)
+    return trial.meets_victory(rival)
 
 
 def _play_worth(state: RealmsState, player: int, card: int) -> float:
@@ -145,6 +280,8 @@ def _plan(state: RealmsState, player: int) -> list[int]:
         spec = state.table[card]
         if not spec.is_permanent or spec.cost > budget:
             continue
+        if not _survives_paying(state, player, spec.additional_costs):
+            continue
         if not state._payable(
             player, spec.additional_costs, 0, None, spec.prerequisites, from_hand=1
         ):
@@ -203,7 +340,7 @@ def _deploy(state: RealmsState, player: int, actions: list[Action]) -> Action:
     if target is None:
         if not any(state.table[c].type == "supply" for c in state.hand[player]):
             # A hand with nothing to pay with: any ability that can still change something.
-            uses = [a for a in actions if a.kind == "use"]
+            uses = [a for a in actions if a.kind == "use" and _survives(state, player, a)]
             if uses:
                 return uses[0]
         return END
@@ -216,9 +353,19 @@ def _deploy(state: RealmsState, player: int, actions: list[Action]) -> Action:
     return supply if supply is not None else END
 
 
-def _attack(state: RealmsState, actions: list[Action]) -> Action:
-    attacks = [a for a in actions if a.kind == "attack"]
-    return attacks[0] if attacks else END
+def _attack(state: RealmsState, player: int, actions: list[Action]) -> Action:
+    rival = 1 - player
+    striking = sum(state.attack_of(c) for c in state.field[rival] if state.table[c].type == "unit")
+    for action in actions:
+        if action.kind != "attack":
+            continue
+        unit = _field_card(state, player, action)
+        # every unit in a combat leaves the field (§`Unit Cards`); it is lost when the rival's
+        # blockers together deal more than its defense
+        lost = striking > state.defense_of(unit)
+        if not _leaving_crowns_rival(state, player, unit, lost):
+            return action
+    return END
 
 
 def _defend(state: RealmsState, player: int, actions: list[Action]) -> Action:
@@ -236,6 +383,9 @@ def _defend(state: RealmsState, player: int, actions: list[Action]) -> Action:
         hit, saved = state.attack_of(blocker), state.attack_of(attacker)
         if saved <= hit and not lethal:
             continue
+        lost = saved > state.defense_of(blocker) - state.damage.get(blocker, 0)
+        if _leaving_crowns_rival(state, player, blocker, lost):
+            continue
         gain = saved - 0.5 * hit
         if best is None or gain > best[0]:
             best = (gain, action)
@@ -243,11 +393,11 @@ def _defend(state: RealmsState, player: int, actions: list[Action]) -> Action:
 
 
 def _combat_help(state: RealmsState, player: int, actions: list[Action], phase: str) -> Action:
-    plays = [a for a in actions if a.kind == "play"]
+    plays = [a for a in actions if a.kind == "play" and _survives(state, player, a)]
     if plays:
         return plays[0]
     for action in actions:
-        if action.kind == "use":
+        if action.kind == "use" and _survives(state, player, action):
             ability = state.table[_field_card(state, player, action)].abilities[
                 cast(int, action.args[2])
             ]
@@ -264,7 +414,7 @@ def _combat_help(state: RealmsState, player: int, actions: list[Action], phase: 
 
 def _redraw(state: RealmsState, player: int, actions: list[Action]) -> Action:
     for action in actions:
-        if action.kind == "use":
+        if action.kind == "use" and _survives(state, player, action):
             ability = state.table[_field_card(state, player, action)].abilities[
                 cast(int, action.args[2])
             ]
@@ -298,13 +448,16 @@ def play_action(state: RealmsState) -> Action:
     actions = state.legal_actions()
     if len(actions) == 1:
         return actions[0]
+    winning = winning_action(state)
+    if winning is not None:
+        return winning
     if state.tasks:
         return _decide_task(state, player, actions)
     phase = state.phase
     if phase == "deploy":
         return _deploy(state, player, actions)
     if phase == "attack":
-        return _attack(state, actions)
+        return _attack(state, player, actions)
     if phase == "defend":
         return _defend(state, player, actions)
     if phase == "reinforce":

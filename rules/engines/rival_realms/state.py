@@ -27,6 +27,10 @@ from rules.engines.rival_realms.cards import CardSpec
 
 HAND_SIZE = 7
 STARTING_LIFE = 20
+#: ``evaluate`` of a combat likely to end the game: above any other position, below a win
+FORECAST_WIN = 0.99
+#: changes of the player to act an MCTS playout makes (a combat turn makes about seven)
+ROLLOUT_TURNS = 16
 
 LIFE_REASON = "life"
 CARD_REASON = "card-victory"
@@ -40,6 +44,8 @@ QUIET_PHASES = frozenset({"deploy", "attack", "redraw", "any"})
 
 END = Action("end")
 PASS = Action("pass")
+#: the windows of a combat whose blocks are declared (§`Reinforce`, §`Resolve`)
+COMBAT_AFTER_BLOCKS = frozenset({"reinforce", "resolve_attacker", "resolve_defender"})
 
 #: tasks that wait for a player's choice; the others the engine runs by itself
 DECISIONS = frozenset({"pay_hand", "pay_field", "choose", "rival_discard", "return", "assign"})
@@ -283,6 +289,17 @@ class RealmsState(State):
         to_defender, leaving = self.combat_outlook()
         life = list(self.life)
         life[1 - self.active] -= to_defender
+        # A combat likely to bring a ruler's life to 0 is scored as the game it ends (§`Winning`),
+        # short of a win already made: weighed by the terms below, the attackers leaving the
+        # field (§`Unit Cards`) outweighed the rival's last points of life, so a one-turn search
+        # held back a lethal attack and let a lethal one through unblocked.
+        if life[rival] <= 0 < life[player]:
+            return FORECAST_WIN
+        if life[player] <= 0 < life[rival]:
+            return -FORECAST_WIN
+        ended = self._combat_card_victory()
+        if ended is not None:
+            return FORECAST_WIN * ended[player]
 
         def might(p: int) -> float:
             total = 0.0
@@ -305,6 +322,23 @@ class RealmsState(State):
         # discard (ruling 23) swaps for new ones, and what locks a hand without it (ruling 21).
         live = (self.live_in_hand(player) - self.live_in_hand(rival)) / HAND_SIZE
         return max(-1.0, min(1.0, 0.5 * lead + 0.3 * field + 0.1 * hand + 0.1 * live))
+
+    def _combat_card_victory(self) -> list[float] | None:
+        """The result a combat under way, blocks declared, would end the game with if neither
+        player did anything more (the rest of it played out on a copy), where a victory ability
+        is on a field; None otherwise. A card victory can come of the units a combat loses
+        (Siege Camp counts lost cards; §`Winning`, ruling 8)."""
+        if not self.attackers or self.phase not in COMBAT_AFTER_BLOCKS:
+            return None
+        if not any(self.table[c].of_kind("victory") for side in self.field for c in side):
+            return None
+        trial = self.clone().quiet()
+        while trial.scores is None and trial.attackers and trial.phase in COMBAT_AFTER_BLOCKS:
+            if trial.tasks:
+                trial.apply_unchecked(trial.legal_actions()[0])
+            else:
+                trial.apply_unchecked(PASS if trial.phase == "reinforce" else END)
+        return trial.scores
 
     def combat_outlook(self) -> tuple[int, set[int]]:
         """Return the damage a combat under way is likely to deal the defender and the units it
@@ -345,6 +379,55 @@ class RealmsState(State):
                 and all(name in names for name in self.table[c].prerequisites)
             )
         )
+
+    # --- search hooks (rules/agents/mcts.py) ---------------------------------------------------
+    has_rollout_policy = True
+
+    def rollout_action(self, rng: Rng) -> Action:
+        """A playout move: the game's own policy's (``policy.play_action``, the ``team`` agent).
+
+        Uniform random play ends windows and spends supply at random, so its playouts lose
+        from nearly any position at low life and cannot tell a payment that loses at once from
+        a pass; the policy's playouts build, attack and block as a player would."""
+        from rules.engines.rival_realms.policy import play_action  # it imports this module
+
+        return play_action(self)
+
+    def rollout_turns(self) -> int:
+        """How many changes of the player to act an MCTS playout makes before ``evaluate``."""
+        return ROLLOUT_TURNS
+
+    def advice(self) -> Action | None:
+        """A win on offer is taken without search: the policy's ``winning_action`` (a play,
+        ability or target that wins at once, or the supply card toward one; an attack or a
+        reinforce play that leaves unblocked attack at least the rival's life). A search at the
+        web's budget spreads its playouts over every order of the steps of such a line, and
+        scores a win put off to a later turn as high as one taken now (a playout's rival answers
+        less well than the search's), so it can end a window a step short of the win."""
+        from rules.engines.rival_realms.policy import winning_action  # it imports this module
+
+        return winning_action(self)
+
+    def search_actions(self) -> list[Action]:
+        """The legal actions less a dominated one: ending the Redraw window while the supply
+        left could pay for an ability that only gains life (Temple of Dawn). Both players'
+        supply returns to 0 when the turn ends (§`Supply`), so a turn that ends with it unspent
+        is never better than the same turn with the life gained. Search agents choose among
+        these."""
+        actions = self.legal_actions()
+        if self.tasks or self.phase != "redraw" or END not in actions:
+            return actions
+        for action in actions:
+            if action.kind != "use":
+                continue
+            ability = self.table[self.field[self.window][cast(int, action.args[1])]].abilities[
+                cast(int, action.args[2])
+            ]
+            if all(p["pay"] == "supply" for p in ability.cost) and all(
+                op["op"] == "gain_life" for op in ability.do
+            ):
+                return [a for a in actions if a != END]
+        return actions
 
     # --- hidden information -------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
