@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.engines.core import DeckCards, GamePlugin, PageWords, SeatPlan, SetupError
+from rules.engines.core import DeckCards, Difficulty, GamePlugin, PageWords, SeatPlan, SetupError
 from rules.engines.reggae_revolution.effects import effect_problems
 from rules.engines.reggae_revolution.game import ReggaeRevolutionGame
 from rules.engines.reggae_revolution.state import LIMIT_REASON, LOSS_REASON, WIN_REASON
@@ -28,6 +28,18 @@ class ReggaeRevolutionPlugin(GamePlugin):
     #: team games in a fraction of a second; random and greedy won none of 20 (docs/engines.md)
     team_policy = "rules.engines.reggae_revolution.policy:greedy_action"
     matchup_agents: ClassVar[tuple[str, ...]] = ("team", "random", "greedy", "mcts")
+    #: MCTS at the web's 40 playouts: each playout's villain reveal moves the team's value more
+    #: than a scored pair does, so the root's priors (the team policy's turn values compared on
+    #: the same deals, ``ReggaeState.action_priors``) weigh as much as 300 playouts; playouts
+    #: stop when the turn passes on (``rollout_turns``), or alone after 10 actions
+    agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "mcts": {"prior_visits": 300, "rollout_limit": 10},
+    }
+    difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
+        "easy": Difficulty("team", "your partners play the team policy"),
+        "normal": Difficulty("mcts", "your partners search 40 playouts a move"),
+        "hard": Difficulty("greedy", "your partners look one step ahead"),
+    }
     agent_labels: ClassVar[Mapping[str, str]] = {
         "team": "Team policy (scores missing pairs, sways the threatening villains; "
         "a fraction of a second a game)",

@@ -17,6 +17,7 @@ from typing import Any
 
 from rules.engines.core import Action
 from rules.engines.core.intervals import wilson_interval
+from rules.engines.reggae_revolution.evaluation import team_value
 from rules.engines.reggae_revolution.state import END, KEEP, REDRAW, STOP, ReggaeState
 
 #: how much a card's effects are worth to the policy, per op
@@ -32,6 +33,9 @@ EFFECT_WORTH = {
 DRAWING_OPS = frozenset({"draw", "recover", "gain_symbols"})
 #: below this many cards the policy refills the active player's deck rather than thinning it
 TARGET_DECK = 12
+#: the most decisions ``turn_value`` lets the policy take to finish a turn (a turn is finite,
+#: ruling 9 and 10; this only bounds the loop)
+TURN_ACTIONS = 200
 
 
 def _deck_size(state: ReggaeState) -> int:
@@ -216,6 +220,20 @@ def greedy_action(state: ReggaeState) -> Action:
     if choice is not None:
         return Action("buy", (_key(state, choice),))
     return END
+
+
+def turn_value(state: ReggaeState, action: Action) -> float:
+    """Return the team's value (``team_value``) after ``action`` and the rest of the turn as the
+    policy plays it: the next Villain Phase included, so a turn that lets the villains suppress
+    the fourth symbol scores the loss. ``state`` is not changed."""
+    child = state.clone()
+    turn = child.turn
+    child.apply_unchecked(action)
+    for _ in range(TURN_ACTIONS):
+        if child.is_terminal() or child.turn != turn:
+            break
+        child.apply_unchecked(greedy_action(child))
+    return team_value(child)
 
 
 class GreedyTeamAgent:

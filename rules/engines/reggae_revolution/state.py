@@ -30,6 +30,12 @@ END_REASONS = (WIN_REASON, LOSS_REASON, LIMIT_REASON)
 
 #: tasks that wait for a player's decision; the others the engine resolves by itself
 DECISIONS = frozenset({"mulligan", "discard", "destroy", "recover", "gain_free"})
+#: how many deals of the face-down piles the search priors average over (``action_priors``)
+PRIOR_DEALS = 4
+#: boons that only add, or whose choice ``stop`` declines: using them is never worse than not
+FREE_BOONS = frozenset(
+    {"gain_symbols", "extra_yay", "open_gift", "destroy", "recover", "gain_free"}
+)
 
 END = Action("end")
 STOP = Action("stop")
@@ -302,6 +308,76 @@ class ReggaeState(State):
         """Return the team's prospects in [-1, 1] (the same for every player: co-operative)."""
         return team_value(self)
 
+    # --- search hooks (rules/agents/mcts.py) ---------------------------------------------------
+    has_rollout_policy = True
+
+    def rollout_action(self, rng: Rng) -> Action:
+        """A playout move: the greedy team policy's (``policy.greedy_action``, the ``team`` agent).
+
+        Uniform random play almost never persuades a villain or scores a pair on purpose, so its
+        playouts nearly all end in the suppression loss and cannot tell a saving move from a
+        losing one; the team policy's playouts can."""
+        from rules.engines.reggae_revolution import policy  # the policy imports this module
+
+        return policy.greedy_action(self)
+
+    def rollout_turns(self) -> int:
+        """Playouts stop when the turn has passed on (after the next Villain Phase), where
+        ``action_priors`` scores a turn too; one seat alone never passes it on, so its playouts
+        stop at the agent's action limit (``plugin.agent_budgets``)."""
+        return 0
+
+    def action_priors(self, player: int) -> list[float]:
+        """A prior for each search action: the team's value once the team policy has played the
+        rest of the turn after it (``policy.turn_value``), averaged over ``PRIOR_DEALS`` deals
+        of the face-down piles (this one and fresh determinisations of it). MCTS seeds its root
+        with these (progressive bias), so its few playouts start from the policy's judgement."""
+        from rules.engines.reggae_revolution import policy  # the policy imports this module
+
+        actions = self.search_actions()
+        deals = [self, *(self.determinise(player, self.rng) for _ in range(PRIOR_DEALS - 1))]
+        return [
+            sum(policy.turn_value(deal, action) for deal in deals) / len(deals)
+            for action in actions
+        ]
+
+    def search_actions(self) -> list[Action]:
+        """The legal actions less the dominated ones.
+
+        A Yay that scores the sixteenth pair wins at once (§Yay), so it is the only action left.
+        Otherwise playing a card without its boons goes when each of them only adds (symbols, a
+        Yay, an open gift) or asks a choice that ``stop`` declines (destroy, recover, gain free):
+        using them is never worse (§Play: the effect is the player's choice). Draw boons stay
+        optional, since they change which cards the next hand holds."""
+        actions = self.legal_actions()
+        if self.tasks or self.result:
+            return actions
+        hand = {self.table[card].key: card for card in self.hand[self.active]}
+        for action in actions:
+            if action.kind == "yay" and self.scoring_wins(hand[cast(str, action.args[0])]):
+                return [action]
+        return [
+            action
+            for action in actions
+            if not (
+                action.kind == "play"
+                and len(action.args) == 1
+                and self.table[hand[cast(str, action.args[0])]].effects
+                and all(
+                    effect["op"] in FREE_BOONS
+                    for effect in self.table[hand[cast(str, action.args[0])]].effects
+                )
+            )
+        ]
+
+    def advice(self) -> Action | None:
+        """The team policy's re-draw rule (§Setup: one new hand), which no playout can judge."""
+        if not self.tasks or self.tasks[0][0] != "mulligan" or self.result:
+            return None
+        from rules.engines.reggae_revolution import policy  # the policy imports this module
+
+        return policy.greedy_action(self)
+
     # --- queries ------------------------------------------------------------------------------
     def _keys(self, cards: Iterable[int | None]) -> list[str]:
         return [self.table[c].key for c in cards if c is not None]
@@ -332,6 +408,15 @@ class ReggaeState(State):
         """Return how many of the 16 pairs the score area covers, scored wild cards included."""
         wilds = sum(1 for card in self.scored if self.table[card].is_wild)
         return min(len(ALL_PAIRS), len(self.scored_pairs()) + wilds)
+
+    def scoring_wins(self, card: int) -> bool:
+        """Return True when scoring ``card`` now would complete all sixteen pairs (§Yay)."""
+        spec = self.table[card]
+        pairs = self.scored_pairs()
+        wilds = sum(1 for c in self.scored if self.table[c].is_wild) + spec.is_wild
+        if spec.type in ("starter", "main"):
+            pairs.add(cast("tuple[str, str]", (spec.symbol, spec.colour)))
+        return len(pairs) + wilds >= len(ALL_PAIRS)
 
     def can_afford(self, cost: Iterable[str]) -> bool:
         """Return True when the pool pays ``cost`` (named symbols first, then chosen symbols)."""
