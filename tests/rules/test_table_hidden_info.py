@@ -26,6 +26,7 @@ HIDDEN = [
     ("regality-vs-religion", 5),  # secret-draft
     ("reign-absolute", 0),
     ("reign-absolute", 2),  # three players
+    ("reggae-revolution", 1),  # two players: hands open to the team, every pile face down
 ]
 #: per game, the zone ids a seat holds privately (shown to that seat alone)
 PRIVATE = {
@@ -33,6 +34,7 @@ PRIVATE = {
     "rival-realms": {"hand"},
     "regality-vs-religion": set(),  # a side's area shows its known tiles; secret ones are backs
     "reign-absolute": set(),
+    "reggae-revolution": set(),  # a co-operative team plays with open hands
 }
 
 

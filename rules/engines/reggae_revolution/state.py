@@ -209,12 +209,12 @@ class ReggaeState(State):
         return new
 
     def determinise(self, player: int, rng: Rng) -> ReggaeState:
-        """Return a copy with every face-down pile reshuffled (draw piles, main and villain deck)."""
+        """Return a copy with every face-down pile reshuffled (draw piles, main and villain deck),
+        each sorted first, so the sample never depends on how the hidden cards lay."""
         new = self.clone()
-        for pile in new.draw:
+        for pile in (*new.draw, new.main_deck, new.villain_deck):
+            pile.sort()
             rng.shuffle(pile)
-        rng.shuffle(new.main_deck)
-        rng.shuffle(new.villain_deck)
         new.rng = rng.spawn()
         return new
 
