@@ -34,7 +34,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from rules.agents import Agent, web_agent
+from rules.agents import AGENTS, Agent, parse_entrant, web_agent
 from rules.engines.core import CHANCE, GamePlugin, Rng, State, plugin_for
 from rules.engines.core.intervals import Z_95
 
@@ -76,15 +76,28 @@ class GameOutcome:
     seconds: tuple[tuple[float, ...], tuple[float, ...]]
 
 
-def two_seat_setups(plugin: GamePlugin) -> list[dict[str, Any]]:
-    """The sample setups a ladder plays: those seating two (a co-operative game: all of them)."""
+def two_seat_setups(plugin: GamePlugin, open_only: bool = False) -> list[dict[str, Any]]:
+    """The sample setups a ladder plays: those seating two (a co-operative game: all of them);
+    with ``open_only``, only those that hide nothing (an entrant reads the whole position)."""
     engine = plugin.game()
     setups = [dict(setup) for setup in engine.example_setups()]
     if not engine.cooperative:
         setups = [setup for setup in setups if engine.num_players(setup) == 2]
+    if open_only:
+        setups = [
+            setup for setup in setups if engine.new_initial_state(0, setup).is_perfect_information()
+        ]
     if not setups:
-        raise ValueError(f"{plugin.name} has no sample setup a ladder can play")
+        raise ValueError(f"{plugin.name} has no sample setup these agents can all play")
     return setups
+
+
+def needs_open_play(entrants: Iterable[str]) -> bool:
+    """Whether an entrant reads the whole position (alpha-beta), so hidden variants are out."""
+    return any(
+        getattr(AGENTS[parse_entrant(spec)[0]], "needs_perfect_information", False)
+        for spec in entrants
+    )
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -92,13 +105,15 @@ def game_seed(seed: int, index: int) -> int:
     return Rng(seed * 1_000_003 + index).next_u64() >> 1
 
 
-def play_one(slug: str, first: str, second: str, index: int, seed: int) -> GameOutcome:
+def play_one(
+    slug: str, first: str, second: str, index: int, seed: int, open_only: bool = False
+) -> GameOutcome:
     """Game ``index`` of the pairing ``first`` vs ``second`` (``second`` is ``THE_GAME`` for a
     co-operative game). In a cycle of four, ``first`` takes each deck of the pair (mirrored with
     the plugin's ``swap_seats``) and each seat; the cycles walk through the sample setups."""
     plugin = plugin_for(slug)
     engine = plugin.game()
-    setups = two_seat_setups(plugin)
+    setups = two_seat_setups(plugin, open_only)
     setup = setups[(index // 4) % len(setups)]
     number = game_seed(seed, index)
     if second == THE_GAME:
@@ -394,7 +409,8 @@ def play_ladder(
         web_agent(name, plugin)  # refuse an unknown agent before playing anything
     cooperative = plugin.game().cooperative
     pairs = [(name, THE_GAME) for name in names] if cooperative else list(combinations(names, 2))
-    tasks = [(slug, a, b, index, seed) for a, b in pairs for index in range(games)]
+    open_only = needs_open_play(names)
+    tasks = [(slug, a, b, index, seed, open_only) for a, b in pairs for index in range(games)]
     outcomes: list[GameOutcome] = []
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -408,7 +424,7 @@ def play_ladder(
     return summarise(plugin, names, pairs, outcomes, games, seed)
 
 
-def _play_task(task: tuple[str, str, str, int, int]) -> GameOutcome:
+def _play_task(task: tuple[str, str, str, int, int, bool]) -> GameOutcome:
     return play_one(*task)
 
 
@@ -476,7 +492,7 @@ def summarise(
         plugin.slug,
         games,
         seed,
-        len(two_seat_setups(plugin)),
+        len(two_seat_setups(plugin, needs_open_play(names))),
         pairings,
         ratings,
         cooperative=cooperative,

@@ -166,3 +166,13 @@ def test_the_command_prints_and_publishes_the_ladder(tmp_path, monkeypatch):
 def test_the_command_explains_bad_input(args, words):
     with pytest.raises(CommandError, match=words):
         ladder_command(*args)
+
+
+def test_a_ladder_with_alpha_beta_plays_only_the_variants_that_hide_nothing():
+    # alpha-beta reads the whole position: Regality vs Religion's secret variants are left out
+    engine = plugin_for(RVR).game()
+    every = [s for s in engine.example_setups() if engine.num_players(s) == 2]
+    ladder = play_ladder(RVR, 8, entrants=["random", "alphabeta(depth=1)"])
+    open_ones = [s for s in every if engine.new_initial_state(0, s).is_perfect_information()]
+    assert 0 < ladder.setups == len(open_ones) < len(every)
+    assert play_ladder(RVR, 1, entrants=["random", "greedy"]).setups == len(every)
