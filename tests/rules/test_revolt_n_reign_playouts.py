@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.agents import GreedyAgent, MCTSAgent, PlanAgent, RandomAgent
+from rules.agents.plan import LATER
 from rules.engines.core import TERMINAL, Action, Rng
 from rules.engines.revolt_n_reign import RevoltNReignGame, RevoltState, deck_records, sample_decks
 from rules.engines.revolt_n_reign.state import (
@@ -326,7 +327,8 @@ def test_plan_agent_lays_a_pillar_and_takes_the_attack_victory_in_one_turn() -> 
 def test_plan_agent_scores_a_turn_against_the_rivals_best_reply() -> None:
     """Seat 0 is down to one UA with 10 DP and no Defense; seat 1 holds a Night Ride Dispatch
     (10 AD) and the IP to play it. Whatever the rollout seed, ending the turn scores a loss: the
-    rival's reply is its own best turn (the Attack, then the Resolve Phase's Attack Victory)."""
+    rival's reply is its own best turn (the Attack, then the Resolve Phase's Attack Victory). A
+    loss met after the mover's turn weighs ``LATER``, less than one the turn itself brings."""
     state = lethal_position()
     for cid in state.uas[0][:2]:
         state.exile[0].append(cid)
@@ -338,7 +340,7 @@ def test_plan_agent_scores_a_turn_against_the_rivals_best_reply() -> None:
     state.place(1, "night-ride-dispatch", "hand")
     state.ip[1] = 2
     agent = PlanAgent(seed=1, reply_nodes=40)
-    assert [agent._score(state.clone(), END, [], seed) for seed in range(8)] == [-1.0] * 8
+    assert [agent._score(state.clone(), END, [], seed) for seed in range(8)] == [-LATER] * 8
 
 
 def test_plan_agent_searches_determinisations_from_its_own_seat(

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rules.engines.core import Action, DeckCards, GamePlugin, HandWords, PageWords, State
+from rules.engines.core import (
+    Action,
+    DeckCards,
+    Difficulty,
+    GamePlugin,
+    HandWords,
+    PageWords,
+    State,
+)
 from rules.engines.core.narration import CardRef, Part
 from rules.engines.core.table import card_name
 from rules.engines.revolt_n_reign.cards import card_problems
@@ -39,6 +47,11 @@ class RevoltNReignPlugin(GamePlugin):
     #: and 18 wins in 20 games against random (docs/engines.md, "Agents"); the game's best
     #: agent, so the form's default (issue 16)
     matchup_agents: ClassVar[tuple[str, ...]] = ("plan", "random", "greedy", "mcts")
+    difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
+        "easy": Difficulty("greedy", "greedy, one turn ahead"),
+        "normal": Difficulty("plan", "turn plans, 100 sampled a turn"),
+        "hard": Difficulty("plan(samples=300, plan_nodes=300)", "turn plans, 300 sampled a turn"),
+    }
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "plan": {"samples": 100, "plan_nodes": 100}
     }
