@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rules import ladder as ladder_module
 from rules.agents import parse_entrant, web_agent
-from rules.engines.core import plugin_for
+from rules.engines.core import plugin_for, plugins
 from rules.ladder import ELO, PRIOR_DRAWS, THE_GAME, Pairing, fit_ratings, play_ladder, play_one
 
 RVR = "regality-vs-religion"
@@ -176,3 +176,19 @@ def test_a_ladder_with_alpha_beta_plays_only_the_variants_that_hide_nothing():
     open_ones = [s for s in every if engine.new_initial_state(0, s).is_perfect_information()]
     assert 0 < ladder.setups == len(open_ones) < len(every)
     assert play_ladder(RVR, 1, entrants=["random", "greedy"]).setups == len(every)
+
+
+@pytest.mark.parametrize(
+    "plugin", [p for p in plugins() if p.difficulty_levels], ids=lambda p: p.slug
+)
+def test_each_games_levels_are_rated_in_order_on_its_published_ladder(plugin):
+    # The ladder /play/ shows (rules/ladders/<game>.json, bench/ladder.py --publish) rates
+    # every level, and the levels climb with it; a co-operative game's level is the partners'
+    # strength, so its easy level has the strongest partners.
+    ladder = ladder_module.published(plugin.slug)
+    assert ladder is not None, f"publish it: bench/ladder.py --game {plugin.slug} --publish"
+    ratings = [ladder.rating_of(level.agent) for level in plugin.difficulty_levels.values()]
+    assert all(ratings), "every level's agent is on the ladder"
+    elos = [rating.elo for rating in ratings if rating]
+    assert elos == sorted(elos, reverse=plugin.cooperative)
+    assert list(plugin.difficulty_levels) == ["easy", "normal", "hard"]

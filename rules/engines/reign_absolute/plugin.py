@@ -54,8 +54,8 @@ class ReignAbsolutePlugin(GamePlugin):
     matchup_agents: ClassVar[tuple[str, ...]] = ("greedy", "random", "mcts")
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
         "easy": Difficulty("mcts(iterations=10)", "MCTS, 10 playouts a move"),
-        "normal": Difficulty("greedy", "greedy, one step ahead"),
-        "hard": Difficulty("mcts(iterations=200)", "MCTS, 200 playouts a move"),
+        "normal": Difficulty("mcts(iterations=200)", "MCTS, 200 playouts a move"),
+        "hard": Difficulty("greedy", "greedy over 6 guesses at the hidden units"),
     }
     words: ClassVar[PageWords] = PageWords(
         hands=HandWords(
