@@ -795,7 +795,7 @@ def test_the_form_chooses_each_games_best_agent_and_says_how_long_a_game_takes(
     assert form["agent_a"].value() == agent
     assert form["agent_b"].value() == agent
     body = page.content.decode()
-    assert "Turn plans (100 sampled plans a turn; about 5-10 s a game)" in body
+    assert "Turn plans (100 sampled plans a turn; about 4 s a game)" in body
     assert "standard about 1 s" in body
 
 

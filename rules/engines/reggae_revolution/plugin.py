@@ -54,7 +54,7 @@ class ReggaeRevolutionPlugin(GamePlugin):
         matchup_rules="Reggae Revolution is co-operative: one starting deck (deck A) and a team "
         "size, the whole team played by deck A's agent; or one to four decks, one player each, "
         "each played by its deck's agent. The result is how often the team wins.",
-        matchup_timing="MCTS 15-20 s a game",
+        matchup_timing="MCTS 5-8 s a game",
     )
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:

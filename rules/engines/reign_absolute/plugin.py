@@ -40,8 +40,8 @@ class ReignAbsolutePlugin(GamePlugin):
     seat_keys: ClassVar[tuple[str, ...]] = ("factions",)
     needs_legal_decks = True
     #: MCTS rollouts (uniform among ``ReignState.search_actions``) stop after four turn changes
-    #: and score the position (measured on a busy two-core machine: about 19 s a game, where
-    #: rollouts to the end took minutes). Greedy scores each action on six deals of the hidden
+    #: and score the position (about 1 s a game with the pruned moves and priors of issue 28; rollouts to the end took
+    #: minutes). Greedy scores each action on six deals of the hidden
     #: units and draws, 20 positions each: on one deal it staked its Liege on a face-down unit
     #: it guessed weak (issue 28; tests/rules/test_blunders_reign_absolute.py)
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
@@ -77,7 +77,7 @@ class ReignAbsolutePlugin(GamePlugin):
         matchup_rules="Reign Absolute: two to four decks of different factions, each played by "
         "its own agent; as the rulebook's Setup says, each player draws a Reinforcement and the "
         "highest number moves first.",
-        matchup_timing="MCTS 15-20 s a game",
+        matchup_timing="MCTS about 1 s a game",
     )
 
     def action_words(self, state: State, action: Action) -> tuple[Part, ...]:

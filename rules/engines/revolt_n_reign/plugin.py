@@ -56,7 +56,7 @@ class RevoltNReignPlugin(GamePlugin):
         "plan": {"samples": 100, "plan_nodes": 100}
     }
     agent_labels: ClassVar[Mapping[str, str]] = {
-        "plan": "Turn plans (100 sampled plans a turn; about 5-10 s a game)",
+        "plan": "Turn plans (100 sampled plans a turn; about 4 s a game)",
     }
     words: ClassVar[PageWords] = PageWords(
         hands=HandWords(
@@ -79,7 +79,7 @@ class RevoltNReignPlugin(GamePlugin):
         house_rules=HOUSE_RULES,
         book_values=HOUSE_RULE_BOOK_VALUES,
         matchup_rules="Revolt N Reign: two decks, each played by its own agent.",
-        matchup_timing="MCTS about 4 s a game, turn plans 5-10 s",
+        matchup_timing="MCTS under a second a game, turn plans about 4 s",
     )
 
     playtest_zones: ClassVar[tuple[tuple[str, str], ...]] = (
