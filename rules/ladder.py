@@ -109,17 +109,37 @@ def play_one(
     slug: str, first: str, second: str, index: int, seed: int, open_only: bool = False
 ) -> GameOutcome:
     """Game ``index`` of the pairing ``first`` vs ``second`` (``second`` is ``THE_GAME`` for a
-    co-operative game). In a cycle of four, ``first`` takes each deck of the pair (mirrored with
-    the plugin's ``swap_seats``) and each seat; the cycles walk through the sample setups."""
+    co-operative game), each at the web's budget (``play_pairing_game``)."""
     plugin = plugin_for(slug)
+    return play_pairing_game(
+        plugin,
+        web_agent(first, plugin),
+        None if second == THE_GAME else web_agent(second, plugin),
+        index,
+        seed,
+        open_only,
+    )
+
+
+def play_pairing_game(
+    plugin: GamePlugin,
+    first: Callable[[int], Agent],
+    second: Callable[[int], Agent] | None,
+    index: int,
+    seed: int,
+    open_only: bool = False,
+) -> GameOutcome:
+    """Game ``index`` between two ``seed -> Agent`` factories (``second`` None: ``first``'s
+    team against a co-operative game). In a cycle of four, ``first`` takes each deck of the
+    pair (mirrored with the plugin's ``swap_seats``) and each seat; the cycles walk through
+    the sample setups."""
     engine = plugin.game()
     setups = two_seat_setups(plugin, open_only)
     setup = setups[(index // 4) % len(setups)]
     number = game_seed(seed, index)
-    if second == THE_GAME:
+    if second is None:
         players = engine.num_players(setup)
-        team = web_agent(first, plugin)
-        seats = [Timed(team((number + 1 + seat) & 0xFFFFFFFF)) for seat in range(players)]
+        seats = [Timed(first((number + 1 + seat) & 0xFFFFFFFF)) for seat in range(players)]
         state = engine.new_initial_state(number, setup).quiet()
         _play(state, seats)
         outcome = state.returns()[0]
@@ -129,12 +149,9 @@ def play_one(
     if (index // 2) % 2:
         setup = plugin.swap_seats(setup)
     first_seat = index % 2
-    names = [second, second]
-    names[first_seat] = first
-    seats = [
-        Timed(web_agent(name, plugin)((number + 1 + seat) & 0xFFFFFFFF))
-        for seat, name in enumerate(names)
-    ]
+    makers = [second, second]
+    makers[first_seat] = first
+    seats = [Timed(make((number + 1 + seat) & 0xFFFFFFFF)) for seat, make in enumerate(makers)]
     state = engine.new_initial_state(number, setup).quiet()
     _play(state, seats)
     winner = state.winner()

@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar, TextIO
 
@@ -183,6 +184,10 @@ class GamePlugin:
     matchup_agents: ClassVar[tuple[str, ...]] = ("random", "greedy", "mcts")
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     agent_labels: ClassVar[Mapping[str, str]] = {}
+    #: "package.module:NAME" of the dict of evaluation weights the game's evaluation reads,
+    #: loaded from ``weights.json`` beside that module and tuned by ``bench/tune.py``; None
+    #: when the game's evaluation has no tuned weights
+    evaluation_weights: ClassVar[str | None] = None
     #: the levels /play/ offers, weakest first (its middle one is the form's default); each
     #: level's agent takes part in the game's ladder, which rates it (``rules.ladder``)
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {}
@@ -322,6 +327,16 @@ class GamePlugin:
         """The options ``agent`` plays this game's matchups with: the shared budget, with the
         game's own budget for that agent on top."""
         return {**shared, **self.agent_budgets.get(agent, {})}
+
+    def weights(self) -> tuple[dict[str, float], Path] | None:
+        """The game's evaluation weights (the dict its evaluation reads) and their file, or
+        None when it has none (``evaluation_weights``)."""
+        if self.evaluation_weights is None:
+            return None
+        module_name, _, name = self.evaluation_weights.partition(":")
+        module = importlib.import_module(module_name)
+        table: dict[str, float] = getattr(module, name)
+        return table, Path(str(module.__file__)).with_name("weights.json")
 
     def policy(self) -> Policy | None:
         """The game's own playing policy (``team_policy``), imported now; None when it has none."""

@@ -47,6 +47,7 @@ class RevoltNReignPlugin(GamePlugin):
     #: and 18 wins in 20 games against random (docs/engines.md, "Agents"); the game's best
     #: agent, so the form's default (issue 16)
     matchup_agents: ClassVar[tuple[str, ...]] = ("plan", "random", "greedy", "mcts")
+    evaluation_weights = "rules.engines.revolt_n_reign.state:WEIGHTS"
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
         "easy": Difficulty("greedy", "greedy, one turn ahead"),
         "normal": Difficulty("plan", "turn plans, 100 sampled a turn"),

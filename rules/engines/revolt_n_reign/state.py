@@ -27,9 +27,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Hashable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
+from rules.engines.core.weights import FILE as WEIGHTS_FILE
+from rules.engines.core.weights import load_weights
 from rules.engines.revolt_n_reign.cards import (
     ATTACK,
     BILL,
@@ -64,6 +67,9 @@ END_REASONS = (LP_VICTORY, ATTACK_VICTORY, PETITION_VICTORY, DECK_OUT, TURN_LIMI
 
 END = Action("end")
 #: rollout policy: chance of ending the turn while plays remain; turn changes before the cut-off
+#: the evaluation's feature weights (``_strength``, ``_search_strength``), tuned by self-play
+#: (``bench/tune.py``) and loaded from ``weights.json``
+WEIGHTS = load_weights(Path(__file__).with_name(WEIGHTS_FILE))
 ROLLOUT_END = 0.15
 ROLLOUT_TURNS = 2
 #: rollout_value: how sharply strength differences count; a draw pile this thin is a threat
@@ -537,7 +543,13 @@ class RevoltState(State):
         scrolls = min(self.scroll_pillars(player), SCROLL_PILLARS) / SCROLL_PILLARS
         closeness = petitions * scrolls * (1.0 if self.lp[player] >= PETITION_LP else 0.5)
         thin = max(0, ROLLOUT_THIN_DECK - len(self.draw[player])) / ROLLOUT_THIN_DECK
-        return self._strength(player) + 0.3 * closeness + 0.1 * petitions - 0.4 * thin
+        w = WEIGHTS
+        return (
+            self._strength(player)
+            + w["closeness"] * closeness
+            + w["search_petitions"] * petitions
+            + w["thin"] * thin
+        )
 
     def action_priors(self, player: int) -> list[float]:
         """A prior for each legal action: the best ``rollout_value`` at the end of this turn.
@@ -789,14 +801,15 @@ class RevoltState(State):
         petitions = min(self.petition_count(player), self.petitions_needed)
         scrolls = min(self.scroll_pillars(player), SCROLL_PILLARS)
         progress = petitions / self.petitions_needed + scrolls / SCROLL_PILLARS
+        w = WEIGHTS
         return (
-            0.35 * lp
-            + 0.25 * ua
-            + 0.002 * defense
-            + 0.05 * progress
-            + 0.01 * len(self.pillars[player])
-            + 0.004 * min(self.ip[player], 10)
-            + 0.003 * len(self.draw[player]) / 10
+            w["lp"] * lp
+            + w["ua"] * ua
+            + w["defense"] * defense
+            + w["progress"] * progress
+            + w["pillars"] * len(self.pillars[player])
+            + w["ip"] * min(self.ip[player], 10)
+            + w["draw"] * len(self.draw[player]) / 10
         )
 
     # --- the Play Phase -----------------------------------------------------------------------

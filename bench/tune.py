@@ -1,0 +1,181 @@
+"""Tune a game's evaluation weights by self-play: coordinate ascent against the incumbent.
+
+    .venv/bin/python bench/tune.py --game revolt-n-reign --agent greedy --games 48 --rounds 2 --jobs 2
+    .venv/bin/python bench/tune.py --game revolt-n-reign --write   # store the winner
+    .venv/bin/python bench/tune.py --game revolt-n-reign --compare OLD.json --agent plan --games 400
+
+The incumbent is the game's ``weights.json`` (``GamePlugin.evaluation_weights``). Each round
+visits every weight in turn and tries it ``(1 + step)`` and ``(1 - step)`` times as large (a
+zero weight moves by ``step`` times the mean size of the others); a candidate plays ``--games``
+games against the incumbent, ``--agent`` deciding for both sides at the web budget, each side
+with its own weights (``rules.engines.core.weights.WeightedAgent``), in the ladder's fair
+cycles (each side on each deck of a pair, from each seat; the same seeds for every
+candidate). A candidate whose score reaches ``--accept`` becomes the incumbent. The step halves
+after each round. ``--write`` stores the final weights with how they were found.
+
+``--compare FILE`` plays the current weights against those of FILE (a ``weights.json`` kept
+from before) and prints the score with its Wilson 95% interval: the check that tuned weights
+beat the old ones over many games (400 or more). Figures only, nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from datetime import date
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules.agents import Agent, web_agent
+from rules.engines.core import GamePlugin, plugin_for
+from rules.engines.core.intervals import wilson_interval
+from rules.engines.core.weights import WeightedAgent, load_weights, save_weights
+from rules.ladder import play_pairing_game
+
+
+def weighted(plugin: GamePlugin, agent: str, values: Mapping[str, float], seed: int) -> Agent:
+    """``agent`` at the web budget, deciding with ``values`` as the game's weights."""
+    found = plugin.weights()
+    assert found is not None
+    return WeightedAgent(web_agent(agent, plugin)(seed), found[0], values)
+
+
+def one_game(task: tuple[str, str, dict[str, float], dict[str, float], int, int]) -> float:
+    """The candidate's points in game ``index`` against the incumbent."""
+    slug, agent, candidate, incumbent, index, seed = task
+    plugin = plugin_for(slug)
+    outcome = play_pairing_game(
+        plugin,
+        partial(weighted, plugin, agent, candidate),
+        partial(weighted, plugin, agent, incumbent),
+        index,
+        seed,
+    )
+    return outcome.points
+
+
+def score(
+    slug: str,
+    agent: str,
+    candidate: Mapping[str, float],
+    incumbent: Mapping[str, float],
+    games: int,
+    seed: int,
+    pool: ProcessPoolExecutor | None,
+) -> float:
+    """The candidate's share of the points over ``games`` games against the incumbent."""
+    tasks = [(slug, agent, dict(candidate), dict(incumbent), i, seed) for i in range(games)]
+    points = list(pool.map(one_game, tasks, chunksize=4)) if pool else list(map(one_game, tasks))
+    return sum(points) / games
+
+
+def neighbours(weights: Mapping[str, float], name: str, step: float) -> list[dict[str, float]]:
+    """``weights`` with ``name`` moved up and down by ``step`` (relative; absolute for 0)."""
+    value = weights[name]
+    if value:
+        moved = [value * (1 + step), value * (1 - step)]
+    else:
+        sizes = [abs(v) for v in weights.values() if v]
+        size = step * (sum(sizes) / len(sizes) if sizes else 1.0)
+        moved = [size, -size]
+    return [{**weights, name: new} for new in moved]
+
+
+def tune(options: argparse.Namespace, pool: ProcessPoolExecutor | None) -> dict[str, float]:
+    """Coordinate ascent from the stored weights; returns the final incumbent."""
+    plugin = plugin_for(options.game)
+    found = plugin.weights()
+    if found is None:
+        raise SystemExit(f"{plugin.name} has no tuned evaluation weights to start from")
+    incumbent = load_weights(found[1])
+    step = options.step
+    for round_number in range(1, options.rounds + 1):
+        for name in sorted(incumbent):
+            for candidate in neighbours(incumbent, name, step):
+                result = score(
+                    plugin.slug,
+                    options.agent,
+                    candidate,
+                    incumbent,
+                    options.games,
+                    options.seed + round_number,
+                    pool,
+                )
+                verdict = "taken" if result >= options.accept else "kept the incumbent"
+                print(
+                    f"round {round_number} step {step:.3f}: {name} "
+                    f"{incumbent[name]:+.4f} -> {candidate[name]:+.4f}: "
+                    f"{result:.1%} of the points ({verdict})",
+                    flush=True,
+                )
+                if result >= options.accept:
+                    incumbent = candidate
+                    break
+        step /= 2
+    return incumbent
+
+
+def compare(options: argparse.Namespace, pool: ProcessPoolExecutor | None) -> None:
+    """Print how the current weights score against those of ``--compare``."""
+    plugin = plugin_for(options.game)
+    found = plugin.weights()
+    if found is None:
+        raise SystemExit(f"{plugin.name} has no tuned evaluation weights")
+    current, old = load_weights(found[1]), load_weights(Path(options.compare))
+    result = score(plugin.slug, options.agent, current, old, options.games, options.seed, pool)
+    points = result * options.games
+    low, high = wilson_interval(points, options.games)
+    print(
+        f"{plugin.slug}: {options.agent} with {found[1].name} against {options.compare}: "
+        f"{points:g}/{options.games} points = {result:.1%} [95% CI {low:.1%} - {high:.1%}]"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Tune (or compare) the weights asked for."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--agent", default="greedy", help="The agent both sides play (web budget).")
+    parser.add_argument("--games", type=int, default=48, help="Games a candidate (default 48).")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--step", type=float, default=0.5, help="First relative step (0.5).")
+    parser.add_argument("--accept", type=float, default=0.56, help="Score that takes over.")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--write", action="store_true", help="Store the tuned weights.")
+    parser.add_argument("--compare", help="A weights.json to play the current weights against.")
+    options = parser.parse_args(argv)
+    pool = ProcessPoolExecutor(max_workers=options.jobs) if options.jobs > 1 else None
+    try:
+        if options.compare:
+            compare(options, pool)
+            return
+        final = tune(options, pool)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    print("tuned weights:", ", ".join(f"{k}={v:.4g}" for k, v in sorted(final.items())))
+    if options.write:
+        plugin = plugin_for(options.game)
+        found = plugin.weights()
+        assert found is not None
+        tuned: dict[str, Any] = {
+            "method": "coordinate ascent by self-play (bench/tune.py)",
+            "date": date.today().isoformat(),
+            "command": "bench/tune.py " + " ".join(sys.argv[1:] if argv is None else argv),
+            "agent": options.agent,
+            "games_a_candidate": options.games,
+            "rounds": options.rounds,
+            "accept": options.accept,
+        }
+        save_weights(found[1], final, tuned)
+        print(f"stored in {found[1]}")
+
+
+if __name__ == "__main__":
+    main()
