@@ -43,7 +43,7 @@ class ReignAbsolutePlugin(GamePlugin):
     #: and score the position (about 1 s a game with the pruned moves and priors of issue 28; rollouts to the end took
     #: minutes). Greedy scores each action on six deals of the hidden
     #: units and draws, 20 positions each: on one deal it staked its Liege on a face-down unit
-    #: it guessed weak (issue 28; tests/rules/test_blunders_reign_absolute.py)
+    #: it guessed weak (issue 28; tests/rules/blunders_reign_absolute.py)
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "mcts": {"rollout_turns": 4},
         "greedy": {"samples": 6, "max_nodes": 20},

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
-
 from rules.engines.core import Action
 from rules.engines.reign_absolute import ReignState
 from rules.engines.reign_absolute.state import WIN_REASON
-from rules.services import agent_spec
+from tests.rules import blunders
 from tests.rules.test_reign_absolute import DOOM, PASS, battle, stack, under
 
 SLUG = "reign-absolute"
@@ -44,20 +42,16 @@ def decide_for(state: ReignState, seat: int, agent_name: str, seed: int) -> list
     """Let ``agent_name`` make every decision of ``seat`` until the turn under way (with any
     extra Turn it earns) has passed to another player or the game is over; return the actions
     it took. Decisions of the other seats come from ``other_seat_choice``."""
-    agent = agent_spec(agent_name, SLUG)(seed)
-    taken: list[Action] = []
     mover = state.active
-    while not state.is_terminal() and not (
-        state.tasks[0][0] == "action" and state.tasks[0][1] != mover
-    ):
-        if state.current_player() == seat:
-            action = agent.act(state)
-            assert action in state.legal_actions()
-            taken.append(action)
-        else:
-            action = other_seat_choice(state)
-        state.apply(action)
-    return taken
+    return blunders.decide_until(
+        state,
+        seat,
+        agent_name,
+        seed,
+        slug=SLUG,
+        done=lambda now: now.tasks[0][0] == "action" and now.tasks[0][1] != mover,
+        other=other_seat_choice,
+    )
 
 
 def field(
@@ -310,24 +304,3 @@ POSITIONS: dict[str, tuple[Callable[[], ReignState], int, Callable[[ReignState],
         liege_stands(0),
     ),
 }
-
-
-def solved(situation: str, agent: str, seed: int) -> bool:
-    build, seat, right = POSITIONS[situation]
-    state = build()
-    decide_for(state, seat, agent, seed)
-    return right(state)
-
-
-@pytest.mark.parametrize("agent", AGENTS)
-@pytest.mark.parametrize("situation", sorted(POSITIONS))
-def test_blunder_suite_the_web_agents_choose_right(situation: str, agent: str) -> None:
-    assert [seed for seed in SEEDS if not solved(situation, agent, seed)] == []
-
-
-@pytest.mark.parametrize("situation", sorted(POSITIONS))
-def test_blunder_suite_each_position_is_a_real_test(situation: str) -> None:
-    # A position that even random play always gets right tests nothing: random blunders in
-    # at least one of 20 seeds (the choice is real), and right play is possible.
-    outcomes = {solved(situation, "random", seed) for seed in range(20)}
-    assert outcomes == {True, False}

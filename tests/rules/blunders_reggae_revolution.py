@@ -20,13 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
-
 from rules.engines.core import Action
 from rules.engines.reggae_revolution import ReggaeState
 from rules.engines.reggae_revolution.game import DEFAULT_PLAYERS
 from rules.engines.reggae_revolution.state import WIN_REASON
-from rules.services import agent_spec
+from tests.rules import blunders
 from tests.rules.test_reggae_revolution import play, put, score_all_but, table, villain
 
 SLUG = "reggae-revolution"
@@ -43,18 +41,15 @@ def decide_for(state: ReggaeState, seat: int, agent_name: str, seed: int = 3) ->
     """Let ``agent_name`` make every decision of ``seat`` until the turn has passed on or the game
     is over; return the actions it took. Decisions of other seats (a villain's "each other
     player discards") take the first legal option."""
-    agent = agent_spec(agent_name, SLUG)(seed)
-    taken: list[Action] = []
-    start = state.turn
-    while not state.is_terminal() and state.turn == start:
-        if state.current_player() == seat:
-            action = agent.act(state)
-            assert action in state.legal_actions()
-            taken.append(action)
-        else:
-            action = state.legal_actions()[0]
-        state.apply(action)
-    return taken
+    return blunders.decide_until(
+        state,
+        seat,
+        agent_name,
+        seed,
+        slug=SLUG,
+        done=blunders.turn_passed(state),
+        other=lambda now: now.legal_actions()[0],
+    )
 
 
 def only_respect_villains_left(state: ReggaeState) -> None:
@@ -248,24 +243,3 @@ POSITIONS: dict[str, tuple[Callable[[], ReggaeState], int, Callable[[ReggaeState
         bought("heartbeat-drum"),
     ),
 }
-
-
-def solved(situation: str, agent: str, seed: int) -> bool:
-    build, seat, right = POSITIONS[situation]
-    state = build()
-    decide_for(state, seat, agent, seed)
-    return right(state)
-
-
-@pytest.mark.parametrize("agent", AGENTS)
-@pytest.mark.parametrize("situation", sorted(POSITIONS))
-def test_blunder_suite_the_web_agents_choose_right(situation: str, agent: str) -> None:
-    assert solved(situation, agent, seed=3)
-
-
-@pytest.mark.parametrize("situation", sorted(POSITIONS))
-def test_blunder_suite_each_position_is_a_real_test(situation: str) -> None:
-    # A position that even random play always gets right tests nothing: random blunders in
-    # at least one of 20 seeds (the choice is real), and right play is possible.
-    outcomes = {solved(situation, "random", seed) for seed in range(20)}
-    assert outcomes == {True, False}

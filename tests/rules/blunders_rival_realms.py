@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
-
 from rules.engines.core import Action
 from rules.engines.rival_realms import RealmsState
 from rules.engines.rival_realms.state import CARD_REASON, LIFE_REASON
-from rules.services import agent_spec
+from tests.rules import blunders
 from tests.rules.test_rival_realms import END, PASS, block, realms, to_combat
 
 SLUG = "rival-realms"
@@ -67,18 +65,15 @@ def rival_choice(state: RealmsState) -> Action:
 def decide_for(state: RealmsState, seat: int, agent_name: str, seed: int = 3) -> list[Action]:
     """Let ``agent_name`` make every decision of ``seat`` until the turn under way has ended
     or the game is over; return the actions it took. The other seat follows ``rival_choice``."""
-    agent = agent_spec(agent_name, SLUG)(seed)
-    taken: list[Action] = []
-    start = state.turn
-    while not state.is_terminal() and state.turn == start:
-        if state.current_player() == seat:
-            action = agent.act(state)
-            assert action in state.legal_actions()
-            taken.append(action)
-        else:
-            action = rival_choice(state)
-        state.apply(action)
-    return taken
+    return blunders.decide_until(
+        state,
+        seat,
+        agent_name,
+        seed,
+        slug=SLUG,
+        done=blunders.turn_passed(state),
+        other=rival_choice,
+    )
 
 
 # --- take lethal (§`Winning`) --------------------------------------------------------------------
@@ -338,38 +333,3 @@ POSITIONS: dict[str, tuple[Callable[[], RealmsState], int, Callable[[RealmsState
         gained_the_life,
     ),
 }
-
-
-def agent_cases() -> list[object]:
-    """Every (situation, agent) pair, those in ``KNOWN_LIMITS`` marked as strict failures."""
-    return [
-        pytest.param(
-            situation,
-            agent,
-            marks=[pytest.mark.xfail(strict=True, reason=KNOWN_LIMITS[situation, agent])]
-            if (situation, agent) in KNOWN_LIMITS
-            else [],
-        )
-        for situation in sorted(POSITIONS)
-        for agent in AGENTS
-    ]
-
-
-def solved(situation: str, agent: str, seed: int) -> bool:
-    build, seat, right = POSITIONS[situation]
-    state = build()
-    decide_for(state, seat, agent, seed)
-    return right(state)
-
-
-@pytest.mark.parametrize(("situation", "agent"), agent_cases())
-def test_blunder_suite_the_web_agents_choose_right(situation: str, agent: str) -> None:
-    assert solved(situation, agent, seed=3)
-
-
-@pytest.mark.parametrize("situation", sorted(POSITIONS))
-def test_blunder_suite_each_position_is_a_real_test(situation: str) -> None:
-    # A position that even random play always gets right tests nothing: random blunders in
-    # at least one of 20 seeds (the choice is real), and right play is possible.
-    outcomes = {solved(situation, "random", seed) for seed in range(20)}
-    assert outcomes == {True, False}

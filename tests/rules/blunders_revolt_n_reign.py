@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
-
 from rules.engines.core import Action
 from rules.engines.revolt_n_reign import RevoltState
 from rules.engines.revolt_n_reign.state import (
@@ -21,7 +19,7 @@ from rules.engines.revolt_n_reign.state import (
     PETITION_VICTORY,
     START_LP,
 )
-from rules.services import agent_spec
+from tests.rules import blunders
 from tests.rules.test_revolt_n_reign import END, FILLER, hand, play, table
 
 SLUG = "revolt-n-reign"
@@ -33,18 +31,15 @@ def decide_for(state: RevoltState, seat: int, agent_name: str, seed: int = 3) ->
     """Let ``agent_name`` make every decision of ``seat`` until that seat's turn has resolved or
     the game is over; return the actions it took. Decisions of the other seat take the first
     legal option (pass, end, the first choice)."""
-    agent = agent_spec(agent_name, SLUG)(seed)
-    taken: list[Action] = []
-    start = state.turn
-    while not state.is_terminal() and state.turn == start:
-        if state.current_player() == seat:
-            action = agent.act(state)
-            assert action in state.legal_actions()
-            taken.append(action)
-        else:
-            action = END if state.phase in ("play", "respond") else state.legal_actions()[0]
-        state.apply(action)
-    return taken
+    return blunders.decide_until(
+        state,
+        seat,
+        agent_name,
+        seed,
+        slug=SLUG,
+        done=blunders.turn_passed(state),
+        other=lambda now: END if now.phase in ("play", "respond") else now.legal_actions()[0],
+    )
 
 
 def uas_left(state: RevoltState, player: int, *dps: int) -> list[int]:
@@ -265,24 +260,3 @@ POSITIONS: dict[str, tuple[Callable[[], RevoltState], int, Callable[[RevoltState
         kept_the_last_ua,
     ),
 }
-
-
-def solved(situation: str, agent: str, seed: int) -> bool:
-    build, seat, right = POSITIONS[situation]
-    state = build()
-    decide_for(state, seat, agent, seed)
-    return right(state)
-
-
-@pytest.mark.parametrize("agent", AGENTS)
-@pytest.mark.parametrize("situation", sorted(POSITIONS))
-def test_blunder_suite_the_web_agents_choose_right(situation: str, agent: str) -> None:
-    assert solved(situation, agent, seed=3)
-
-
-@pytest.mark.parametrize("situation", sorted(POSITIONS))
-def test_blunder_suite_each_position_is_a_real_test(situation: str) -> None:
-    # A position that even random play always gets right tests nothing: random blunders in
-    # at least one of 20 seeds (the choice is real), and right play is possible.
-    outcomes = {solved(situation, "random", seed) for seed in range(20)}
-    assert outcomes == {True, False}
