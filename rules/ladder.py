@@ -252,11 +252,13 @@ class Ladder:
                 else ("n/a", "n/a")
             )
             interval = (
-                "fixed" if rating.low == rating.high else f"{rating.low:+.0f} to {rating.high:+.0f}"
+                "fixed"
+                if rating.low == rating.high
+                else f"{signed(rating.low)} to {signed(rating.high)}"
             )
             score = f"{rating.points / rating.games:.1%}" if rating.games else "n/a"
             rows.append(
-                f"| {rank} | {rating.entrant} | {rating.elo:+.0f} | {interval} | "
+                f"| {rank} | {rating.entrant} | {signed(rating.elo)} | {interval} | "
                 f"{rating.games} | {score} | {timing[0]} | {timing[1]} |"
             )
         rows += ["", "| Pairing | Games | Score of the first | Draws | Turn-limit endings |"]
@@ -266,6 +268,11 @@ class Ladder:
                 f"| {p.first} vs {p.second} | {p.games} | {p.score:.1%} | {p.draws} | {p.cutoffs} |"
             )
         return "\n".join(rows)
+
+
+def signed(points: float) -> str:
+    """Elo points with their sign, rounded to a whole point ("+0", never "-0")."""
+    return f"{round(points):+d}"
 
 
 def describe_machine() -> str:
@@ -558,6 +565,8 @@ def publish(ladder: Ladder, command: str) -> None:
     block = "\n".join(
         [
             start,
+            f"### {plugin_for(ladder.game).name}",
+            "",
             f"Measured {ladder.played_on} on {ladder.machine}: {ladder.games_per_pairing} games "
             f"{opponents} over {ladder.setups} sample setups, {ladder.decision_seconds:,.0f} CPU "
             f"seconds of decisions, with `{command}`.",

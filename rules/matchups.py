@@ -190,7 +190,7 @@ def base_agent(plugin: GamePlugin | None, name: str) -> str:
 def agent_rating(name: str, game_slug: str) -> str:
     """An agent's (or a difficulty level's) rating on the game's published ladder in words,
     e.g. "rated +312 ± 41 over random"; "" when the ladder has not rated it."""
-    from rules.ladder import ANCHOR, published
+    from rules.ladder import ANCHOR, published, signed
 
     plugin = find_plugin(game_slug)
     ladder = published(game_slug) if plugin is not None else None
@@ -203,7 +203,7 @@ def agent_rating(name: str, game_slug: str) -> str:
     if rating.entrant == ANCHOR:
         return "rated 0 (the ladder's anchor)"
     half = (rating.high - rating.low) / 2
-    return f"rated {rating.elo:+.0f} ± {half:.0f} over random"
+    return f"rated {signed(rating.elo)} ± {half:.0f} over random"
 
 
 def rated_label(name: str, game_slug: str) -> str:

@@ -208,6 +208,7 @@ def test_difficulty_levels_are_offered_with_their_ladder_ratings(alice, user, ga
     # given a game's /play/ form
     plugin = find_plugin(game)
     assert list(plugin.difficulty_levels) == ["easy", "normal", "hard"]
+    two_decks(user, game)
     body = alice.get(reverse("play-home"), {"game": game}).content.decode()
     # then each level is offered, normal first selected, each with its rating on the ladder
     # the game publishes (rules/ladders/), and so is every agent of the lab
@@ -240,7 +241,7 @@ def test_a_rating_reads_as_elo_over_random_with_its_interval(alice, user, tmp_pa
     body = alice.get(reverse("play-home"), {"game": "revolt-n-reign"}).content.decode()
     greedy = result.rating_of("greedy")
     half = (greedy.high - greedy.low) / 2
-    assert f"rated {greedy.elo:+.0f} ± {half:.0f} over random" in body
+    assert f"rated {round(greedy.elo):+d} ± {half:.0f} over random" in body
     assert "rated 0 (the ladder&#x27;s anchor)" in body or "rated 0 (the ladder's anchor)" in body
 
 

@@ -35,8 +35,8 @@ class RivalRealmsPlugin(GamePlugin):
     team_policy = "rules.engines.rival_realms.policy:play_action"
     matchup_agents: ClassVar[tuple[str, ...]] = ("team", "random", "greedy", "mcts")
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
-        "easy": Difficulty("greedy", "greedy, one step ahead"),
-        "normal": Difficulty("mcts", "MCTS, 40 playouts a move"),
+        "easy": Difficulty("mcts", "MCTS, 40 playouts a move"),
+        "normal": Difficulty("greedy", "greedy, one step ahead"),
         "hard": Difficulty("team", "the Rival Realms policy"),
     }
     agent_labels: ClassVar[Mapping[str, str]] = {
