@@ -14,7 +14,7 @@ a face-down one, and ``covered_tile`` is the ally under a Tower (-1 for none).
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, cast
 
@@ -33,6 +33,10 @@ from rules.engines.core import (
 from rules.engines.regality_vs_religion.board import CELL_INDEX, CELL_NAMES, CELLS
 from rules.engines.regality_vs_religion.powers import Tables
 from rules.engines.regality_vs_religion.tiles import builtin_records
+
+#: the perfect-play solver of small endgames ("solve": ``solver.endgame_action``). The solver
+#: reads this module, so it fills this in as it loads (the package loads it)
+ENDGAME: dict[str, Callable[[RvRState], Action | None]] = {}
 
 REGALITY, RELIGION = 0, 1
 SIDE_NAMES = ("regality", "religion")
@@ -1079,9 +1083,8 @@ class RvRState(State):
 
     def solved_action(self) -> Action | None:
         """Return the solver's perfect play in a small endgame, else None (``endgame_action``)."""
-        from rules.engines.regality_vs_religion.solver import endgame_action
-
-        return endgame_action(self)
+        solve = ENDGAME.get("solve")
+        return solve(self) if solve is not None else None
 
     def evaluate(self, player: int) -> float:
         """Return a heuristic in [-1, 1]: ally balance on the board plus tiles in hand."""

@@ -16,7 +16,7 @@ from operator import itemgetter
 from typing import Any
 
 from rules.engines.core import Action
-from rules.engines.regality_vs_religion.game import WIN_SCORE, RvRState
+from rules.engines.regality_vs_religion.game import ENDGAME, WIN_SCORE, RvRState
 from rules.engines.regality_vs_religion.powers import TileSpec
 
 INF = float("inf")
@@ -1748,3 +1748,6 @@ def _best_choice(
     except SolveTimeoutError:
         return None
     return best
+
+
+ENDGAME["solve"] = endgame_action

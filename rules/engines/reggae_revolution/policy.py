@@ -18,7 +18,7 @@ from typing import Any
 from rules.engines.core import Action
 from rules.engines.core.intervals import wilson_interval
 from rules.engines.reggae_revolution.evaluation import team_value
-from rules.engines.reggae_revolution.state import END, KEEP, REDRAW, STOP, ReggaeState
+from rules.engines.reggae_revolution.state import END, KEEP, POLICY, REDRAW, STOP, ReggaeState
 
 #: how much a card's effects are worth to the policy, per op
 EFFECT_WORTH = {
@@ -310,3 +310,6 @@ def winnability(
         end_reasons=dict(sorted(reasons.items())),
         mean_turns=turns / games if games else 0.0,
     )
+
+
+POLICY.update(play=greedy_action, turn_value=turn_value)

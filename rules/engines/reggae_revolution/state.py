@@ -9,13 +9,18 @@ The rulings these rules follow are written once, in ``docs/rules/reggae-revoluti
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, cast
 
 from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
 from rules.engines.reggae_revolution.cards import CardSpec
 from rules.engines.reggae_revolution.effects import ANY, COLOURS, SYMBOLS
 from rules.engines.reggae_revolution.evaluation import team_value
+
+#: the team policy, which playouts follow and whose turn values seed the search: "play"
+#: (``policy.greedy_action``) and "turn_value" (``policy.turn_value``). The policy reads this
+#: module, so it fills these in as it loads (the package loads it) instead of being imported here
+POLICY: dict[str, Callable[..., Any]] = {}
 
 HAND_SIZE = 6
 LINEUP_SIZE = 6
@@ -317,9 +322,7 @@ class ReggaeState(State):
         Uniform random play almost never persuades a villain or scores a pair on purpose, so its
         playouts nearly all end in the suppression loss and cannot tell a saving move from a
         losing one; the team policy's playouts can."""
-        from rules.engines.reggae_revolution import policy  # the policy imports this module
-
-        return policy.greedy_action(self)
+        return POLICY["play"](self)
 
     def rollout_turns(self) -> int:
         """Playouts stop when the turn has passed on (after the next Villain Phase), where
@@ -332,12 +335,10 @@ class ReggaeState(State):
         rest of the turn after it (``policy.turn_value``), averaged over ``PRIOR_DEALS`` deals
         of the face-down piles (this one and fresh determinisations of it). MCTS seeds its root
         with these (progressive bias), so its few playouts start from the policy's judgement."""
-        from rules.engines.reggae_revolution import policy  # the policy imports this module
-
         actions = self.search_actions()
         deals = [self, *(self.determinise(player, self.rng) for _ in range(PRIOR_DEALS - 1))]
         return [
-            sum(policy.turn_value(deal, action) for deal in deals) / len(deals)
+            sum(POLICY["turn_value"](deal, action) for deal in deals) / len(deals)
             for action in actions
         ]
 
@@ -374,9 +375,7 @@ class ReggaeState(State):
         """The team policy's re-draw rule (§Setup: one new hand), which no playout can judge."""
         if not self.tasks or self.tasks[0][0] != "mulligan" or self.result:
             return None
-        from rules.engines.reggae_revolution import policy  # the policy imports this module
-
-        return policy.greedy_action(self)
+        return POLICY["play"](self)
 
     # --- queries ------------------------------------------------------------------------------
     def _keys(self, cards: Iterable[int | None]) -> list[str]:

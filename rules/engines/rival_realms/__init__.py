@@ -5,6 +5,7 @@ from rules.engines.rival_realms.cards import CardSpec, card_specs, fixture_recor
 from rules.engines.rival_realms.decklists import build_deck, fixture_decks, parse_decklist
 from rules.engines.rival_realms.game import RivalRealmsGame
 from rules.engines.rival_realms.plugin import RivalRealmsPlugin
+from rules.engines.rival_realms.policy import play_action, winning_action
 from rules.engines.rival_realms.state import RealmsState
 
 PLUGIN = register_plugin(RivalRealmsPlugin())
@@ -20,4 +21,6 @@ __all__ = [
     "fixture_decks",
     "fixture_records",
     "parse_decklist",
+    "play_action",
+    "winning_action",
 ]

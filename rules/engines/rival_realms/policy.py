@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 from rules.engines.core import Action
-from rules.engines.rival_realms.state import END, PASS, RealmsState
+from rules.engines.rival_realms.state import END, PASS, POLICY, RealmsState
 
 #: the window actions that can win at once or declare a lethal attack (``winning_action``)
 WINNING_KINDS = ("play", "use", "attack")
@@ -467,3 +467,6 @@ def play_action(state: RealmsState) -> Action:
     if phase == "redraw":
         return _redraw(state, player, actions)
     return END if END in actions else actions[-1]
+
+
+POLICY.update(play=play_action, win=winning_action)

@@ -19,11 +19,16 @@ for never changes (§`Redraw`); when neither player can ever act again the game 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, cast
 
 from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
 from rules.engines.rival_realms.cards import CardSpec
+
+#: the game's own policy, which playouts follow and whose wins are taken without search:
+#: "play" (``policy.play_action``) and "win" (``policy.winning_action``). The policy reads this
+#: module, so it fills these in as it loads (the package loads it) instead of being imported here
+POLICY: dict[str, Callable[[RealmsState], Any]] = {}
 
 HAND_SIZE = 7
 STARTING_LIFE = 20
@@ -389,9 +394,8 @@ class RealmsState(State):
         Uniform random play ends windows and spends supply at random, so its playouts lose
         from nearly any position at low life and cannot tell a payment that loses at once from
         a pass; the policy's playouts build, attack and block as a player would."""
-        from rules.engines.rival_realms.policy import play_action  # it imports this module
-
-        return play_action(self)
+        action: Action = POLICY["play"](self)
+        return action
 
     def rollout_turns(self) -> int:
         """How many changes of the player to act an MCTS playout makes before ``evaluate``."""
@@ -404,9 +408,8 @@ class RealmsState(State):
         web's budget spreads its playouts over every order of the steps of such a line, and
         scores a win put off to a later turn as high as one taken now (a playout's rival answers
         less well than the search's), so it can end a window a step short of the win."""
-        from rules.engines.rival_realms.policy import winning_action  # it imports this module
-
-        return winning_action(self)
+        action: Action | None = POLICY["win"](self)
+        return action
 
     def search_actions(self) -> list[Action]:
         """The legal actions less a dominated one: ending the Redraw window while the supply
