@@ -50,8 +50,8 @@ class RevoltNReignPlugin(GamePlugin):
     evaluation_weights = "rules.engines.revolt_n_reign.state:WEIGHTS"
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
         "easy": Difficulty("greedy", "greedy, one turn ahead"),
-        "normal": Difficulty("plan", "turn plans, 100 sampled a turn"),
-        "hard": Difficulty("plan(samples=300, plan_nodes=300)", "turn plans, 300 sampled a turn"),
+        "normal": Difficulty("mcts", "MCTS, 40 playouts a move"),
+        "hard": Difficulty("plan", "turn plans, 100 sampled a turn"),
     }
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "plan": {"samples": 100, "plan_nodes": 100}
