@@ -48,6 +48,17 @@ def decide_until(
     return taken
 
 
+def turn_decider(slug: str, other: Callable[[Any], Action]) -> Decide:
+    """A suite's ``decide_for``: the agent plays ``seat`` until the turn under way has passed
+    on (or the game is over), the other seats decide with ``other``."""
+
+    def decide(state: Any, seat: int, agent_name: str, seed: int = 3) -> list[Action]:
+        done = turn_passed(state)
+        return decide_until(state, seat, agent_name, seed, slug=slug, done=done, other=other)
+
+    return decide
+
+
 def turn_passed(state: Any) -> Callable[[Any], bool]:
     """``done`` for ``decide_until``: the turn under way in ``state`` has passed on."""
     start = state.turn

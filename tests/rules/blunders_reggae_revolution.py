@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.engines.core import Action
 from rules.engines.reggae_revolution import ReggaeState
 from rules.engines.reggae_revolution.game import DEFAULT_PLAYERS
 from rules.engines.reggae_revolution.state import WIN_REASON
@@ -37,19 +36,9 @@ AGENTS = ("team", "greedy", "mcts")
 RESPECT_VILLAINS = ("chief-glare", "director-gilt", "the-ember-censor", "the-hedge-magistrate")
 
 
-def decide_for(state: ReggaeState, seat: int, agent_name: str, seed: int = 3) -> list[Action]:
-    """Let ``agent_name`` make every decision of ``seat`` until the turn has passed on or the game
-    is over; return the actions it took. Decisions of other seats (a villain's "each other
-    player discards") take the first legal option."""
-    return blunders.decide_until(
-        state,
-        seat,
-        agent_name,
-        seed,
-        slug=SLUG,
-        done=blunders.turn_passed(state),
-        other=lambda now: now.legal_actions()[0],
-    )
+#: the seat under test plays until the turn has passed on; other seats (a villain's "each other
+#: player discards") take the first legal option
+decide_for = blunders.turn_decider(SLUG, lambda now: now.legal_actions()[0])
 
 
 def only_respect_villains_left(state: ReggaeState) -> None:

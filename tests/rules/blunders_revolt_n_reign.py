@@ -27,19 +27,11 @@ SLUG = "revolt-n-reign"
 AGENTS = ("plan", "mcts", "greedy")
 
 
-def decide_for(state: RevoltState, seat: int, agent_name: str, seed: int = 3) -> list[Action]:
-    """Let ``agent_name`` make every decision of ``seat`` until that seat's turn has resolved or
-    the game is over; return the actions it took. Decisions of the other seat take the first
-    legal option (pass, end, the first choice)."""
-    return blunders.decide_until(
-        state,
-        seat,
-        agent_name,
-        seed,
-        slug=SLUG,
-        done=blunders.turn_passed(state),
-        other=lambda now: END if now.phase in ("play", "respond") else now.legal_actions()[0],
-    )
+#: the seat under test plays its turn to the end; the other seat takes the first legal option
+#: (pass, end, the first choice)
+decide_for = blunders.turn_decider(
+    SLUG, lambda now: END if now.phase in ("play", "respond") else now.legal_actions()[0]
+)
 
 
 def uas_left(state: RevoltState, player: int, *dps: int) -> list[int]:

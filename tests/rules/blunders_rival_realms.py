@@ -62,18 +62,9 @@ def rival_choice(state: RealmsState) -> Action:
     return PASS if PASS in actions else END
 
 
-def decide_for(state: RealmsState, seat: int, agent_name: str, seed: int = 3) -> list[Action]:
-    """Let ``agent_name`` make every decision of ``seat`` until the turn under way has ended
-    or the game is over; return the actions it took. The other seat follows ``rival_choice``."""
-    return blunders.decide_until(
-        state,
-        seat,
-        agent_name,
-        seed,
-        slug=SLUG,
-        done=blunders.turn_passed(state),
-        other=rival_choice,
-    )
+#: the seat under test plays the turn under way to its end; the other seat follows
+#: ``rival_choice``
+decide_for = blunders.turn_decider(SLUG, rival_choice)
 
 
 # --- take lethal (§`Winning`) --------------------------------------------------------------------
