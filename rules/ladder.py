@@ -35,8 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from rules.agents import AGENTS, Agent, parse_entrant, web_agent
-from rules.engines.core import CHANCE, GamePlugin, Rng, State, plugin_for
+from rules.engines.core import GamePlugin, Rng, State, plugin_for
 from rules.engines.core.intervals import Z_95
+from rules.simulation import play_out
 
 #: the participant a co-operative game's teams play against
 THE_GAME = "the game"
@@ -141,7 +142,7 @@ def play_pairing_game(
         players = engine.num_players(setup)
         seats = [Timed(first((number + 1 + seat) & 0xFFFFFFFF)) for seat in range(players)]
         state = engine.new_initial_state(number, setup).quiet()
-        _play(state, seats)
+        play_out(state, seats)
         outcome = state.returns()[0]
         points = 1.0 if outcome > 0 else 0.0 if outcome < 0 else 0.5
         times = tuple(t for agent in seats for t in agent.seconds)
@@ -153,7 +154,7 @@ def play_pairing_game(
     makers[first_seat] = first
     seats = [Timed(make((number + 1 + seat) & 0xFFFFFFFF)) for seat, make in enumerate(makers)]
     state = engine.new_initial_state(number, setup).quiet()
-    _play(state, seats)
+    play_out(state, seats)
     winner = state.winner()
     points = 0.5 if winner is None else float(winner == first_seat)
     return GameOutcome(
@@ -162,15 +163,6 @@ def play_pairing_game(
         winner,
         (tuple(seats[first_seat].seconds), tuple(seats[1 - first_seat].seconds)),
     )
-
-
-def _play(state: State, seats: Sequence[Timed]) -> None:
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply(state.sample_chance())
-            continue
-        state.apply(seats[player].act(state))
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rules.agents import Agent, make_agent
-from rules.engines.core import CHANCE, Action, Game, Rng, find_plugin, get_game
+from rules.engines.core import CHANCE, Action, Game, Rng, State, find_plugin, get_game
 from rules.engines.core.intervals import wilson_interval
 from rules.engines.core.plugin import swap_decks
 
@@ -199,6 +199,20 @@ def _sides_cards(
     return sides
 
 
+def play_out(state: State, seats: Sequence[Agent]) -> int:
+    """Play ``state`` to its end, chance sampled and each seat's agent deciding for it; return
+    how many decisions the agents took."""
+    actions = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        state.apply(seats[player].act(state))
+        actions += 1
+    return actions
+
+
 def run(
     game: Game | str,
     decks_or_setup: Mapping[str, Any] | Sequence[Any] | None,
@@ -275,14 +289,7 @@ def run(
             _agent(agents[side], (game_seed + 1 + seat) & 0xFFFFFFFF)
             for seat, side in enumerate(order)
         ]
-        actions = 0
-        while not state.is_terminal():
-            player = state.current_player()
-            if player == CHANCE:
-                state.apply(state.sample_chance())
-                continue
-            state.apply(seats[player].act(state))
-            actions += 1
+        actions = play_out(state, seats)
         if engine.cooperative:
             outcome = state.returns()[0]
             team_wins += outcome > 0
