@@ -544,6 +544,18 @@ def doctor_plan(
     )
 
 
+def doctor_deck_for(*, deck: Deck, user: AbstractBaseUser) -> Deck:
+    """The deck a doctor job of ``user`` works on: ``deck`` itself when it is theirs, else a new
+    private copy of it in their decks (``decks.services.deck_clone``, which refuses another's
+    private deck), so that the job's swaps can become versions of a deck they own."""
+    from decks.selectors import deck_owned_by
+    from decks.services import deck_clone
+
+    if deck_owned_by(deck, user):
+        return deck
+    return deck_clone(deck=deck, owner=user)
+
+
 # -- one click: the new version -------------------------------------------------------------------
 
 
@@ -581,12 +593,43 @@ def doctor_swap_apply(*, job: SimulationJob, swap: int, actor: AbstractBaseUser 
     )
 
 
+# -- reading the results --------------------------------------------------------------------------
+
+
+def swap_worse(swap: Mapping[str, Any]) -> bool:
+    """The swap's whole interval of the change in win rate lies below 0: the deck is worse with
+    it, even allowing for every swap tried (the page offers no new version of it)."""
+    return float(swap["ci_high"]) < 0
+
+
+def doctor_verdict(report: Mapping[str, Any]) -> str | None:
+    """One plain sentence when no swap beat the deck (no finalist's whole interval above 0),
+    saying whether the best one merely did better on these games; None when a swap did beat
+    it, or before any swap has played."""
+    best = list(report["best"])
+    if not best or any(swap["significant"] for swap in best):
+        return None
+    top = max(best, key=lambda swap: swap["delta"])
+    if top["delta"] > 0:
+        return (
+            f"No swap beat the deck: the best, {top['in']} for {top['out']}, won "
+            f"{100 * top['delta']:+.1f} points more on these games, but its interval reaches "
+            "below 0, so the gain may be luck. More games a swap would tell."
+        )
+    return (
+        f"No swap beat the deck: none of the {report['tried']} swaps raced won more often than "
+        "the unchanged deck on the same games. The deck is best kept as it is, as far as these "
+        "swaps go."
+    )
+
+
 # -- text -----------------------------------------------------------------------------------------
 
 
 def doctor_text(report: Mapping[str, Any]) -> str:
     """The doctor's results as a text table: the unchanged deck's win rate, then the best swaps
-    with the change in win rate and its corrected 95% interval, in percentage points."""
+    with the change in win rate and its corrected 95% interval, in percentage points (``*`` a
+    better deck, ``-`` a worse one), and the verdict when no swap beat the deck."""
     base = report["base"]
     rate = 100 * (base["win_rate"] or 0)
     lines = [
@@ -597,7 +640,7 @@ def doctor_text(report: Mapping[str, Any]) -> str:
         f"{'#':>3}  {'out':<24} {'in':<24} {'games':>6} {'change':>8}  interval",
     ]
     for number, swap in enumerate(report["best"], start=1):
-        mark = "  *" if swap["significant"] else ""
+        mark = "  *" if swap["significant"] else ("  -" if swap_worse(swap) else "")
         card_in = (
             swap["in"] if swap.get("source") is None else f"{swap['in']} (from {swap['source']})"
         )
@@ -610,4 +653,11 @@ def doctor_text(report: Mapping[str, Any]) -> str:
     lines.append(
         "* the whole interval is above 0: a better deck, even allowing for every swap tried"
     )
+    lines.append(
+        "- the whole interval is below 0: a worse deck, even allowing for every swap tried"
+    )
+    verdict = doctor_verdict(report)
+    if verdict is not None:
+        lines.append("")
+        lines.append(verdict)
     return "\n".join(lines)

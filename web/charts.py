@@ -1,4 +1,5 @@
-"""Server-rendered SVG bar charts: the geometry here, the markup in ``web/_bar_chart.html``.
+"""Server-rendered SVG bar charts: the geometry here, the markup in ``web/_bar_chart.html``; and
+the heat map of a win-rate matrix, a table (``web/_heat_map.html``).
 
 No chart library and no script: a chart is a handful of ``<rect>`` and ``<text>`` elements with a
 title and a description for screen readers, and the numbers are also written on the bars.
@@ -8,6 +9,10 @@ buckets a count left out, so a gap in a curve shows as a gap. Tick labels never 
 numeric axis only every n-th is written (the first one always), on a categorical one a label too
 long for its bar is shortened with an ellipsis (the bar's tooltip and the description keep it
 whole); a count too wide for its bar is left to the tooltip.
+
+The heat map is an HTML table rather than a drawing, so its labels wrap like any text and are
+never cut, and each cell writes its win rate, its games and its 95% interval: nothing is left to
+a tooltip.
 """
 
 from __future__ import annotations
@@ -214,97 +219,92 @@ def heat_colour(rate: float) -> str:
     return "#" + "".join(f"{channel:02x}" for channel in channels)
 
 
+def games_text(count: int) -> str:
+    """``1 game``, ``8 games``."""
+    return f"{count} game" if count == 1 else f"{count} games"
+
+
+@dataclass(frozen=True)
+class HeatFigure:
+    """What the heat map writes of one pairing: the row deck's win rate against the column
+    deck, the bounds of its 95% interval (fractions of 1) and the games it rests on."""
+
+    rate: float
+    low: float
+    high: float
+    games: int
+
+
 @dataclass(frozen=True)
 class HeatCell:
-    x: float
-    y: float
+    """One cell, written out in full: the rate, the games and the interval (in whole %), so a
+    100 from 4 games reads as the guess it is without hovering."""
+
     fill: str
-    text: str
+    rate: str
+    games: int
+    low: str
+    high: str
     dark_text: bool
     tip: str
 
     @property
-    def text_x(self) -> float:
-        return round(self.x + HEAT_CELL / 2, 1)
-
-    @property
-    def text_y(self) -> float:
-        return round(self.y + HEAT_CELL / 2 + 4, 1)
+    def games_text(self) -> str:
+        return games_text(self.games)
 
 
 @dataclass(frozen=True)
-class HeatLabel:
-    text: str
-    x: float
-    y: float
+class HeatRow:
+    label: str
+    cells: tuple[HeatCell | None, ...]
 
 
 @dataclass(frozen=True)
 class HeatMap:
+    """A win-rate matrix laid out as a table (``web/_heat_map.html``): the labels are written
+    whole, numbered so a column can be matched to its row, and wrap where they are long."""
+
     title: str
-    description: str
-    width: int
-    height: int
-    cells: tuple[HeatCell, ...]
-    rows: tuple[HeatLabel, ...]
-    columns: tuple[HeatLabel, ...]
-
-
-HEAT_CELL = 44
+    columns: tuple[str, ...]
+    rows: tuple[HeatRow, ...]
 
 
 def heat_map(
     labels: Sequence[str],
-    rates: Sequence[Sequence[tuple[float, float, float] | None]],
+    figures: Sequence[Sequence[HeatFigure | None]],
     *,
     title: str,
 ) -> HeatMap:
-    """Lay out a win-rate matrix: ``rates[i][j]`` is (rate, low, high) of row ``i`` against
-    column ``j``, None where there is no figure (the diagonal). Rows and columns are numbered,
-    the numbers keyed to ``labels`` in the row labels."""
-    left, top = 170, 24
-    size = len(labels)
-    cells = []
-    lines = []
-    for row in range(size):
-        for col in range(size):
-            figure = rates[row][col]
+    """Lay out a win-rate matrix: ``figures[i][j]`` is row ``i`` against column ``j``, None where
+    there is no figure (the diagonal, a pair without games). Rows and columns are numbered, and
+    every label is kept whole."""
+    numbered = [f"{index + 1}. {label}" for index, label in enumerate(labels)]
+    rows = []
+    for row, row_figures in enumerate(figures):
+        cells: list[HeatCell | None] = []
+        for col, figure in enumerate(row_figures):
             if figure is None:
+                cells.append(None)
                 continue
-            rate, low, high = figure
             tip = (
-                f"{labels[row]} against {labels[col]}: {100 * rate:.1f}% "
-                f"(95% interval {100 * low:.1f}-{100 * high:.1f}%)"
+                f"{labels[row]} against {labels[col]}: {100 * figure.rate:.1f}% of "
+                f"{games_text(figure.games)} (95% interval {100 * figure.low:.1f}-"
+                f"{100 * figure.high:.1f}%)"
             )
-            lines.append(tip)
             cells.append(
                 HeatCell(
-                    x=left + col * HEAT_CELL,
-                    y=top + row * HEAT_CELL,
-                    fill=heat_colour(rate),
-                    text=f"{100 * rate:.0f}",
-                    dark_text=abs(rate - 0.5) < 0.3,
+                    fill=heat_colour(figure.rate),
+                    rate=f"{100 * figure.rate:.0f}",
+                    games=figure.games,
+                    low=f"{100 * figure.low:.0f}",
+                    high=f"{100 * figure.high:.0f}",
+                    dark_text=abs(figure.rate - 0.5) < 0.3,
                     tip=tip,
                 )
             )
-    rows = tuple(
-        HeatLabel(
-            f"{row + 1}. {label[:22]}",
-            left - 6,
-            round(top + row * HEAT_CELL + HEAT_CELL / 2 + 4, 1),
-        )
-        for row, label in enumerate(labels)
-    )
-    columns = tuple(
-        HeatLabel(str(col + 1), round(left + col * HEAT_CELL + HEAT_CELL / 2, 1), top - 8)
-        for col in range(size)
-    )
+        rows.append(HeatRow(numbered[row], tuple(cells)))
     return HeatMap(
         title=title,
-        description="; ".join(lines) or "No games yet.",
-        width=left + size * HEAT_CELL + 8,
-        height=top + size * HEAT_CELL + 8,
-        cells=tuple(cells),
-        rows=rows,
-        columns=columns,
+        columns=tuple(numbered),
+        rows=tuple(rows),
     )

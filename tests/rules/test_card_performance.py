@@ -1,12 +1,20 @@
 """Card performance (``rules.cardstats``): win rates when drawn, played and not seen, with
 Wilson intervals and sample sizes, from hand-made games, from the engines' own sightings, and
-from a job's games whatever its chunk size."""
+from a job's games whatever its chunk size; what "drawn" and "played" mean in every game, and
+when the drawn figures only repeat the deck's win rate."""
 
 from __future__ import annotations
 
 import pytest
 
-from rules.cardstats import card_figures, counts_add, game_card_counts
+from rules.cardstats import (
+    DEFAULT_SIGHTING_WORDS,
+    card_figures,
+    counts_add,
+    drawn_every_game,
+    game_card_counts,
+    sighting_words,
+)
 from rules.engines.core.intervals import wilson_interval
 from rules.jobs import matchup_plan, simulation_job_create, simulation_job_play_inline
 from rules.selectors import simulation_job_report
@@ -51,6 +59,40 @@ def test_a_card_counts_once_a_game_and_drawn_includes_played():
     figures = {figure.card: figure for figure in card_figures(counts)}
     assert figures["Ace"].drawn.games == figures["Ace"].played.games == 1
     assert figures["Ace"].unseen.games == 0 and figures["Bee"].played.games == 0
+
+
+def rows_of(games):
+    """The figures of one deck's hand-made games, as a job's report gives them."""
+    counts: dict[str, int] = {}
+    for cards, won in games:
+        counts = counts_add(counts, game_card_counts(0, cards, won))
+    return [figure.as_dict() for figure in card_figures(counts)]
+
+
+def test_a_deck_whose_every_card_is_drawn_in_every_game_has_drawn_figures_of_no_use():
+    deck = ["Ace", "Bee"]
+    always = rows_of([(game(deck, deck, ["Ace"]), True), (game(deck, deck, []), False)])
+    assert drawn_every_game(always)
+    assert {row["drawn"]["win_rate"] for row in always} == {0.5}  # the deck's own
+    once_unseen = rows_of([(game(deck, deck, []), True), (game(deck, ["Ace"], []), False)])
+    assert not drawn_every_game(once_unseen)
+    # a card dealt in only one game, drawn there: its figures are not the deck's
+    extra = rows_of(
+        [(game(deck, deck, []), True), (game([*deck, "Cat"], [*deck, "Cat"], []), False)]
+    )
+    assert not drawn_every_game(extra)
+    assert not drawn_every_game([])
+
+
+def test_every_game_says_what_drawn_and_played_mean():
+    from rules.engines.core import plugins
+
+    for plugin in plugins():
+        words = sighting_words(plugin.slug)
+        assert words is not DEFAULT_SIGHTING_WORDS, f"{plugin.slug} has no words of its own"
+        assert words.drawn and words.played
+    assert "§Setup deploys every Unit" in sighting_words("reign-absolute").always_drawn
+    assert sighting_words("no-such-game") is DEFAULT_SIGHTING_WORDS
 
 
 @pytest.mark.parametrize("seed", [1, 2])

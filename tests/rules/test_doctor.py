@@ -16,9 +16,12 @@ from rules.doctor import (
     difference_interval,
     doctor_plan,
     doctor_swap_apply,
+    doctor_text,
+    doctor_verdict,
     racing_schedule,
     round_games,
     swap_legal,
+    swap_worse,
 )
 from rules.jobs import SimulationJobError, simulation_job_create, simulation_job_play_inline
 from tests.rules.doctor_helpers import decks
@@ -50,6 +53,37 @@ def test_the_interval_widens_with_the_swaps_tried():
     assert mean == pytest.approx(0.2)
     assert low_many < low_one < mean < high_one < high_many
     assert low_one > 0
+
+
+def finalist(into: str, delta: float, low: float, high: float) -> dict:
+    return {
+        "swap": 0, "out": "Dawn One", "in": into, "zone": "", "source": None, "games": 40,
+        "rounds": 1, "wins": 20, "base_wins": 20, "delta": delta, "ci_low": low, "ci_high": high,
+        "significant": low > 0,
+    }  # fmt: skip
+
+
+def report_of(*best: dict) -> dict:
+    base = {"games": 40, "wins": 20, "win_rate": 0.5, "ci_low": 0.35, "ci_high": 0.65}
+    return {"tried": 6, "base": base, "best": list(best)}
+
+
+def test_the_verdict_says_plainly_when_no_swap_beat_the_deck():
+    better = finalist("Tide Four", 0.2, 0.05, 0.35)
+    unclear = finalist("Noon Three", 0.1, -0.05, 0.25)
+    worse = finalist("Dusk Two", -0.3, -0.45, -0.15)
+    assert doctor_verdict(report_of(better, unclear)) is None
+    assert doctor_verdict(report_of()) is None  # nothing has played yet
+    luck = doctor_verdict(report_of(unclear, worse))
+    assert luck.startswith("No swap beat the deck: the best, Noon Three for Dawn One, won +10.0")
+    assert "may be luck" in luck
+    none = doctor_verdict(report_of(worse, finalist("Noon Three", 0.0, -0.15, 0.15)))
+    assert none.startswith("No swap beat the deck: none of the 6 swaps raced won more often")
+    assert swap_worse(worse) and not swap_worse(unclear) and not swap_worse(better)
+    table = doctor_text(report_of(unclear, worse))
+    assert table.splitlines()[-1] == luck
+    dusk = next(line for line in table.splitlines() if "Dusk Two" in line)
+    assert dusk.endswith("-")  # marked worse
 
 
 def test_the_doctor_finds_the_planted_improvement_and_every_swap_is_legal(toy_duel, deck_owner):

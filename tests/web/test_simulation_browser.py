@@ -44,7 +44,8 @@ def test_a_metagame_from_the_form_to_the_heat_map(page, user, password, settings
     heat = page.get_by_test_id("heat-map")
     expect(heat).to_be_visible(timeout=60_000)
     expect(page.get_by_test_id("progress")).to_have_count(0, timeout=60_000)
-    expect(heat.locator("rect")).to_have_count(6)  # every cell but the diagonal
+    expect(heat.get_by_test_id("heat-cell")).to_have_count(6)  # every cell but the diagonal
+    expect(heat.get_by_test_id("heat-cell").first).to_contain_text("2 games")
     expect(page.get_by_test_id("field").locator("tbody tr")).to_have_count(3)
     shot(page, "simulation-heat-map")
 

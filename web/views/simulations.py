@@ -2,7 +2,9 @@
 visitor's recent jobs), a job's progress (polled while it plays), cancel, and its results: per
 pairing; for a metagame the heat map of its win-rate matrix, the field win rates and the CSV and
 JSON downloads (a co-operative game's metagame: each deck's team win rate); for a gauntlet its
-deck's win rate against each opponent and overall. Jobs are also started with
+deck's win rate against each opponent and overall; per deck its cards' performance, in the
+game's words; for a doctor job its best swaps. The deck doctor's form takes any deck the visitor
+can see (another's is copied into their decks first). Jobs are also started with
 ``manage.py metagame`` or over the API (``/api/v1/simulations/``); only
 their owner sees them (an anonymous visitor's stay with their browser session)."""
 
@@ -11,16 +13,25 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from decks.errors import DeckError
+from decks.errors import DeckBusyError, DeckError, DeckPermissionError
 from decks.models import Deck
-from decks.selectors import deck_list_visible_to, deck_owned_by
+from decks.selectors import deck_list_visible_to, deck_owned_by, deck_readable_by
 from deckwright.clientip import client_ip
-from rules.doctor import DoctorError, doctor_plan, doctor_swap_apply
+from rules.cardstats import drawn_every_game, sighting_words
+from rules.doctor import (
+    DoctorError,
+    doctor_deck_for,
+    doctor_plan,
+    doctor_swap_apply,
+    doctor_verdict,
+    swap_worse,
+)
 from rules.engines.core import find_plugin, plugins
 from rules.jobs import (
     JobPlan,
@@ -42,7 +53,7 @@ from rules.selectors import (
     simulation_job_team_field,
     simulation_jobs_owned_by,
 )
-from web.charts import heat_map
+from web.charts import HeatFigure, heat_map
 from web.forms import DoctorForm, SimulationForm
 from web.signals import SESSION_JOBS
 
@@ -171,7 +182,13 @@ def _context(job: SimulationJob, request: HttpRequest | None = None) -> dict[str
         table = tables.setdefault(row["deck"], {"label": row["label"], "rows": []})
         gap = row["improvement_when_drawn"]
         table["rows"].append({**row, "gap": None if gap is None else f"{100 * gap:+.1f}"})
+    for table in tables.values():
+        # every card drawn in every game: its rate drawn is the deck's, so those columns go
+        table["drawn_every_game"] = drawn_every_game(table["rows"])
+        table["deck"] = table["rows"][0]["drawn"]
     context["card_tables"] = [tables[deck] for deck in sorted(tables)]
+    if tables:
+        context["sighting_words"] = sighting_words(job.game.slug)
     doctor = context["report"].get("doctor")
     if doctor is not None:
         context["doctor"] = doctor
@@ -181,9 +198,12 @@ def _context(job: SimulationJob, request: HttpRequest | None = None) -> dict[str
                 "change": f"{100 * swap['delta']:+.1f}",
                 "low": f"{100 * swap['ci_low']:+.1f}",
                 "high": f"{100 * swap['ci_high']:+.1f}",
+                "worse": swap_worse(swap),
             }
             for swap in doctor["best"]
         ]
+        if job.status == SimulationJob.Status.DONE:
+            context["doctor_verdict"] = doctor_verdict(doctor)
         deck = Deck.objects.filter(pk=job.decks[0]["deck"]).first()
         context["doctor_applicable"] = (
             job.status == SimulationJob.Status.DONE
@@ -197,16 +217,18 @@ def _context(job: SimulationJob, request: HttpRequest | None = None) -> dict[str
         context["gauntlet"] = simulation_job_gauntlet(job)
         context["team_field"] = simulation_job_team_field(job)
     if metagame is not None and job.games_done:
-        rates = [
+        figures = [
             [
-                None if cell is None else (cell.win_rate or 0.0, cell.ci_low, cell.ci_high)
+                None
+                if cell is None
+                else HeatFigure(cell.win_rate or 0.0, cell.ci_low, cell.ci_high, cell.games)
                 for cell in row
             ]
             for row in metagame.cells
         ]
         context["metagame"] = metagame
         context["heat_map"] = heat_map(
-            metagame.labels, rates, title="Win rates, row against column"
+            metagame.labels, figures, title="Win rates, row against column"
         )
     return context
 
@@ -240,12 +262,18 @@ def simulation_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("simulation-detail", pk=job.pk)
 
 
+@login_required
 @require_http_methods(["GET", "POST"])
 def deck_doctor(request: HttpRequest, pk: int) -> HttpResponse:
-    """The form that starts a deck doctor job for one of the visitor's decks."""
-    deck = Deck.objects.select_related("game", "owner").filter(pk=pk).first()
-    if deck is None or not deck_owned_by(deck, request.user):
-        text = "The deck doctor works on your own decks: there is no deck of yours here."
+    """The form that starts a deck doctor job for a deck the visitor can see: one of theirs, or
+    another's public or unlisted deck, which is copied into their decks when the job starts (a
+    message says so), so the job's swaps can become versions of a deck they own."""
+    deck = deck_readable_by(request.user).select_related("game", "owner").filter(pk=pk).first()
+    if deck is None:
+        text = (
+            "There is no deck here that you can see. The deck doctor works on your own decks "
+            "and on other players' public ones."
+        )
         context = {"title": "No such deck", "text": text}
         return render(request, "web/message.html", context, status=404)
     plugin = find_plugin(deck.game.slug)
@@ -259,15 +287,16 @@ def deck_doctor(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            plan = doctor_plan(
-                deck=deck,
-                gauntlet=list(data["gauntlet"]),
-                agent=data["agent"],
-                games=data["games"],
-                max_swaps=data["swaps"],
-                seed=data["seed"] or 0,
-            )
-            with transaction.atomic():  # a refused quota leaves no job behind
+            with transaction.atomic():  # a refused plan or quota leaves no copy and no job behind
+                subject = doctor_deck_for(deck=deck, user=request.user)
+                plan = doctor_plan(
+                    deck=subject,
+                    gauntlet=list(data["gauntlet"]),
+                    agent=data["agent"],
+                    games=data["games"],
+                    max_swaps=data["swaps"],
+                    seed=data["seed"] or 0,
+                )
                 job = simulation_job_create(
                     kind=SimulationJob.Kind.DOCTOR,
                     plan=plan,
@@ -280,12 +309,26 @@ def deck_doctor(request: HttpRequest, pk: int) -> HttpResponse:
                     session_key="",
                     games=job.games_total,
                 )
-        except (SimulationJobError, GamesQuotaExceeded) as error:
+        except (
+            SimulationJobError,
+            GamesQuotaExceeded,
+            DeckError,
+            DeckBusyError,
+            DeckPermissionError,
+        ) as error:
             form.add_error(None, str(error))
         else:
+            if subject.pk != deck.pk:
+                messages.info(
+                    request,
+                    f"{deck.name} is {deck.owner.get_username()}'s deck, so it was copied into "
+                    f"your decks first: the doctor works on your copy, {subject.name} (private "
+                    "until you share it).",
+                )
             return redirect("simulation-detail", pk=job.pk)
     status = 400 if request.method == "POST" else 200
-    return render(request, "web/deck_doctor.html", {"deck": deck, "form": form}, status=status)
+    context = {"deck": deck, "form": form, "owned": deck_owned_by(deck, request.user)}
+    return render(request, "web/deck_doctor.html", context, status=status)
 
 
 @require_POST
