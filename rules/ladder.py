@@ -253,7 +253,7 @@ class Ladder:
                 f"| {rank} | {rating.entrant} | {signed(rating.elo)} | {interval} | "
                 f"{rating.games} | {score} | {timing[0]} | {timing[1]} |"
             )
-        rows += ["", "| Pairing | Games | Score of the first | Draws | Turn-limit endings |"]
+        rows += ["", "| Pairing | Games | Score of the first | Draws | Cut-off endings |"]
         rows.append("|---|---:|---:|---:|---:|")
         for p in self.pairings:
             rows.append(
@@ -427,6 +427,19 @@ def play_ladder(
     pairs = [(name, THE_GAME) for name in names] if cooperative else list(combinations(names, 2))
     open_only = needs_open_play(names)
     tasks = [(slug, a, b, index, seed, open_only) for a, b in pairs for index in range(games)]
+    outcomes = play_tasks(tasks, jobs, progress)
+    return summarise(plugin, names, pairs, outcomes, games, seed)
+
+
+#: one game to play: (slug, first, second, index, seed, open_only), as ``play_one`` takes them
+Task = tuple[str, str, str, int, int, bool]
+
+
+def play_tasks(
+    tasks: Sequence[Task], jobs: int = 1, progress: Callable[[str], None] | None = None
+) -> list[GameOutcome]:
+    """Play ``tasks`` (``play_one``'s arguments) over ``jobs`` processes; the outcomes are in
+    the order of the tasks and do not depend on ``jobs``."""
     outcomes: list[GameOutcome] = []
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -437,10 +450,10 @@ def play_ladder(
         for done, task in enumerate(tasks, 1):
             outcomes.append(_play_task(task))
             _report(progress, done, len(tasks), task)
-    return summarise(plugin, names, pairs, outcomes, games, seed)
+    return outcomes
 
 
-def _play_task(task: tuple[str, str, str, int, int, bool]) -> GameOutcome:
+def _play_task(task: Task) -> GameOutcome:
     return play_one(*task)
 
 
@@ -551,12 +564,9 @@ def publish(ladder: Ladder, command: str) -> None:
     """Store ``ladder`` for the pages (``rules/ladders/<game>.json``) and put its table, date,
     machine and ``command`` in the game's block of ``docs/agents.md`` (added when missing)."""
     write_published(ladder)
-    docs = DOCS
-    start, end = f"<!-- ladder:{ladder.game} -->", f"<!-- /ladder:{ladder.game} -->"
     opponents = "against the game" if ladder.cooperative else "a pairing"
     block = "\n".join(
         [
-            start,
             f"### {plugin_for(ladder.game).name}",
             "",
             f"Measured {ladder.played_on} on {ladder.machine}: {ladder.games_per_pairing} games "
@@ -564,16 +574,31 @@ def publish(ladder: Ladder, command: str) -> None:
             f"seconds of decisions, with `{command}`.",
             "",
             ladder.table(),
-            end,
         ]
     )
-    text = docs.read_text() if docs.exists() else "# Agents\n"
+    write_block(DOCS, f"ladder:{ladder.game}", block)
+
+
+def write_block(doc: Path, key: str, block: str, section: str | None = None) -> None:
+    """Put ``block`` between the markers ``<!-- key -->`` and ``<!-- /key -->`` of ``doc``,
+    replacing what they held; when they are missing, add them at the end of ``section`` (a
+    "## " heading's text, which must be there) or else of the page."""
+    start, end = f"<!-- {key} -->", f"<!-- /{key} -->"
+    framed = f"{start}\n{block}\n{end}"
+    text = doc.read_text() if doc.exists() else "# Agents\n"
     if start in text and end in text:
         before, rest = text.split(start, 1)
-        text = before + block + rest.split(end, 1)[1]
+        text = before + framed + rest.split(end, 1)[1]
+    elif section is not None:
+        heading = f"## {section}\n"
+        if heading not in text:
+            raise ValueError(f"{doc} has no section {section!r}")
+        head, tail = text.split(heading, 1)
+        body, marker, rest = tail.partition("\n## ")
+        text = head + heading + body.rstrip("\n") + "\n\n" + framed + "\n" + marker + rest
     else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    docs.write_text(text)
+        text = text.rstrip("\n") + "\n\n" + framed + "\n"
+    doc.write_text(text)
 
 
 def add_arguments(parser: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rules.agents.alphabeta import AlphaBeta, AlphaBetaAgent, SearchResult
@@ -14,6 +15,7 @@ from rules.agents.mcts import MCTSAgent
 from rules.agents.plan import PlanAgent
 from rules.agents.random_agent import RandomAgent
 from rules.agents.team import TeamAgent, game_policy
+from rules.engines.core.weights import WeightedAgent, load_weights
 
 if TYPE_CHECKING:
     from rules.engines.core import GamePlugin
@@ -82,16 +84,38 @@ def _option(text: str) -> Any:
 
 def web_agent(spec: str, plugin: GamePlugin | None = None) -> Callable[[int], Agent]:
     """A ``seed -> Agent`` playing ``spec`` (``name`` or ``name(option=value, ...)``) at the
-    web's budget for ``plugin``'s game, the spec's own options on top. An unknown agent or
-    option raises ``ValueError`` here, before any game."""
+    web's budget for ``plugin``'s game, the spec's own options on top. The option
+    ``weights=FILE`` has the agent decide with the evaluation weights of that ``weights.json``
+    instead of the game's own (``greedy(weights=bench/baselines/reign-absolute.json)``: the
+    agent as it played before a tuning run). An unknown agent or option, or weights that do not
+    fit the game's evaluation, raise ``ValueError`` here, before any game."""
     name, options = parse_entrant(spec)
+    weights_file = options.pop("weights", None)
     merged = {**web_options(name, plugin), **options}
     try:
         make_agent(name, seed=0, **merged)
     except TypeError as error:
         raise ValueError(f"{spec!r}: {error}") from None
     build: Callable[[int], Agent] = partial(make_agent, name, **merged)
-    return build
+    if weights_file is None:
+        return build
+    found = plugin.weights() if plugin is not None else None
+    if found is None:
+        raise ValueError(f"{spec!r}: this game's evaluation has no weights to replace")
+    values = load_weights(Path(str(weights_file)))
+    if set(values) != set(found[0]):
+        raise ValueError(
+            f"{spec!r}: {weights_file} weighs {', '.join(sorted(values))}, not the game's "
+            f"{', '.join(sorted(found[0]))}"
+        )
+    weighted: Callable[[int], Agent] = partial(_weighted, build, found[0], values)
+    return weighted
+
+
+def _weighted(
+    build: Callable[[int], Agent], table: dict[str, float], values: dict[str, float], seed: int
+) -> Agent:
+    return WeightedAgent(build(seed), table, values)
 
 
 __all__ = [

@@ -192,3 +192,20 @@ def test_each_games_levels_are_rated_in_order_on_its_published_ladder(plugin):
     elos = [rating.elo for rating in ratings if rating]
     assert elos == sorted(elos, reverse=plugin.cooperative)
     assert list(plugin.difficulty_levels) == ["easy", "normal", "hard"]
+
+
+def test_a_block_lands_in_its_section_and_is_replaced_in_place(tmp_path):
+    # bench/defaults.py publishes each game's verdict under one heading of docs/agents.md; the
+    # ladders add theirs at the end of the page.
+    doc = tmp_path / "agents.md"
+    doc.write_text("# Agents\n\n## Targets\n\nHow they are read.\n\n## The ladders\n\nTables.\n")
+    ladder_module.write_block(doc, "defaults:toy", "toy: 60%", "Targets")
+    ladder_module.write_block(doc, "ladder:toy", "ladder table")
+    text = doc.read_text()
+    assert text.index("toy: 60%") < text.index("## The ladders") < text.index("ladder table")
+    ladder_module.write_block(doc, "defaults:toy", "toy: 65%", "Targets")
+    again = doc.read_text()
+    assert "toy: 60%" not in again and again.count("<!-- defaults:toy -->") == 1
+    assert again.replace("toy: 65%", "toy: 60%") == text
+    with pytest.raises(ValueError, match="no section 'Elsewhere'"):
+        ladder_module.write_block(doc, "defaults:other", "x", "Elsewhere")

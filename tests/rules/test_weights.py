@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from rules.engines.core import Action, plugin_for
+from rules.engines.core import Action, plugin_for, plugins
 from rules.engines.core.weights import WeightedAgent, installed, load_weights, save_weights
 from rules.engines.revolt_n_reign import state as revolt_state
 
@@ -64,3 +64,100 @@ def test_other_weights_change_how_a_position_scores():
     with installed(revolt_state.WEIGHTS, {"lp": 2 * revolt_state.WEIGHTS["lp"]}):
         after = state.evaluate(0)
     assert after != before and state.evaluate(0) == before
+
+
+def _engines():
+    """The plugins of the engines in the tree (not a test's toy game)."""
+    return [p for p in plugins() if type(p).__module__.startswith("rules.engines.")]
+
+
+def _weighted_plugins():
+    return [p for p in _engines() if p.evaluation_weights is not None]
+
+
+def test_every_game_keeps_its_evaluation_weights_as_data():
+    # Issue 28: each game's evaluation weights are a file the evaluation reads, which says how
+    # they were found; none is set in code.
+    assert len(_engines()) >= 5
+    assert {p.slug for p in _weighted_plugins()} == {p.slug for p in _engines()}
+    for plugin in _weighted_plugins():
+        found = plugin.weights()
+        assert found is not None
+        table, path = found
+        assert path.name == "weights.json" and load_weights(path) == table
+        assert json.loads(path.read_text())["tuned"]["method"], path
+
+
+def _scores(state):
+    seats = range(len(state.returns()))
+    return [(state.evaluate(p), state.rollout_value(p)) for p in seats]
+
+
+@pytest.mark.parametrize("slug", [p.slug for p in _weighted_plugins()])
+def test_every_weight_in_a_games_file_changes_how_some_position_scores(slug):
+    # A weight the evaluation never read would tune nothing: for each one, some position of
+    # the game's sample setups (random play from each) scores differently with it doubled, as
+    # the agents score it (``evaluate``, and ``rollout_value`` where playouts stop).
+    from tests.rules.test_table_hidden_info import random_position
+
+    plugin = plugin_for(slug)
+    table, _ = plugin.weights()
+    positions = [
+        random_position(slug, index, seed, actions)
+        for index in range(len(plugin.game().example_setups()))
+        for seed in range(4)
+        for actions in (10, 25, 45, 70, 100, 140)
+    ]
+    positions = [s for s in positions if not s.is_terminal()]
+    unread = []
+    for name, value in table.items():
+        changed = False
+        for state in positions:
+            before = _scores(state)
+            with installed(table, {name: 2 * value if value else 1.0}):
+                after = _scores(state)
+            if after != before:
+                changed = True
+                break
+        if not changed:
+            unread.append(name)
+    assert not unread, f"{slug}: no position scores differently with {unread} doubled"
+
+
+def test_an_agent_named_with_a_weights_file_decides_with_those_weights(tmp_path):
+    # bench/defaults.py plays each game's default against the baseline: the same agent with
+    # the weights the game had before tuning (``greedy(weights=FILE)``).
+    from rules.agents import web_agent
+    from tests.rules.test_revolt_n_reign import table
+
+    plugin = plugin_for("revolt-n-reign")
+    doubled = {name: 2 * value for name, value in revolt_state.WEIGHTS.items()}
+    path = tmp_path / "weights.json"
+    save_weights(path, doubled, {"method": "doubled, in a test"})
+    agent = web_agent(f"greedy(weights={path})", plugin)(3)
+    seen = []
+    inner = agent.agent
+    decide = inner.act
+
+    def spy(state):
+        seen.append(dict(revolt_state.WEIGHTS))
+        return decide(state)
+
+    inner.act = spy
+    state = table()
+    assert agent.act(state) in state.legal_actions()
+    assert seen == [doubled]  # its own weights while it decided
+    assert load_weights(plugin.weights()[1]) == revolt_state.WEIGHTS  # the game's own again
+
+
+def test_a_weights_file_that_does_not_fit_the_game_is_refused_before_any_game(tmp_path):
+    from rules.agents import web_agent
+
+    path = tmp_path / "weights.json"
+    save_weights(path, {"lp": 0.35}, {"method": "too few, in a test"})
+    with pytest.raises(ValueError, match="not the game's"):
+        web_agent(f"greedy(weights={path})", plugin_for("revolt-n-reign"))
+    with pytest.raises(ValueError, match="no weights to replace"):
+        web_agent(f"greedy(weights={path})")
+    with pytest.raises(ValueError, match="no evaluation weights"):
+        web_agent(f"greedy(weights={tmp_path / 'missing.json'})", plugin_for("reign-absolute"))

@@ -30,6 +30,12 @@ def load_weights(path: Path) -> dict[str, float]:
         raise ValueError(f"{path}: no evaluation weights ({error})") from error
 
 
+def weights_beside(module_file: str) -> dict[str, float]:
+    """The weights of the ``weights.json`` beside the module whose ``__file__`` is given: what
+    an engine's evaluation module loads as it is imported."""
+    return load_weights(Path(module_file).with_name(FILE))
+
+
 def save_weights(path: Path, weights: Mapping[str, float], tuned: Mapping[str, Any]) -> None:
     """Store ``weights`` at ``path`` with ``tuned``: how they were found (command, games ...)."""
     data = {"weights": {name: round(value, 6) for name, value in weights.items()}, "tuned": tuned}

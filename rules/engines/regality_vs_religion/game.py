@@ -30,6 +30,7 @@ from rules.engines.core import (
     State,
     register_game,
 )
+from rules.engines.core.weights import weights_beside
 from rules.engines.regality_vs_religion.board import CELL_INDEX, CELL_NAMES, CELLS
 from rules.engines.regality_vs_religion.powers import Tables
 from rules.engines.regality_vs_religion.tiles import builtin_records
@@ -39,6 +40,9 @@ from rules.engines.regality_vs_religion.tiles import builtin_records
 ENDGAME: dict[str, Callable[[RvRState], Action | None]] = {}
 
 REGALITY, RELIGION = 0, 1
+#: the evaluation's feature weights (``RvRState.evaluate``: the ally balance on the board and
+#: the tiles left in hand), tuned by self-play (``bench/tune.py``) and loaded from weights.json
+WEIGHTS = weights_beside(__file__)
 SIDE_NAMES = ("regality", "religion")
 VARIANTS = ("standard", "old-style", "random", "secret-random", "draft", "secret-draft")
 SECRET_VARIANTS = ("secret-random", "secret-draft")
@@ -1087,13 +1091,15 @@ class RvRState(State):
         return solve(self) if solve is not None else None
 
     def evaluate(self, player: int) -> float:
-        """Return a heuristic in [-1, 1]: ally balance on the board plus tiles in hand."""
+        """Return a heuristic in [-1, 1]: ally balance on the board plus tiles in hand, weighed
+        by ``WEIGHTS``."""
         if self.phase == "over":
             return self.returns()[player]
         allies = self.allies()
         board = (allies[player] - allies[1 - player]) / 9
         hand = (len(self.areas[player]) - len(self.areas[1 - player])) / 15
-        return max(-0.99, min(0.99, 0.8 * board + 0.2 * hand))
+        w = WEIGHTS
+        return max(-0.99, min(0.99, w["board"] * board + w["hand"] * hand))
 
 
 @register_game

@@ -48,6 +48,7 @@ class RegalityVsReligionPlugin(GamePlugin):
     #: 0.9 s in standard, every game ended by the rulebook;
     #: the game's best agent, so the form's default
     matchup_agents: ClassVar[tuple[str, ...]] = ("alphabeta", "random", "greedy", "mcts")
+    evaluation_weights = "rules.engines.regality_vs_religion.game:WEIGHTS"
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
         "easy": Difficulty("greedy", "greedy, one move ahead"),
         "normal": Difficulty("alphabeta(depth=2)", "alpha-beta, two moves deep"),

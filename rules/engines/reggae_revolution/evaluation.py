@@ -13,21 +13,27 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from rules.engines.core.weights import weights_beside
 from rules.engines.reggae_revolution.effects import COLOURS, SYMBOLS
 
 if TYPE_CHECKING:
     from rules.engines.reggae_revolution.state import ReggaeState
 
 PAIRS = len(SYMBOLS) * len(COLOURS)
-#: penalty for 0, 1, 2 or 3 suppressed symbols (4 is the loss itself)
-DANGER = (0.0, 0.04, 0.12, 0.35)
-#: a scored pair's worth (``covered``) less the potential its card held (``potential``)
-PAIR_WORTH = (0.6 - 0.15) / PAIRS
-#: what a Yay still to take this turn is worth while the hand holds a card for a missing pair:
-#: most of a pair (two in reach outweigh one scored), yet scoring at once stays better
-YAY_IN_REACH = 0.75 * PAIR_WORTH
-#: the share of its danger drop a persuasion the active hand can complete this turn is worth
-SWAY_IN_REACH = 0.5
+#: the value's feature weights, tuned by self-play (``bench/tune.py``) and loaded from
+#: weights.json: ``covered`` (the share of pairs scored), ``potential`` (the share the team's
+#: cards could still score), ``unspent`` (each resource in the pool), ``pressure`` (each
+#: persuasion still owed to a villain), ``oppressed`` (each oppression card the team owns),
+#: ``danger_1`` to ``danger_3`` (the penalty for 1, 2 or 3 suppressed symbols; 4 is the loss
+#: itself), ``yay_in_reach`` (a Yay still to take this turn with a card for a missing pair, as
+#: a share of a scored pair's worth less the potential its card held) and ``sway_in_reach``
+#: (the share of its danger drop a persuasion the active hand can complete this turn is worth)
+WEIGHTS = weights_beside(__file__)
+
+
+def danger(suppressed: int) -> float:
+    """The penalty for ``suppressed`` suppressed symbols (none for 0; 3 and more alike)."""
+    return WEIGHTS[f"danger_{min(suppressed, 3)}"] if suppressed else 0.0
 
 
 def team_value(state: ReggaeState) -> float:
@@ -46,16 +52,16 @@ def team_value(state: ReggaeState) -> float:
     wilds = sum(1 for c in owned if table[c].is_wild)
     potential = min(len(missing), len(can_cover) + wilds) / PAIRS
     oppressed = sum(1 for c in owned if table[c].type == "oppression")
-    danger = DANGER[min(len(state.suppressed_symbols()), 3)]
     pressure = sum(max(0, table[v].persuasion - len(state.gifts[v])) for v in state.villains)
     unspent = sum(state.pool)
+    w = WEIGHTS
     value = (
-        0.6 * covered
-        + 0.15 * potential
-        + 0.003 * unspent
-        - danger
-        - 0.01 * pressure
-        - 0.01 * oppressed
+        w["covered"] * covered
+        + w["potential"] * potential
+        + w["unspent"] * unspent
+        - danger(len(state.suppressed_symbols()))
+        - w["pressure"] * pressure
+        - w["oppressed"] * oppressed
         + _in_reach(state, missing)
     )
     return max(-0.95, min(0.95, value))
@@ -70,7 +76,10 @@ def _in_reach(state: ReggaeState, missing: set[tuple[str, str]]) -> float:
     scorers = {(table[c].symbol, table[c].colour) for c in hand} & missing
     wilds = sum(1 for c in hand if table[c].is_wild)
     yays = min(state.yays_left, len(scorers) + wilds, len(missing))
-    return YAY_IN_REACH * yays + SWAY_IN_REACH * _best_persuasion(state, hand)
+    w = WEIGHTS
+    pair_worth = (w["covered"] - w["potential"]) / PAIRS
+    yay = w["yay_in_reach"] * pair_worth
+    return yay * yays + w["sway_in_reach"] * _best_persuasion(state, hand)
 
 
 def _best_persuasion(state: ReggaeState, hand: list[int]) -> float:
@@ -78,7 +87,7 @@ def _best_persuasion(state: ReggaeState, hand: list[int]) -> float:
     villain's colour and wild cards, and other cards while open gifts last."""
     table = state.table
     suppressing = Counter(s for v in state.villains for s in table[v].suppresses)
-    danger = DANGER[min(len(suppressing), 3)]
+    now = danger(len(suppressing))
     givable = [c for c in hand if table[c].type in ("starter", "main", "wild")]
     best = 0.0
     for villain in state.villains:
@@ -89,5 +98,5 @@ def _best_persuasion(state: ReggaeState, hand: list[int]) -> float:
         if matching + min(state.open_gifts, len(givable) - matching) < need:
             continue
         freed = sum(1 for s in table[villain].suppresses if suppressing[s] == 1)
-        best = max(best, danger - DANGER[min(len(suppressing) - freed, 3)])
+        best = max(best, now - danger(len(suppressing) - freed))
     return best

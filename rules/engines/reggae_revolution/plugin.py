@@ -28,6 +28,7 @@ class ReggaeRevolutionPlugin(GamePlugin):
     #: team games in a fraction of a second; random and greedy won none of 20 (docs/engines.md)
     team_policy = "rules.engines.reggae_revolution.policy:greedy_action"
     matchup_agents: ClassVar[tuple[str, ...]] = ("team", "random", "greedy", "mcts")
+    evaluation_weights = "rules.engines.reggae_revolution.evaluation:WEIGHTS"
     #: MCTS at the web's 40 playouts: each playout's villain reveal moves the team's value more
     #: than a scored pair does, so the root's priors (the team policy's turn values compared on
     #: the same deals, ``ReggaeState.action_priors``) weigh as much as 300 playouts; playouts

@@ -52,6 +52,7 @@ class ReignAbsolutePlugin(GamePlugin):
     #: in about 0.3 s of CPU a game with two and 1.2 s with four (docs/rules/reign-absolute.md,
     #: *Measured*); MCTS takes 15-20 s
     matchup_agents: ClassVar[tuple[str, ...]] = ("greedy", "random", "mcts")
+    evaluation_weights = "rules.engines.reign_absolute.state:WEIGHTS"
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
         "easy": Difficulty("mcts(iterations=10)", "MCTS, 10 playouts a move"),
         "normal": Difficulty("mcts(iterations=200)", "MCTS, 200 playouts a move"),

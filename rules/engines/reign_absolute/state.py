@@ -16,6 +16,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, cast
 
 from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
+from rules.engines.core.weights import weights_beside
 from rules.engines.reign_absolute.cards import CardSpec
 
 Square = tuple[int, int]
@@ -27,6 +28,11 @@ DRAW_REASON = "all-lieges-fell"
 LIMIT_REASON = "turn-limit"
 #: every end reason a game can have (``end_reason()``); the plugin gives each one words
 END_REASONS = (WIN_REASON, DRAW_REASON, LIMIT_REASON)
+
+#: the evaluation's feature weights (``evaluate``: a reinforcement under a unit against a point of
+#: its strength, and the pull towards the nearest enemy), tuned by self-play (``bench/tune.py``)
+#: and loaded from weights.json
+WEIGHTS = weights_beside(__file__)
 
 PASS = Action("pass")
 DOOM = Action("doom")
@@ -293,10 +299,12 @@ class ReignState(State):
             return -1.0
         if not any(standing[p] for p in range(self.n) if p != player):
             return 1.0
+        w = WEIGHTS
+        reinforcement = w["reinforcement"]
         strength = [0.0] * self.n
         for p in range(self.n):
             for unit in kept[p]:
-                strength[p] += worths[unit] + 1.5 * len(self.under.get(unit, ()))
+                strength[p] += worths[unit] + reinforcement * len(self.under.get(unit, ()))
         mine = strength[player]
         rival = max((strength[p] for p in range(self.n) if p != player and standing[p]), default=0)
         value = (mine - rival) / (mine + rival + 1.0)
@@ -310,7 +318,7 @@ class ReignState(State):
             gap = sum(
                 min(abs(x - ex) + abs(y - ey) for ex, ey in enemies) for x, y in mobile
             ) / len(mobile)
-            value += 0.02 / gap
+            value += w["closeness"] / gap
         return max(-1.0, min(1.0, value))
 
     # --- search hooks (rules/agents/mcts.py) ---------------------------------------------------

@@ -27,12 +27,10 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Hashable, Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
-from rules.engines.core.weights import FILE as WEIGHTS_FILE
-from rules.engines.core.weights import load_weights
+from rules.engines.core.weights import weights_beside
 from rules.engines.revolt_n_reign.cards import (
     ATTACK,
     BILL,
@@ -69,7 +67,7 @@ END = Action("end")
 #: rollout policy: chance of ending the turn while plays remain; turn changes before the cut-off
 #: the evaluation's feature weights (``_strength``, ``_search_strength``), tuned by self-play
 #: (``bench/tune.py``) and loaded from ``weights.json``
-WEIGHTS = load_weights(Path(__file__).with_name(WEIGHTS_FILE))
+WEIGHTS = weights_beside(__file__)
 ROLLOUT_END = 0.15
 ROLLOUT_TURNS = 2
 #: rollout_value: how sharply strength differences count; a draw pile this thin is a threat

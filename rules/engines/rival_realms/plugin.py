@@ -34,6 +34,7 @@ class RivalRealmsPlugin(GamePlugin):
     #: "Measured", for how its games end against itself, random and greedy
     team_policy = "rules.engines.rival_realms.policy:play_action"
     matchup_agents: ClassVar[tuple[str, ...]] = ("team", "random", "greedy", "mcts")
+    evaluation_weights = "rules.engines.rival_realms.state:WEIGHTS"
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
         "easy": Difficulty("mcts", "MCTS, 40 playouts a move"),
         "normal": Difficulty("greedy", "greedy, one step ahead"),

@@ -23,6 +23,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, cast
 
 from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
+from rules.engines.core.weights import weights_beside
 from rules.engines.rival_realms.cards import CardSpec
 
 #: the game's own policy, which playouts follow and whose wins are taken without search:
@@ -31,6 +32,10 @@ from rules.engines.rival_realms.cards import CardSpec
 POLICY: dict[str, Callable[[RealmsState], Any]] = {}
 
 HAND_SIZE = 7
+#: the evaluation's feature weights (``evaluate``: life lead, might on the field, cards in hand,
+#: playable cards in hand, and a realm's or other permanent's might against a unit's attack and
+#: defense), tuned by self-play (``bench/tune.py``) and loaded from weights.json
+WEIGHTS = weights_beside(__file__)
 STARTING_LIFE = 20
 #: ``evaluate`` of a combat likely to end the game: above any other position, below a win
 FORECAST_WIN = 0.99
@@ -306,6 +311,8 @@ class RealmsState(State):
         if ended is not None:
             return FORECAST_WIN * ended[player]
 
+        w = WEIGHTS
+
         def might(p: int) -> float:
             total = 0.0
             for card in self.field[p]:
@@ -315,7 +322,7 @@ class RealmsState(State):
                 if spec.type == "unit":
                     total += self.attack_of(card) + self.defense_of(card)
                 else:
-                    total += 2.0
+                    total += w["permanent"]
             return total
 
         # tanh: cards that gain life can take a lead far past 20, and the other terms still count.
@@ -326,7 +333,8 @@ class RealmsState(State):
         # A hand is worth what it can play: cards it can never pay for are what the Redraw
         # discard (ruling 23) swaps for new ones, and what locks a hand without it (ruling 21).
         live = (self.live_in_hand(player) - self.live_in_hand(rival)) / HAND_SIZE
-        return max(-1.0, min(1.0, 0.5 * lead + 0.3 * field + 0.1 * hand + 0.1 * live))
+        value = w["lead"] * lead + w["field"] * field + w["hand"] * hand + w["live"] * live
+        return max(-1.0, min(1.0, value))
 
     def _combat_card_victory(self) -> list[float] | None:
         """The result a combat under way, blocks declared, would end the game with if neither
