@@ -48,6 +48,7 @@ from rules.ladder import (
     needs_open_play,
     percentile,
     play_tasks,
+    two_seat_setups,
     write_block,
 )
 
@@ -58,7 +59,9 @@ SECTION = "Default agents against their targets"
 #: evaluation weights it had then
 BASELINES = {
     "revolt-n-reign": "plan(weights=bench/baselines/revolt-n-reign.json)",
-    "regality-vs-religion": "alphabeta(weights=bench/baselines/regality-vs-religion.json)",
+    "regality-vs-religion": (
+        "alphabeta(reach=0, weights=bench/baselines/regality-vs-religion.json)"
+    ),
     "rival-realms": "team(weights=bench/baselines/rival-realms.json)",
     "reign-absolute": "greedy(weights=bench/baselines/reign-absolute.json)",
     "reggae-revolution": "team(weights=bench/baselines/reggae-revolution.json)",
@@ -81,6 +84,8 @@ class Match:
     seconds: tuple[float, ...]
     #: co-operative: the deals each team won against the game (the default's, the opponent's)
     team_wins: tuple[int, int] = (0, 0)
+    #: per sample setup, as (label, the default's points, games)
+    by_setup: tuple[tuple[str, float, int], ...] = ()
 
     def interval(self) -> tuple[float, float]:
         """The Wilson 95% interval of the default's share of the points."""
@@ -103,7 +108,7 @@ def measure(
             sum(0.5 + (a.points - b.points) / 2 for a, b in zip(mine, theirs, strict=True)),
             sum(a.points >= b.points for a, b in zip(mine, theirs, strict=True)),
             sum(a.points == b.points for a, b in zip(mine, theirs, strict=True)),
-            sum(o.end_reason in plugin.cutoff_reasons for o in outcomes),
+            sum(o.end_reason in plugin.cutoff_reasons for o in mine),  # the default's deals
             _seconds(mine, both_seats=True),
             (sum(a.points == 1.0 for a in mine), sum(b.points == 1.0 for b in theirs)),
         )
@@ -118,7 +123,31 @@ def measure(
         sum(o.points == 0.5 for o in outcomes),
         sum(o.end_reason in plugin.cutoff_reasons for o in outcomes),
         _seconds(outcomes, both_seats=False),
+        by_setup=_by_setup(plugin, outcomes, open_only),
     )
+
+
+def _by_setup(
+    plugin: GamePlugin, outcomes: Sequence[GameOutcome], open_only: bool
+) -> tuple[tuple[str, float, int], ...]:
+    """The default's points and games on each sample setup (game ``i`` plays setup
+    ``(i // 4) % setups``, as ``play_pairing_game`` deals them)."""
+    setups = two_seat_setups(plugin, open_only)
+    points = [0.0] * len(setups)
+    games = [0] * len(setups)
+    for index, outcome in enumerate(outcomes):
+        number = (index // 4) % len(setups)
+        points[number] += outcome.points
+        games[number] += 1
+    labels = [_label(number, setup) for number, setup in enumerate(setups)]
+    return tuple(zip(labels, points, games, strict=True))
+
+
+def _label(number: int, setup: dict[str, object]) -> str:
+    """A setup's name in the report: its options where it has no decks, else its number."""
+    if "decks" in setup:
+        return f"setup {number + 1}"
+    return ", ".join(f"{key} {value}" for key, value in setup.items())
 
 
 def _seconds(outcomes: Sequence[GameOutcome], both_seats: bool) -> tuple[float, ...]:
@@ -189,14 +218,24 @@ def report(
         "| Target | Measured | Met |",
         "|---|---|---|",
         first,
-        f"| {'Fares at least as well as' if plugin.cooperative else 'Wins'} at least 95% of "
-        f"{random.games} {against} random | {random.wins}/{random.games} = {win_share:.1%} "
+        (
+            f"| Fares at least as well as a random team on at least 95% of {random.games} deals | "
+            if plugin.cooperative
+            else f"| Wins at least 95% of {random.games} games against random | "
+        )
+        + f"{random.wins}/{random.games} = {win_share:.1%} "
         f"(95% interval {win_low:.1%} to {win_high:.1%}) | {_yes(win_share >= TARGET_WINS)} |",
-        f"| No game ends at an engine cut-off | {cutoffs} of "
-        f"{(2 if plugin.cooperative else 1) * games} | {_yes(cutoffs == 0)} |",
+        f"| No game of the default's ends at an engine cut-off | {cutoffs} of {games} | "
+        f"{_yes(cutoffs == 0)} |",
         f"| CPU per decision at most 1 s (mean), 2 s (p95) | mean {mean:.1f} ms, "
         f"p95 {p95:.1f} ms | {_yes(mean <= 1000 and p95 <= 2000)} |",
     ]
+    for match in played:
+        if len(match.by_setup) > 1:
+            parts = [
+                f"{label} {points:g}/{games}" for label, points, games in match.by_setup if games
+            ]
+            lines += ["", f"Against {match.opponent}, by setup: {'; '.join(parts)}."]
     if plugin.cooperative:
         ours, theirs = random.team_wins
         baseline_won = (

@@ -134,16 +134,17 @@ class AlphaBetaAgent:
     #: it searches the true position, so it refuses states with hidden information
     needs_perfect_information: ClassVar[bool] = True
 
-    def __init__(self, seed: int = 0, depth: int = 4) -> None:
+    def __init__(self, seed: int = 0, depth: int = 4, reach: int = 0) -> None:
         self.rng = Rng(seed)
         self.depth = depth
+        self.reach = reach
 
     def act(self, state: State) -> Action:
-        """Return the engine's solved action if it has one, else the best action found at the
-        configured depth."""
+        """Return the engine's solved action if it has one (endgames ``reach`` steps larger than
+        the engine's default), else the best action found at the configured depth."""
         if not state.is_perfect_information():
             raise ValueError("alpha-beta needs a perfect-information state; use MCTS instead")
-        solved = state.solved_action()
+        solved = state.solved_action(self.reach)
         if solved is not None:
             return solved
         result = AlphaBeta().search(state, self.depth)

@@ -432,3 +432,64 @@ def test_the_agents_ask_the_solver_in_small_endgames_only():
     play(state, "place minister c3")
     assert str(state.solved_action()) in {"turn b3", "turn c2"}
     assert endgame_action(state, max_nodes=ENDGAME_NODES) == state.solved_action()
+
+
+def _standard_endgame(seed: int, empty: int):
+    """Seeded random play from the standard opening to a placement with ``empty`` spaces left."""
+    import random
+
+    rng = random.Random(seed)
+    state = GAME.new_initial_state(seed, {"variant": "standard"})
+    while state.phase != "over" and not (
+        state.phase == "place" and sum(code < 0 for code in state.cells) <= empty
+    ):
+        state.apply_unchecked(rng.choice(state.legal_actions()))
+    return state
+
+
+def _keeps_the_value(state, action) -> bool:
+    """Perfect play: after ``action`` the position is worth what it was before it."""
+    before = make_solver(state).solve(state)
+    child = state.clone()
+    child.apply(action)
+    after = child.search_value() if child.phase == "over" else make_solver(child).solve(child).value
+    return before.complete and after == before.value
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_with_a_reach_the_solver_plays_five_spaces_from_the_end_of_old_style(seed):
+    # The web's alpha-beta asks the solver with reach 1 (plugin.agent_budgets): five spaces of
+    # old-style, where by default the solver declines at more than four.
+    state = random_endgame(seed, 5)
+    assert state.phase == "place" and sum(code < 0 for code in state.cells) == 5
+    assert state.solved_action() is None
+    reached = state.solved_action(1)
+    assert reached is not None and _keeps_the_value(state, reached)
+    assert state.solved_action(1) == reached  # a budget in nodes, not seconds: the same choice
+
+
+@pytest.mark.parametrize("seed", [0, 11])
+def test_with_a_reach_the_solver_plays_three_spaces_from_the_end_where_its_budget_allows(seed):
+    # Three spaces of standard play: by default the solver declines; with reach 1 it answers
+    # within its node budget (REACH_NODES) where it can (these seeds' positions; of seeds 0-11
+    # two fit), else alpha-beta searches as before.
+    state = _standard_endgame(seed, 3)
+    assert state.phase == "place" and sum(code < 0 for code in state.cells) == 3
+    assert state.solved_action() is None
+    reached = state.solved_action(1)
+    assert reached is not None and _keeps_the_value(state, reached)
+
+
+def test_a_three_space_endgame_beyond_the_reachs_budget_is_left_to_alpha_beta():
+    state = _standard_endgame(1, 3)
+    assert state.phase == "place" and sum(code < 0 for code in state.cells) == 3
+    assert state.solved_action(1) is None
+
+
+def test_the_web_alpha_beta_takes_the_solvers_reach():
+    from rules.agents import web_agent
+    from rules.engines.core import plugin_for
+
+    agent = web_agent("alphabeta", plugin_for(GAME_SLUG))(0)
+    assert agent.reach == 1 and agent.depth == 4
+    assert web_agent("alphabeta(reach=0)", plugin_for(GAME_SLUG))(0).reach == 0

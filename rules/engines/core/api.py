@@ -221,9 +221,11 @@ class State:
         """Return a terminal position's value for player 0 in alpha-beta (a margin may refine it)."""
         return self.returns()[0]
 
-    def solved_action(self) -> Action | None:
+    def solved_action(self, reach: int = 0) -> Action | None:
         """Return an action of perfect play when the engine's own solver proves one within its own
-        small budget (an endgame), else None; alpha-beta plays it instead of searching."""
+        small budget (an endgame), else None; alpha-beta plays it instead of searching. ``reach``
+        asks the solver to take on larger endgames than its default (that many steps further
+        from the end, with a budget to match); engines read it as they see fit."""
         return None
 
     def canonical_key(self) -> Hashable | None:

@@ -37,7 +37,7 @@ from rules.engines.regality_vs_religion.tiles import builtin_records
 
 #: the perfect-play solver of small endgames ("solve": ``solver.endgame_action``). The solver
 #: reads this module, so it fills this in as it loads (the package loads it)
-ENDGAME: dict[str, Callable[[RvRState], Action | None]] = {}
+ENDGAME: dict[str, Callable[..., Action | None]] = {}
 
 REGALITY, RELIGION = 0, 1
 #: the evaluation's feature weights (``RvRState.evaluate``: the ally balance on the board and
@@ -1085,10 +1085,11 @@ class RvRState(State):
             return -WIN_SCORE + margin
         return 0.0
 
-    def solved_action(self) -> Action | None:
-        """Return the solver's perfect play in a small endgame, else None (``endgame_action``)."""
+    def solved_action(self, reach: int = 0) -> Action | None:
+        """Return the solver's perfect play in a small endgame (``reach`` spaces larger than
+        the default), else None (``solver.endgame_action``)."""
         solve = ENDGAME.get("solve")
-        return solve(self) if solve is not None else None
+        return solve(self, reach=reach) if solve is not None else None
 
     def evaluate(self, player: int) -> float:
         """Return a heuristic in [-1, 1]: ally balance on the board plus tiles in hand, weighed

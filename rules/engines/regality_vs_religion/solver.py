@@ -1691,25 +1691,37 @@ def make_solver(
 # per size: at most about 12,000 nodes with four spaces of old-style, 10,000 with two spaces of
 # the other variants; three spaces there often take seconds). A budget in nodes, not seconds,
 # keeps the agent's choice the same on any machine.
+#
+# With a ``reach`` (``solved_action(reach)``, the web's alpha-beta asks for 1) the solver takes
+# on that many spaces more, within larger budgets: ``REACH_FAST_NODES`` for the turn-level
+# solver (its nodes are cheap: five spaces of old-style take well under a second) and
+# ``REACH_NODES`` for the general one (about a second of CPU here; three spaces of the other
+# variants mostly fit, and a position that does not falls back to alpha-beta). Measured in
+# docs/agents.md, "Default agents against their targets".
 
 ENDGAME_FAST_SPACES = 4
 ENDGAME_SPACES = 2
 ENDGAME_NODES = 50_000
+REACH_FAST_NODES = 400_000
+REACH_NODES = 60_000
 
 
-def endgame_action(state: RvRState, max_nodes: int = ENDGAME_NODES) -> Action | None:
+def endgame_action(state: RvRState, max_nodes: int | None = None, reach: int = 0) -> Action | None:
     """Return an action of perfect play for the player to act (the best outcome, then the best
-    ally margin), or None when the position is not a small endgame or the solver would need
-    more than ``max_nodes`` nodes. Only single games with open information: a match plays on
-    past this game's end."""
+    ally margin), or None when the position is not a small endgame (``reach`` spaces more than
+    the agents' default) or the solver would need more than ``max_nodes`` nodes (by default the
+    budget of that reach). Only single games with open information: a match plays on past this
+    game's end."""
     if not state.is_perfect_information() or state.match:
         return None
     to_fill = sum(1 for code in state.cells if code < 0 or code & 0xC0)
     if state.phase == "place":
-        limit = ENDGAME_FAST_SPACES if fast_solvable(state) else ENDGAME_SPACES
+        fast = fast_solvable(state)
+        limit = (ENDGAME_FAST_SPACES if fast else ENDGAME_SPACES) + reach
         if to_fill > limit:
             return None
-        return make_solver(state, max_nodes=max_nodes).solve(state).best_action
+        budget = _endgame_nodes(max_nodes, fast, reach)
+        return make_solver(state, max_nodes=budget).solve(state).best_action
     if state.phase != "effect":
         return None
     # A choice after a placement: the placement filled a space already.
@@ -1720,12 +1732,22 @@ def endgame_action(state: RvRState, max_nodes: int = ENDGAME_NODES) -> Action | 
         choices.append((action, child))
     live = [child for _, child in choices if child.phase != "over"]
     if live and all(fast_solvable(child) for child in live):
-        if to_fill + 1 > ENDGAME_FAST_SPACES:
+        if to_fill + 1 > ENDGAME_FAST_SPACES + reach:
             return None
-        return _best_choice(choices, FastSolver(live[0], max_nodes=max_nodes), state.to_move)
-    if to_fill + 1 > ENDGAME_SPACES:
+        solver = FastSolver(live[0], max_nodes=_endgame_nodes(max_nodes, True, reach))
+        return _best_choice(choices, solver, state.to_move)
+    if to_fill + 1 > ENDGAME_SPACES + reach:
         return None
-    return Solver(max_nodes=max_nodes).solve(state).best_action
+    return Solver(max_nodes=_endgame_nodes(max_nodes, False, reach)).solve(state).best_action
+
+
+def _endgame_nodes(max_nodes: int | None, fast: bool, reach: int) -> int:
+    """The node budget of an endgame solve: ``max_nodes`` when given, else that of the reach."""
+    if max_nodes is not None:
+        return max_nodes
+    if reach <= 0:
+        return ENDGAME_NODES
+    return REACH_FAST_NODES if fast else REACH_NODES
 
 
 def _best_choice(
