@@ -8,15 +8,20 @@ alternate seats from game to game. Chunk ``c`` plays games ``c * chunk_size`` up
 of a game never depend on the chunking.
 
 A chunk is played by a Celery task (``rules.tasks.simulation_chunk_play``) when a broker is
-configured, one task per chunk, or in-process by a background thread of the process that
-created the job, chunk after chunk, calling the same ``simulation_chunk_run``. A chunk's games
+configured, one task per chunk, or in-process by the background runner of the process that
+created the job (``rules.runner``: one thread a process, one job after another), chunk after
+chunk, calling the same ``simulation_chunk_run``. No request plays a game. A chunk's games
 are stored once: the row is unique per (job, chunk), so a chunk delivered again after its worker
 died, or played twice by two workers, is stored by whoever finishes first and counted once. The
 chunk that completes the count adds every chunk's counts up in chunk order (which is game order)
 into the job's ``aggregate``; integer counts add up to the same totals however the games were cut.
 
-A background thread dies with its process; the job's heartbeat (``updated_at``, moved as each
-chunk starts and ends) then stops. Every serving process (``deckwright/wsgi.py`` and ``asgi.py``
+Whoever plays a chunk holds a lease on it (``SimulationChunkLease``): the games of the chunk
+played so far, so that a job's progress rises game by game (``SIMULATION_PROGRESS_MS``), and a
+heartbeat that moves every ``SIMULATION_HEARTBEAT_SECONDS`` while the chunk plays, with the
+job's own heartbeat (``updated_at``); the lease goes with the chunk's stored row.
+
+The background runner dies with its process; the job's heartbeat then stops. Every serving process (``deckwright/wsgi.py`` and ``asgi.py``
 call ``simulation_resumer_start``) sweeps for such stale jobs as it starts and every
 ``SIMULATION_RESUME_INTERVAL`` seconds after, and plays their missing chunks; so does
 ``manage.py simulation_resume`` (``simulation_jobs_stale``, ``simulation_job_resume``). A
@@ -34,7 +39,7 @@ import math
 import secrets
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -55,8 +60,9 @@ from rules.matchups import (
     play_setup_check,
 )
 from rules.metagame import MAX_DECKS, MIN_DECKS, MetagameError, meta_shares_normalised
-from rules.models import SimulationChunk, SimulationJob
-from rules.services import chunk_totals, play_game, totals_add
+from rules.models import SimulationChunk, SimulationChunkLease, SimulationJob
+from rules.runner import background_play, background_wait, held_ids
+from rules.services import chunk_totals, matchup_runs_resume_stale, play_game, totals_add
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -328,8 +334,11 @@ def game_pairing(pairings: Sequence[dict[str, Any]], index: int) -> int:
     raise IndexError("the job has no such game")
 
 
-def chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[list[Any]]]:
-    """Play the games of ``chunk``: their counts per pairing and one outcome row per game."""
+def chunk_play(
+    job: SimulationJob, chunk: int, on_game: Callable[[int], object] | None = None
+) -> tuple[dict[str, Any], list[list[Any]]]:
+    """Play the games of ``chunk``: their counts per pairing and one outcome row per game;
+    ``on_game`` is told how many of the chunk's games are played after each one."""
     from rules.adapters import engine_for
 
     if job.kind == SimulationJob.Kind.DOCTOR:
@@ -359,6 +368,8 @@ def chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[lis
                 game["first_side"],
             ]
         )
+        if on_game is not None:
+            on_game(len(outcomes))
     if cards:
         totals[CARDS] = cards
     return totals, outcomes
@@ -483,18 +494,12 @@ def simulation_job_create(
     return job
 
 
-_THREADS: dict[int, threading.Thread] = {}
-
-
 def simulation_job_dispatch(*, job_id: int) -> None:
-    """Hand every chunk of the job to the workers, or start its background thread."""
+    """Hand every chunk of the job to the workers, or the job to this process's background
+    runner (``rules.runner``: one thread, however many jobs and polls)."""
     job = SimulationJob.objects.get(pk=job_id)
     if not job.worker:
-        thread = threading.Thread(
-            target=_play_in_background, args=(job_id,), name=f"simulation-job-{job_id}", daemon=True
-        )
-        _THREADS[job_id] = thread
-        thread.start()
+        simulation_job_background(job_id=job_id)
         return
     from celery import group
 
@@ -512,13 +517,19 @@ def simulation_job_dispatch(*, job_id: int) -> None:
         )
 
 
+def simulation_job_background(*, job_id: int) -> bool:
+    """Hand an in-process job to this process's background runner; False when the runner
+    holds it already (a second hand-over plays nothing)."""
+    return background_play(
+        ("job", job_id),
+        lambda: _play_in_background(job_id),
+        beat=lambda: SimulationJob.objects.filter(pk=job_id).update(updated_at=timezone.now()),
+    )
+
+
 def simulation_job_wait(*, job_id: int, timeout: float | None = None) -> bool:
-    """Wait for the job's background thread (if this process started one); True once it ended."""
-    thread = _THREADS.get(job_id)
-    if thread is None:
-        return True
-    thread.join(timeout)
-    return not thread.is_alive()
+    """Wait for this process's runner to end the job (if it holds it); True once it has."""
+    return background_wait(("job", job_id), timeout)
 
 
 def _play_in_background(job_id: int) -> None:
@@ -527,9 +538,6 @@ def _play_in_background(job_id: int) -> None:
     except Exception:  # a thread's exception would vanish: log it and end the job visibly
         logger.exception("simulation job %s stopped in its background thread", job_id)
         simulation_job_fail(job_id=job_id, error="The job stopped with an internal error.")
-    finally:
-        _THREADS.pop(job_id, None)
-        connections.close_all()
 
 
 def simulation_job_play_inline(*, job_id: int) -> SimulationJob:
@@ -596,10 +604,15 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
     SimulationJob.objects.filter(pk=job_id, status=SimulationJob.Status.QUEUED).update(
         status=SimulationJob.Status.RUNNING, started_at=now
     )
-    # the heartbeat: a job whose heartbeat stops lost its process (simulation_jobs_stale)
+    # the heartbeat: a job whose heartbeat stops lost its process (simulation_jobs_stale), a
+    # lease whose heartbeat stops lost its worker (simulation_chunks_lost)
     SimulationJob.objects.filter(pk=job_id).update(updated_at=now)
+    SimulationChunkLease.objects.update_or_create(
+        job_id=job_id, index=chunk, defaults={"games_played": 0, "beat_at": now}
+    )
     try:
-        totals, outcomes = chunk_play(job, chunk)
+        with _heartbeat(job_id, chunk):
+            totals, outcomes = chunk_play(job, chunk, _progress(job_id, chunk))
     except (SetupError, ValueError) as error:
         simulation_job_fail(job_id=job_id, error=f"The engine cannot play these decks: {error}")
         return "failed"
@@ -626,6 +639,7 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
                 )
         except IntegrityError:
             return "duplicate"  # another worker stored it first
+        SimulationChunkLease.objects.filter(job_id=job_id, index=chunk).delete()
         SimulationJob.objects.filter(pk=job_id).update(
             chunks_done=F("chunks_done") + 1,
             games_done=F("games_done") + (stop - start),
@@ -634,6 +648,55 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
     simulation_job_finish(job_id=job_id)
     _next_round(job, chunk)
     return "stored"
+
+
+def _progress(job_id: int, chunk: int) -> Callable[[int], None]:
+    """What ``chunk_play`` tells of its games: the lease's count of games played (and its
+    heartbeat) moves at most every ``SIMULATION_PROGRESS_MS``, so the pages rise game by game
+    without a write for every millisecond game."""
+    every = settings.SIMULATION_PROGRESS_MS / 1000
+    last = [-math.inf]
+
+    def played(games: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < every:
+            return
+        last[0] = now
+        SimulationChunkLease.objects.filter(job_id=job_id, index=chunk).update(
+            games_played=games, beat_at=timezone.now()
+        )
+
+    return played
+
+
+@contextmanager
+def _heartbeat(job_id: int, chunk: int) -> Iterator[None]:
+    """Move the chunk's lease and the job's heartbeat every ``SIMULATION_HEARTBEAT_SECONDS``
+    while the chunk plays, however long its games last (a search agent's game may take a
+    minute); a worker that dies stops beating, and the sweep plays its chunk again."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(settings.SIMULATION_HEARTBEAT_SECONDS):
+                now = timezone.now()
+                try:
+                    SimulationChunkLease.objects.filter(job_id=job_id, index=chunk).update(
+                        beat_at=now
+                    )
+                    SimulationJob.objects.filter(pk=job_id).update(updated_at=now)
+                except DatabaseError:  # a busy database: the next beat comes soon enough
+                    logger.warning("job %s chunk %s: a heartbeat failed", job_id, chunk)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=beat, name=f"simulation-beat-{job_id}-{chunk}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _next_round(job: SimulationJob, chunk: int) -> None:
@@ -703,7 +766,8 @@ def simulation_jobs_stale(*, older_than: float | None = None) -> list[Simulation
     seconds (``SIMULATION_STALE_SECONDS`` by default) and that no thread of this process plays:
     the process playing them stopped. Workers' jobs are left to the broker, which delivers a
     dead worker's chunks again."""
-    return [job for job in _stale(worker=False, older_than=older_than) if job.pk not in _THREADS]
+    mine = held_ids("job")
+    return [job for job in _stale(worker=False, older_than=older_than) if job.pk not in mine]
 
 
 def simulation_job_resume(*, job: SimulationJob) -> SimulationJob | None:
@@ -793,6 +857,7 @@ def _resume_forever(every: float, stop: threading.Event) -> None:
     while not stop.is_set():
         try:
             simulation_jobs_resume_stale()
+            matchup_runs_resume_stale()
         except Exception:  # a database not migrated yet, a dropped connection: try next time
             logger.exception("the sweep for stale simulation jobs failed")
         finally:

@@ -3,8 +3,10 @@
 Game ``k`` of a run is one ``rules.simulation.run`` call of a single game seeded with
 ``game_seed(seed, k)``, so a game never depends on how the run was cut into chunks: a chunk is
 as many games as fit in about a second (at least one), played by a Celery worker
-(``rules.tasks.matchup_run_play``) or by the page's polls, one chunk per request, with the
-same games either way. Any game can be played again on its own, with ``log_game`` keeping its
+(``rules.tasks.matchup_run_play``) or, without a broker, by the process's background runner
+(``rules.runner``), with the same games either way. A request never plays a game: the page's
+polls only read the progress. A run whose process stopped (its heartbeat, ``updated_at``, moved
+after every chunk, stopped) is finished by the next sweep (``matchup_runs_resume_stale``). Any game can be played again on its own, with ``log_game`` keeping its
 full record for the replay.
 
 Seats rotate unless the run asks for fixed seats: game ``k`` seats side ``(s + k) mod N`` in seat
@@ -217,7 +219,49 @@ def matchup_run_create(
     )
     if worker:
         transaction.on_commit(lambda: _enqueue(run.pk))
+    else:
+        transaction.on_commit(lambda: matchup_run_dispatch(run_id=run.pk))
     return run
+
+
+def matchup_run_dispatch(*, run_id: int) -> bool:
+    """Hand an in-process run to this process's background runner; False when the runner holds
+    it already (a second hand-over plays nothing)."""
+    from rules.runner import background_play
+
+    return background_play(
+        ("matchup", run_id),
+        lambda: matchup_run_play_all(run_id=run_id),
+        beat=lambda: MatchupRun.objects.filter(pk=run_id).update(updated_at=timezone.now()),
+    )
+
+
+def matchup_runs_resume_stale(*, older_than: float | None = None) -> list[int]:
+    """One sweep: finish, in this thread, every unfinished in-process run whose heartbeat is
+    older than ``older_than`` seconds (``SIMULATION_STALE_SECONDS``) and that no runner of this
+    process holds: its process stopped. A run is claimed first (its heartbeat moves on only if
+    nobody moved it since it was read), so two sweepers never both play it; its games so far
+    stay, and the rest are the games an uninterrupted run plays. The ids of the runs played."""
+    from datetime import timedelta
+
+    from rules.runner import held_ids
+
+    seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
+    stale = MatchupRun.objects.filter(
+        worker=False,
+        status__in=(MatchupRun.Status.QUEUED, MatchupRun.Status.RUNNING),
+        updated_at__lt=timezone.now() - timedelta(seconds=seconds),
+    ).exclude(pk__in=held_ids("matchup"))
+    played = []
+    for run in stale.order_by("created_at", "pk"):
+        claimed = MatchupRun.objects.filter(pk=run.pk, updated_at=run.updated_at).update(
+            updated_at=timezone.now()
+        )
+        if claimed:
+            logger.info("matchup run %s resumed after its process stopped", run.pk)
+            matchup_run_play_all(run_id=run.pk)
+            played.append(run.pk)
+    return played
 
 
 def matchup_runs_claim(*, user: AbstractBaseUser, run_ids: Sequence[int]) -> int:
@@ -255,7 +299,8 @@ def matchup_run_advance(*, run_id: int, seconds: float | None = None) -> Matchup
     run is returned unchanged.
 
     Two callers racing for the same chunk (two polls, a poll and a worker) cannot both count
-    it: the save only applies while ``chunks_done`` is still what it was when the chunk began."""
+    it: the save only applies while ``chunks_done`` is still what it was when the chunk began.
+    The runner and the workers call it; no request does."""
     from rules.engines.core import SetupError
 
     run = MatchupRun.objects.select_related("game").get(pk=run_id)

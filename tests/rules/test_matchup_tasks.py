@@ -35,7 +35,7 @@ def new_run(owner, *, seed: int = 11, games: int = 6) -> MatchupRun:
 
 
 def play_by_polls(run: MatchupRun) -> MatchupRun:
-    """Advance a run one game per chunk, as the slowest possible page polls would."""
+    """Advance a run one game per chunk, the smallest chunks the runner can play."""
     for _ in range(run.games + 1):
         run = matchup_run_advance(run_id=run.pk, seconds=0.0)
         if run.finished:
@@ -45,7 +45,7 @@ def play_by_polls(run: MatchupRun) -> MatchupRun:
 
 @pytest.mark.django_db
 def test_the_task_and_the_polls_play_the_same_games(user, settings):
-    settings.CELERY_BROKER_URL = ""  # no broker: the page's polls play the run
+    settings.CELERY_BROKER_URL = ""  # no broker: the background runner plays the run
     polled = play_by_polls(new_run(user))
     tasked = new_run(user)
     assert not tasked.worker
