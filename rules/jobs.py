@@ -25,8 +25,12 @@ The background runner dies with its process; the job's heartbeat then stops. Eve
 call ``simulation_resumer_start``) sweeps for such stale jobs as it starts and every
 ``SIMULATION_RESUME_INTERVAL`` seconds after, and plays their missing chunks; so does
 ``manage.py simulation_resume`` (``simulation_jobs_stale``, ``simulation_job_resume``). A
-workers' job whose heartbeat stopped (its messages lost with the broker's data, say) has its
-missing chunks queued again by ``manage.py simulation_resume`` (``simulation_job_requeue``).
+worker that dies mid-chunk stops its lease's heartbeat: the same sweep, run by the serving
+processes and by every command-line Celery worker (``deckwright/celery.py``), queues that chunk
+again (``simulation_chunks_requeue_lost``) instead of waiting for the broker's visibility
+timeout. A workers' job whose heartbeat stopped (its messages lost with the broker's data, say)
+has its missing chunks queued again by ``manage.py simulation_resume``
+(``simulation_job_requeue``).
 
 Cancelling a job marks it cancelled: chunks not started yet are skipped, a chunk being played
 still stores its games (the job's partial results count them), and nothing is aggregated.
@@ -808,6 +812,49 @@ def simulation_job_requeue(*, job: SimulationJob) -> list[int] | None:
     return missing
 
 
+def simulation_chunks_lost(*, older_than: float | None = None) -> list[SimulationChunkLease]:
+    """Leases on chunks of unfinished workers' jobs whose heartbeat is older than
+    ``older_than`` seconds (``SIMULATION_STALE_SECONDS`` by default): the worker playing each
+    died (a worker beats every ``SIMULATION_HEARTBEAT_SECONDS`` while it plays), and its
+    message waits for the broker's visibility timeout, an hour by default."""
+    seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
+    return list(
+        SimulationChunkLease.objects.filter(
+            job__worker=True,
+            job__status__in=_UNFINISHED,
+            beat_at__lt=timezone.now() - timedelta(seconds=seconds),
+        ).order_by("beat_at", "pk")
+    )
+
+
+def simulation_chunk_requeue(*, lease: SimulationChunkLease) -> bool:
+    """Queue a lost chunk again, once: the caller whose heartbeat move finds the lease as it
+    was read queues it (True); another sweeper, or a worker that was only slow, moved it first
+    (False). Played twice, a chunk is still stored once, with the same games."""
+    claimed = SimulationChunkLease.objects.filter(pk=lease.pk, beat_at=lease.beat_at).update(
+        beat_at=timezone.now()
+    )
+    if not claimed:
+        return False
+    from rules.tasks import simulation_chunk_play
+
+    logger.info(
+        "simulation job %s: chunk %s lost its worker, queued again", lease.job_id, lease.index
+    )
+    simulation_chunk_play.delay(lease.job_id, lease.index)
+    return True
+
+
+def simulation_chunks_requeue_lost() -> list[tuple[int, int]]:
+    """One sweep of the workers' jobs: queue again every lost chunk no one else claims first;
+    the (job, chunk) pairs this sweep queued."""
+    return [
+        (lease.job_id, lease.index)
+        for lease in simulation_chunks_lost()
+        if simulation_chunk_requeue(lease=lease)
+    ]
+
+
 def simulation_jobs_resume_stale() -> list[int]:
     """One sweep: finish, in this thread, every stale in-process job no one else claims first;
     the ids of the jobs this sweep played."""
@@ -858,6 +905,8 @@ def _resume_forever(every: float, stop: threading.Event) -> None:
         try:
             simulation_jobs_resume_stale()
             matchup_runs_resume_stale()
+            if settings.CELERY_BROKER_URL:
+                simulation_chunks_requeue_lost()
         except Exception:  # a database not migrated yet, a dropped connection: try next time
             logger.exception("the sweep for stale simulation jobs failed")
         finally:
