@@ -44,7 +44,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -65,7 +65,7 @@ from rules.matchups import (
 )
 from rules.metagame import MAX_DECKS, MIN_DECKS, MetagameError, meta_shares_normalised
 from rules.models import SimulationChunk, SimulationChunkLease, SimulationJob
-from rules.runner import background_play, background_wait, held_ids
+from rules.runner import background_play, background_wait, beating, held_ids
 from rules.services import chunk_totals, matchup_runs_resume_stale, play_game, totals_add
 
 if TYPE_CHECKING:
@@ -673,34 +673,17 @@ def _progress(job_id: int, chunk: int) -> Callable[[int], None]:
     return played
 
 
-@contextmanager
-def _heartbeat(job_id: int, chunk: int) -> Iterator[None]:
+def _heartbeat(job_id: int, chunk: int) -> AbstractContextManager[None]:
     """Move the chunk's lease and the job's heartbeat every ``SIMULATION_HEARTBEAT_SECONDS``
     while the chunk plays, however long its games last (a search agent's game may take a
     minute); a worker that dies stops beating, and the sweep plays its chunk again."""
-    stop = threading.Event()
 
     def beat() -> None:
-        try:
-            while not stop.wait(settings.SIMULATION_HEARTBEAT_SECONDS):
-                now = timezone.now()
-                try:
-                    SimulationChunkLease.objects.filter(job_id=job_id, index=chunk).update(
-                        beat_at=now
-                    )
-                    SimulationJob.objects.filter(pk=job_id).update(updated_at=now)
-                except DatabaseError:  # a busy database: the next beat comes soon enough
-                    logger.warning("job %s chunk %s: a heartbeat failed", job_id, chunk)
-        finally:
-            connections.close_all()
+        now = timezone.now()
+        SimulationChunkLease.objects.filter(job_id=job_id, index=chunk).update(beat_at=now)
+        SimulationJob.objects.filter(pk=job_id).update(updated_at=now)
 
-    thread = threading.Thread(target=beat, name=f"simulation-beat-{job_id}-{chunk}", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join()
+    return beating(beat, f"job {job_id} chunk {chunk}")
 
 
 def _next_round(job: SimulationJob, chunk: int) -> None:

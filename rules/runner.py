@@ -15,7 +15,8 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -109,3 +110,29 @@ def _beat_forever() -> None:
             except Exception:  # a busy or closed database: the next beat comes soon enough
                 logger.warning("a background heartbeat failed", exc_info=True)
         connections.close_all()
+
+
+@contextmanager
+def beating(beat: Callable[[], object], what: str) -> Iterator[None]:
+    """Call ``beat`` every ``SIMULATION_HEARTBEAT_SECONDS`` from a thread of its own while the
+    block runs (a chunk of games, however long they last), so that work whose process dies
+    stops beating and the sweep plays it again; a failed beat is logged and tried next time."""
+    stop = threading.Event()
+
+    def beat_until_stopped() -> None:
+        try:
+            while not stop.wait(settings.SIMULATION_HEARTBEAT_SECONDS):
+                try:
+                    beat()
+                except Exception:  # a busy database: the next beat comes soon enough
+                    logger.warning("a heartbeat of %s failed", what, exc_info=True)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=beat_until_stopped, name=f"beat {what}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()

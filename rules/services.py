@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from rules.agents import web_agent
@@ -237,31 +238,41 @@ def matchup_run_dispatch(*, run_id: int) -> bool:
 
 
 def matchup_runs_resume_stale(*, older_than: float | None = None) -> list[int]:
-    """One sweep: finish, in this thread, every unfinished in-process run whose heartbeat is
-    older than ``older_than`` seconds (``SIMULATION_STALE_SECONDS``) and that no runner of this
-    process holds: its process stopped. A run is claimed first (its heartbeat moves on only if
-    nobody moved it since it was read), so two sweepers never both play it; its games so far
-    stay, and the rest are the games an uninterrupted run plays. The ids of the runs played."""
+    """One sweep: every unfinished run whose heartbeat (moved after every chunk, and every
+    ``SIMULATION_HEARTBEAT_SECONDS`` while one plays) is older than ``older_than`` seconds
+    (``SIMULATION_STALE_SECONDS``) lost whoever played it. An in-process run that no runner of
+    this process holds is finished here, in this thread; a workers' run (a worker killed, its
+    task lost with it) is queued again, where a broker is configured. A run is claimed first
+    (its heartbeat moves on only if nobody moved it since it was read), so two sweepers never
+    both take it; its games so far stay, and the rest are the games an uninterrupted run plays.
+    The ids of the runs taken."""
     from datetime import timedelta
 
     from rules.runner import held_ids
 
     seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
+    # a workers' run is lost once a worker started it (a queued one may wait behind others)
     stale = MatchupRun.objects.filter(
-        worker=False,
-        status__in=(MatchupRun.Status.QUEUED, MatchupRun.Status.RUNNING),
+        Q(worker=False, status=MatchupRun.Status.QUEUED) | Q(status=MatchupRun.Status.RUNNING),
         updated_at__lt=timezone.now() - timedelta(seconds=seconds),
-    ).exclude(pk__in=held_ids("matchup"))
-    played = []
+    ).exclude(worker=False, pk__in=held_ids("matchup"))
+    if not settings.CELERY_BROKER_URL:
+        stale = stale.filter(worker=False)
+    taken = []
     for run in stale.order_by("created_at", "pk"):
         claimed = MatchupRun.objects.filter(pk=run.pk, updated_at=run.updated_at).update(
             updated_at=timezone.now()
         )
-        if claimed:
+        if not claimed:
+            continue
+        taken.append(run.pk)
+        if run.worker:
+            logger.info("matchup run %s lost its worker: queued again", run.pk)
+            _enqueue(run.pk)
+        else:
             logger.info("matchup run %s resumed after its process stopped", run.pk)
             matchup_run_play_all(run_id=run.pk)
-            played.append(run.pk)
-    return played
+    return taken
 
 
 def matchup_runs_claim(*, user: AbstractBaseUser, run_ids: Sequence[int]) -> int:
@@ -308,17 +319,28 @@ def matchup_run_advance(*, run_id: int, seconds: float | None = None) -> Matchup
         return run
     chunk = run.chunks_done
     current = MatchupRun.objects.filter(pk=run.pk, chunks_done=chunk)
+    started = run.started_at or timezone.now()
+    # started: a workers' run that stops beating from now on lost its worker
+    MatchupRun.objects.filter(pk=run.pk, status=MatchupRun.Status.QUEUED).update(
+        status=MatchupRun.Status.RUNNING, started_at=started
+    )
+    from rules.runner import beating
+
+    def beat() -> None:  # a search agent's game may last a minute: the run is still alive
+        MatchupRun.objects.filter(pk=run.pk).update(updated_at=timezone.now())
+
     try:
-        results, totals = play_chunk(
-            run.game.slug,
-            run.setup,
-            run.agents,
-            run.seed,
-            run.played,
-            run.games,
-            CHUNK_SECONDS if seconds is None else seconds,
-            fixed_seats=run.fixed_seats,
-        )
+        with beating(beat, f"matchup run {run.pk}"):
+            results, totals = play_chunk(
+                run.game.slug,
+                run.setup,
+                run.agents,
+                run.seed,
+                run.played,
+                run.games,
+                CHUNK_SECONDS if seconds is None else seconds,
+                fixed_seats=run.fixed_seats,
+            )
     except (SetupError, ValueError) as error:
         now = timezone.now()
         current.update(
@@ -342,7 +364,7 @@ def matchup_run_advance(*, run_id: int, seconds: float | None = None) -> Matchup
             results=results,
             totals=totals_add(run.totals, totals),
             status=MatchupRun.Status.DONE if done else MatchupRun.Status.RUNNING,
-            started_at=run.started_at or now,
+            started_at=started,
             finished_at=now if done else None,
             updated_at=now,
         )

@@ -326,3 +326,91 @@ def test_a_killed_workers_chunk_plays_again_without_waiting_for_the_broker(
     )
     expected = simulation_job_play_inline(job_id=inline.pk)
     assert json.loads(aggregate) == expected.aggregate
+
+
+@pytest.mark.redis
+def test_a_killed_workers_matchup_run_is_finished_by_the_next_worker(
+    worker_app,  # noqa: F811
+    owner,
+    settings,
+    tmp_path,
+):
+    """A matchup run's task is acknowledged as it starts, so a worker killed (SIGKILL) in the
+    middle of a run takes the run's message with it: nothing in the broker would ever play the
+    rest. The run stops beating, and worker B's sweep queues it again: it ends with all its
+    games, the very games of an uninterrupted in-process run of the same seed."""
+    from rules.matchups import matchup_plan
+    from rules.models import MatchupRun
+    from rules.runner import background_wait
+    from rules.services import matchup_run_create
+
+    a, b = faction_decks(owner, 2)
+    plan = matchup_plan(a, b, ["greedy", "greedy"])
+
+    def store() -> MatchupRun:
+        return matchup_run_create(
+            game=a.game,
+            owner=owner,
+            session_key="",
+            sides=plan.sides(),
+            agents=plan.agents,
+            setup=plan.setup,
+            cooperative=plan.cooperative,
+            games=8,
+            seed=4,
+            deck_a=a,
+            deck_b=b,
+        )
+
+    settings.CELERY_BROKER_URL = REDIS_URL
+    run = store()  # committed: its task is in Redis
+    assert run.worker
+    url, database = _shared_database(tmp_path)
+
+    def read(run_id: int) -> tuple[str, list]:
+        if database is None:
+            found = MatchupRun.objects.get(pk=run_id)
+            return found.status, found.results
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20) as reader:
+            row = reader.execute(
+                "SELECT status, results FROM rules_matchuprun WHERE id = ?", (run_id,)
+            ).fetchone()
+        return row[0], json.loads(row[1])
+
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DECKWRIGHT_DATA_DIR": str(tmp_path),
+        "CELERY_BROKER_URL": REDIS_URL,
+        "SIMULATION_HEARTBEAT_SECONDS": "1",
+        "SIMULATION_STALE_SECONDS": "3",
+        "SIMULATION_RESUME_INTERVAL": "1",
+        "DJANGO_SETTINGS_MODULE": "deckwright.settings",
+    }
+    env.pop("REDIS_URL", None)
+    first = _worker("run-a", env, tmp_path / "worker-a.log")
+    second = None
+    try:
+        _wait_for(read, run.pk, lambda row: len(row[1]) >= 1, "worker A's first games", first)
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(30)
+        status, results = read(run.pk)
+        assert status == "running" and len(results) < 8, "worker A finished before the kill"
+
+        second = _worker("run-b", env, tmp_path / "worker-b.log")
+        status, results = _wait_for(
+            read, run.pk, lambda row: row[0] != "running", "worker B to end the run", second
+        )
+    finally:
+        for worker in (first, second):
+            if worker is not None and worker.poll() is None:
+                os.killpg(worker.pid, signal.SIGTERM)
+                worker.wait(30)
+    assert status == "done", (tmp_path / "worker-b.log").read_text()
+    assert len(results) == 8
+
+    settings.CELERY_BROKER_URL = ""
+    again = store()  # committed: this process's background runner plays it
+    assert background_wait(("matchup", again.pk), timeout=WORKER_TIMEOUT_SECONDS)
+    again.refresh_from_db()
+    assert again.results == results

@@ -15,6 +15,7 @@ from decks.selectors import format_default
 from decks.services import deck_card_set, deck_create
 from rules.engines.core import plugin_for, plugins
 from rules.models import MatchupRun
+from rules.runner import background_wait
 from rules.services import matchup_run_advance, matchup_run_play_all
 from tests.web.conftest import make_deck, sample
 from web.matchups import agent_label
@@ -98,8 +99,10 @@ def run_id(response) -> int:
 
 
 def poll_to_end(client, pk: int):
-    """Play the run as the background runner does (the test's transaction is never committed,
-    so nothing dispatches it), then poll its progress as htmx does: the results."""
+    """Let the background runner play the run (in a test whose data is committed) or play it as
+    the runner does (in one whose transaction is never committed, nothing dispatches it), then
+    poll its progress as htmx does: the results."""
+    assert background_wait(("matchup", pk), timeout=120)
     matchup_run_play_all(run_id=pk)
     response = client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
     assert MatchupRun.objects.get(pk=pk).finished, "the run did not finish"

@@ -690,8 +690,10 @@ def _poll_to_end(client, pk: int):
     """Play the run as the background runner does (nothing is dispatched from the test's
     uncommitted transaction), then poll it as htmx does; return the answer."""
     from rules.models import MatchupRun
+    from rules.runner import background_wait
     from rules.services import matchup_run_play_all
 
+    assert background_wait(("matchup", pk), timeout=120)  # where the runner holds it
     matchup_run_play_all(run_id=pk)
     step = client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
     assert MatchupRun.objects.get(pk=pk).finished, "the matchup did not finish"
