@@ -230,13 +230,22 @@ SIMULATION_GAMES_PER_HOUR_IP = env_int("SIMULATION_GAMES_PER_HOUR_IP", 50_000)
 SIMULATION_MAX_GAMES = env_int("SIMULATION_MAX_GAMES", 200_000)
 SIMULATION_CHUNK_GAMES = env_int("SIMULATION_CHUNK_GAMES", 20)
 SIMULATION_MAX_CHUNK_GAMES = env_int("SIMULATION_MAX_CHUNK_GAMES", 1000)
-# An in-process job (no broker) whose heartbeat (set as each chunk starts and ends) is older than
-# this many seconds lost its process: ``manage.py simulation_resume`` finishes it. Longer than
-# any one chunk takes.
-SIMULATION_STALE_SECONDS = env_int("SIMULATION_STALE_SECONDS", 900)
-# Every serving process (gunicorn, runserver, ASGI) sweeps for such stale jobs as it starts and
-# then every this many seconds, and finishes them (0: never; run the command instead).
-SIMULATION_RESUME_INTERVAL = env_int("SIMULATION_RESUME_INTERVAL", 60)
+# Whoever plays a chunk (a worker, the in-process runner) moves its heartbeat every
+# SIMULATION_HEARTBEAT_SECONDS while it plays, and the chunk's progress (games played) at most
+# every SIMULATION_PROGRESS_MS milliseconds. A chunk, an in-process job or a matchup run whose
+# heartbeat is older than SIMULATION_STALE_SECONDS lost its player: the sweep plays it again (an
+# in-process job's missing chunks here, a workers' chunk queued again). Keep the stale time a
+# few heartbeats long; with the sweep below a dead player's chunk plays again within
+# SIMULATION_STALE_SECONDS + SIMULATION_RESUME_INTERVAL seconds.
+SIMULATION_HEARTBEAT_SECONDS = env_int("SIMULATION_HEARTBEAT_SECONDS", 10)
+SIMULATION_PROGRESS_MS = env_int("SIMULATION_PROGRESS_MS", 500)
+SIMULATION_STALE_SECONDS = env_int("SIMULATION_STALE_SECONDS", 60)
+if SIMULATION_HEARTBEAT_SECONDS * 2 > SIMULATION_STALE_SECONDS:
+    raise ConfigError("SIMULATION_STALE_SECONDS must be at least 2 SIMULATION_HEARTBEAT_SECONDS")
+# Every serving process (gunicorn, runserver, ASGI) and every Celery worker sweeps for such stale
+# work as it starts and then every this many seconds (0: never; run ``manage.py
+# simulation_resume`` instead).
+SIMULATION_RESUME_INTERVAL = env_int("SIMULATION_RESUME_INTERVAL", 30)
 # Deck builder: one-copy changes (+ / -) the same user makes to a deck within this many seconds
 # of the previous one are folded into one version (decks.services._bump); 0 records every click.
 DECK_VERSION_FOLD_SECONDS = env_int("DECK_VERSION_FOLD_SECONDS", 60)
@@ -247,6 +256,7 @@ for _name in (
     "LOGIN_LOCKOUT_MINUTES",
     "API_TOKEN_TTL_DAYS",
     "SIMULATION_STALE_SECONDS",
+    "SIMULATION_HEARTBEAT_SECONDS",
 ):
     if env_int(_name, 1) < 1:  # 0 minutes of cool-off would make axes lock out for ever
         raise ConfigError(f"{_name}={env_str(_name)!r} must be 1 or more")

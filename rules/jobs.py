@@ -8,20 +8,29 @@ alternate seats from game to game. Chunk ``c`` plays games ``c * chunk_size`` up
 of a game never depend on the chunking.
 
 A chunk is played by a Celery task (``rules.tasks.simulation_chunk_play``) when a broker is
-configured, one task per chunk, or in-process by a background thread of the process that
-created the job, chunk after chunk, calling the same ``simulation_chunk_run``. A chunk's games
+configured, one task per chunk, or in-process by the background runner of the process that
+created the job (``rules.runner``: one thread a process, one job after another), chunk after
+chunk, calling the same ``simulation_chunk_run``. No request plays a game. A chunk's games
 are stored once: the row is unique per (job, chunk), so a chunk delivered again after its worker
 died, or played twice by two workers, is stored by whoever finishes first and counted once. The
 chunk that completes the count adds every chunk's counts up in chunk order (which is game order)
 into the job's ``aggregate``; integer counts add up to the same totals however the games were cut.
 
-A background thread dies with its process; the job's heartbeat (``updated_at``, moved as each
-chunk starts and ends) then stops. Every serving process (``deckwright/wsgi.py`` and ``asgi.py``
+Whoever plays a chunk holds a lease on it (``SimulationChunkLease``): the games of the chunk
+played so far, so that a job's progress rises game by game (``SIMULATION_PROGRESS_MS``), and a
+heartbeat that moves every ``SIMULATION_HEARTBEAT_SECONDS`` while the chunk plays, with the
+job's own heartbeat (``updated_at``); the lease goes with the chunk's stored row.
+
+The background runner dies with its process; the job's heartbeat then stops. Every serving process (``deckwright/wsgi.py`` and ``asgi.py``
 call ``simulation_resumer_start``) sweeps for such stale jobs as it starts and every
 ``SIMULATION_RESUME_INTERVAL`` seconds after, and plays their missing chunks; so does
 ``manage.py simulation_resume`` (``simulation_jobs_stale``, ``simulation_job_resume``). A
-workers' job whose heartbeat stopped (its messages lost with the broker's data, say) has its
-missing chunks queued again by ``manage.py simulation_resume`` (``simulation_job_requeue``).
+worker that dies mid-chunk stops its lease's heartbeat: the same sweep, run by the serving
+processes and by every command-line Celery worker (``deckwright/celery.py``), queues that chunk
+again (``simulation_chunks_requeue_lost``) instead of waiting for the broker's visibility
+timeout. A workers' job whose heartbeat stopped (its messages lost with the broker's data, say)
+has its missing chunks queued again by ``manage.py simulation_resume``
+(``simulation_job_requeue``).
 
 Cancelling a job marks it cancelled: chunks not started yet are skipped, a chunk being played
 still stores its games (the job's partial results count them), and nothing is aggregated.
@@ -34,8 +43,8 @@ import math
 import secrets
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -55,8 +64,9 @@ from rules.matchups import (
     play_setup_check,
 )
 from rules.metagame import MAX_DECKS, MIN_DECKS, MetagameError, meta_shares_normalised
-from rules.models import SimulationChunk, SimulationJob
-from rules.services import chunk_totals, play_game, totals_add
+from rules.models import SimulationChunk, SimulationChunkLease, SimulationJob
+from rules.runner import background_play, background_wait, beating, held_ids
+from rules.services import chunk_totals, matchup_runs_resume_stale, play_game, totals_add
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -328,8 +338,11 @@ def game_pairing(pairings: Sequence[dict[str, Any]], index: int) -> int:
     raise IndexError("the job has no such game")
 
 
-def chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[list[Any]]]:
-    """Play the games of ``chunk``: their counts per pairing and one outcome row per game."""
+def chunk_play(
+    job: SimulationJob, chunk: int, on_game: Callable[[int], object] | None = None
+) -> tuple[dict[str, Any], list[list[Any]]]:
+    """Play the games of ``chunk``: their counts per pairing and one outcome row per game;
+    ``on_game`` is told how many of the chunk's games are played after each one."""
     from rules.adapters import engine_for
 
     if job.kind == SimulationJob.Kind.DOCTOR:
@@ -359,6 +372,8 @@ def chunk_play(job: SimulationJob, chunk: int) -> tuple[dict[str, Any], list[lis
                 game["first_side"],
             ]
         )
+        if on_game is not None:
+            on_game(len(outcomes))
     if cards:
         totals[CARDS] = cards
     return totals, outcomes
@@ -483,18 +498,12 @@ def simulation_job_create(
     return job
 
 
-_THREADS: dict[int, threading.Thread] = {}
-
-
 def simulation_job_dispatch(*, job_id: int) -> None:
-    """Hand every chunk of the job to the workers, or start its background thread."""
+    """Hand every chunk of the job to the workers, or the job to this process's background
+    runner (``rules.runner``: one thread, however many jobs and polls)."""
     job = SimulationJob.objects.get(pk=job_id)
     if not job.worker:
-        thread = threading.Thread(
-            target=_play_in_background, args=(job_id,), name=f"simulation-job-{job_id}", daemon=True
-        )
-        _THREADS[job_id] = thread
-        thread.start()
+        simulation_job_background(job_id=job_id)
         return
     from celery import group
 
@@ -512,13 +521,19 @@ def simulation_job_dispatch(*, job_id: int) -> None:
         )
 
 
+def simulation_job_background(*, job_id: int) -> bool:
+    """Hand an in-process job to this process's background runner; False when the runner
+    holds it already (a second hand-over plays nothing)."""
+    return background_play(
+        ("job", job_id),
+        lambda: _play_in_background(job_id),
+        beat=lambda: SimulationJob.objects.filter(pk=job_id).update(updated_at=timezone.now()),
+    )
+
+
 def simulation_job_wait(*, job_id: int, timeout: float | None = None) -> bool:
-    """Wait for the job's background thread (if this process started one); True once it ended."""
-    thread = _THREADS.get(job_id)
-    if thread is None:
-        return True
-    thread.join(timeout)
-    return not thread.is_alive()
+    """Wait for this process's runner to end the job (if it holds it); True once it has."""
+    return background_wait(("job", job_id), timeout)
 
 
 def _play_in_background(job_id: int) -> None:
@@ -527,9 +542,6 @@ def _play_in_background(job_id: int) -> None:
     except Exception:  # a thread's exception would vanish: log it and end the job visibly
         logger.exception("simulation job %s stopped in its background thread", job_id)
         simulation_job_fail(job_id=job_id, error="The job stopped with an internal error.")
-    finally:
-        _THREADS.pop(job_id, None)
-        connections.close_all()
 
 
 def simulation_job_play_inline(*, job_id: int) -> SimulationJob:
@@ -596,10 +608,15 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
     SimulationJob.objects.filter(pk=job_id, status=SimulationJob.Status.QUEUED).update(
         status=SimulationJob.Status.RUNNING, started_at=now
     )
-    # the heartbeat: a job whose heartbeat stops lost its process (simulation_jobs_stale)
+    # the heartbeat: a job whose heartbeat stops lost its process (simulation_jobs_stale), a
+    # lease whose heartbeat stops lost its worker (simulation_chunks_lost)
     SimulationJob.objects.filter(pk=job_id).update(updated_at=now)
+    SimulationChunkLease.objects.update_or_create(
+        job_id=job_id, index=chunk, defaults={"games_played": 0, "beat_at": now}
+    )
     try:
-        totals, outcomes = chunk_play(job, chunk)
+        with _heartbeat(job_id, chunk):
+            totals, outcomes = chunk_play(job, chunk, _progress(job_id, chunk))
     except (SetupError, ValueError) as error:
         simulation_job_fail(job_id=job_id, error=f"The engine cannot play these decks: {error}")
         return "failed"
@@ -626,6 +643,7 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
                 )
         except IntegrityError:
             return "duplicate"  # another worker stored it first
+        SimulationChunkLease.objects.filter(job_id=job_id, index=chunk).delete()
         SimulationJob.objects.filter(pk=job_id).update(
             chunks_done=F("chunks_done") + 1,
             games_done=F("games_done") + (stop - start),
@@ -634,6 +652,38 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
     simulation_job_finish(job_id=job_id)
     _next_round(job, chunk)
     return "stored"
+
+
+def _progress(job_id: int, chunk: int) -> Callable[[int], None]:
+    """What ``chunk_play`` tells of its games: the lease's count of games played (and its
+    heartbeat) moves at most every ``SIMULATION_PROGRESS_MS``, so the pages rise game by game
+    without a write for every millisecond game."""
+    every = settings.SIMULATION_PROGRESS_MS / 1000
+    last = [-math.inf]
+
+    def played(games: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < every:
+            return
+        last[0] = now
+        SimulationChunkLease.objects.filter(job_id=job_id, index=chunk).update(
+            games_played=games, beat_at=timezone.now()
+        )
+
+    return played
+
+
+def _heartbeat(job_id: int, chunk: int) -> AbstractContextManager[None]:
+    """Move the chunk's lease and the job's heartbeat every ``SIMULATION_HEARTBEAT_SECONDS``
+    while the chunk plays, however long its games last (a search agent's game may take a
+    minute); a worker that dies stops beating, and the sweep plays its chunk again."""
+
+    def beat() -> None:
+        now = timezone.now()
+        SimulationChunkLease.objects.filter(job_id=job_id, index=chunk).update(beat_at=now)
+        SimulationJob.objects.filter(pk=job_id).update(updated_at=now)
+
+    return beating(beat, f"job {job_id} chunk {chunk}")
 
 
 def _next_round(job: SimulationJob, chunk: int) -> None:
@@ -703,7 +753,8 @@ def simulation_jobs_stale(*, older_than: float | None = None) -> list[Simulation
     seconds (``SIMULATION_STALE_SECONDS`` by default) and that no thread of this process plays:
     the process playing them stopped. Workers' jobs are left to the broker, which delivers a
     dead worker's chunks again."""
-    return [job for job in _stale(worker=False, older_than=older_than) if job.pk not in _THREADS]
+    mine = held_ids("job")
+    return [job for job in _stale(worker=False, older_than=older_than) if job.pk not in mine]
 
 
 def simulation_job_resume(*, job: SimulationJob) -> SimulationJob | None:
@@ -742,6 +793,49 @@ def simulation_job_requeue(*, job: SimulationJob) -> list[int] | None:
     else:  # every chunk is stored: the worker died before adding them up
         simulation_job_finish(job_id=job.pk)
     return missing
+
+
+def simulation_chunks_lost(*, older_than: float | None = None) -> list[SimulationChunkLease]:
+    """Leases on chunks of unfinished workers' jobs whose heartbeat is older than
+    ``older_than`` seconds (``SIMULATION_STALE_SECONDS`` by default): the worker playing each
+    died (a worker beats every ``SIMULATION_HEARTBEAT_SECONDS`` while it plays), and its
+    message waits for the broker's visibility timeout, an hour by default."""
+    seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
+    return list(
+        SimulationChunkLease.objects.filter(
+            job__worker=True,
+            job__status__in=_UNFINISHED,
+            beat_at__lt=timezone.now() - timedelta(seconds=seconds),
+        ).order_by("beat_at", "pk")
+    )
+
+
+def simulation_chunk_requeue(*, lease: SimulationChunkLease) -> bool:
+    """Queue a lost chunk again, once: the caller whose heartbeat move finds the lease as it
+    was read queues it (True); another sweeper, or a worker that was only slow, moved it first
+    (False). Played twice, a chunk is still stored once, with the same games."""
+    claimed = SimulationChunkLease.objects.filter(pk=lease.pk, beat_at=lease.beat_at).update(
+        beat_at=timezone.now()
+    )
+    if not claimed:
+        return False
+    from rules.tasks import simulation_chunk_play
+
+    logger.info(
+        "simulation job %s: chunk %s lost its worker, queued again", lease.job_id, lease.index
+    )
+    simulation_chunk_play.delay(lease.job_id, lease.index)
+    return True
+
+
+def simulation_chunks_requeue_lost() -> list[tuple[int, int]]:
+    """One sweep of the workers' jobs: queue again every lost chunk no one else claims first;
+    the (job, chunk) pairs this sweep queued."""
+    return [
+        (lease.job_id, lease.index)
+        for lease in simulation_chunks_lost()
+        if simulation_chunk_requeue(lease=lease)
+    ]
 
 
 def simulation_jobs_resume_stale() -> list[int]:
@@ -793,6 +887,9 @@ def _resume_forever(every: float, stop: threading.Event) -> None:
     while not stop.is_set():
         try:
             simulation_jobs_resume_stale()
+            matchup_runs_resume_stale()
+            if settings.CELERY_BROKER_URL:
+                simulation_chunks_requeue_lost()
         except Exception:  # a database not migrated yet, a dropped connection: try next time
             logger.exception("the sweep for stale simulation jobs failed")
         finally:

@@ -1,5 +1,6 @@
-"""What the rules lab stores: matchup runs (played chunk by chunk by a worker or by page polls)
-and simulation jobs (chunks of games played by any number of workers, each stored once)."""
+"""What the rules lab stores: matchup runs (played by a worker or by the process's background
+runner) and simulation jobs (chunks of games played by any number of workers, each stored once,
+with a lease on each chunk being played)."""
 
 from __future__ import annotations
 
@@ -253,6 +254,29 @@ class SimulationChunk(models.Model):
 
     def __str__(self) -> str:
         return f"chunk {self.index} of job {self.job_id} (games {self.start}-{self.stop - 1})"
+
+
+class SimulationChunkLease(models.Model):
+    """A chunk being played now: how many of its games are played, and when its player last
+    showed it is alive. A worker (or the in-process runner) takes the lease as it starts the
+    chunk, moves ``beat_at`` while it plays and removes the lease with the chunk's stored row;
+    a lease whose heartbeat stopped belongs to a dead player, and its chunk is played again."""
+
+    job = models.ForeignKey(SimulationJob, on_delete=models.CASCADE, related_name="leases")
+    index = models.PositiveIntegerField()
+    games_played = models.PositiveIntegerField(
+        default=0, help_text="Games of the chunk played so far by its current player."
+    )
+    beat_at = models.DateTimeField(help_text="The player's last heartbeat.")
+
+    class Meta:
+        ordering = ("job", "index")
+        constraints = [
+            models.UniqueConstraint(fields=("job", "index"), name="simulationlease_once_per_chunk")
+        ]
+
+    def __str__(self) -> str:
+        return f"lease on chunk {self.index} of job {self.job_id} ({self.games_played} played)"
 
 
 class PlayedGame(models.Model):

@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import QuerySet
+from django.db.models import Exists, IntegerField, OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from rules.engines.core import find_plugin
 from rules.engines.core.intervals import wilson_interval
 from rules.gauntlet import RateTable, SideCounts, gauntlet_compute, team_field_compute
 from rules.metagame import Metagame, PairingCounts, metagame_compute
-from rules.models import MatchupRun, SimulationJob
+from rules.models import MatchupRun, SimulationChunk, SimulationChunkLease, SimulationJob
 
 
 def matchup_runs_owned_by(
@@ -91,13 +92,42 @@ def matchup_run_report(run: MatchupRun) -> dict[str, Any]:
 def simulation_jobs_owned_by(
     user: AbstractBaseUser | AnonymousUser, session_key: str | None
 ) -> QuerySet[SimulationJob]:
-    """A signed-in user's simulation jobs, or an anonymous visitor's of this browser session."""
-    jobs = SimulationJob.objects.select_related("game")
+    """A signed-in user's simulation jobs, or an anonymous visitor's of this browser session,
+    each with the games its chunks being played have played (``games_playing``)."""
+    jobs = SimulationJob.objects.select_related("game").annotate(games_playing=_games_playing())
     if user.is_authenticated:
         return jobs.filter(owner_id=user.pk)
     if not session_key:
         return jobs.none()
     return jobs.filter(owner__isnull=True, session_key=session_key)
+
+
+def _games_playing() -> Coalesce:
+    """The games a job's chunks being played have played: their leases' counts (a chunk played
+    again after its worker died counts its new player's games only), stored chunks left out."""
+    stored = SimulationChunk.objects.filter(job_id=OuterRef("job_id"), index=OuterRef("index"))
+    leases = (
+        SimulationChunkLease.objects.filter(job_id=OuterRef("pk"))
+        .exclude(Exists(stored))
+        .order_by()
+        .values("job_id")
+        .annotate(games=Sum("games_played"))
+        .values("games")
+    )
+    return Coalesce(Subquery(leases, output_field=IntegerField()), 0)
+
+
+def simulation_job_games_played(job: SimulationJob) -> int:
+    """Games played so far, game by game: those of the stored chunks and, while the job runs,
+    those its chunks being played have played (read with the job by
+    ``simulation_jobs_owned_by``, else here)."""
+    if job.finished:
+        return job.games_done
+    playing = getattr(job, "games_playing", None)
+    if playing is None:
+        found = SimulationJob.objects.filter(pk=job.pk).annotate(games_playing=_games_playing())
+        playing = found.values_list("games_playing", flat=True).first() or 0
+    return min(job.games_done + playing, job.games_total)
 
 
 def simulation_job_totals(job: SimulationJob) -> list[dict[str, Any]]:

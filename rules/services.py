@@ -3,8 +3,10 @@
 Game ``k`` of a run is one ``rules.simulation.run`` call of a single game seeded with
 ``game_seed(seed, k)``, so a game never depends on how the run was cut into chunks: a chunk is
 as many games as fit in about a second (at least one), played by a Celery worker
-(``rules.tasks.matchup_run_play``) or by the page's polls, one chunk per request, with the
-same games either way. Any game can be played again on its own, with ``log_game`` keeping its
+(``rules.tasks.matchup_run_play``) or, without a broker, by the process's background runner
+(``rules.runner``), with the same games either way. A request never plays a game: the page's
+polls only read the progress. A run whose process stopped (its heartbeat, ``updated_at``, moved
+after every chunk, stopped) is finished by the next sweep (``matchup_runs_resume_stale``). Any game can be played again on its own, with ``log_game`` keeping its
 full record for the replay.
 
 Seats rotate unless the run asks for fixed seats: game ``k`` seats side ``(s + k) mod N`` in seat
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from rules.agents import web_agent
@@ -217,7 +220,59 @@ def matchup_run_create(
     )
     if worker:
         transaction.on_commit(lambda: _enqueue(run.pk))
+    else:
+        transaction.on_commit(lambda: matchup_run_dispatch(run_id=run.pk))
     return run
+
+
+def matchup_run_dispatch(*, run_id: int) -> bool:
+    """Hand an in-process run to this process's background runner; False when the runner holds
+    it already (a second hand-over plays nothing)."""
+    from rules.runner import background_play
+
+    return background_play(
+        ("matchup", run_id),
+        lambda: matchup_run_play_all(run_id=run_id),
+        beat=lambda: MatchupRun.objects.filter(pk=run_id).update(updated_at=timezone.now()),
+    )
+
+
+def matchup_runs_resume_stale(*, older_than: float | None = None) -> list[int]:
+    """One sweep: every unfinished run whose heartbeat (moved after every chunk, and every
+    ``SIMULATION_HEARTBEAT_SECONDS`` while one plays) is older than ``older_than`` seconds
+    (``SIMULATION_STALE_SECONDS``) lost whoever played it. An in-process run that no runner of
+    this process holds is finished here, in this thread; a workers' run (a worker killed, its
+    task lost with it) is queued again, where a broker is configured. A run is claimed first
+    (its heartbeat moves on only if nobody moved it since it was read), so two sweepers never
+    both take it; its games so far stay, and the rest are the games an uninterrupted run plays.
+    The ids of the runs taken."""
+    from datetime import timedelta
+
+    from rules.runner import held_ids
+
+    seconds = settings.SIMULATION_STALE_SECONDS if older_than is None else older_than
+    # a workers' run is lost once a worker started it (a queued one may wait behind others)
+    stale = MatchupRun.objects.filter(
+        Q(worker=False, status=MatchupRun.Status.QUEUED) | Q(status=MatchupRun.Status.RUNNING),
+        updated_at__lt=timezone.now() - timedelta(seconds=seconds),
+    ).exclude(worker=False, pk__in=held_ids("matchup"))
+    if not settings.CELERY_BROKER_URL:
+        stale = stale.filter(worker=False)
+    taken = []
+    for run in stale.order_by("created_at", "pk"):
+        claimed = MatchupRun.objects.filter(pk=run.pk, updated_at=run.updated_at).update(
+            updated_at=timezone.now()
+        )
+        if not claimed:
+            continue
+        taken.append(run.pk)
+        if run.worker:
+            logger.info("matchup run %s lost its worker: queued again", run.pk)
+            _enqueue(run.pk)
+        else:
+            logger.info("matchup run %s resumed after its process stopped", run.pk)
+            matchup_run_play_all(run_id=run.pk)
+    return taken
 
 
 def matchup_runs_claim(*, user: AbstractBaseUser, run_ids: Sequence[int]) -> int:
@@ -255,7 +310,8 @@ def matchup_run_advance(*, run_id: int, seconds: float | None = None) -> Matchup
     run is returned unchanged.
 
     Two callers racing for the same chunk (two polls, a poll and a worker) cannot both count
-    it: the save only applies while ``chunks_done`` is still what it was when the chunk began."""
+    it: the save only applies while ``chunks_done`` is still what it was when the chunk began.
+    The runner and the workers call it; no request does."""
     from rules.engines.core import SetupError
 
     run = MatchupRun.objects.select_related("game").get(pk=run_id)
@@ -263,17 +319,28 @@ def matchup_run_advance(*, run_id: int, seconds: float | None = None) -> Matchup
         return run
     chunk = run.chunks_done
     current = MatchupRun.objects.filter(pk=run.pk, chunks_done=chunk)
+    started = run.started_at or timezone.now()
+    # started: a workers' run that stops beating from now on lost its worker
+    MatchupRun.objects.filter(pk=run.pk, status=MatchupRun.Status.QUEUED).update(
+        status=MatchupRun.Status.RUNNING, started_at=started
+    )
+    from rules.runner import beating
+
+    def beat() -> None:  # a search agent's game may last a minute: the run is still alive
+        MatchupRun.objects.filter(pk=run.pk).update(updated_at=timezone.now())
+
     try:
-        results, totals = play_chunk(
-            run.game.slug,
-            run.setup,
-            run.agents,
-            run.seed,
-            run.played,
-            run.games,
-            CHUNK_SECONDS if seconds is None else seconds,
-            fixed_seats=run.fixed_seats,
-        )
+        with beating(beat, f"matchup run {run.pk}"):
+            results, totals = play_chunk(
+                run.game.slug,
+                run.setup,
+                run.agents,
+                run.seed,
+                run.played,
+                run.games,
+                CHUNK_SECONDS if seconds is None else seconds,
+                fixed_seats=run.fixed_seats,
+            )
     except (SetupError, ValueError) as error:
         now = timezone.now()
         current.update(
@@ -297,7 +364,7 @@ def matchup_run_advance(*, run_id: int, seconds: float | None = None) -> Matchup
             results=results,
             totals=totals_add(run.totals, totals),
             status=MatchupRun.Status.DONE if done else MatchupRun.Status.RUNNING,
-            started_at=run.started_at or now,
+            started_at=started,
             finished_at=now if done else None,
             updated_at=now,
         )

@@ -47,6 +47,7 @@ from decks.models import Event
 from decks.selectors import format_default
 from decks.services import deck_create, organiser_grant
 from rules.models import MatchupRun
+from rules.runner import background_wait
 from rules.services import matchup_run_play_all
 from tests.web.conftest import sample
 from tests.web.test_matchup_runs import RELIGION_STANDARD
@@ -306,6 +307,8 @@ def _finished_run(user: Any) -> MatchupRun:
     response = client.post("/matchups/", data)
     assert response.status_code == 302, response.content[:500]
     run = MatchupRun.objects.get(owner=user)
+    # committed: the background runner plays it; play it here once the runner is done
+    assert background_wait(("matchup", run.pk), timeout=120)
     return matchup_run_play_all(run_id=run.pk)
 
 

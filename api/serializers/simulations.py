@@ -10,6 +10,7 @@ from deckwright.inputs import MAX_ID, MAX_INT32
 from rules.jobs import CREATABLE_KINDS
 from rules.metagame import MAX_DECKS
 from rules.models import SimulationJob
+from rules.selectors import simulation_job_games_played
 
 
 class SimulationCreateSerializer(serializers.Serializer):
@@ -111,7 +112,13 @@ class SimulationJobSerializer(serializers.Serializer):
     seed = serializers.IntegerField()
     games_total = serializers.IntegerField()
     games_done = serializers.IntegerField(help_text="Games of the chunks stored so far.")
-    progress = serializers.FloatField(help_text="games_done / games_total, from 0 to 1.")
+    games_played = serializers.SerializerMethodField(
+        help_text="Games played so far, game by game: games_done and the games of the chunks "
+        "being played."
+    )
+    progress = serializers.SerializerMethodField(
+        help_text="games_played / games_total, from 0 to 1."
+    )
     chunk_size = serializers.IntegerField()
     chunk_count = serializers.IntegerField()
     chunks_done = serializers.IntegerField()
@@ -123,6 +130,17 @@ class SimulationJobSerializer(serializers.Serializer):
 
     def get_pairings(self, job: SimulationJob) -> int:
         return len(job.pairings)
+
+    def get_games_played(self, job: SimulationJob) -> int:
+        # one read per job shown, for both fields (a finished job's needs none)
+        played: dict[int, int] = self.__dict__.setdefault("_played", {})
+        if job.pk not in played:
+            played[job.pk] = simulation_job_games_played(job)
+        return played[job.pk]
+
+    def get_progress(self, job: SimulationJob) -> float:
+        played = self.get_games_played(job)
+        return played / job.games_total if job.games_total else 0.0
 
 
 class SideResultSerializer(RateSerializer):

@@ -13,6 +13,7 @@ from django.core.management import call_command
 
 from cards.models import Game
 from rules.models import MatchupRun
+from rules.runner import background_wait
 from rules.services import matchup_run_advance
 from rules.tasks import matchup_run_play
 from tests.web.conftest import make_deck, store_matchup_run
@@ -35,7 +36,7 @@ def new_run(owner, *, seed: int = 11, games: int = 6) -> MatchupRun:
 
 
 def play_by_polls(run: MatchupRun) -> MatchupRun:
-    """Advance a run one game per chunk, as the slowest possible page polls would."""
+    """Advance a run one game per chunk, the smallest chunks the runner can play."""
     for _ in range(run.games + 1):
         run = matchup_run_advance(run_id=run.pk, seconds=0.0)
         if run.finished:
@@ -45,7 +46,7 @@ def play_by_polls(run: MatchupRun) -> MatchupRun:
 
 @pytest.mark.django_db
 def test_the_task_and_the_polls_play_the_same_games(user, settings):
-    settings.CELERY_BROKER_URL = ""  # no broker: the page's polls play the run
+    settings.CELERY_BROKER_URL = ""  # no broker: the background runner plays the run
     polled = play_by_polls(new_run(user))
     tasked = new_run(user)
     assert not tasked.worker
@@ -116,6 +117,40 @@ def game_data(transactional_db) -> None:
         call_command("load_game_data", verbosity=0, stdout=io.StringIO())
 
 
+@pytest.mark.django_db
+def test_a_sweep_takes_the_runs_whose_player_stopped_beating(user, settings, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from rules import tasks
+    from rules.services import matchup_runs_resume_stale
+
+    settings.SIMULATION_STALE_SECONDS = 60
+    settings.CELERY_BROKER_URL = ""  # the runs are stored without a broker ...
+    queued: list[int] = []
+    monkeypatch.setattr(tasks.matchup_run_play, "delay", queued.append)
+    half_played = new_run(user, games=6)  # its process stopped after three games
+    for _ in range(3):
+        matchup_run_advance(run_id=half_played.pk, seconds=0.0)
+    killed, waiting, beating = (new_run(user) for _ in range(3))
+    MatchupRun.objects.filter(pk=killed.pk).update(status=MatchupRun.Status.RUNNING)
+    MatchupRun.objects.filter(pk__in=(killed.pk, waiting.pk, beating.pk)).update(worker=True)
+    MatchupRun.objects.filter(pk=beating.pk).update(status=MatchupRun.Status.RUNNING)
+    long_ago = timezone.now() - timedelta(minutes=5)
+    MatchupRun.objects.exclude(pk=beating.pk).update(updated_at=long_ago)
+    settings.CELERY_BROKER_URL = REDIS_URL  # ... and the sweep may queue the workers' ones
+
+    # the in-process run is finished here; the workers' run a worker had started is queued
+    # again; the queued one may be waiting behind others, the beating one is being played
+    assert matchup_runs_resume_stale() == [half_played.pk, killed.pk]
+    assert queued == [killed.pk]
+    half_played.refresh_from_db()
+    whole = play_by_polls(new_run(user, games=6))
+    assert (half_played.status, half_played.results) == (MatchupRun.Status.DONE, whole.results)
+    assert matchup_runs_resume_stale() == []  # claimed: the heartbeats moved on
+
+
 @pytest.mark.redis
 def test_a_worker_plays_the_run_through_a_real_redis_broker(worker_app, game_data, user, settings):
     from celery.contrib.testing.worker import start_worker
@@ -142,11 +177,14 @@ def test_a_worker_plays_the_run_through_a_real_redis_broker(worker_app, game_dat
     assert run.status == MatchupRun.Status.DONE, run.error
     assert len(run.results) == 8
     assert run.started_at is not None and run.finished_at is not None
-    # the same seed played by page polls gives the very same games
+    # the same seed played in-process (committed: the background runner plays it) gives the
+    # very same games
     settings.CELERY_BROKER_URL = ""
-    polled = play_by_polls(new_run(user, games=8))
-    assert polled.results == run.results
-    assert polled.totals == run.totals
+    again = new_run(user, games=8)
+    assert background_wait(("matchup", again.pk), timeout=WORKER_TIMEOUT_SECONDS)
+    again.refresh_from_db()
+    assert again.results == run.results
+    assert again.totals == run.totals
 
 
 @pytest.mark.django_db

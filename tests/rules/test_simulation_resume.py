@@ -109,6 +109,30 @@ def test_a_sweep_finishes_the_stale_jobs_a_stopped_server_left(user, settings):
     assert simulation_jobs_resume_stale() == []
 
 
+def test_a_sweep_queues_again_a_chunk_whose_worker_stopped_beating(user, settings, monkeypatch):
+    from rules import tasks
+    from rules.jobs import simulation_chunks_requeue_lost
+    from rules.models import SimulationChunkLease
+
+    settings.SIMULATION_STALE_SECONDS = 60
+    decks = faction_decks(user, 2)
+    queued: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        tasks.simulation_chunk_play, "delay", lambda job, chunk: queued.append((job, chunk))
+    )
+    dead, alive, in_process = (metagame_job(user, decks, games=4, chunk_size=2) for _ in "abc")
+    SimulationJob.objects.filter(pk__in=(dead.pk, alive.pk)).update(worker=True)
+    long_ago = timezone.now() - timedelta(minutes=5)
+    for job, beat in ((dead, long_ago), (alive, timezone.now()), (in_process, long_ago)):
+        SimulationChunkLease.objects.create(job=job, index=1, games_played=1, beat_at=beat)
+
+    assert simulation_chunks_requeue_lost() == [(dead.pk, 1)]
+    assert queued == [(dead.pk, 1)]
+    # the claim moved the lease's heartbeat: the next sweep leaves the chunk to its new worker
+    assert simulation_chunks_requeue_lost() == []
+    assert queued == [(dead.pk, 1)]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_server_resumes_stale_jobs_as_it_starts(
     django_user_model,

@@ -225,3 +225,192 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
     expected = simulation_job_play_inline(job_id=inline.pk)
     assert json.loads(aggregate) == expected.aggregate
     assert SimulationChunk.objects.filter(job=inline).count() == 3
+
+
+def _chunks_in_play(database: Path | None):
+    """How the test sees which chunks are being played (a lease, the chunk not stored yet)."""
+    query = (
+        'SELECT "index" FROM rules_simulationchunklease WHERE job_id = %s AND "index" NOT IN '
+        '(SELECT "index" FROM rules_simulationchunk WHERE job_id = %s)'
+    )
+
+    def from_file(job_id: int) -> list[int]:
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20) as reader:
+            rows = reader.execute(query.replace("%s", "?"), (job_id, job_id)).fetchall()
+        return [row[0] for row in rows]
+
+    def from_database(job_id: int) -> list[int]:
+        with connection.cursor() as cursor:
+            cursor.execute(query, [job_id, job_id])
+            return [row[0] for row in cursor.fetchall()]
+
+    return from_file if database is not None else from_database
+
+
+@pytest.mark.redis
+def test_a_killed_workers_chunk_plays_again_without_waiting_for_the_broker(
+    worker_app,  # noqa: F811
+    owner,
+    settings,
+    tmp_path,
+):
+    """Worker A is killed (SIGKILL) in the middle of a chunk, and the broker would hold that
+    chunk's message for an hour (its visibility timeout). The chunk's lease stops beating, so
+    worker B's sweep queues the chunk again at once: the job ends with every chunk stored once
+    and the aggregate of an uninterrupted in-process run of the same seed."""
+    decks = faction_decks(owner, 2)
+    settings.CELERY_BROKER_URL = REDIS_URL
+    from rules.jobs import metagame_plan, simulation_job_create
+
+    plan = metagame_plan(decks=decks, agent="greedy", games_per_pairing=12)
+    job = simulation_job_create(
+        kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=2, dispatch=False
+    )
+    url, database = _shared_database(tmp_path)
+    read, in_play = _job_reader(database), _chunks_in_play(database)
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DECKWRIGHT_DATA_DIR": str(tmp_path),
+        "CELERY_BROKER_URL": REDIS_URL,
+        "CELERY_VISIBILITY_TIMEOUT": "3600",  # the default: the broker gives nothing back
+        "SIMULATION_HEARTBEAT_SECONDS": "1",
+        "SIMULATION_STALE_SECONDS": "3",
+        "SIMULATION_RESUME_INTERVAL": "1",
+        "DJANGO_SETTINGS_MODULE": "deckwright.settings",
+    }
+    env.pop("REDIS_URL", None)
+    simulation_job_dispatch(job_id=job.pk)  # six tasks in Redis
+    first = _worker("sim-a", env, tmp_path / "worker-a.log")
+    second = None
+    try:
+        # A has stored a chunk and is playing the next one (holding its lease)
+        _wait_for(read, job.pk, lambda row: row[1] >= 1, "worker A's first chunk", first)
+        deadline = time.monotonic() + WORKER_TIMEOUT_SECONDS
+        while not in_play(job.pk):
+            assert time.monotonic() < deadline, "worker A never started a second chunk"
+            assert first.poll() is None, "worker A exited"
+            time.sleep(0.02)
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(30)
+        lost = in_play(job.pk)
+        assert lost, "worker A stored its chunk before it was killed"
+        assert read(job.pk)[1] < job.chunk_count
+
+        killed_at = time.monotonic()
+        second = _worker("sim-b", env, tmp_path / "worker-b.log")
+        status, stored, aggregate = _wait_for(
+            read, job.pk, lambda row: row[0] != "running", "worker B to end the job", second
+        )
+        took = time.monotonic() - killed_at
+    finally:
+        for worker in (first, second):
+            if worker is not None and worker.poll() is None:
+                os.killpg(worker.pid, signal.SIGTERM)
+                worker.wait(30)
+    assert status == "done", (tmp_path / "worker-b.log").read_text()
+    assert took < 120  # not the broker's hour
+    assert stored == job.chunk_count
+    assert in_play(job.pk) == []  # every lease went with its stored chunk
+    if database is None:
+        indexes = list(job.chunks.order_by("index").values_list("index", flat=True))
+    else:
+        with sqlite3.connect(database) as reader:
+            query = 'SELECT "index" FROM rules_simulationchunk WHERE job_id = ? ORDER BY 1'
+            indexes = [row[0] for row in reader.execute(query, (job.pk,))]
+    assert indexes == list(range(job.chunk_count))  # every chunk once, the lost one included
+
+    settings.CELERY_BROKER_URL = ""
+    inline = simulation_job_create(
+        kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=6, dispatch=False
+    )
+    expected = simulation_job_play_inline(job_id=inline.pk)
+    assert json.loads(aggregate) == expected.aggregate
+
+
+@pytest.mark.redis
+def test_a_killed_workers_matchup_run_is_finished_by_the_next_worker(
+    worker_app,  # noqa: F811
+    owner,
+    settings,
+    tmp_path,
+):
+    """A matchup run's task is acknowledged as it starts, so a worker killed (SIGKILL) in the
+    middle of a run takes the run's message with it: nothing in the broker would ever play the
+    rest. The run stops beating, and worker B's sweep queues it again: it ends with all its
+    games, the very games of an uninterrupted in-process run of the same seed."""
+    from rules.matchups import matchup_plan
+    from rules.models import MatchupRun
+    from rules.runner import background_wait
+    from rules.services import matchup_run_create
+
+    a, b = faction_decks(owner, 2)
+    plan = matchup_plan(a, b, ["greedy", "greedy"])
+
+    def store() -> MatchupRun:
+        return matchup_run_create(
+            game=a.game,
+            owner=owner,
+            session_key="",
+            sides=plan.sides(),
+            agents=plan.agents,
+            setup=plan.setup,
+            cooperative=plan.cooperative,
+            games=8,
+            seed=4,
+            deck_a=a,
+            deck_b=b,
+        )
+
+    settings.CELERY_BROKER_URL = REDIS_URL
+    run = store()  # committed: its task is in Redis
+    assert run.worker
+    url, database = _shared_database(tmp_path)
+
+    def read(run_id: int) -> tuple[str, list]:
+        if database is None:
+            found = MatchupRun.objects.get(pk=run_id)
+            return found.status, found.results
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20) as reader:
+            row = reader.execute(
+                "SELECT status, results FROM rules_matchuprun WHERE id = ?", (run_id,)
+            ).fetchone()
+        return row[0], json.loads(row[1])
+
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DECKWRIGHT_DATA_DIR": str(tmp_path),
+        "CELERY_BROKER_URL": REDIS_URL,
+        "SIMULATION_HEARTBEAT_SECONDS": "1",
+        "SIMULATION_STALE_SECONDS": "3",
+        "SIMULATION_RESUME_INTERVAL": "1",
+        "DJANGO_SETTINGS_MODULE": "deckwright.settings",
+    }
+    env.pop("REDIS_URL", None)
+    first = _worker("run-a", env, tmp_path / "worker-a.log")
+    second = None
+    try:
+        _wait_for(read, run.pk, lambda row: len(row[1]) >= 1, "worker A's first games", first)
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(30)
+        status, results = read(run.pk)
+        assert status == "running" and len(results) < 8, "worker A finished before the kill"
+
+        second = _worker("run-b", env, tmp_path / "worker-b.log")
+        status, results = _wait_for(
+            read, run.pk, lambda row: row[0] != "running", "worker B to end the run", second
+        )
+    finally:
+        for worker in (first, second):
+            if worker is not None and worker.poll() is None:
+                os.killpg(worker.pid, signal.SIGTERM)
+                worker.wait(30)
+    assert status == "done", (tmp_path / "worker-b.log").read_text()
+    assert len(results) == 8
+
+    settings.CELERY_BROKER_URL = ""
+    again = store()  # committed: this process's background runner plays it
+    assert background_wait(("matchup", again.pk), timeout=WORKER_TIMEOUT_SECONDS)
+    again.refresh_from_db()
+    assert again.results == results

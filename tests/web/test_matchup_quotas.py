@@ -9,6 +9,7 @@ from django.urls import reverse
 from decks.models import Visibility
 from rules.models import MatchupRun
 from rules.quotas import MatchupQuotaExceeded, matchup_quota_charge
+from rules.services import matchup_run_play_all
 from tests.web.conftest import make_deck
 from tests.web.test_matchup_runs import run_id, start
 
@@ -89,5 +90,7 @@ def test_the_poll_of_a_started_run_is_not_charged_again(client, quotas, public_d
     a, b = public_decks
     pk = run_id(start(client, a, b, games=5))
     for _ in range(10):
-        client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
+        poll = client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
+        assert poll.status_code == 200
+    matchup_run_play_all(run_id=pk)  # as the background runner plays it
     assert MatchupRun.objects.get(pk=pk).finished

@@ -15,6 +15,8 @@ from decks.selectors import format_default
 from decks.services import deck_card_set, deck_create
 from rules.engines.core import plugin_for, plugins
 from rules.models import MatchupRun
+from rules.runner import background_wait
+from rules.services import matchup_run_advance, matchup_run_play_all
 from tests.web.conftest import make_deck, sample
 from web.matchups import agent_label
 
@@ -96,13 +98,15 @@ def run_id(response) -> int:
     return int(response["Location"].rstrip("/").split("/")[-1])
 
 
-def poll_to_end(client, pk: int, limit: int = 50):
-    """Poll the run's progress (as htmx does) until it has played every game."""
-    for _ in range(limit):
-        response = client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
-        if MatchupRun.objects.get(pk=pk).finished:
-            return response
-    raise AssertionError("the run did not finish")
+def poll_to_end(client, pk: int):
+    """Let the background runner play the run (in a test whose data is committed) or play it as
+    the runner does (in one whose transaction is never committed, nothing dispatches it), then
+    poll its progress as htmx does: the results."""
+    assert background_wait(("matchup", pk), timeout=120)
+    matchup_run_play_all(run_id=pk)
+    response = client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
+    assert MatchupRun.objects.get(pk=pk).finished, "the run did not finish"
+    return response
 
 
 GAMES = ["revolt-n-reign", "rival-realms", "reign-absolute", RVR, "reggae-revolution"]
@@ -270,6 +274,7 @@ def test_a_run_is_reproducible_by_seed_however_it_is_chunked(alice, user, monkey
     # a second run of the same seed, cut into one-game chunks, plays the same games
     monkeypatch.setattr("rules.services.CHUNK_SECONDS", 0.0)
     second = run_id(start(alice, a, b, games=12))
+    matchup_run_advance(run_id=second)  # the runner's first chunk: one game
     step = alice.get(reverse("matchup-step", args=[second]), HTTP_HX_REQUEST="true")
     assert b"Playing game 2 of 12" in step.content
     poll_to_end(alice, second)
@@ -510,6 +515,7 @@ def test_with_a_worker_the_poll_only_reads_the_progress(alice, user):
 
 def test_a_run_the_engine_cannot_play_fails_with_the_reason(alice, user):
     run = _stored_run(user)
+    matchup_run_play_all(run_id=run.pk)  # as the background runner plays it
     step = alice.get(reverse("matchup-step", args=[run.pk]), HTTP_HX_REQUEST="true")
     assert step.status_code == 400
     assert b"The engine cannot play these decks" in step.content

@@ -33,7 +33,7 @@ def test_a_running_job_shows_its_progress_and_can_be_cancelled(alice, job):
     simulation_chunk_run(job_id=job.pk, chunk=0)
     page = alice.get(reverse("simulation-detail", args=[job.pk])).content.decode()
     assert '<progress id="job-progress" max="6" value="2">' in page
-    assert "2 of 6 games played (1 of 3 chunks)" in page
+    assert "2 of 6 games played</span> (1 of 3 chunks stored)" in page
 
     response = alice.post(reverse("simulation-cancel", args=[job.pk]), follow=True)
     assert response.status_code == 200

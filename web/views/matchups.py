@@ -2,8 +2,9 @@
 and replay any one of them step by step.
 
 A run is a ``rules.models.MatchupRun`` row owned by the signed-in user (or by the anonymous
-visitor's session). With a Celery broker configured a worker plays it and the page's poll only
-reads the progress; without one each poll plays the next chunk.
+visitor's session). A Celery worker plays it (a broker is configured) or the process's
+background runner (none is); the page's poll only reads the progress, so any number of polls
+and reloads plays no game.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from rules.selectors import matchup_run_for_owner, matchup_runs_owned_by
 from rules.services import (
     MatchupRunError,
     matchup_game_record,
-    matchup_run_advance,
     matchup_run_create,
 )
 from web.charts import bar_chart
@@ -171,7 +171,7 @@ def _context(run: MatchupRun, page_number: Any = 1) -> dict[str, Any]:
             zip(run.labels, [agent_label(n, run.game.slug) for n in run.agents], strict=True)
         ),
         "decks": list({side["deck"]: side for side in run.sides}.values()),
-        "poll_delay": "1s" if run.worker else "50ms",
+        "poll_delay": "1s",
     }
     if done:
         summary = matchup_summary(run)
@@ -224,12 +224,10 @@ def matchup_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def matchup_step(request: HttpRequest, pk: int) -> HttpResponse:
-    """The poll: without a worker, play the next chunk; answer the progress (or the results)."""
+    """The poll: the progress (or the results); it reads, it never plays a game."""
     run = _owned(request, pk)
     if run is None:
         return _not_found(request)
-    if not run.worker and not run.finished:
-        run = matchup_run_advance(run_id=run.pk)
     template = "web/_matchup_progress.html" if request.htmx else "web/matchup_detail.html"
     status = 400 if run.status == MatchupRun.Status.FAILED else 200
     return render(request, template, _context(run), status=status)

@@ -47,6 +47,7 @@ from rules.metagame import metagame_csv, metagame_json
 from rules.models import SimulationJob
 from rules.quotas import GamesQuotaExceeded, simulation_quota_charge
 from rules.selectors import (
+    simulation_job_games_played,
     simulation_job_gauntlet,
     simulation_job_metagame,
     simulation_job_report,
@@ -176,7 +177,11 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 
 
 def _context(job: SimulationJob, request: HttpRequest | None = None) -> dict[str, Any]:
-    context: dict[str, Any] = {"job": job, "report": simulation_job_report(job)}
+    context: dict[str, Any] = {
+        "job": job,
+        "report": simulation_job_report(job),
+        "played": simulation_job_games_played(job),
+    }
     tables: dict[int, dict[str, Any]] = {}
     for row in context["report"].get("cards") or []:
         table = tables.setdefault(row["deck"], {"label": row["label"], "rows": []})

@@ -1,0 +1,88 @@
+"""The process's one background runner (no broker): a job or a matchup run handed to it any
+number of times, from any number of threads, plays its games once, one item after another."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from rules import jobs, services
+from rules.jobs import (
+    metagame_plan,
+    simulation_job_background,
+    simulation_job_create,
+    simulation_job_dispatch,
+)
+from rules.models import MatchupRun, SimulationJob
+from rules.runner import background_wait
+from rules.services import matchup_run_dispatch
+from tests.rules.jobs_helpers import faction_decks
+from tests.rules.test_matchup_tasks import game_data, new_run  # noqa: F401  (a fixture)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HANDOVERS = 20
+
+
+@pytest.fixture
+def owner(django_user_model, game_data):  # noqa: F811
+    return django_user_model.objects.create_user("bg", "bg@example.com", "x-long-pass-42")
+
+
+@pytest.fixture
+def played(monkeypatch) -> list[int]:
+    """Every game played from now on, in any thread, counted."""
+    count = [0]
+    lock = threading.Lock()
+    real = services.play_game
+
+    def counted(*args, **kwargs):
+        with lock:
+            count[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(jobs, "play_game", counted)
+    monkeypatch.setattr(services, "play_game", counted)
+    return count
+
+
+def from_many_threads(hand_over) -> None:
+    """``hand_over`` from 20 threads at once (none of them reads the database: the in-memory
+    test database locks a whole table against readers while the runner writes)."""
+    threads = [threading.Thread(target=hand_over) for _ in range(HANDOVERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def test_a_job_handed_over_twenty_times_plays_its_games_once(owner, settings, played):
+    settings.CELERY_BROKER_URL = ""
+    plan = metagame_plan(decks=faction_decks(owner, 2), agent="random", games_per_pairing=8)
+    job = simulation_job_create(
+        kind="metagame", plan=plan, owner=owner, seed=5, chunk_size=3, dispatch=False
+    )
+
+    from_many_threads(lambda: simulation_job_background(job_id=job.pk))
+
+    assert background_wait(("job", job.pk), timeout=120)
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.DONE, job.error
+    assert played == [8]
+    simulation_job_dispatch(job_id=job.pk)  # once more, after the end: nothing to play
+    assert background_wait(("job", job.pk), timeout=120)
+    assert played == [8]
+
+
+def test_a_matchup_run_handed_over_twenty_times_plays_its_games_once(owner, settings, played):
+    settings.CELERY_BROKER_URL = ""
+    run = new_run(owner, games=6)
+
+    from_many_threads(lambda: matchup_run_dispatch(run_id=run.pk))
+
+    assert background_wait(("matchup", run.pk), timeout=120)
+    run.refresh_from_db()
+    assert run.status == MatchupRun.Status.DONE, run.error
+    assert run.played == 6
+    assert played == [6]
