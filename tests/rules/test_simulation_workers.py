@@ -81,6 +81,21 @@ def test_a_worker_plays_a_job_of_three_chunks(worker_app, owner, settings):  # n
     assert inline.aggregate == job.aggregate
 
 
+def _worker_env(url: str, data_dir: Path, **settings: str) -> dict[str, str]:
+    """The environment of a worker on the shared database and Redis, with ``settings`` on top
+    (a test's timeouts); the test run's own ``REDIS_URL`` left out."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DECKWRIGHT_DATA_DIR": str(data_dir),
+        "CELERY_BROKER_URL": REDIS_URL,
+        "DJANGO_SETTINGS_MODULE": "deckwright.settings",
+        **settings,
+    }
+    env.pop("REDIS_URL", None)
+    return env
+
+
 def _worker(name: str, env: dict[str, str], log: Path) -> subprocess.Popen:
     """A Celery worker process of the project, one chunk at a time."""
     command = [
@@ -175,18 +190,14 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
     # the workers' database holds the test's data, job and decks included
     url, database = _shared_database(tmp_path)
     read = _job_reader(database)
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "DECKWRIGHT_DATA_DIR": str(tmp_path),
-        "CELERY_BROKER_URL": REDIS_URL,
-        "CELERY_VISIBILITY_TIMEOUT": "3",
-        "CELERY_RESTORE_INTERVAL": "1",
+    env = _worker_env(
+        url,
+        tmp_path,
+        CELERY_VISIBILITY_TIMEOUT="3",
+        CELERY_RESTORE_INTERVAL="1",
         # worker A may die holding the restore lock: B must not wait out a long expiry
-        "CELERY_UNACKED_MUTEX_EXPIRE": "2",
-        "DJANGO_SETTINGS_MODULE": "deckwright.settings",
-    }
-    env.pop("REDIS_URL", None)
+        CELERY_UNACKED_MUTEX_EXPIRE="2",
+    )
     simulation_job_dispatch(job_id=job.pk)  # six tasks in Redis
     first = _worker("sim-a", env, tmp_path / "worker-a.log")
     second = None
@@ -268,18 +279,14 @@ def test_a_killed_workers_chunk_plays_again_without_waiting_for_the_broker(
     )
     url, database = _shared_database(tmp_path)
     read, in_play = _job_reader(database), _chunks_in_play(database)
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "DECKWRIGHT_DATA_DIR": str(tmp_path),
-        "CELERY_BROKER_URL": REDIS_URL,
-        "CELERY_VISIBILITY_TIMEOUT": "3600",  # the default: the broker gives nothing back
-        "SIMULATION_HEARTBEAT_SECONDS": "1",
-        "SIMULATION_STALE_SECONDS": "3",
-        "SIMULATION_RESUME_INTERVAL": "1",
-        "DJANGO_SETTINGS_MODULE": "deckwright.settings",
-    }
-    env.pop("REDIS_URL", None)
+    env = _worker_env(
+        url,
+        tmp_path,
+        CELERY_VISIBILITY_TIMEOUT="3600",  # the default: the broker gives nothing back
+        SIMULATION_HEARTBEAT_SECONDS="1",
+        SIMULATION_STALE_SECONDS="3",
+        SIMULATION_RESUME_INTERVAL="1",
+    )
     simulation_job_dispatch(job_id=job.pk)  # six tasks in Redis
     first = _worker("sim-a", env, tmp_path / "worker-a.log")
     second = None
@@ -377,17 +384,13 @@ def test_a_killed_workers_matchup_run_is_finished_by_the_next_worker(
             ).fetchone()
         return row[0], json.loads(row[1])
 
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "DECKWRIGHT_DATA_DIR": str(tmp_path),
-        "CELERY_BROKER_URL": REDIS_URL,
-        "SIMULATION_HEARTBEAT_SECONDS": "1",
-        "SIMULATION_STALE_SECONDS": "3",
-        "SIMULATION_RESUME_INTERVAL": "1",
-        "DJANGO_SETTINGS_MODULE": "deckwright.settings",
-    }
-    env.pop("REDIS_URL", None)
+    env = _worker_env(
+        url,
+        tmp_path,
+        SIMULATION_HEARTBEAT_SECONDS="1",
+        SIMULATION_STALE_SECONDS="3",
+        SIMULATION_RESUME_INTERVAL="1",
+    )
     first = _worker("run-a", env, tmp_path / "worker-a.log")
     second = None
     try:
