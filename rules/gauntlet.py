@@ -17,13 +17,13 @@ a row is how often that team of two wins: the same figures as a competitive gaun
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from deckwright.csvcells import csv_writer
 from rules.engines.core.intervals import weighted_rate_interval, wilson_interval
 from rules.metagame import MetagameError, meta_shares_normalised
 
@@ -148,7 +148,7 @@ def rate_table_json(table: RateTable) -> str:
 def rate_table_csv(table: RateTable) -> str:
     """The rows as CSV, then the weighted overall (or field) row with its interval."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out, lineterminator="\n")
     head = "partner" if table.hero and table.cooperative else "opponent" if table.hero else "deck"
     fields = ("win_rate", "ci_low", "ci_high")
     writer.writerow([head, "share", "games", "wins", "losses", "draws", *fields])

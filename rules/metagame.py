@@ -11,7 +11,6 @@ played), its interval Wilson's at the effective number of games
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -19,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from deckwright.csvcells import csv_writer
 from rules.engines.core.intervals import weighted_rate_interval, wilson_interval
 
 MIN_DECKS = 2
@@ -170,7 +170,7 @@ def metagame_csv(metagame: Metagame) -> str:
     diagonal and for pairs without games), then its meta share and field win rate with the
     interval."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out, lineterminator="\n")
     writer.writerow(["deck", *metagame.labels, "meta_share", "field_win_rate", "ci_low", "ci_high"])
     for row, label in enumerate(metagame.labels):
         rates = ["" if cell is None else f"{cell.win_rate:.6f}" for cell in metagame.cells[row]]

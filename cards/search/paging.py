@@ -17,6 +17,9 @@ thousands of rows. ``card_page`` instead:
    ordered query itself, which finds its rows quickly because matches are dense.
 
 Whether a next page exists is always exact: the page asks for one row more than it shows.
+A search that can match nothing (a name test of punctuation only compiles to an empty
+``pk__in``, for which Django writes no SQL but raises ``EmptyResultSet``) is an empty page 1,
+found without a query, on every database.
 The threshold is the setting ``CARD_COUNT_EXACT_UP_TO`` (default 2,000).
 """
 
@@ -29,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import FieldDoesNotExist
+from django.core.exceptions import EmptyResultSet, FieldDoesNotExist
 from django.db import connections
 from django.db.models import Count, F, OrderBy, QuerySet, Window
 
@@ -106,6 +109,16 @@ def page_number(value: Any) -> int:
     return number
 
 
+def matches_nothing(queryset: QuerySet[Any]) -> bool:
+    """Whether Django knows ``queryset`` matches no row (an empty ``pk__in``) and so writes no
+    SQL for it: the paging below writes SQL itself, which would raise ``EmptyResultSet``."""
+    try:
+        queryset.order_by().values("pk").query.sql_with_params()
+    except EmptyResultSet:
+        return True
+    return False
+
+
 def planner_estimate(queryset: QuerySet[Any]) -> int | None:
     """PostgreSQL's estimate of how many rows ``queryset`` returns (None elsewhere)."""
     connection = connections[queryset.db]
@@ -162,6 +175,8 @@ class CardCount:
 def card_count(queryset: QuerySet[Any], *, exact_limit: int | None = None) -> CardCount:
     """How many rows ``queryset`` has, counted up to the threshold and estimated beyond it."""
     limit = exact_up_to() if exact_limit is None else exact_limit
+    if matches_nothing(queryset):
+        return CardCount(0, True)
     estimate = planner_estimate(queryset)
     if estimate is None or estimate <= SURE_MANY * limit:
         found = len(capped_rows(queryset, ["pk"], limit + 1))
@@ -256,6 +271,10 @@ def card_page(
     """
     limit = exact_up_to() if exact_limit is None else exact_limit
     offset = (number - 1) * per_page
+    if matches_nothing(queryset):
+        if number > 1:
+            raise PageNotFound("That page is past the last match.")
+        return CardPage([], number, per_page, 0, True, False)
     estimate = planner_estimate(queryset)
     if estimate is not None and estimate > SURE_MANY * limit:
         return _walked_page(queryset, ordering, number, per_page, limit, estimate)

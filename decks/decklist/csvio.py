@@ -17,6 +17,7 @@ from decks.decklist.model import (
     quantity_message,
     sideboard_message,
 )
+from deckwright.csvcells import csv_cell_restore, csv_writer
 
 COLUMNS = ("quantity", "name", "zone")
 _NEGATIVE = re.compile(r"^[-\u2212]\s*\d+$")
@@ -54,13 +55,17 @@ def parse_csv(text: str | bytes) -> Decklist:
             line = reader.line_num
             if not any(cell.strip() for cell in row):
                 continue
-            name = row[name_at].strip() if name_at < len(row) else ""
+            name = csv_cell_restore(row[name_at].strip()) if name_at < len(row) else ""
             raw_quantity = (
                 row[quantity_at].strip()
                 if quantity_at is not None and quantity_at < len(row)
                 else ""
             )
-            zone = row[zone_at].strip() if zone_at is not None and zone_at < len(row) else ""
+            zone = (
+                csv_cell_restore(row[zone_at].strip())
+                if zone_at is not None and zone_at < len(row)
+                else ""
+            )
             if not name:
                 problems.append(ParseProblem(line, "the row has no card name"))
                 continue
@@ -96,9 +101,10 @@ def parse_csv(text: str | bytes) -> Decklist:
 
 
 def format_csv(entries: list[tuple[int, str, str]]) -> str:
-    """Write ``(quantity, name, zone)`` entries as CSV with a header row."""
+    """Write ``(quantity, name, zone)`` entries as CSV with a header row (formula-like names
+    neutralised: ``deckwright.csvcells``; ``parse_csv`` takes the quote off again)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for quantity, name, zone in entries:
         writer.writerow((quantity, name, zone))

@@ -17,7 +17,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from cards.models import Game
-from decks.decklist import DecklistEntry, decklist_entries, decklist_read
+from decks.decklist import (
+    DecklistEntry,
+    DecklistParseError,
+    ParseProblem,
+    decklist_entries,
+    decklist_read,
+)
 from decks.events.errors import (
     EventConflictError,
     EventError,
@@ -352,6 +358,11 @@ def _judge(
     return report
 
 
+EMPTY_REGISTRATION = (
+    "the decklist has no cards (only blank lines or comments): a registration needs a deck"
+)
+
+
 @transaction.atomic
 def registration_submit(
     *,
@@ -364,8 +375,10 @@ def registration_submit(
     """Submit (or resubmit before the deadline) a decklist for an event; judge it on the event date.
 
     After the deadline the registration is locked: ``RegistrationLockedError``. An unreadable
-    decklist raises ``DecklistParseError``; a readable but illegal one (unknown cards included)
-    is stored with its verdict: ``legal`` and the violations, which the player is shown.
+    decklist raises ``DecklistParseError``, and so does one without a single card (empty, or
+    only comments and blank lines): the previous registration, if any, stays as it was. A
+    readable but illegal one (unknown cards included) is stored with its verdict: ``legal`` and
+    the violations, which the player is shown.
     """
     now = now or timezone.now()
     event = _event_for_update(event)
@@ -374,6 +387,8 @@ def registration_submit(
             [f"the decklist deadline ({event.decklist_deadline.isoformat()}) has passed"]
         )
     parsed = decklist_read(decklist, kind)  # type: ignore[arg-type]
+    if not parsed.entries:
+        raise DecklistParseError([ParseProblem(0, EMPTY_REGISTRATION)])
     entries = decklist_entries(event.game.slug, parsed)
     registration = Registration.objects.filter(event=event, player=player).first()
     registration = registration or Registration(event=event, player=player)

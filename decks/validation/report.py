@@ -6,11 +6,12 @@ a row per violation of each deck, one row for a legal deck, one per reading erro
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
+
+from deckwright.csvcells import csv_writer
 
 #: the legality CSV's columns after the first, which names the deck (its file or its name)
 LEGALITY_CSV_COLUMNS = ("verdict", "card_count", "code", "message", "rule", "cards")
@@ -118,6 +119,6 @@ def legality_csv_write(
     out: TextIO, rows: Iterable[Sequence[Any]], *, name_column: str = "deck"
 ) -> None:
     """Write the legality CSV (header first) to ``out``, opened with ``newline=""`` if a file."""
-    writer = csv.writer(out)
+    writer = csv_writer(out)
     writer.writerow((name_column, *LEGALITY_CSV_COLUMNS))
     writer.writerows(rows)

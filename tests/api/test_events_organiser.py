@@ -141,6 +141,34 @@ def test_the_organiser_sees_every_registration_with_its_hash_and_verdict(
     assert all(row["locked"] is False for row in rows.values())
 
 
+@pytest.mark.parametrize(
+    ("decklist", "kind"),
+    [
+        ("# sideboard to follow\n\n# nothing yet\n", "text"),
+        ("   \n\n", "text"),
+        ('{"cards": []}', "json"),
+        ("quantity,name\n", "csv"),
+    ],
+)
+def test_a_registration_without_cards_is_a_400_and_the_previous_one_stays(
+    organiser, other_user, decklist, kind
+) -> None:
+    # given a valid registration
+    event_id = client_for(organiser).post("/api/v1/events/", event_body(), format="json").json()
+    url = f"/api/v1/events/{event_id['id']}/register/"
+    player = client_for(other_user)
+    valid = player.post(url, {"decklist": sample("legal-bison-pressure")}, format="json").json()
+
+    # when the player replaces it with a list of no cards
+    response = player.post(url, {"decklist": decklist, "kind": kind}, format="json")
+
+    # then it is refused with the reason, and the valid list is still the registration
+    assert response.status_code == 400
+    assert "a registration needs a deck" in str(response.json())
+    mine = player.get(f"/api/v1/events/{event_id['id']}/registration/").json()
+    assert mine["deck_hash"] == valid["deck_hash"] and mine["legal"] is True
+
+
 def test_only_the_organiser_sees_the_registrations(
     organiser, other_user, django_user_model, api_client
 ) -> None:

@@ -590,6 +590,22 @@ def test_register_a_malformed_list_is_inline(alice, organiser):
     assert b"line 1" in response.content
 
 
+def test_register_a_list_of_only_comments_is_refused_and_keeps_the_registration(
+    alice, user, organiser
+):
+    event = _event(organiser)
+    url = reverse("event-register", args=[event.pk])
+    alice.post(url, {"decklist": sample(RNR, "legal-eagle-control"), "kind": "auto"})
+    kept = Registration.objects.get(event=event, player=user)
+
+    response = alice.post(url, {"decklist": "# to be decided\n\n", "kind": "text"})
+
+    assert response.status_code == 400
+    assert b"a registration needs a deck" in response.content
+    again = Registration.objects.get(event=event, player=user)
+    assert (again.deck_hash, again.legal) == (kept.deck_hash, True)
+
+
 def test_withdraw(alice, organiser):
     event = _event(organiser)
     alice.post(reverse("event-register", args=[event.pk]), {"decklist": "1 Stamp Act"})
