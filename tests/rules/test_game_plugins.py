@@ -87,7 +87,7 @@ def test_agent_budgets_come_from_the_plugin_over_the_shared_ones():
     assert agent_spec("mcts", "reign-absolute").keywords == {"iterations": 40, "rollout_turns": 4}
     assert agent_spec("mcts", "revolt-n-reign").keywords == {"iterations": 40}
     assert agent_spec("greedy").keywords == {"max_nodes": 100}
-    assert agent_spec("alphabeta", "regality-vs-religion").keywords == {"depth": 4}
+    assert agent_spec("alphabeta", "regality-vs-religion").keywords == {"depth": 4, "reach": 1}
     plan = agent_spec("plan", "revolt-n-reign").keywords
     assert plan == {"samples": 100, "plan_nodes": 100}
 

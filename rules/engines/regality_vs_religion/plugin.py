@@ -62,7 +62,8 @@ class RegalityVsReligionPlugin(GamePlugin):
     }
     agent_labels: ClassVar[Mapping[str, str]] = {
         "alphabeta": "Alpha-beta (4 placements deep, perfect play from 5 spaces left in "
-        "old-style and 3 in the other variants; not the secret variants)",
+        "old-style and 3 in the other variants where the solver answers within its budget; "
+        "55 ms a decision on average, standard about 1 s a game; not the secret variants)",
     }
     tools: ClassVar[Mapping[str, str]] = {
         "solve": "rules.engines.regality_vs_religion.solve_tool:solve"
