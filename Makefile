@@ -17,7 +17,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+# The engines and agents compiled with mypyc from their own source where a C compiler is (a few
+# minutes, once per change of the engines' source); otherwise, or if the build fails, they run as
+# pure Python and the step says so (rules/compiled.py; DECKWRIGHT_ENGINES=python skips it).
 install: $(STAMP)
+	@$(BIN)/python -c 'from rules.compiled import build; build()'
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput

@@ -30,6 +30,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar, TextIO
 
+from mypy_extensions import mypyc_attr
+
 from rules.engines.core.api import Action, CardSightings, Game, SetupError, State
 from rules.engines.core.narration import CardRef, Narrator, Part, TurnGroup
 from rules.engines.core.registry import discover_engines, register_game, unregister_game
@@ -159,6 +161,7 @@ def swap_decks(setup: Mapping[str, Any]) -> dict[str, Any]:
     return swapped
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test game plugs in from outside
 class GamePlugin:
     """Everything the shared code needs to know about one game. Subclass once per engine package
     and register an instance with ``register_plugin`` in the package's ``__init__``."""
