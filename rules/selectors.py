@@ -41,9 +41,16 @@ class MatchupTable:
     fixed_seats: bool
     cooperative: bool
     totals: dict[str, Any]
-    #: per game stored, by its 0-based number: winner (side), length, turns, end_reason,
-    #: first_side, first_player (seat) and seats (the side in each seat)
-    results: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: per game stored, in game order: winner (side), length, turns, end_reason, first_side,
+    #: first_player (seat) and seats (the side in each seat)
+    results: list[dict[str, Any]] = field(default_factory=list)
+    #: the 0-based number of each game of ``results`` (all of them, in order, once done)
+    numbers: list[int] = field(default_factory=list)
+
+    def stored_game(self, index: int) -> dict[str, Any] | None:
+        """Game ``index`` (0-based) as stored, or None while it is not."""
+        found = dict(zip(self.numbers, self.results, strict=True))
+        return found.get(index)
 
     @property
     def pk(self) -> int:
@@ -131,22 +138,28 @@ def simulation_job_matchup(job: SimulationJob) -> MatchupTable | None:
             }
         )
     fixed = bool(pairing.get("fixed_seats"))
-    results: dict[int, dict[str, Any]] = {}
-    for start, outcomes in job.chunks.order_by("index").values_list("start", "outcomes"):
+    results: list[dict[str, Any]] = []
+    numbers: list[int] = []
+    for start, outcomes in job.chunks.order_by("start").values_list("start", "outcomes"):
         for number, row in enumerate(outcomes, start=start):
             _, winner, length, turns, end_reason, first_side = row[:6]
-            seats = seat_order(len(sides), number, rotate=not fixed)
-            results[number] = {
-                "winner": winner,
-                "length": length,
-                "turns": turns,
-                "end_reason": end_reason,
-                "first_side": first_side,
-                "first_player": None if first_side is None else seats.index(first_side),
-                "seats": seats,
-            }
+            # a co-operative table is never rotated (rules.simulation.run)
+            seats = seat_order(len(sides), number, rotate=not (fixed or cooperative))
+            numbers.append(number)
+            results.append(
+                {
+                    "winner": winner,
+                    "length": length,
+                    "turns": turns,
+                    "end_reason": end_reason,
+                    "first_side": first_side,
+                    "first_player": None if first_side is None else seats.index(first_side),
+                    "seats": seats,
+                }
+            )
     totals = simulation_job_totals(job)[0]
-    return MatchupTable(job, sides, pairing["setup"], fixed, cooperative, totals, results)
+    setup = pairing["setup"]
+    return MatchupTable(job, sides, setup, fixed, cooperative, totals, results, numbers)
 
 
 def matchup_report(table: MatchupTable) -> dict[str, Any]:

@@ -141,7 +141,7 @@ def matchup_game_record(table: MatchupTable, number: int) -> dict[str, Any]:
         raise MatchupGameError(
             f"This matchup has no game {number}: it plays games 1 to {table.games}."
         )
-    stored = table.results.get(number - 1)
+    stored = table.stored_game(number - 1)
     if stored is None:
         raise MatchupGameError(f"Game {number} has not been played yet ({table.played} so far).")
     report = play_game(

@@ -107,6 +107,7 @@ class MatchupJobFactory(factory.django.DjangoModelFactory):
 
     class Meta:
         model = "rules.SimulationJob"
+        skip_postgeneration_save = True
 
     class Params:
         fixed_seats = False

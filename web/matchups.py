@@ -151,8 +151,7 @@ def game_rows(run: MatchupTable, start: int, stop: int) -> list[GameRow]:
     """The stored games ``start`` to ``stop`` (0-based positions in the list of stored games,
     stop excluded) of a matchup, for the list of games."""
     rows = []
-    for index in sorted(run.results)[start:stop]:
-        game = run.results[index]
+    for index, game in zip(run.numbers[start:stop], run.results[start:stop], strict=True):
         rows.append(
             GameRow(
                 number=index + 1,

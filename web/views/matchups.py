@@ -207,7 +207,7 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             key, lambda: matchup_game_record(run, number), REPLAY_CACHE_SECONDS
         )
     except MatchupGameError as error:
-        status = 409 if number - 1 in run.results else 404
+        status = 409 if run.stored_game(number - 1) is not None else 404
         return _message(request, f"Game {number} cannot be replayed", str(error), status)
     # events name engine seats; with rotating seats the record says which deck sat where
     seats = [run.seat_label(run.side_in_seat(record, seat)) for seat in range(len(run.sides))]
@@ -228,7 +228,7 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     summary = record["summary"]
     players = len(seats)
     viewer = parse_viewer(request.GET.get("view", OPEN), players)
-    stored = sorted(run.results)
+    stored = run.numbers
     context = {
         "table": replay_table(run.game.slug, record, step, seats, viewer),
         "view": OPEN if viewer is None else str(viewer + 1),
