@@ -114,6 +114,47 @@ class MatchupTable:
         return seat
 
 
+class MatchupGameError(ValueError):
+    """A game number a matchup does not have, or a game that no longer replays as it was played."""
+
+
+def matchup_game_record(table: MatchupTable, number: int) -> dict[str, Any]:
+    """Play game ``number`` (1-based) of a matchup job again, from its seed, and return its full
+    record (``rules.simulation.game_record``) with the game's ``summary``.
+
+    The result must equal the one stored when the job played it, or ``MatchupGameError`` says
+    so (the engine or the card data changed since)."""
+    from rules.adapters import engine_for
+    from rules.services import play_game
+
+    if number < 1 or number > table.games:
+        raise MatchupGameError(
+            f"This matchup has no game {number}: it plays games 1 to {table.games}."
+        )
+    stored = table.stored_game(number - 1)
+    if stored is None:
+        raise MatchupGameError(f"Game {number} has not been played yet ({table.played} so far).")
+    report = play_game(
+        engine_for(table.game.slug),
+        table.setup,
+        table.agents,
+        table.seed,
+        number - 1,
+        log=True,
+        fixed_seats=table.fixed_seats,
+    )
+    replayed = report.game_summaries[0]
+    keys = ("winner", "length", "end_reason")
+    if any(replayed.get(key) != stored.get(key) for key in keys):
+        raise MatchupGameError(
+            f"Game {number} no longer plays out as it did (the engine or the card data changed "
+            "since the matchup); start the matchup again to replay its games."
+        )
+    record = dict(report.game_log or {})
+    record["summary"] = replayed
+    return record
+
+
 def simulation_job_matchup(job: SimulationJob) -> MatchupTable | None:
     """A matchup job as its table (``MatchupTable``), with its games stored so far; None for
     another kind of job."""

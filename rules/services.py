@@ -3,7 +3,7 @@
 Game ``k`` of a job is one ``rules.simulation.run`` call of a single game seeded with
 ``game_seed(seed, k)``, so a game never depends on how the job was cut into chunks, on which
 worker played it or in what order: any game can be played again on its own, with ``log_game``
-keeping its full record for the replay (``matchup_game_record``).
+keeping its full record for the replay (``rules.selectors.matchup_game_record``).
 
 Seats rotate unless a pairing asks for fixed seats: game ``k`` seats side ``(s + k) mod N`` in
 seat ``s`` (``rules.simulation.seat_order``), so every deck sits in every seat, and moves first,
@@ -13,14 +13,11 @@ equally often; the totals count wins by side (deck) and by seat.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.agents import web_agent
 from rules.engines.core import Game, find_plugin
 from rules.simulation import AgentSpec, SimulationReport
-
-if TYPE_CHECKING:
-    from rules.selectors import MatchupTable
 
 #: the agents a web matchup can offer, with what the page calls them; each game's plugin says
 #: which of them its matchups offer (``GamePlugin.matchup_agents``) and may label them its way
@@ -33,10 +30,6 @@ AGENT_LABELS = {
     "plan": "Turn plans (sampled plans a turn)",
 }
 HISTOGRAM_BUCKET = 25
-
-
-class MatchupGameError(ValueError):
-    """A game number a matchup does not have, or a game that no longer replays as it was played."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -127,39 +120,3 @@ def totals_add(totals: dict[str, Any], chunk: dict[str, Any]) -> dict[str, Any]:
         else:
             merged[key] = old + new
     return merged
-
-
-def matchup_game_record(table: MatchupTable, number: int) -> dict[str, Any]:
-    """Play game ``number`` (1-based) of a matchup job again, from its seed, and return its full
-    record (``rules.simulation.game_record``) with the game's ``summary``.
-
-    The result must equal the one stored when the job played it, or ``MatchupGameError`` says
-    so (the engine or the card data changed since)."""
-    from rules.adapters import engine_for
-
-    if number < 1 or number > table.games:
-        raise MatchupGameError(
-            f"This matchup has no game {number}: it plays games 1 to {table.games}."
-        )
-    stored = table.stored_game(number - 1)
-    if stored is None:
-        raise MatchupGameError(f"Game {number} has not been played yet ({table.played} so far).")
-    report = play_game(
-        engine_for(table.game.slug),
-        table.setup,
-        table.agents,
-        table.seed,
-        number - 1,
-        log=True,
-        fixed_seats=table.fixed_seats,
-    )
-    replayed = report.game_summaries[0]
-    keys = ("winner", "length", "end_reason")
-    if any(replayed.get(key) != stored.get(key) for key in keys):
-        raise MatchupGameError(
-            f"Game {number} no longer plays out as it did (the engine or the card data changed "
-            "since the matchup); start the matchup again to replay its games."
-        )
-    record = dict(report.game_log or {})
-    record["summary"] = replayed
-    return record

@@ -16,8 +16,8 @@ from django.utils import timezone
 from rules.adapters import engine_for
 from rules.jobs import matchup_plan, simulation_job_create, simulation_job_play_inline
 from rules.models import SimulationJob
-from rules.selectors import simulation_job_matchup
-from rules.services import chunk_totals, matchup_game_record, play_game, totals_add
+from rules.selectors import matchup_game_record, simulation_job_matchup
+from rules.services import chunk_totals, play_game, totals_add
 from tests.rules.jobs_helpers import outcomes
 from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
 from tests.web.conftest import make_deck

@@ -25,12 +25,13 @@ from rules.matchups import agents_offered
 from rules.models import SimulationJob
 from rules.quotas import GamesQuotaExceeded
 from rules.selectors import (
+    MatchupGameError,
+    matchup_game_record,
     simulation_job_games_played,
     simulation_job_legacy_run,
     simulation_job_matchup,
     simulation_jobs_owned_by,
 )
-from rules.services import MatchupGameError, matchup_game_record
 from web.forms import MatchupForm
 from web.matchups import (
     end_reason_text,
