@@ -68,7 +68,8 @@ serve-proxy: install
 	@$(SERVE_PREPARE) && \
 	exec $(BIN)/python manage.py serve_proxy --listen $(HOST):$(PORT) --upstream 127.0.0.1:$(UPSTREAM_PORT)
 
-# A Celery worker for matchup runs; it needs CELERY_BROKER_URL (and so does `make run`, to use it).
+# A Celery worker for simulation jobs (matchups included); it needs CELERY_BROKER_URL (and so does
+# `make run`, to use it).
 worker: migrate
 	@test -n "$$CELERY_BROKER_URL" || { echo "Set CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0) first"; exit 1; }
 	$(BIN)/celery -A deckwright worker --loglevel=INFO --concurrency=$${WORKER_CONCURRENCY:-1}

@@ -1,5 +1,5 @@
 """Decks into engine setups, for every surface: decklist files (``manage.py simulate``), decks of
-the database (web matchups) and anything else that plays decks against each other.
+the database (simulation jobs) and anything else that plays decks against each other.
 
 Every surface turns its decks into ``DeckCards`` (one plain record per physical card, with its
 zone, and the deck's variant) and asks the game's ``GamePlugin.matchup_setup`` for the engine
@@ -157,9 +157,9 @@ def matchup_setup(
     return {**(base or {}), **plan.setup}, decks, plan.seats
 
 
-# -- checks before a run or a job plays database decks -------------------------------------------
-# The one place that decides whether decks may be played by agents, for matchup runs (web) and
-# simulation jobs (web, API, command line) alike; each surface adds its own deck counts.
+# -- checks before a job plays database decks ----------------------------------------------------
+# The one place that decides whether decks may be played by agents, for every simulation job
+# (matchup, gauntlet, metagame, doctor; web, API, command line); each plan adds its own counts.
 
 
 class PlayRefused(ValueError):
@@ -291,90 +291,3 @@ def play_setup_check(game_slug: str, setup: dict[str, Any], agents: Sequence[str
             f"{agent_label(blind[0], game_slug)} needs every tile and card in the open, and "
             "these decks play a variant that hides some: pick another agent."
         )
-
-
-@dataclass(frozen=True)
-class MatchupPlan:
-    """What a run needs from the decks: the setup, and per seat its deck and agent."""
-
-    setup: dict[str, Any]
-    decks: list[Deck]
-    agents: list[str]
-    cooperative: bool
-    #: per seat (of the first game), which deck sits there: 0 for deck A, 1 for B ...
-    letters: tuple[int, ...] = ()
-
-    def sides(self) -> list[dict[str, Any]]:
-        """Per side, in its seat of the first game: the deck's label, id, version and content
-        hash at the start of the run."""
-        labels = [deck.name for deck in self.decks]
-        if not self.cooperative and len(set(labels)) < len(labels):
-            letters = self.letters or tuple(range(len(labels)))
-            labels = [f"{label} ({'ABCD'[letters[seat]]})" for seat, label in enumerate(labels)]
-        from decks.services import deck_hash
-
-        hashes: dict[int, str] = {}
-        sides = []
-        for seat, deck in enumerate(self.decks):
-            if deck.pk not in hashes:
-                rows = deck.cards.select_related("card")
-                hashes[deck.pk] = deck_hash([(r.card.name, r.quantity, r.zone) for r in rows])
-            label = labels[seat]
-            if self.cooperative:
-                label = f"{deck.name}, player {seat + 1}"
-            sides.append(
-                {
-                    "label": label,
-                    "deck": deck.pk,
-                    "deck_name": deck.name,
-                    "version": deck.version,
-                    "hash": hashes[deck.pk],
-                    "agent": self.agents[seat],
-                }
-            )
-        return sides
-
-
-def matchup_plan(
-    a: Deck,
-    b: Deck | None,
-    agents: list[str],
-    players: int = 2,
-    *,
-    check: bool = True,
-    more: Sequence[Deck | None] = (),
-) -> MatchupPlan:
-    """The engine setup of deck ``a`` against deck ``b`` (and decks C and D of ``more`` where the
-    game seats more players, each played by its agent of ``agents``), or of a co-operative team:
-    ``players`` players all with deck ``a``, or one player per deck given. Deck A sits in seat 0
-    of the first game (runs rotate the seats from there); with ``check``, the engine deals one
-    game from the setup so a deck it cannot play is refused before the run starts.
-
-    Raises ``PlayRefused`` with a message for the page."""
-    slug = a.game.slug
-    plugin = play_plugin([a])
-    decks = [deck for deck in [a, b, *more] if deck is not None]
-    if len(decks) < plugin.min_decks:
-        raise PlayRefused(f"{a.game.name} is played by two decks: pick deck B as well.")
-    if len(decks) > plugin.max_decks:
-        most = "one deck" if plugin.max_decks == 1 else f"at most {plugin.max_decks} decks"
-        raise PlayRefused(f"{a.game.name} is played by {most}, not {len(decks)}.")
-    play_plugin(decks)  # all of one game
-    play_agents_check(plugin, agents[: len(decks)])
-    play_decks_legal(plugin, decks)
-    if plugin.cooperative and len(decks) > 1:
-        players = len(decks)  # one player per deck
-    try:
-        plan = seat_plan(slug, [deck_cards(deck) for deck in decks], players=players, first=0)
-    except SetupError as error:
-        raise PlayRefused(str(error)) from error
-    result = MatchupPlan(
-        plan.setup,
-        [decks[index] for index in plan.seats],
-        [agents[index] for index in plan.seats],
-        plugin.cooperative,
-        tuple(plan.seats),
-    )
-    if check:
-        play_setup_check(slug, result.setup, result.agents)
-    return result
