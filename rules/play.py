@@ -106,7 +106,7 @@ def play_start(
     if plugin is None:
         raise PlayRefused(f"{deck.game.name} has no engine to play it.")
     if agent not in plugin.matchup_agents and agent not in plugin.difficulty_levels:
-        raise PlayRefused(f"{agent_label(agent)} does not play {plugin.name}.")
+        raise PlayRefused(f"{agent_label(agent)} does not play {plugin.name}.", field="agent")
     plan = matchup_plan(deck, opponent, [agent, agent], players=2)
     seat = plan.letters.index(0) if plan.letters else 0
     game = PlayedGame(

@@ -79,6 +79,8 @@ class ReignAbsolutePlugin(GamePlugin):
         "its own agent; as the rulebook's Setup says, each player draws a Reinforcement and the "
         "highest number moves first.",
         matchup_timing="MCTS about 1 s a game",
+        play_pairing="The AI plays another faction than yours; a Reinforcement draw decides "
+        "who moves first (Setup).",
     )
 
     def action_words(self, state: State, action: Action) -> tuple[Part, ...]:
