@@ -207,10 +207,12 @@ def _game_page(request: HttpRequest, game: PlayedGame, status: int = 200, error:
     players = len(state.returns())
     names = seat_names(game, players)
     log = narrated_log(slug, events_for_player(state, game.seat), names)
+    table = table_for(slug, state, game.seat, names)
     context = {
         "game": game,
         "name": game.game.name,
-        "table": table_for(slug, state, game.seat, names),
+        "table": table,
+        "beside_choices": _beside_choices(table),
         "choices": _choices(game, state),
         "log": [group for group in log if group["lines"]],
         "result": result_words(game),
@@ -220,6 +222,20 @@ def _game_page(request: HttpRequest, game: PlayedGame, status: int = 200, error:
         "reply_seconds": f"{(game.reply_ms or 0) / 1000:.1f}",
     }
     return render(request, "web/play_game.html", context, status=status)
+
+
+def _beside_choices(table: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The zones of the player's own seat holding what their open decision is about (the unit
+    they are placing), shown again next to their choices."""
+    if table is None:
+        return []
+    return [
+        {**zone, "dom_id": f"{zone['dom_id']}-choices"}  # the page shows the zone twice
+        for seat in table["seats"]
+        if seat.get("viewer")
+        for zone in seat["zones"]
+        if zone.get("beside_choices")
+    ]
 
 
 @login_required
