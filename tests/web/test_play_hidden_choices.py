@@ -99,3 +99,39 @@ def test_a_card_being_placed_is_on_its_owners_table_only(seed):
         else:
             state.apply(state.sample_chance())
     assert "place" in seen
+
+
+def test_a_secret_draft_shows_the_drafter_the_tiles_it_passed_and_the_rival_nothing(alice):
+    # given a secret draft of Regality vs Religion from the demo set, the player keeping first
+    from decks.demo import demo_load
+    from decks.models import Deck
+    from tests.decks.conftest import SAMPLES_DIR
+
+    demo_load(samples_dir=SAMPLES_DIR)
+    decks = Deck.objects.filter(game__slug="regality-vs-religion", variant="secret-draft")
+    mine = next(d for d in decks if "King" in d.name)
+    theirs = next(d for d in decks if d.pk != mine.pk)
+    started = alice.post(
+        reverse("play-new"), {"deck": mine.pk, "opponent": theirs.pk, "agent": "easy"}
+    )
+    assert started.status_code == 302
+    played = PlayedGame.objects.get()
+    first = alice.get(reverse("play-game", args=[played.pk])).content.decode()
+    offered = re.findall(r"Keep ([A-Z][a-z]+)", first)
+    assert len(offered) == 4, "the player draws four tiles and sees them"
+    # when the player keeps the first and passes the other three
+    kept = alice.post(
+        reverse("play-move", args=[played.pk]), {"action": 0, "version": played.version}
+    )
+    assert kept.status_code == 302
+    played.refresh_from_db()
+    # then, at their next choice, their page still shows the three tiles they passed
+    page = alice.get(reverse("play-game", args=[played.pk])).content.decode()
+    zone = re.search(r'data-zone="passed">(.*?)</div>', page, re.S)
+    assert zone is not None and "Passed to the rival" in zone[1]
+    passed = re.findall(r'<span class="tcard-label">([^<]+)</span>', zone[1])
+    assert sorted(passed) == sorted(offered[1:])
+    # and the rival's table shows no such zone on the player's side (only its own passes)
+    state = play_position(played)
+    rival = find_plugin("regality-vs-religion").table(state, 1 - played.seat)
+    assert all(z["id"] != "passed" for z in rival["seats"][played.seat]["zones"])
