@@ -137,6 +137,9 @@ def decks_facing(decks: Sequence[Deck]) -> dict[int, list[int]]:
     if not decks:
         return {}
     slug = decks[0].game.slug
+    if type(plugin_for(slug)).matchup_setup is GamePlugin.matchup_setup:
+        # the default seating takes any two decks: no need to read them
+        return {a.pk: [b.pk for b in decks] for a in decks}
     records = _records_by_deck(decks)
     cards = {
         deck.pk: DeckCards(deck.name, tuple(records[deck.pk]), deck.variant or "") for deck in decks
