@@ -135,3 +135,33 @@ def test_a_secret_draft_shows_the_drafter_the_tiles_it_passed_and_the_rival_noth
     state = play_position(played)
     rival = find_plugin("regality-vs-religion").table(state, 1 - played.seat)
     assert all(z["id"] != "passed" for z in rival["seats"][played.seat]["zones"])
+
+
+def test_reggae_revolution_names_the_gifts_on_a_villain_as_everyone_sees_them():
+    # given Reggae Revolution games played at random until a villain holds gifts
+    from rules.adapters import engine_for
+    from rules.engines.core.table import card_name
+
+    engine = engine_for("reggae-revolution")
+    plugin = find_plugin("reggae-revolution")
+    for seed in range(40):
+        state = engine.new_initial_state(seed, {"players": 1})
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            gifted = [v for v in state.observation(player)["villains"] if v["gifts"]]
+            if gifted:
+                # then the villain on the table names each gift, not only how many
+                villains = next(
+                    z for z in plugin.table(state, player)["shared"] if z["id"] == "villains"
+                )
+                notes = " ".join(n for c in villains["cards"] for n in c["notes"])
+                for villain in gifted:
+                    for gift in villain["gifts"]:
+                        assert card_name(gift) in notes
+                return
+            state.apply(rng.choice(state.legal_actions()))
+    pytest.skip("no villain received a gift in these games")
