@@ -105,24 +105,97 @@ def _violation_text(entries: Sequence[Any], violation: Any) -> str:
 def deck_records(deck: Deck) -> list[dict[str, Any]]:
     """One engine record per copy of each card in a database deck (the shape ``Card.record()``
     gives), each with the ``"zone"`` the deck holds it in ("" where the game has no zones)."""
+    return _records_by_deck([deck])[deck.pk]
+
+
+def _records_by_deck(decks: Sequence[Deck]) -> dict[int, list[dict[str, Any]]]:
+    """``deck_records`` of several decks in one query, by deck id."""
     from decks.models import DeckCard
 
     rows = (
-        DeckCard.objects.filter(deck=deck)
+        DeckCard.objects.filter(deck__in=[deck.pk for deck in decks])
         .select_related("card__card_type", "card__branch", "card__rarity", "card__card_set")
         .prefetch_related("card__subtypes")
         .order_by("card__name", "zone")
     )
-    records: list[dict[str, Any]] = []
+    records: dict[int, list[dict[str, Any]]] = {deck.pk: [] for deck in decks}
     for row in rows:
         record = {**row.card.record(), "zone": row.zone or ""}
-        records.extend(dict(record) for _ in range(row.quantity))
+        records[row.deck_id].extend(dict(record) for _ in range(row.quantity))
     return records
 
 
 def deck_cards(deck: Deck) -> DeckCards:
     """A database deck as a plugin takes it."""
     return DeckCards(deck.name, tuple(deck_records(deck)), deck.variant or "")
+
+
+def decks_facing(decks: Sequence[Deck]) -> dict[int, list[int]]:
+    """Per deck of ``decks`` (all of one game), the ids of those it can face at a table of two,
+    itself in seat 0: the pairs its game's seating rules (``GamePlugin.matchup_setup``) accept,
+    which ``matchup_plan`` asks again when a game starts. What /play/ offers as the AI's deck."""
+    if not decks:
+        return {}
+    slug = decks[0].game.slug
+    if type(plugin_for(slug)).matchup_setup is GamePlugin.matchup_setup:
+        # the default seating takes any two decks: no need to read them
+        return {a.pk: [b.pk for b in decks] for a in decks}
+    records = _records_by_deck(decks)
+    cards = {
+        deck.pk: DeckCards(deck.name, tuple(records[deck.pk]), deck.variant or "") for deck in decks
+    }
+    facing: dict[int, list[int]] = {}
+    for a in decks:
+        facing[a.pk] = []
+        for b in decks:
+            try:
+                seat_plan(slug, [cards[a.pk], cards[b.pk]], players=2, first=0)
+            except SetupError:
+                continue
+            facing[a.pk].append(b.pk)
+    return facing
+
+
+def agents_needing_open_play(plugin: GamePlugin) -> set[str]:
+    """The agents and difficulty levels of ``plugin`` that read the whole position, and so cannot
+    play a game that hides tiles or cards (``play_setup_check`` refuses them there)."""
+    from rules.agents import AGENTS
+
+    return {
+        name
+        for name in (*plugin.matchup_agents, *plugin.difficulty_levels)
+        if getattr(AGENTS.get(base_agent(plugin, name)), "needs_perfect_information", False)
+    }
+
+
+def decks_hiding(decks: Sequence[Deck], facing: dict[int, list[int]]) -> set[int]:
+    """The ids of ``decks`` (of one game) whose games hide tiles or cards from a player (a
+    secret variant), dealt against the first deck of ``facing`` they can face; empty when no
+    agent of the game needs the whole position, so nothing is dealt then."""
+    if not decks or not agents_needing_open_play(plugin_for(decks[0].game.slug)):
+        return set()
+    from rules.adapters import engine_for
+
+    slug = decks[0].game.slug
+    by_id = {deck.pk: deck for deck in decks}
+    records = _records_by_deck(decks)
+    hiding = set()
+    for deck in decks:
+        partners = facing.get(deck.pk) or []
+        if not partners:
+            continue
+        pair = [
+            DeckCards(d.name, tuple(records[d.pk]), d.variant or "")
+            for d in (deck, by_id[partners[0]])
+        ]
+        try:
+            setup = seat_plan(slug, pair, players=2, first=0).setup
+            state = engine_for(slug).new_initial_state(0, setup)
+        except (SetupError, ValueError):
+            continue
+        if not state.is_perfect_information():
+            hiding.add(deck.pk)
+    return hiding
 
 
 def seat_plan(
@@ -163,7 +236,20 @@ def matchup_setup(
 
 
 class PlayRefused(ValueError):
-    """Decks, agents or a setup that agents cannot play; the message says why, for the user."""
+    """Decks, agents or a setup that agents cannot play; the message says why, for the user.
+
+    ``field`` names what the refusal is about, so a form can say it beside that field:
+    ``deck_a``, ``deck_b`` (the pairing of the decks is refused beside deck B) and so on, or
+    ``agent``; "" when it is about the whole form."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def deck_field(index: int) -> str:
+    """The form field of the deck at ``index`` of a matchup (``deck_a`` ...), ``decks`` past D."""
+    return f"deck_{'abcd'[index]}" if index < 4 else "decks"
 
 
 def agent_label(name: str, game_slug: str = "") -> str:
@@ -252,7 +338,7 @@ def play_agents_check(plugin: GamePlugin, agents: Sequence[str]) -> None:
     offered = (*plugin.matchup_agents, *plugin.difficulty_levels)
     refused = [name for name in agents if name not in offered]
     if refused:
-        raise PlayRefused(agents_refused(plugin, refused[0]))
+        raise PlayRefused(agents_refused(plugin, refused[0]), field="agent")
 
 
 def play_decks_legal(plugin: GamePlugin, decks: Sequence[Deck]) -> None:
@@ -266,7 +352,9 @@ def play_decks_legal(plugin: GamePlugin, decks: Sequence[Deck]) -> None:
         report = deck_validate(deck)
         if not report.legal:
             problems = "; ".join(str(violation.message) for violation in report.violations)
-            raise PlayRefused(f"{deck.name} is not a legal deck: {problems}")
+            raise PlayRefused(
+                f"{deck.name} is not a legal deck: {problems}", field=deck_field(decks.index(deck))
+            )
 
 
 def play_setup_check(game_slug: str, setup: dict[str, Any], agents: Sequence[str]) -> None:
@@ -279,7 +367,9 @@ def play_setup_check(game_slug: str, setup: dict[str, Any], agents: Sequence[str
     try:
         state = engine_for(game_slug).new_initial_state(0, setup)
     except (SetupError, ValueError) as error:
-        raise PlayRefused(f"The engine cannot play these decks: {error}") from error
+        raise PlayRefused(
+            f"The engine cannot play these decks: {error}", field=deck_field(1)
+        ) from error
     plugin = find_plugin(game_slug)
     blind = [
         n
@@ -289,5 +379,6 @@ def play_setup_check(game_slug: str, setup: dict[str, Any], agents: Sequence[str
     if blind and not state.is_perfect_information():
         raise PlayRefused(
             f"{agent_label(blind[0], game_slug)} needs every tile and card in the open, and "
-            "these decks play a variant that hides some: pick another agent."
+            "these decks play a variant that hides some: pick another agent.",
+            field="agent",
         )

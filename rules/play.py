@@ -22,6 +22,7 @@ from rules.matchups import (
     PlayRefused,
     agent_label,
     deck_cards,
+    deck_field,
     play_decks_legal,
     play_plugin,
     play_setup_check,
@@ -114,19 +115,25 @@ def play_start(
     if plugin is None:
         raise PlayRefused(f"{deck.game.name} has no engine to play it.")
     if agent not in plugin.matchup_agents and agent not in plugin.difficulty_levels:
-        raise PlayRefused(f"{agent_label(agent)} does not play {plugin.name}.")
+        raise PlayRefused(f"{agent_label(agent)} does not play {plugin.name}.", field="agent")
     decks = [table_deck for table_deck in (deck, opponent) if table_deck is not None]
     if len(decks) < plugin.min_decks:
-        raise PlayRefused(f"{deck.game.name} is played by two decks: pick the agent's deck too.")
+        raise PlayRefused(
+            f"{deck.game.name} is played by two decks: pick the agent's deck too.",
+            field=deck_field(1),
+        )
     if len(decks) > plugin.max_decks:
-        raise PlayRefused(f"{deck.game.name} is played by one deck: leave the agent's deck out.")
+        raise PlayRefused(
+            f"{deck.game.name} is played by one deck: leave the agent's deck out.",
+            field=deck_field(1),
+        )
     play_plugin(decks)  # all of one game
     play_decks_legal(plugin, decks)
     players = len(decks) if plugin.cooperative and len(decks) > 1 else 2
     try:
         plan = seat_plan(deck.game.slug, [deck_cards(d) for d in decks], players=players, first=0)
     except SetupError as error:
-        raise PlayRefused(str(error)) from error
+        raise PlayRefused(str(error), field=deck_field(1)) from error
     seated = [decks[index] for index in plan.seats]
     play_setup_check(deck.game.slug, plan.setup, [agent] * len(seated))
     game = PlayedGame(

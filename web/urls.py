@@ -111,6 +111,12 @@ urlpatterns = [
         events.event_registrations_page,
         name="event-registrations",
     ),
+    path(
+        "events/<id:pk>/registrations.csv",
+        events.event_registrations_csv,
+        name="event-registrations-csv",
+    ),
+    path("events/<id:pk>/close/", events.event_close, name="event-close"),
     path("events/<id:pk>/register/", events.event_register, name="event-register"),
     path("events/<id:pk>/withdraw/", events.event_withdraw, name="event-withdraw"),
 ]

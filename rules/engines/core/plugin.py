@@ -122,6 +122,9 @@ class PageWords:
     end_reasons: Mapping[str, str] = field(default_factory=dict)
     #: one sentence for the matchup form: which decks the game takes and who moves first
     matchup_rules: str = ""
+    #: one sentence for /play/: which decks can face the player's (those ``matchup_setup``
+    #: accepts), the variant the game is played in, who moves first ("" to say nothing)
+    play_pairing: str = ""
     #: how long a game takes with search agents, for the matchup form ("" to say nothing)
     matchup_timing: str = ""
     #: a house rule's setup key -> its name in words; reports name each one a setup turned on.
