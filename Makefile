@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 # minutes, once per change of the engines' source); otherwise, or if the build fails, they run as
 # pure Python and the step says so (rules/compiled.py; DECKWRIGHT_ENGINES=python skips it).
 install: $(STAMP)
-	@$(BIN)/python -c 'from rules.compiled import build; build()'
+	@$(BIN)/python -W ignore::RuntimeWarning -c 'from rules.compiled import build; build()'
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput

@@ -218,8 +218,9 @@ def build(force: bool = False) -> int:
         "from setuptools import setup\n"
         "from mypyc.build import mypycify\n"
         "setup(name='deckwright-engines', script_args=['build_ext', '--inplace',"
-        f" '--build-temp', {str(work / 'temp')!r}],"
-        f" ext_modules=mypycify({flags + targets!r}, opt_level='3',"
+        f" '--build-temp', {str(work / 'temp')!r}, '--parallel', '{os.cpu_count() or 1}'],"
+        # one C file per module (not one for all), so the compiler runs on every core
+        f" ext_modules=mypycify({flags + targets!r}, opt_level='3', multi_file=True,"
         f" target_dir={str(work)!r}))\n"
     )
     print(f"Compiled engines: compiling {len(targets)} modules with mypyc (a few minutes)...")
