@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib
-import inspect
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -24,6 +24,12 @@ ENGINE_MODULES = {
 ENDERS = ("_finish", "_win", "_end_match")
 
 
+def module_source(module: ModuleType) -> str:
+    """The module's ``.py`` text, also where the module runs compiled (rules/compiled.py)."""
+    spec_file = Path(module.__file__ or "")
+    return spec_file.with_name(spec_file.name.split(".")[0] + ".py").read_text()
+
+
 def reasons_in_source(module: ModuleType) -> set[str]:
     """The codes the module's code ends a game with: string constants and module constants given
     to ``_finish``/``_win``/``_end_match``, or assigned to ``reason`` / ``self.reason``."""
@@ -36,7 +42,7 @@ def reasons_in_source(module: ModuleType) -> set[str]:
             elif isinstance(sub, ast.Name) and isinstance(getattr(module, sub.id, None), str):
                 found.add(getattr(module, sub.id))
 
-    for node in ast.walk(ast.parse(inspect.getsource(module))):
+    for node in ast.walk(ast.parse(module_source(module))):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr in ENDERS:
                 for arg in node.args:

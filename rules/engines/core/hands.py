@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -140,17 +140,19 @@ def _json_ready(value: Any) -> Any:
     return value
 
 
+#: the fields that close a report's ``as_dict``, after the game's own
+_ENDINGS = ("wins", "win_turn", "opening_hands")
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # a test game reports from outside
 @dataclass(frozen=True, kw_only=True)
 class BaseHandReport:
     """The base of a game's report: the fields of ``HandSummary``, and ``as_dict``.
 
     A game's report is a frozen dataclass deriving from this one that adds its own figures as
-    fields and a ``figures`` property; ``FIGURES_IN_DICT`` puts those rows in ``as_dict`` too.
+    fields and a ``figures`` property; ``figures_in_dict`` puts those rows in ``as_dict`` too.
+    (No ``ClassVar`` here: compiled, dataclasses would take it for a field.)
     """
-
-    FIGURES_IN_DICT: ClassVar[bool] = False
-    _ENDINGS: ClassVar[tuple[str, ...]] = ("wins", "win_turn", "opening_hands")
 
     games: int
     wins: dict[str, int]  # outcome label -> games
@@ -162,12 +164,16 @@ class BaseHandReport:
         """The game's headline figures as (label, formatted value) rows, in display order."""
         return []
 
+    def figures_in_dict(self) -> bool:
+        """Whether ``as_dict`` carries the ``figures`` rows too (a game's report may say so)."""
+        return False
+
     def as_dict(self) -> dict[str, Any]:
         """Return the report as JSON-ready data: the games, the game's own fields in the order
         they are declared, how the games ended, the openings (and the figures, when asked)."""
-        own = [f.name for f in fields(self) if f.name != "games" and f.name not in self._ENDINGS]
-        data = {name: _json_ready(getattr(self, name)) for name in ["games", *own, *self._ENDINGS]}
-        if self.FIGURES_IN_DICT:
+        own = [f.name for f in fields(self) if f.name != "games" and f.name not in _ENDINGS]
+        data = {name: _json_ready(getattr(self, name)) for name in ["games", *own, *_ENDINGS]}
+        if self.figures_in_dict():
             data["figures"] = [list(row) for row in self.figures]
         return data
 

@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
 from rules.engines.core import Rng, SetupError, card_key
 from rules.engines.core.hands import (
@@ -256,8 +256,6 @@ def _outcome_label(state: RvRState, side: int) -> str:
 class HandReport(BaseHandReport):
     """What ``sample`` found over its games (satisfies ``rules.engines.core.hands.HandSummary``)."""
 
-    FIGURES_IN_DICT: ClassVar[bool] = True
-
     side: str
     first: bool
     variant: str
@@ -265,6 +263,10 @@ class HandReport(BaseHandReport):
     mean_placements: float
     tiles: dict[str, dict[str, float]]  # tile name -> placed / ally at the end / removed rates
     rival_neutrals: dict[str, int]
+
+    def figures_in_dict(self) -> bool:
+        """This game's figures go in ``as_dict`` too."""
+        return True
 
     @property
     def won(self) -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
 from rules.engines.core import SetupError
 from rules.engines.core.hands import (
@@ -255,8 +255,6 @@ def play_turn(state: ReggaeState, tally: _Tally | None = None) -> None:
 class HandReport(BaseHandReport):
     """What ``sample`` found over its games (satisfies ``rules.engines.core.hands.HandSummary``)."""
 
-    FIGURES_IN_DICT: ClassVar[bool] = True
-
     redraw_rate: float
     all_four_symbols: float
     cards_after_first_villain: float
@@ -265,6 +263,10 @@ class HandReport(BaseHandReport):
     turn_1_target_rate: float
     two_turn_target_rate: float
     pairs_by_turn: dict[int, float]
+
+    def figures_in_dict(self) -> bool:
+        """This game's figures go in ``as_dict`` too."""
+        return True
 
     @property
     def won(self) -> int:
