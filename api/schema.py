@@ -3,8 +3,8 @@
 ``ProblemAutoSchema`` adds, to whatever an endpoint declares, the errors it can actually return:
 400/401/404/429/500 everywhere (bad parameters, a bad token, a missing object or page, throttling,
 a server fault), 403 where writing or signing in is involved, and what a view declares besides
-(``extra_error_statuses``, or ``extra_error_statuses_by_action``: 412 and 503 for deck writes);
-each with an example body.
+(``extra_error_statuses``, or ``extra_error_statuses_by_action``: 412, 428 and 503 for deck
+writes); each with an example body.
 """
 
 from __future__ import annotations
@@ -110,6 +110,14 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             current_version=5,
         )
     },
+    "428": {
+        "precondition-required": problem_example(
+            "precondition-required",
+            "Replacing the whole card list of deck 12 needs If-Match. Read the deck (GET "
+            "/api/v1/decks/12/) and send its ETag back in If-Match, or send only the cards that "
+            "change as changes, which need none. Nothing was written.",
+        )
+    },
     "415": {
         "unsupported-media-type": problem_example(
             "unsupported-media-type", 'Unsupported media type "text/plain" in request.'
@@ -151,6 +159,7 @@ DESCRIPTIONS = {
     "409": "The object's state does not allow this.",
     "412": "If-Match names a version that is no longer current; nothing was written.",
     "415": "The body is not JSON, a URL-encoded form or a multipart form.",
+    "428": "A whole-list replacement without If-Match; nothing was written.",
     "429": "Throttled; see the Retry-After header.",
     "500": "Server fault.",
     "503": "The database is busy with other writes; nothing was written. Retry shortly.",

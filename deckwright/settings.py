@@ -325,6 +325,7 @@ SPECTACULAR_SETTINGS = {
         "SimulationKindEnum": "rules.models.SimulationJob.Kind",
         "SimulationCreateKindEnum": "rules.jobs.CREATABLE_KINDS",
         "DownloadKindEnum": ["json", "csv"],
+        "CardChangeOpEnum": "decks.services.CARD_CHANGE_OPS",
     },
 }
 
