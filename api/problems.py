@@ -150,6 +150,15 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "say when to try again (each failure meanwhile restarts the wait).",
         ),
         ProblemType(
+            "account-guarded",
+            429,
+            "Log-ins to this account paused",
+            "Too many password checks at this account from addresses it never logged in from, "
+            "whoever sent them; the password was not checked. retry_after and the Retry-After "
+            "header say when to try again. Addresses and browsers the account logged in from "
+            "before are not paused.",
+        ),
+        ProblemType(
             "server-error", 500, "Server error", "Something failed on our side; it has been logged."
         ),
     ]

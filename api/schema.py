@@ -44,7 +44,8 @@ class ProblemSerializer(serializers.Serializer):
         child=serializers.CharField(), required=False, help_text="What would have been accepted."
     )
     retry_after = serializers.IntegerField(
-        required=False, help_text="throttled, locked-out, quota-exceeded, busy: seconds to wait."
+        required=False,
+        help_text="throttled, locked-out, account-guarded, quota-exceeded, busy: seconds to wait.",
     )
     current_version = serializers.IntegerField(
         required=False, help_text="precondition-failed: the resource's current version."
@@ -138,6 +139,13 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             "Too many failed log-ins from your address. You can try again at 19:42 UTC (in 15 "
             "minutes); each failed attempt until then restarts the wait.",
             retry_after=900,
+        ),
+        "account-guarded": problem_example(
+            "account-guarded",
+            "Too many failed log-ins at this account, from many addresses: log-ins from new "
+            "addresses are paused for it (try again in 41 minutes). Logging in from a browser or "
+            "address you used before still works; or reset your password by email.",
+            retry_after=2460,
         ),
     },
     "500": {

@@ -12,7 +12,8 @@ Variables (all optional for local use):
     API_THROTTLE_USER   REST API rate per signed-in user or token (default 1200/minute)
     TRUSTED_PROXY_COUNT reverse proxies in front of the app whose X-Forwarded-For is trusted
                         (default 0: REMOTE_ADDR only; API_NUM_PROXIES is read as an old name)
-    LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, SIGNUP_RATE, PASSWORD_RESET_RATE,
+    LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, ACCOUNT_GUESS_RATES, ACCOUNT_KNOWN_DAYS,
+    SIGNUP_RATE, PASSWORD_RESET_RATE,
     API_TOKEN_TTL_DAYS, MATCHUP_ANON_GAMES_PER_HOUR(_IP): accounts and limits, see below
     SIMULATION_*, CELERY_VISIBILITY_TIMEOUT, CELERY_RESTORE_INTERVAL,
     CELERY_UNACKED_MUTEX_EXPIRE: simulation jobs, see below
@@ -202,11 +203,17 @@ if env_str("REDIS_URL"):
 # Log-in lockout (django-axes, database handler): LOGIN_FAILURE_LIMIT failures from one address
 # lock it out of the log-in page and POST /api/v1/auth/token/ for LOGIN_LOCKOUT_MINUTES (a failure
 # meanwhile restarts the wait). Keyed by address only: keyed by username, anyone could lock a
-# known user out of their own account.
+# known user out of their own account. Guessing at one account from many addresses is slowed per
+# account (web/account_guard.py, docs/security.md): at most ACCOUNT_GUESS_RATES password checks
+# (comma-separated <count>/<second|minute|hour|day> tiers) at one account from addresses and
+# browsers it never logged in from; those it did (remembered ACCOUNT_KNOWN_DAYS) are exempt.
 AUTHENTICATION_BACKENDS = [
     "web.lockout.LockoutBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "web.account_guard.AccountGuardBackend",
+    "django.contrib.auth.backends.ModelBackend",  # checks without a request; session look-ups
 ]
+ACCOUNT_GUESS_RATES = env_list("ACCOUNT_GUESS_RATES", ["10/hour", "30/day"])
+ACCOUNT_KNOWN_DAYS = env_int("ACCOUNT_KNOWN_DAYS", 90)
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
@@ -254,6 +261,7 @@ if DECK_VERSION_FOLD_SECONDS < 0:
 for _name in (
     "LOGIN_FAILURE_LIMIT",
     "LOGIN_LOCKOUT_MINUTES",
+    "ACCOUNT_KNOWN_DAYS",
     "API_TOKEN_TTL_DAYS",
     "SIMULATION_STALE_SECONDS",
     "SIMULATION_HEARTBEAT_SECONDS",
