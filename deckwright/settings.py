@@ -76,6 +76,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "deckwright.middleware.ContentSecurityPolicyMiddleware",  # no inline script without a nonce
     "whitenoise.middleware.WhiteNoiseMiddleware",  # /static/ before sessions and the database
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
