@@ -289,6 +289,11 @@ REST_FRAMEWORK = {
         "token": env_str("API_THROTTLE_TOKEN", "30/hour"),
         "signup": env_str("SIGNUP_RATE", "5/hour"),
         "password_reset": env_str("PASSWORD_RESET_RATE", "5/hour"),
+        # CPU-heavy pages, per signed-in account or else per address (web/limits.py heavy_page)
+        "replay": env_str("REPLAY_RATE", "120/minute"),
+        "test_hands": env_str("TEST_HANDS_RATE", "30/minute"),
+        "play_move": env_str("PLAY_MOVE_RATE", "120/minute"),
+        "playtest": env_str("PLAYTEST_RATE", "120/minute"),
     },
     "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
     "DEFAULT_PARSER_CLASSES": [

@@ -32,6 +32,7 @@ from rules.services import (
 )
 from web.charts import bar_chart
 from web.forms import MatchupForm
+from web.limits import heavy_page
 from web.matchups import (
     MatchupSetupError,
     end_reason_text,
@@ -234,6 +235,7 @@ def matchup_step(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@heavy_page("replay")
 def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Game ``number`` of the run, played again from its seed, shown step by step."""
     run = _owned(request, pk)

@@ -32,6 +32,7 @@ from rules.play import (
     result_words,
     seat_names,
 )
+from web.limits import heavy_page
 from web.matchups import matchup_plugins
 from web.narration import card_pages, narrated_log
 from web.table import replay_table, table_for
@@ -71,6 +72,7 @@ def play_home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@heavy_page("play_move")
 def play_new(request: HttpRequest) -> HttpResponse:
     """Start a game with the decks and agent posted, and show it."""
     try:
@@ -151,6 +153,7 @@ def _game_page(request: HttpRequest, game: PlayedGame, status: int = 200, error:
 
 @login_required
 @require_POST
+@heavy_page("play_move")
 def play_action(request: HttpRequest, pk: int) -> HttpResponse:
     """Play one of your legal actions (its index, at the game's version); the agent replies."""
     return _versioned_post(
@@ -163,6 +166,7 @@ def play_action(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@heavy_page("play_move")
 def play_continue_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Let the AI finish a reply it left unfinished (a reply is cut at ``MAX_REPLY_ACTIONS``)."""
     return _versioned_post(
@@ -200,6 +204,7 @@ def _versioned_post(
 
 @login_required
 @require_GET
+@heavy_page("replay")
 def play_replay(request: HttpRequest, pk: int) -> HttpResponse:
     """Step through a stored game turn by turn (every hand open once it is over; from your
     seat while it is still in play)."""
