@@ -15,7 +15,8 @@ password check of the log-in page and of ``POST /api/v1/auth/token/``:
 - Clients the owner used before are exempt, so nobody can lock a known user out: the addresses
   the account logged in from successfully (remembered ``ACCOUNT_KNOWN_DAYS``, default 90, from
   the last log-in from each), and browsers holding the signed device cookie the log-in page sets
-  on success. They are still subject to the per-address lockout.
+  on success, as does setting a new password from the emailed reset link. They are still subject
+  to the per-address lockout.
 - Failed and refused attempts are counted per account until the owner's next successful log-in,
   which takes the counts: the page shows a message, the API's token answer a
   ``failed_attempts`` field.
@@ -220,9 +221,13 @@ def failed_attempts(request: HttpRequest) -> FailedAttempts | None:
     return getattr(request, NOTICE_ATTRIBUTE, None)
 
 
-def remember_device(request: HttpRequest, response: HttpResponse) -> None:
-    """After a successful log-in, give the browser the account's signed device cookie."""
-    key = getattr(request, KEY_ATTRIBUTE, None)
+def remember_device(
+    request: HttpRequest, response: HttpResponse, *, username: str | None = None
+) -> None:
+    """Give the browser the account's signed device cookie: after a successful log-in (the
+    account is the one ``authenticate`` let in), or with ``username`` after a password reset by
+    the emailed link (the browser proved it reads the owner's mail)."""
+    key = account_key(username) if username is not None else getattr(request, KEY_ATTRIBUTE, None)
     if key is None:
         return
     response.set_cookie(

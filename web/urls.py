@@ -24,6 +24,11 @@ urlpatterns = [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/password_reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        accounts.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
     path("accounts/token/", accounts.api_token, name="account-token"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("cards/", cards.card_browser, name="card-browser"),

@@ -3,7 +3,10 @@ locking its owner out, and the owner told at the next log-in; on the shared coun
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.core import mail
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -11,7 +14,8 @@ from deckwright.counters import counter_clear
 
 pytestmark = pytest.mark.django_db
 
-REDIS_URL = "redis://127.0.0.1:6379/13"  # this file's own Redis database, flushed only here
+# this file's own Redis database, flushed only here (11 is test_limits', 13 the matchup tasks')
+REDIS_URL = "redis://127.0.0.1:6379/14"
 ATTACKERS = 40
 GUESSES_EACH = 4  # below the per-address lockout (5), so only the per-account limit can stop them
 OWNER_HOME = "192.0.2.10"
@@ -113,6 +117,30 @@ def test_a_browser_the_owner_used_before_works_from_a_new_address(
     response = log_in(laptop, password, "198.51.100.33")
     # then she is in
     assert response.status_code == 302
+
+
+def test_a_new_browser_that_resets_the_password_by_email_logs_in_during_the_attack(
+    client, user, shared_counters
+):
+    # given guessing that paused log-ins at alice's account from anywhere new
+    attack(client)
+    phone = type(client)()
+    address = "198.51.100.44"
+    assert log_in(phone, "whatever", address).status_code == 429
+    # when she resets her password from the emailed link on a phone she never used
+    phone.post(reverse("password_reset"), {"email": "alice@example.com"}, REMOTE_ADDR=address)
+    link = re.search(r"https?://[^/]+(/accounts/reset/\S+/)", mail.outbox[-1].body).group(1)
+    form = phone.get(link, REMOTE_ADDR=address, follow=True)
+    new_password = "a-brand-new-passphrase-77"
+    done = phone.post(
+        form.redirect_chain[-1][0],
+        {"new_password1": new_password, "new_password2": new_password},
+        REMOTE_ADDR=address,
+    )
+    assert done.status_code == 302
+    # then that phone logs in with the new password, though the account is still paused elsewhere
+    assert log_in(phone, new_password, address).status_code == 302
+    assert log_in(type(client)(), new_password, "198.51.100.45").status_code == 429
 
 
 def test_the_api_refuses_the_guesses_and_tells_the_owner(user, password, shared_counters, settings):

@@ -74,6 +74,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form}, status=status)
 
 
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's new-password form behind the emailed link. The browser that sets the password
+    proved it reads the owner's mail, so it becomes one the account knows: it logs in even while
+    guesses at the account from elsewhere are paused."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        remember_device(self.request, response, username=form.user.get_username())
+        return response
+
+
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's reset-by-email form; each client address, and each email address, may be asked
     for a few times an hour."""
