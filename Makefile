@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install migrate data run test lint typecheck format clean api-fuzz browser worker
+.PHONY: install migrate data run test lint typecheck format clean api-fuzz browser proxy worker
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -17,7 +17,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+# The engines and agents compiled with mypyc from their own source where a C compiler is (a few
+# minutes, once per change of the engines' source); otherwise, or if the build fails, they run as
+# pure Python and the step says so (rules/compiled.py; DECKWRIGHT_ENGINES=python skips it).
 install: $(STAMP)
+	@$(BIN)/python -c 'from rules.compiled import build; build()'
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
@@ -35,11 +39,12 @@ run: data
 
 # The production setup on this machine (docs/deploy.md): DEBUG=0, collected static files, gunicorn
 # on $(HOST):$(PORT) over plain HTTP (DECKWRIGHT_HTTPS=0). Without SECRET_KEY in the environment,
-# one is generated once into $(SERVE_DIR)/secret_key and reused.
+# one is generated once into $(SERVE_DIR)/secret_key and reused. `make serve-proxy` puts nginx in
+# front (required where clients are not trusted: it buffers slow ones), gunicorn on $(UPSTREAM_PORT).
 SERVE_DIR := $(or $(DECKWRIGHT_DATA_DIR),var)
-.PHONY: serve
-serve: install
-	@mkdir -p $(SERVE_DIR); \
+UPSTREAM_PORT ?= 8001
+define SERVE_PREPARE
+	mkdir -p $(SERVE_DIR); \
 	if [ -z "$$SECRET_KEY" ]; then \
 		if [ ! -s $(SERVE_DIR)/secret_key ]; then \
 			(umask 077; $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > $(SERVE_DIR)/secret_key); \
@@ -50,11 +55,21 @@ serve: install
 	export DEBUG=0 DECKWRIGHT_HTTPS=$${DECKWRIGHT_HTTPS:-0}; \
 	$(BIN)/python manage.py migrate --noinput && \
 	$(BIN)/python manage.py load_game_data && \
-	$(BIN)/python manage.py collectstatic --noinput --verbosity 0 && \
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+endef
+
+.PHONY: serve serve-proxy
+serve: install
+	@$(SERVE_PREPARE) && \
 	echo "Serving http://$(HOST):$(PORT)/ with gunicorn (DEBUG=0); Ctrl-C stops it" && \
 	exec $(BIN)/gunicorn -c deckwright/gunicorn.conf.py --bind $(HOST):$(PORT)
 
-# A Celery worker for matchup runs; it needs CELERY_BROKER_URL (and so does `make run`, to use it).
+serve-proxy: install
+	@$(SERVE_PREPARE) && \
+	exec $(BIN)/python manage.py serve_proxy --listen $(HOST):$(PORT) --upstream 127.0.0.1:$(UPSTREAM_PORT)
+
+# A Celery worker for simulation jobs (matchups included); it needs CELERY_BROKER_URL (and so does
+# `make run`, to use it).
 worker: migrate
 	@test -n "$$CELERY_BROKER_URL" || { echo "Set CELERY_BROKER_URL (e.g. redis://127.0.0.1:6379/0) first"; exit 1; }
 	$(BIN)/celery -A deckwright worker --loglevel=INFO --concurrency=$${WORKER_CONCURRENCY:-1}
@@ -79,7 +94,15 @@ browser:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
-test: lint typecheck browser
+# The reverse proxy's tests (tests/test_proxy.py) run a private nginx: Debian's nginx-light.
+NGINX ?= $(or $(shell command -v nginx 2>/dev/null),/usr/sbin/nginx)
+proxy:
+	@test -x $(NGINX) || { \
+		echo "Installing Debian's nginx-light for the reverse proxy and its tests"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; }
+
+test: lint typecheck browser proxy
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null || \
 		(echo "Models changed without a migration: run manage.py makemigrations"; exit 1)
 	$(BIN)/pytest

@@ -159,6 +159,15 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "before are not paused.",
         ),
         ProblemType(
+            "moved-to-simulations",
+            301,
+            "Matchups are simulation jobs",
+            "Matchup runs became simulation jobs of kind matchup; /api/v1/matchups/ is deprecated "
+            "(the Deprecation header says since when) and answers with a permanent redirect: "
+            "Location and the Link header (rel=successor-version) name the job (or the list of "
+            "jobs), and location says it in the body too.",
+        ),
+        ProblemType(
             "server-error", 500, "Server error", "Something failed on our side; it has been logged."
         ),
     ]

@@ -1,21 +1,30 @@
 """Engine speed on one core: random playouts per engine, solver nodes/s, python-chess as anchor.
 
-    .venv/bin/python bench/engines.py [--seconds 2]
+    .venv/bin/python bench/engines.py [--seconds 2] [--builds both|current]
 
-Prints figures only (nothing is asserted). The anchor is python-chess's perft(3) from the start
-position (8,902 leaves): our random-playout actions/s are printed as a ratio to its nodes/s, so
-numbers from different machines can be compared.
+Prints figures only (nothing is asserted); times are CPU seconds of this process
+(``time.process_time``), so other work on a shared machine disturbs them less. The anchor is
+python-chess's perft(3) from the start position (8,902 leaves): our random-playout actions/s are
+printed as a ratio to its nodes/s, so numbers from different machines can be compared. With ``--builds both`` (the default when a
+compiled build is there, rules/compiled.py) each build is measured in its own process, the pure
+Python one with ``DECKWRIGHT_ENGINES=python``, the anchor measured in each, and a last table
+gives compiled / Python per engine.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from rules import compiled
 from rules.agents import RandomAgent
 from rules.engines.core import CHANCE, get_game, registered_games
 
@@ -46,9 +55,9 @@ def chess_perft_rate() -> tuple[int, float] | None:
     best = 0.0
     nodes = 0
     for _ in range(3):
-        start = time.perf_counter()
+        start = time.process_time()
         nodes = perft(chess.Board(), 3)
-        best = max(best, nodes / (time.perf_counter() - start))
+        best = max(best, nodes / (time.process_time() - start))
     return nodes, best
 
 
@@ -57,8 +66,8 @@ def playout_rate(slug: str, seconds: float) -> tuple[int, int, float]:
     game = get_game(slug)
     setup = game.example_setups()[0]
     games = actions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         state = game.new_initial_state(games, setup).quiet()
         agent = RandomAgent(games)
         while not state.is_terminal():
@@ -68,7 +77,7 @@ def playout_rate(slug: str, seconds: float) -> tuple[int, int, float]:
                 state.apply_unchecked(agent.act(state))
             actions += 1
         games += 1
-    return games, actions, time.perf_counter() - start
+    return games, actions, time.process_time() - start
 
 
 def solver_rate(seconds: float) -> str:
@@ -92,25 +101,77 @@ def solver_rate(seconds: float) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    """Print every figure."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="Playout time per engine.")
-    parser.add_argument("--no-solver", action="store_true")
-    options = parser.parse_args()
+def measure(seconds: float, solver: bool) -> dict[str, Any]:
+    """Every figure of the build this process runs."""
     anchor = chess_perft_rate()
+    engines = {}
+    for slug in registered_games():
+        games, actions, elapsed = playout_rate(slug, seconds)
+        engines[slug] = {"games_s": games / elapsed, "actions_s": actions / elapsed}
+    return {
+        "build": compiled.chosen,
+        "anchor": anchor[1] if anchor else None,
+        "engines": engines,
+        "solver": solver_rate(seconds) if solver else "",
+    }
+
+
+def report(figures: dict[str, Any]) -> None:
+    anchor = figures["anchor"]
+    print(f"== engines: {figures['build']}")
     if anchor is None:
         print("python-chess not installed: no anchor (pip install 'chess>=1.11,<2')")
     else:
-        print(f"python-chess perft(3): {anchor[0]} leaves, {anchor[1]:,.0f} nodes/s (anchor)")
-    for slug in registered_games():
-        games, actions, elapsed = playout_rate(slug, options.seconds)
-        line = f"{slug:24s} {games / elapsed:9.1f} games/s {actions / elapsed:11,.0f} actions/s"
-        if anchor is not None:
-            line += f"   ratio to chess perft: {actions / elapsed / anchor[1]:.3f}"
+        print(f"python-chess perft(3): {anchor:,.0f} nodes/s (anchor)")
+    for slug, rate in figures["engines"].items():
+        line = f"{slug:24s} {rate['games_s']:9.1f} games/s {rate['actions_s']:11,.0f} actions/s"
+        if anchor:
+            line += f"   ratio to chess perft: {rate['actions_s'] / anchor:.3f}"
         print(line)
-    if not options.no_solver:
-        print(solver_rate(options.seconds))
+    if figures["solver"]:
+        print(figures["solver"])
+
+
+def main() -> None:
+    """Print every figure, of one build or of both."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="Playout time per engine.")
+    parser.add_argument("--no-solver", action="store_true")
+    parser.add_argument(
+        "--builds",
+        choices=("both", "current"),
+        default="both" if compiled.built_modules() else "current",
+        help="both builds, each in its own process, or only the one this process runs",
+    )
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.builds == "current":
+        figures = measure(options.seconds, not options.no_solver)
+        if options.json:
+            print(json.dumps(figures))
+        else:
+            report(figures)
+        return
+    runs = []
+    for engines in ("", "python"):
+        env = {key: value for key, value in os.environ.items() if key != compiled.ENV}
+        if engines:
+            env[compiled.ENV] = engines
+        argv = [sys.argv[0], "--builds", "current", "--json", "--seconds", str(options.seconds)]
+        if options.no_solver:
+            argv.append("--no-solver")
+        done = subprocess.run(
+            [sys.executable, *argv], env=env, capture_output=True, text=True, check=True
+        )
+        runs.append(json.loads(done.stdout.splitlines()[-1]))
+        report(runs[-1])
+        print()
+    fast, slow = runs
+    print("== compiled / Python (actions/s), and the compiled build against the anchor")
+    for slug, rate in fast["engines"].items():
+        ratio = rate["actions_s"] / slow["engines"][slug]["actions_s"]
+        anchored = f"{rate['actions_s'] / fast['anchor']:.3f}" if fast["anchor"] else "-"
+        print(f"{slug:24s} {ratio:5.2f}x   compiled / chess perft: {anchored}")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Every address-keyed limit uses this one function: the REST API throttles, the log-in lockout
 (django-axes' ``AXES_CLIENT_IP_CALLABLE``), the sign-up and password-reset limits and the quota on
-anonymous matchup runs. ``TRUSTED_PROXY_COUNT`` (environment, default 0) says how many reverse
+anonymous visitors' games (matchups and every other simulation job). ``TRUSTED_PROXY_COUNT`` (environment, default 0) says how many reverse
 proxies stand in front of the app, each appending the address it saw to ``X-Forwarded-For``:
 
 - 0: no header is trusted, the address is ``REMOTE_ADDR`` (what the socket saw);

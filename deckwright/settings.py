@@ -226,8 +226,8 @@ AXES_USERNAME_CALLABLE = "deckwright.clientip.axes_username"
 AXES_LOCKOUT_CALLABLE = "web.lockout.lockout_response"
 # API tokens expire this many days after they are issued (rotate or log in again for a new one).
 API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30)
-# Games anonymous visitors may start per hour on /matchups/ (rules/quotas.py); signed-in users
-# are not limited.
+# Games anonymous visitors may start per hour, on /matchups/ and /simulations/ alike
+# (rules/quotas.py); signed-in users count against SIMULATION_USER_GAMES_PER_HOUR below.
 MATCHUP_ANON_GAMES_PER_HOUR = env_int("MATCHUP_ANON_GAMES_PER_HOUR", 40)
 MATCHUP_ANON_GAMES_PER_HOUR_IP = env_int("MATCHUP_ANON_GAMES_PER_HOUR_IP", 120)
 # Simulation jobs (rules/jobs.py, docs/scaling.md): games a signed-in account, and an address
@@ -240,7 +240,7 @@ SIMULATION_CHUNK_GAMES = env_int("SIMULATION_CHUNK_GAMES", 20)
 SIMULATION_MAX_CHUNK_GAMES = env_int("SIMULATION_MAX_CHUNK_GAMES", 1000)
 # Whoever plays a chunk (a worker, the in-process runner) moves its heartbeat every
 # SIMULATION_HEARTBEAT_SECONDS while it plays, and the chunk's progress (games played) at most
-# every SIMULATION_PROGRESS_MS milliseconds. A chunk, an in-process job or a matchup run whose
+# every SIMULATION_PROGRESS_MS milliseconds. A chunk or an in-process job whose
 # heartbeat is older than SIMULATION_STALE_SECONDS lost its player: the sweep plays it again (an
 # in-process job's missing chunks here, a workers' chunk queued again). Keep the stale time a
 # few heartbeats long; with the sweep below a dead player's chunk plays again within

@@ -1,1 +1,5 @@
 """How a game is played: engines (pure Python), agents, simulation and test hands."""
+
+from rules.compiled import choose
+
+choose()  # the compiled engines where a fresh build is there, else pure Python (rules/compiled.py)

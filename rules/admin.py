@@ -1,16 +1,16 @@
-"""Admin of the rules lab: matchup runs, to look into one that failed or never finished."""
+"""Admin of the rules lab: simulation jobs, to look into one that failed or never finished."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from rules.models import MatchupRun
+from rules.models import SimulationJob
 
 
-@admin.register(MatchupRun)
-class MatchupRunAdmin(admin.ModelAdmin):
-    list_display = ("pk", "game", "owner", "status", "games", "seed", "worker", "created_at")
-    list_filter = ("status", "game", "worker")
+@admin.register(SimulationJob)
+class SimulationJobAdmin(admin.ModelAdmin):
+    list_display = ("pk", "kind", "game", "owner", "status", "games_total", "seed", "worker")
+    list_filter = ("kind", "status", "game", "worker")
     search_fields = ("owner__username", "error")
-    raw_id_fields = ("owner", "deck_a", "deck_b")
-    readonly_fields = ("created_at", "started_at", "finished_at", "updated_at")
+    raw_id_fields = ("owner",)
+    readonly_fields = ("legacy_run", "created_at", "started_at", "finished_at", "updated_at")

@@ -1,9 +1,9 @@
 """Simulation jobs: plan one from decks, cut it into chunks, play a chunk, add the chunks up.
 
 A job's games are numbered across the whole job, pairing after pairing. Game ``g`` is played by
-``rules.services.play_game`` (the function matchup runs use) with the job's seed and ``g``: its
-seed is ``game_seed(seed, g)`` and its seats rotate ``g`` places, so within a pairing the decks
-alternate seats from game to game. Chunk ``c`` plays games ``c * chunk_size`` up to
+``rules.services.play_game`` with the job's seed and ``g``: its seed is ``game_seed(seed, g)``
+and its seats rotate ``g`` places (unless its pairing keeps ``fixed_seats``), so within a pairing
+the decks alternate seats from game to game. Chunk ``c`` plays games ``c * chunk_size`` up to
 ``(c + 1) * chunk_size`` (the last one fewer), whatever played it before or after, so the results
 of a game never depend on the chunking.
 
@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connections, transaction
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from rules.cardstats import counts_add, game_card_counts
@@ -66,7 +66,7 @@ from rules.matchups import (
 from rules.metagame import MAX_DECKS, MIN_DECKS, MetagameError, meta_shares_normalised
 from rules.models import SimulationChunk, SimulationChunkLease, SimulationJob
 from rules.runner import background_play, background_wait, beating, held_ids
-from rules.services import chunk_totals, matchup_runs_resume_stale, play_game, totals_add
+from rules.services import chunk_totals, play_game, totals_add
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -270,25 +270,41 @@ def gauntlet_plan(*, decks: Sequence[Deck], agent: str, games_per_pairing: int) 
 
 
 def matchup_plan(
-    *, decks: Sequence[Deck], agents: Sequence[str], games: int, players: int | None = None
+    *,
+    decks: Sequence[Deck],
+    agents: Sequence[str],
+    games: int,
+    players: int | None = None,
+    fixed_seats: bool = False,
 ) -> JobPlan:
-    """One table of ``decks`` (as many as the game seats), deck ``i`` played by ``agents[i]``,
-    for ``games`` games; ``players`` is the team size where one deck is played by a whole
-    co-operative table."""
-    plugin = _check_decks(decks)
+    """One table of ``decks`` (as many as the game seats; a deck may be named twice, to play
+    against itself), deck ``i`` played by ``agents[i]``, for ``games`` games; ``players`` is the
+    team size where one deck is played by a whole co-operative table. The seats rotate from game
+    to game unless ``fixed_seats`` keeps every deck in its seat (deck A then always sits first).
+
+    The one plan of a matchup, for the web's matchup and simulation forms, the API and the
+    command line; raises ``SimulationJobError`` with a message for the user."""
+    with _refusals():
+        plugin = play_plugin(decks)
     slug = plugin.slug
+    if len(decks) < plugin.min_decks:
+        raise SimulationJobError(f"{plugin.name} is played by two decks: pick deck B as well.")
+    if len(decks) > plugin.max_decks:
+        most = "one deck" if plugin.max_decks == 1 else f"at most {plugin.max_decks} decks"
+        raise SimulationJobError(f"{plugin.name} is played by {most}, not {len(decks)}.")
     if len(agents) != len(decks):
         raise SimulationJobError(
             f"Give one agent per deck: {len(decks)} decks, {len(agents)} agents."
         )
     with _refusals():
         play_agents_check(plugin, agents)
+        play_decks_legal(plugin, decks)
     if games < 1:
         raise SimulationJobError("A matchup plays at least one game.")
     from rules.matchups import deck_cards, seat_plan
 
     cards = [deck_cards(deck) for deck in decks]
-    table = players if plugin.cooperative and len(decks) == 1 else None
+    table = (players or TEAM_SIZE) if plugin.cooperative and len(decks) == 1 else None
     try:
         plan = seat_plan(slug, cards, players=table or len(decks), first=0)
     except SetupError as error:
@@ -301,8 +317,14 @@ def matchup_plan(
         "agents": seated_agents,
         "setup": plan.setup,
         "games": games,
+        "fixed_seats": fixed_seats,
     }
-    return JobPlan(slug, _deck_snapshots(decks), [pairing])
+    snapshots = _deck_snapshots(decks)
+    labels = [snapshot["label"] for snapshot in snapshots]
+    if len(set(labels)) < len(labels):  # a deck against itself: deck A, deck B ...
+        for letter, snapshot in zip("ABCD", snapshots, strict=False):
+            snapshot["label"] = f"{snapshot['name']} ({letter})"
+    return JobPlan(slug, snapshots, [pairing])
 
 
 # -- chunks ---------------------------------------------------------------------------------------
@@ -356,7 +378,13 @@ def chunk_play(
         number = game_pairing(job.pairings, index)
         pairing = job.pairings[number]
         report = play_game(
-            engine, pairing["setup"], pairing["agents"], job.seed, index, card_sightings=True
+            engine,
+            pairing["setup"],
+            pairing["agents"],
+            job.seed,
+            index,
+            fixed_seats=bool(pairing.get("fixed_seats")),
+            card_sightings=True,
         )
         key = str(number)
         totals[key] = totals_add(totals.get(key, {}), chunk_totals(report))
@@ -495,6 +523,45 @@ def simulation_job_create(
     )
     if dispatch:
         transaction.on_commit(lambda: simulation_job_dispatch(job_id=job.pk))
+    return job
+
+
+def simulation_job_start(
+    *,
+    kind: str,
+    plan: JobPlan,
+    user: Any,
+    address: str,
+    session_key: str = "",
+    seed: int | None = None,
+    chunk_size: int | None = None,
+    meta_shares: Sequence[float] | None = None,
+) -> SimulationJob:
+    """Start a job of ``plan`` for ``user`` (anonymous: owned by ``session_key``): store it and
+    charge its games to the visitor's hourly quotas (``rules.quotas``) in one transaction, so a
+    refused quota leaves no job behind; once committed, its chunks go to the workers or to this
+    process's background runner. The one way every surface starts a job (matchups, gauntlets,
+    metagames, the doctor; web and API). Raises ``SimulationJobError`` or
+    ``rules.quotas.GamesQuotaExceeded``, nothing stored or charged then."""
+    from rules.quotas import simulation_quota_charge
+
+    anonymous = not getattr(user, "is_authenticated", False)
+    with transaction.atomic():
+        job = simulation_job_create(
+            kind=kind,
+            plan=plan,
+            owner=None if anonymous else user,
+            session_key=session_key if anonymous else "",
+            seed=seed,
+            chunk_size=chunk_size,
+            meta_shares=meta_shares,
+        )
+        simulation_quota_charge(
+            user=user,
+            address=address,
+            session_key=session_key if anonymous else "",
+            games=job.games_total,
+        )
     return job
 
 
@@ -887,7 +954,6 @@ def _resume_forever(every: float, stop: threading.Event) -> None:
     while not stop.is_set():
         try:
             simulation_jobs_resume_stale()
-            matchup_runs_resume_stale()
             if settings.CELERY_BROKER_URL:
                 simulation_chunks_requeue_lost()
         except Exception:  # a database not migrated yet, a dropped connection: try next time
@@ -897,15 +963,21 @@ def _resume_forever(every: float, stop: threading.Event) -> None:
         stop.wait(every)
 
 
-def simulation_jobs_claim(*, user: AbstractBaseUser, job_ids: Sequence[int]) -> int:
+def simulation_jobs_claim(
+    *, user: AbstractBaseUser, job_ids: Sequence[int], legacy_run_ids: Sequence[int] = ()
+) -> int:
     """Give an anonymous visitor's jobs to the account they just signed in to; return how many.
-    Only jobs still without an owner are claimed; the caller vouches that ``job_ids`` came from
-    this visitor's own session data."""
+    Only jobs still without an owner are claimed; the caller vouches that ``job_ids`` (and
+    ``legacy_run_ids``: ids of matchup runs started before matchups were jobs, which their jobs
+    remember) came from this visitor's own session data."""
     ids = [int(pk) for pk in job_ids]
-    if not ids:
+    runs = [int(pk) for pk in legacy_run_ids]
+    if not ids and not runs:
         return 0
-    return SimulationJob.objects.filter(pk__in=ids, owner__isnull=True).update(
-        owner=user, session_key=""
+    return (
+        SimulationJob.objects.filter(owner__isnull=True)
+        .filter(Q(pk__in=ids) | Q(legacy_run__in=runs))
+        .update(owner=user, session_key="")
     )
 
 

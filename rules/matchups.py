@@ -1,5 +1,5 @@
 """Decks into engine setups, for every surface: decklist files (``manage.py simulate``), decks of
-the database (web matchups) and anything else that plays decks against each other.
+the database (simulation jobs) and anything else that plays decks against each other.
 
 Every surface turns its decks into ``DeckCards`` (one plain record per physical card, with its
 zone, and the deck's variant) and asks the game's ``GamePlugin.matchup_setup`` for the engine
@@ -105,24 +105,97 @@ def _violation_text(entries: Sequence[Any], violation: Any) -> str:
 def deck_records(deck: Deck) -> list[dict[str, Any]]:
     """One engine record per copy of each card in a database deck (the shape ``Card.record()``
     gives), each with the ``"zone"`` the deck holds it in ("" where the game has no zones)."""
+    return _records_by_deck([deck])[deck.pk]
+
+
+def _records_by_deck(decks: Sequence[Deck]) -> dict[int, list[dict[str, Any]]]:
+    """``deck_records`` of several decks in one query, by deck id."""
     from decks.models import DeckCard
 
     rows = (
-        DeckCard.objects.filter(deck=deck)
+        DeckCard.objects.filter(deck__in=[deck.pk for deck in decks])
         .select_related("card__card_type", "card__branch", "card__rarity", "card__card_set")
         .prefetch_related("card__subtypes")
         .order_by("card__name", "zone")
     )
-    records: list[dict[str, Any]] = []
+    records: dict[int, list[dict[str, Any]]] = {deck.pk: [] for deck in decks}
     for row in rows:
         record = {**row.card.record(), "zone": row.zone or ""}
-        records.extend(dict(record) for _ in range(row.quantity))
+        records[row.deck_id].extend(dict(record) for _ in range(row.quantity))
     return records
 
 
 def deck_cards(deck: Deck) -> DeckCards:
     """A database deck as a plugin takes it."""
     return DeckCards(deck.name, tuple(deck_records(deck)), deck.variant or "")
+
+
+def decks_facing(decks: Sequence[Deck]) -> dict[int, list[int]]:
+    """Per deck of ``decks`` (all of one game), the ids of those it can face at a table of two,
+    itself in seat 0: the pairs its game's seating rules (``GamePlugin.matchup_setup``) accept,
+    which ``matchup_plan`` asks again when a game starts. What /play/ offers as the AI's deck."""
+    if not decks:
+        return {}
+    slug = decks[0].game.slug
+    if type(plugin_for(slug)).matchup_setup is GamePlugin.matchup_setup:
+        # the default seating takes any two decks: no need to read them
+        return {a.pk: [b.pk for b in decks] for a in decks}
+    records = _records_by_deck(decks)
+    cards = {
+        deck.pk: DeckCards(deck.name, tuple(records[deck.pk]), deck.variant or "") for deck in decks
+    }
+    facing: dict[int, list[int]] = {}
+    for a in decks:
+        facing[a.pk] = []
+        for b in decks:
+            try:
+                seat_plan(slug, [cards[a.pk], cards[b.pk]], players=2, first=0)
+            except SetupError:
+                continue
+            facing[a.pk].append(b.pk)
+    return facing
+
+
+def agents_needing_open_play(plugin: GamePlugin) -> set[str]:
+    """The agents and difficulty levels of ``plugin`` that read the whole position, and so cannot
+    play a game that hides tiles or cards (``play_setup_check`` refuses them there)."""
+    from rules.agents import AGENTS
+
+    return {
+        name
+        for name in (*plugin.matchup_agents, *plugin.difficulty_levels)
+        if getattr(AGENTS.get(base_agent(plugin, name)), "needs_perfect_information", False)
+    }
+
+
+def decks_hiding(decks: Sequence[Deck], facing: dict[int, list[int]]) -> set[int]:
+    """The ids of ``decks`` (of one game) whose games hide tiles or cards from a player (a
+    secret variant), dealt against the first deck of ``facing`` they can face; empty when no
+    agent of the game needs the whole position, so nothing is dealt then."""
+    if not decks or not agents_needing_open_play(plugin_for(decks[0].game.slug)):
+        return set()
+    from rules.adapters import engine_for
+
+    slug = decks[0].game.slug
+    by_id = {deck.pk: deck for deck in decks}
+    records = _records_by_deck(decks)
+    hiding = set()
+    for deck in decks:
+        partners = facing.get(deck.pk) or []
+        if not partners:
+            continue
+        pair = [
+            DeckCards(d.name, tuple(records[d.pk]), d.variant or "")
+            for d in (deck, by_id[partners[0]])
+        ]
+        try:
+            setup = seat_plan(slug, pair, players=2, first=0).setup
+            state = engine_for(slug).new_initial_state(0, setup)
+        except (SetupError, ValueError):
+            continue
+        if not state.is_perfect_information():
+            hiding.add(deck.pk)
+    return hiding
 
 
 def seat_plan(
@@ -157,13 +230,26 @@ def matchup_setup(
     return {**(base or {}), **plan.setup}, decks, plan.seats
 
 
-# -- checks before a run or a job plays database decks -------------------------------------------
-# The one place that decides whether decks may be played by agents, for matchup runs (web) and
-# simulation jobs (web, API, command line) alike; each surface adds its own deck counts.
+# -- checks before a job plays database decks ----------------------------------------------------
+# The one place that decides whether decks may be played by agents, for every simulation job
+# (matchup, gauntlet, metagame, doctor; web, API, command line); each plan adds its own counts.
 
 
 class PlayRefused(ValueError):
-    """Decks, agents or a setup that agents cannot play; the message says why, for the user."""
+    """Decks, agents or a setup that agents cannot play; the message says why, for the user.
+
+    ``field`` names what the refusal is about, so a form can say it beside that field:
+    ``deck_a``, ``deck_b`` (the pairing of the decks is refused beside deck B) and so on, or
+    ``agent``; "" when it is about the whole form."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def deck_field(index: int) -> str:
+    """The form field of the deck at ``index`` of a matchup (``deck_a`` ...), ``decks`` past D."""
+    return f"deck_{'abcd'[index]}" if index < 4 else "decks"
 
 
 def agent_label(name: str, game_slug: str = "") -> str:
@@ -252,7 +338,7 @@ def play_agents_check(plugin: GamePlugin, agents: Sequence[str]) -> None:
     offered = (*plugin.matchup_agents, *plugin.difficulty_levels)
     refused = [name for name in agents if name not in offered]
     if refused:
-        raise PlayRefused(agents_refused(plugin, refused[0]))
+        raise PlayRefused(agents_refused(plugin, refused[0]), field="agent")
 
 
 def play_decks_legal(plugin: GamePlugin, decks: Sequence[Deck]) -> None:
@@ -266,7 +352,9 @@ def play_decks_legal(plugin: GamePlugin, decks: Sequence[Deck]) -> None:
         report = deck_validate(deck)
         if not report.legal:
             problems = "; ".join(str(violation.message) for violation in report.violations)
-            raise PlayRefused(f"{deck.name} is not a legal deck: {problems}")
+            raise PlayRefused(
+                f"{deck.name} is not a legal deck: {problems}", field=deck_field(decks.index(deck))
+            )
 
 
 def play_setup_check(game_slug: str, setup: dict[str, Any], agents: Sequence[str]) -> None:
@@ -279,7 +367,9 @@ def play_setup_check(game_slug: str, setup: dict[str, Any], agents: Sequence[str
     try:
         state = engine_for(game_slug).new_initial_state(0, setup)
     except (SetupError, ValueError) as error:
-        raise PlayRefused(f"The engine cannot play these decks: {error}") from error
+        raise PlayRefused(
+            f"The engine cannot play these decks: {error}", field=deck_field(1)
+        ) from error
     plugin = find_plugin(game_slug)
     blind = [
         n
@@ -289,92 +379,6 @@ def play_setup_check(game_slug: str, setup: dict[str, Any], agents: Sequence[str
     if blind and not state.is_perfect_information():
         raise PlayRefused(
             f"{agent_label(blind[0], game_slug)} needs every tile and card in the open, and "
-            "these decks play a variant that hides some: pick another agent."
+            "these decks play a variant that hides some: pick another agent.",
+            field="agent",
         )
-
-
-@dataclass(frozen=True)
-class MatchupPlan:
-    """What a run needs from the decks: the setup, and per seat its deck and agent."""
-
-    setup: dict[str, Any]
-    decks: list[Deck]
-    agents: list[str]
-    cooperative: bool
-    #: per seat (of the first game), which deck sits there: 0 for deck A, 1 for B ...
-    letters: tuple[int, ...] = ()
-
-    def sides(self) -> list[dict[str, Any]]:
-        """Per side, in its seat of the first game: the deck's label, id, version and content
-        hash at the start of the run."""
-        labels = [deck.name for deck in self.decks]
-        if not self.cooperative and len(set(labels)) < len(labels):
-            letters = self.letters or tuple(range(len(labels)))
-            labels = [f"{label} ({'ABCD'[letters[seat]]})" for seat, label in enumerate(labels)]
-        from decks.services import deck_hash
-
-        hashes: dict[int, str] = {}
-        sides = []
-        for seat, deck in enumerate(self.decks):
-            if deck.pk not in hashes:
-                rows = deck.cards.select_related("card")
-                hashes[deck.pk] = deck_hash([(r.card.name, r.quantity, r.zone) for r in rows])
-            label = labels[seat]
-            if self.cooperative:
-                label = f"{deck.name}, player {seat + 1}"
-            sides.append(
-                {
-                    "label": label,
-                    "deck": deck.pk,
-                    "deck_name": deck.name,
-                    "version": deck.version,
-                    "hash": hashes[deck.pk],
-                    "agent": self.agents[seat],
-                }
-            )
-        return sides
-
-
-def matchup_plan(
-    a: Deck,
-    b: Deck | None,
-    agents: list[str],
-    players: int = 2,
-    *,
-    check: bool = True,
-    more: Sequence[Deck | None] = (),
-) -> MatchupPlan:
-    """The engine setup of deck ``a`` against deck ``b`` (and decks C and D of ``more`` where the
-    game seats more players, each played by its agent of ``agents``), or of a co-operative team:
-    ``players`` players all with deck ``a``, or one player per deck given. Deck A sits in seat 0
-    of the first game (runs rotate the seats from there); with ``check``, the engine deals one
-    game from the setup so a deck it cannot play is refused before the run starts.
-
-    Raises ``PlayRefused`` with a message for the page."""
-    slug = a.game.slug
-    plugin = play_plugin([a])
-    decks = [deck for deck in [a, b, *more] if deck is not None]
-    if len(decks) < plugin.min_decks:
-        raise PlayRefused(f"{a.game.name} is played by two decks: pick deck B as well.")
-    if len(decks) > plugin.max_decks:
-        most = "one deck" if plugin.max_decks == 1 else f"at most {plugin.max_decks} decks"
-        raise PlayRefused(f"{a.game.name} is played by {most}, not {len(decks)}.")
-    play_plugin(decks)  # all of one game
-    play_agents_check(plugin, agents[: len(decks)])
-    play_decks_legal(plugin, decks)
-    if plugin.cooperative and len(decks) > 1:
-        players = len(decks)  # one player per deck
-    try:
-        plan = seat_plan(slug, [deck_cards(deck) for deck in decks], players=players, first=0)
-    except SetupError as error:
-        raise PlayRefused(str(error)) from error
-    result = MatchupPlan(
-        plan.setup,
-        [decks[index] for index in plan.seats],
-        [agents[index] for index in plan.seats],
-        plugin.cooperative,
-        tuple(plan.seats),
-    )
-    if check:
-        play_setup_check(slug, result.setup, result.agents)
-    return result

@@ -1,6 +1,6 @@
-"""What the rules lab stores: matchup runs (played by a worker or by the process's background
-runner) and simulation jobs (chunks of games played by any number of workers, each stored once,
-with a lease on each chunk being played)."""
+"""What the rules lab stores: simulation jobs (matchups, gauntlets, metagames and the doctor's
+races: chunks of games played by any number of workers, each stored once, with a lease on each
+chunk being played) and the games people play against agents."""
 
 from __future__ import annotations
 
@@ -8,120 +8,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-
-
-class MatchupRun(models.Model):
-    """Decks played against each other (or, co-operatively, together) by agents, many times.
-
-    The engine setup is captured when the run starts, with each deck's name, version and content
-    hash, so editing a deck later never changes a run. ``results`` lists every game played so
-    far; ``totals`` adds them up for the charts.
-    """
-
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="matchup_runs",
-    )
-    session_key = models.CharField(
-        max_length=40, blank=True, help_text="The anonymous visitor's session that owns the run."
-    )
-    game = models.ForeignKey("cards.Game", on_delete=models.PROTECT, related_name="matchup_runs")
-    deck_a = models.ForeignKey(
-        "decks.Deck", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    deck_b = models.ForeignKey(
-        "decks.Deck", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    sides = models.JSONField(
-        default=list,
-        help_text="One entry per side (deck and agent), in the seat it takes in the first game: "
-        '{"label", "deck", "version", "hash", "agent"} at start.',
-    )
-    agents = models.JSONField(default=list, help_text="Agent name per side.")
-    fixed_seats = models.BooleanField(
-        default=False,
-        help_text="Every side keeps its seat in every game (else the seats rotate: game k seats "
-        "side (s + k) mod N in seat s).",
-    )
-    setup = models.JSONField(default=dict, help_text="The engine setup every game starts from.")
-    cooperative = models.BooleanField(default=False)
-    games = models.PositiveIntegerField()
-    seed = models.BigIntegerField()
-    chunks_done = models.PositiveIntegerField(
-        default=0, help_text="Chunks saved so far (a chunk is about a second of games)."
-    )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    worker = models.BooleanField(
-        default=False, help_text="Played by a Celery worker (else advanced by the page's polls)."
-    )
-    totals = models.JSONField(default=dict)
-    results = models.JSONField(
-        default=list,
-        help_text='Per game: {"winner" (side), "length", "turns", "end_reason", "first_player" '
-        '(seat), "first_side", "seats" (the side in each seat)}.',
-    )
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ("-created_at", "-pk")
-        indexes = [
-            models.Index(fields=("owner", "-created_at"), name="matchuprun_owner_idx"),
-            models.Index(fields=("session_key", "-created_at"), name="matchuprun_session_idx"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.title} ({self.games} games, seed {self.seed})"
-
-    @property
-    def labels(self) -> list[str]:
-        """The name shown for each side."""
-        return [str(side.get("label", "")) for side in self.sides]
-
-    @property
-    def title(self) -> str:
-        """``A vs B`` (``A vs B vs C`` ...), or ``A, team of N`` for a co-operative run (``A, B
-        and C, team of 3`` when the team brought several decks)."""
-        if self.cooperative:
-            names = list(dict.fromkeys(str(side.get("deck_name", "?")) for side in self.sides))
-            decks = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
-            return f"{decks if names else '?'}, team of {len(self.sides)}"
-        return " vs ".join(self.labels)
-
-    @property
-    def played(self) -> int:
-        """How many games have been played so far."""
-        return len(self.results)
-
-    @property
-    def finished(self) -> bool:
-        return self.status in (self.Status.DONE, self.Status.FAILED)
-
-    def seat_label(self, seat: Any) -> str:
-        """The label of a side number (``table`` for anything else)."""
-        if isinstance(seat, int) and 0 <= seat < len(self.sides):
-            return self.labels[seat]
-        return "table"
-
-    def side_in_seat(self, game: dict[str, Any], seat: Any) -> Any:
-        """The side that sat in ``seat`` in a game (its stored or replayed record); the seat
-        itself for runs with fixed seats, and for anything that is not a seat."""
-        order = game.get("seats")
-        if isinstance(seat, int) and isinstance(order, list) and 0 <= seat < len(order):
-            return order[seat]
-        return seat
 
 
 class SimulationJob(models.Model):
@@ -170,7 +56,8 @@ class SimulationJob(models.Model):
     pairings = models.JSONField(
         default=list,
         help_text='Per pairing: {"sides" (the deck index of each side, in its seat of the '
-        'pairing\'s first game), "agents" (per side), "setup" (the engine setup), "games"}.',
+        'pairing\'s first game), "agents" (per side), "setup" (the engine setup), "games", and '
+        '"fixed_seats" where every side keeps its seat in every game (else seats rotate)}.',
     )
     meta_shares = models.JSONField(
         default=list, help_text="Per deck, its share of the field (metagame jobs; any scale)."
@@ -198,6 +85,13 @@ class SimulationJob(models.Model):
         help_text='Once done: {"pairings": [totals per pairing]}, added up in chunk (= game) order.',
     )
     error = models.TextField(blank=True)
+    legacy_run = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        unique=True,
+        help_text="The id of the matchup run this job was carried over from (migration 0009), "
+        "so that the run's old /matchups/<id>/ links find it; empty for every job since.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

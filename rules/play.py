@@ -17,8 +17,17 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from rules.engines.core import CHANCE, Action, State, find_plugin
-from rules.matchups import PlayRefused, agent_label, matchup_plan
+from rules.engines.core import CHANCE, Action, SetupError, State, find_plugin
+from rules.matchups import (
+    PlayRefused,
+    agent_label,
+    deck_cards,
+    deck_field,
+    play_decks_legal,
+    play_plugin,
+    play_setup_check,
+    seat_plan,
+)
 from rules.models import PlayedGame
 
 if TYPE_CHECKING:
@@ -106,20 +115,35 @@ def play_start(
     if plugin is None:
         raise PlayRefused(f"{deck.game.name} has no engine to play it.")
     if agent not in plugin.matchup_agents and agent not in plugin.difficulty_levels:
-        raise PlayRefused(f"{agent_label(agent)} does not play {plugin.name}.")
-    plan = matchup_plan(deck, opponent, [agent, agent], players=2)
-    seat = plan.letters.index(0) if plan.letters else 0
+        raise PlayRefused(f"{agent_label(agent)} does not play {plugin.name}.", field="agent")
+    decks = [table_deck for table_deck in (deck, opponent) if table_deck is not None]
+    if len(decks) < plugin.min_decks:
+        raise PlayRefused(
+            f"{deck.game.name} is played by two decks: pick the agent's deck too.",
+            field=deck_field(1),
+        )
+    if len(decks) > plugin.max_decks:
+        raise PlayRefused(
+            f"{deck.game.name} is played by one deck: leave the agent's deck out.",
+            field=deck_field(1),
+        )
+    play_plugin(decks)  # all of one game
+    play_decks_legal(plugin, decks)
+    players = len(decks) if plugin.cooperative and len(decks) > 1 else 2
+    try:
+        plan = seat_plan(deck.game.slug, [deck_cards(d) for d in decks], players=players, first=0)
+    except SetupError as error:
+        raise PlayRefused(str(error), field=deck_field(1)) from error
+    seated = [decks[index] for index in plan.seats]
+    play_setup_check(deck.game.slug, plan.setup, [agent] * len(seated))
     game = PlayedGame(
         owner=owner,
         game=deck.game,
         setup=plan.setup,
         seed=secrets.randbelow(2**31) if seed is None else seed,
-        decks=[
-            {"label": side["deck_name"], "deck": side["deck"], "version": side["version"]}
-            for side in plan.sides()
-        ],
+        decks=[{"label": d.name, "deck": d.pk, "version": d.version} for d in seated],
         agent=agent,
-        seat=seat,
+        seat=list(plan.seats).index(0),
     )
     state = play_position(game)
     _agent_reply(game, state)

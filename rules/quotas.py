@@ -1,16 +1,15 @@
 """Hourly quotas on the games visitors may ask the server to play.
 
 A game costs CPU (a Monte Carlo game can take a minute), and without a worker the web process
-plays it, so games are counted per clock hour before anything is played, all of a run's or a
-job's games at once:
+plays it, so games are counted per clock hour before anything is played, all of a job's games
+at once, in the transaction that stores the job (``rules.jobs.simulation_job_start``):
 
-- anonymous visitors, on matchup runs and simulation jobs alike (one budget for both), per
-  browser session (``MATCHUP_ANON_GAMES_PER_HOUR``) and per client address
-  (``MATCHUP_ANON_GAMES_PER_HOUR_IP``, so clearing cookies does not reset it);
-- signed-in users' simulation jobs (which may ask for many thousand games), per account
+- anonymous visitors, on every kind of job (matchups included), per browser session
+  (``MATCHUP_ANON_GAMES_PER_HOUR``) and per client address (``MATCHUP_ANON_GAMES_PER_HOUR_IP``,
+  so clearing cookies does not reset it);
+- signed-in users, on every kind of job (which may ask for many thousand games), per account
   (``SIMULATION_USER_GAMES_PER_HOUR``) and per client address
-  (``SIMULATION_GAMES_PER_HOUR_IP``, so many accounts on one address share one budget). Their
-  matchup runs (200 games at most) are not limited.
+  (``SIMULATION_GAMES_PER_HOUR_IP``, so many accounts on one address share one budget).
 
 A refused request charges nothing. The counters are shared by every process
 (``deckwright.counters``) like every other limit's.
@@ -39,7 +38,7 @@ class GamesQuotaExceeded(Exception):
 
 
 class MatchupQuotaExceeded(GamesQuotaExceeded):
-    """An anonymous visitor's quota (matchup runs and simulation jobs share it)."""
+    """An anonymous visitor's quota (every kind of job shares it)."""
 
 
 def _charge(

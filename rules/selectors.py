@@ -1,9 +1,10 @@
-"""Reads of the rules lab: the matchup runs and simulation jobs a visitor owns, and their results
-as plain data (a metagame job's matrix through ``rules.metagame``, a gauntlet's rows and a
-co-operative field's through ``rules.gauntlet``)."""
+"""Reads of the rules lab: the simulation jobs a visitor owns, and their results as plain data (a
+matchup job's table and games through ``simulation_job_matchup``, a metagame job's matrix through
+``rules.metagame``, a gauntlet's rows and a co-operative field's through ``rules.gauntlet``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -14,26 +15,7 @@ from rules.engines.core import find_plugin
 from rules.engines.core.intervals import wilson_interval
 from rules.gauntlet import RateTable, SideCounts, gauntlet_compute, team_field_compute
 from rules.metagame import Metagame, PairingCounts, metagame_compute
-from rules.models import MatchupRun, SimulationChunk, SimulationChunkLease, SimulationJob
-
-
-def matchup_runs_owned_by(
-    user: AbstractBaseUser | AnonymousUser, session_key: str | None
-) -> QuerySet[MatchupRun]:
-    """A signed-in user's runs, or an anonymous visitor's runs of this browser session."""
-    runs = MatchupRun.objects.select_related("game")
-    if user.is_authenticated:
-        return runs.filter(owner_id=user.pk)
-    if not session_key:
-        return runs.none()
-    return runs.filter(owner__isnull=True, session_key=session_key)
-
-
-def matchup_run_for_owner(
-    user: AbstractBaseUser | AnonymousUser, session_key: str | None, pk: int
-) -> MatchupRun | None:
-    """The run if this visitor owns it, else None (the page answers 404 either way)."""
-    return matchup_runs_owned_by(user, session_key).filter(pk=pk).first()
+from rules.models import SimulationChunk, SimulationChunkLease, SimulationJob
 
 
 def _rate(wins: int, games: int) -> dict[str, Any]:
@@ -46,14 +28,189 @@ def _rate(wins: int, games: int) -> dict[str, Any]:
     }
 
 
-def matchup_run_report(run: MatchupRun) -> dict[str, Any]:
-    """A run's results as plain data (the API's): per deck (side) its wins with a Wilson 95%
+@dataclass(frozen=True)
+class MatchupTable:
+    """A matchup job read as the one table it plays: its sides (per seat of the first game: the
+    deck's label, id, name, version and hash, and its agent), its totals so far and its games
+    stored so far by number (0-based). What the matchup pages, their replays and the API's
+    matchup report read."""
+
+    job: SimulationJob
+    sides: list[dict[str, Any]]
+    setup: dict[str, Any]
+    fixed_seats: bool
+    cooperative: bool
+    totals: dict[str, Any]
+    #: per game stored, in game order: winner (side), length, turns, end_reason, first_side,
+    #: first_player (seat) and seats (the side in each seat)
+    results: list[dict[str, Any]] = field(default_factory=list)
+    #: the 0-based number of each game of ``results`` (all of them, in order, once done)
+    numbers: list[int] = field(default_factory=list)
+
+    def stored_game(self, index: int) -> dict[str, Any] | None:
+        """Game ``index`` (0-based) as stored, or None while it is not."""
+        found = dict(zip(self.numbers, self.results, strict=True))
+        return found.get(index)
+
+    @property
+    def pk(self) -> int:
+        return int(self.job.pk)
+
+    @property
+    def game(self) -> Any:
+        return self.job.game
+
+    @property
+    def seed(self) -> int:
+        return int(self.job.seed)
+
+    @property
+    def games(self) -> int:
+        return int(self.job.games_total)
+
+    @property
+    def status(self) -> str:
+        return str(self.job.status)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.job.finished)
+
+    @property
+    def agents(self) -> list[str]:
+        return [str(side["agent"]) for side in self.sides]
+
+    @property
+    def labels(self) -> list[str]:
+        """The name shown for each side."""
+        return [str(side["label"]) for side in self.sides]
+
+    @property
+    def played(self) -> int:
+        """How many games are stored so far."""
+        return len(self.results)
+
+    @property
+    def title(self) -> str:
+        """``A vs B`` (``A vs B vs C`` ...), or ``A, team of N`` for a co-operative table (``A,
+        B and C, team of 3`` when the team brought several decks)."""
+        if self.cooperative:
+            names = list(dict.fromkeys(str(side["deck_name"]) for side in self.sides))
+            decks = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+            return f"{decks if names else '?'}, team of {len(self.sides)}"
+        return " vs ".join(self.labels)
+
+    def seat_label(self, seat: Any) -> str:
+        """The label of a side number (``table`` for anything else)."""
+        if isinstance(seat, int) and 0 <= seat < len(self.sides):
+            return self.labels[seat]
+        return "table"
+
+    def side_in_seat(self, game: dict[str, Any], seat: Any) -> Any:
+        """The side that sat in ``seat`` in a game (its stored or replayed record)."""
+        order = game.get("seats")
+        if isinstance(seat, int) and isinstance(order, list) and 0 <= seat < len(order):
+            return order[seat]
+        return seat
+
+
+class MatchupGameError(ValueError):
+    """A game number a matchup does not have, or a game that no longer replays as it was played."""
+
+
+def matchup_game_record(table: MatchupTable, number: int) -> dict[str, Any]:
+    """Play game ``number`` (1-based) of a matchup job again, from its seed, and return its full
+    record (``rules.simulation.game_record``) with the game's ``summary``.
+
+    The result must equal the one stored when the job played it, or ``MatchupGameError`` says
+    so (the engine or the card data changed since)."""
+    from rules.adapters import engine_for
+    from rules.services import play_game
+
+    if number < 1 or number > table.games:
+        raise MatchupGameError(
+            f"This matchup has no game {number}: it plays games 1 to {table.games}."
+        )
+    stored = table.stored_game(number - 1)
+    if stored is None:
+        raise MatchupGameError(f"Game {number} has not been played yet ({table.played} so far).")
+    report = play_game(
+        engine_for(table.game.slug),
+        table.setup,
+        table.agents,
+        table.seed,
+        number - 1,
+        log=True,
+        fixed_seats=table.fixed_seats,
+    )
+    replayed = report.game_summaries[0]
+    keys = ("winner", "length", "end_reason")
+    if any(replayed.get(key) != stored.get(key) for key in keys):
+        raise MatchupGameError(
+            f"Game {number} no longer plays out as it did (the engine or the card data changed "
+            "since the matchup); start the matchup again to replay its games."
+        )
+    record = dict(report.game_log or {})
+    record["summary"] = replayed
+    return record
+
+
+def simulation_job_matchup(job: SimulationJob) -> MatchupTable | None:
+    """A matchup job as its table (``MatchupTable``), with its games stored so far; None for
+    another kind of job."""
+    if job.kind != SimulationJob.Kind.MATCHUP or len(job.pairings) != 1:
+        return None
+    from rules.simulation import seat_order
+
+    pairing = job.pairings[0]
+    cooperative = job_cooperative(job)
+    sides = []
+    for side, deck_index in enumerate(pairing["sides"]):
+        deck = job.decks[int(deck_index)]
+        label = f"{deck['name']}, player {side + 1}" if cooperative else str(deck["label"])
+        sides.append(
+            {
+                "label": label,
+                "deck": deck.get("deck"),
+                "deck_name": deck.get("name", ""),
+                "version": deck.get("version"),
+                "hash": deck.get("hash", ""),
+                "agent": pairing["agents"][side],
+            }
+        )
+    fixed = bool(pairing.get("fixed_seats"))
+    results: list[dict[str, Any]] = []
+    numbers: list[int] = []
+    for start, outcomes in job.chunks.order_by("start").values_list("start", "outcomes"):
+        for number, row in enumerate(outcomes, start=start):
+            _, winner, length, turns, end_reason, first_side = row[:6]
+            # a co-operative table is never rotated (rules.simulation.run)
+            seats = seat_order(len(sides), number, rotate=not (fixed or cooperative))
+            numbers.append(number)
+            results.append(
+                {
+                    "winner": winner,
+                    "length": length,
+                    "turns": turns,
+                    "end_reason": end_reason,
+                    "first_side": first_side,
+                    "first_player": None if first_side is None else seats.index(first_side),
+                    "seats": seats,
+                }
+            )
+    totals = simulation_job_totals(job)[0]
+    setup = pairing["setup"]
+    return MatchupTable(job, sides, setup, fixed, cooperative, totals, results, numbers)
+
+
+def matchup_report(table: MatchupTable) -> dict[str, Any]:
+    """A matchup job's results as plain data: per deck (side) its wins with a Wilson 95%
     interval and how often it moved first and won then; per seat its wins whoever sat there;
-    whoever moved first; the draws, or the team's result for a co-operative run."""
-    totals = run.totals
+    whoever moved first; the draws, or the team's result for a co-operative table."""
+    totals = table.totals
     games = int(totals.get("games", 0))
-    report: dict[str, Any] = {"games": games, "fixed_seats": run.fixed_seats}
-    if run.cooperative:
+    report: dict[str, Any] = {"games": games, "fixed_seats": table.fixed_seats}
+    if table.cooperative:
         report["team"] = {
             **_rate(int(totals.get("team_wins", 0)), games),
             "losses": int(totals.get("team_losses", 0)),
@@ -65,16 +222,16 @@ def matchup_run_report(run: MatchupRun) -> dict[str, Any]:
     report["by_deck"] = [
         {
             "side": side,
-            "label": run.labels[side] if side < len(run.sides) else "",
-            "deck": run.sides[side].get("deck") if side < len(run.sides) else None,
-            "agent": run.agents[side] if side < len(run.agents) else "",
+            "label": table.labels[side] if side < len(table.sides) else "",
+            "deck": table.sides[side].get("deck") if side < len(table.sides) else None,
+            "agent": table.agents[side] if side < len(table.sides) else "",
             **_rate(int(count), games),
             "moved_first": moved[side] if moved else None,
             "first_wins": first_wins[side] if first_wins else None,
         }
         for side, count in enumerate(wins)
     ]
-    # runs stored before seats rotated kept every deck in its seat: by seat is by deck
+    # matchups stored before seats rotated kept every deck in its seat: by seat is by deck
     report["by_seat"] = [
         {"seat": seat, **_rate(int(count), games)}
         for seat, count in enumerate(totals.get("seat_wins", wins))
@@ -257,6 +414,10 @@ def simulation_job_report(job: SimulationJob, shares: list[float] | None = None)
     if job.kind == SimulationJob.Kind.GAUNTLET:
         gauntlet = simulation_job_gauntlet(job, shares)
         report["gauntlet"] = gauntlet.as_dict() if gauntlet is not None else None
+    if job.kind == SimulationJob.Kind.MATCHUP:
+        table = simulation_job_matchup(job)
+        if table is not None:
+            report["matchup"] = matchup_report(table)
     if job.kind == SimulationJob.Kind.DOCTOR:
         report["doctor"] = simulation_job_doctor(job)
     else:
@@ -294,3 +455,9 @@ def simulation_job_doctor(job: SimulationJob) -> dict[str, Any] | None:
     from rules.jobs import doctor_report_of_rounds
 
     return doctor_report_of_rounds(job)
+
+
+def simulation_job_legacy_run(run_id: int) -> SimulationJob | None:
+    """The job a matchup run became (migration 0009), found by the run's old id; None when no
+    run had that id. Whoever follows the old link still needs to own the job to see it."""
+    return SimulationJob.objects.filter(legacy_run=run_id).only("pk").first()

@@ -1,5 +1,5 @@
-"""Celery tasks of the rules lab: a matchup run played by a worker, saved after every chunk, and
-one chunk of a simulation job, stored once whoever plays it and however often it is delivered."""
+"""Celery tasks of the rules lab: one chunk of a simulation job (a matchup, gauntlet, metagame or
+doctor job alike), stored once whoever plays it and however often it is delivered."""
 
 from __future__ import annotations
 
@@ -9,18 +9,6 @@ from celery import shared_task
 from django.db import DatabaseError
 
 from rules.jobs import CHUNK_RETRIES, simulation_chunk_refused, simulation_chunk_run
-from rules.models import MatchupRun
-from rules.services import matchup_run_play_all
-
-
-@shared_task(name="rules.matchup_run_play", ignore_result=True)
-def matchup_run_play(run_id: int) -> str:
-    """Play a matchup run to its end; the run's page reads the progress from the database."""
-    try:
-        run = matchup_run_play_all(run_id=run_id)
-    except MatchupRun.DoesNotExist:
-        return "missing"
-    return str(run.status)
 
 
 @shared_task(

@@ -101,35 +101,69 @@ class RulingFactory(factory.django.DjangoModelFactory):
     text = "Resolve this card's effect before its cost doubles."
 
 
-class MatchupRunFactory(factory.django.DjangoModelFactory):
-    """A finished two-deck matchup run as stored (its totals written out, no game replayable):
-    pass ``game``, ``sides`` and ``totals`` for what a test reads."""
+class MatchupJobFactory(factory.django.DjangoModelFactory):
+    """A finished two-deck matchup job as stored (one chunk holding its games, no game
+    replayable): pass ``game``, ``decks``, ``fixed_seats`` and ``totals`` for what a test reads."""
 
     class Meta:
-        model = "rules.MatchupRun"
+        model = "rules.SimulationJob"
+        skip_postgeneration_save = True
 
+    class Params:
+        fixed_seats = False
+        totals = factory.LazyAttribute(
+            lambda job: {
+                "games": job.games_total,
+                "wins": [job.games_total - job.games_total // 2, job.games_total // 2],
+                "draws": 0,
+                "length_total": 10 * job.games_total,
+                "histogram": {"0000-0024": job.games_total},
+                "end_reasons": {"turn-limit": job.games_total},
+            }
+        )
+
+    kind = "matchup"
     game = factory.SubFactory(GameFactory)
-    sides = factory.LazyFunction(
-        lambda: [{"label": "Deck A", "deck": None}, {"label": "Deck B", "deck": None}]
-    )
-    agents = factory.LazyFunction(lambda: ["random", "random"])
-    setup = factory.LazyFunction(dict)
-    games = 4
-    seed = 1
-    status = "done"
-    results = factory.LazyAttribute(
-        lambda run: [
-            {"winner": index % 2, "length": 10, "end_reason": "turn-limit", "first_player": 0}
-            for index in range(run.games)
+    decks = factory.LazyFunction(
+        lambda: [
+            {"deck": None, "name": name, "label": name, "version": 1, "hash": ""}
+            for name in ("Deck A", "Deck B")
         ]
     )
-    totals = factory.LazyAttribute(
-        lambda run: {
-            "games": run.games,
-            "wins": [run.games - run.games // 2, run.games // 2],
-            "draws": 0,
-            "length_total": 10 * run.games,
-            "histogram": {"0000-0024": run.games},
-            "end_reasons": {"turn-limit": run.games},
-        }
+    pairings = factory.LazyAttribute(
+        lambda job: [
+            {
+                "sides": [0, 1],
+                "agents": ["random", "random"],
+                "setup": {},
+                "games": job.games_total,
+                "fixed_seats": job.fixed_seats,
+            }
+        ]
     )
+    seed = 1
+    games_total = 4
+    chunk_size = factory.SelfAttribute("games_total")
+    chunk_count = 1
+    chunks_done = 1
+    games_done = factory.SelfAttribute("games_total")
+    status = "done"
+    aggregate = factory.LazyAttribute(lambda job: {"pairings": [job.totals], "cards": {}})
+
+    @factory.post_generation
+    def chunk(job, create, extracted, **kwargs):
+        """The job's one chunk: game ``k`` won by side ``k mod 2``."""
+        if not create:
+            return
+        from rules.models import SimulationChunk
+
+        SimulationChunk.objects.create(
+            job=job,
+            index=0,
+            start=0,
+            stop=job.games_total,
+            totals={"0": job.aggregate["pairings"][0]},
+            outcomes=[
+                [0, index % 2, 10, None, "turn-limit", 0] for index in range(job.games_total)
+            ],
+        )

@@ -32,9 +32,9 @@ from decks.validation import validate
 from decks.validation.index import card_index_forget_local
 from rules import test_hands
 from rules.engines.core import plugin_for, register_plugin, registered_games
-from rules.models import MatchupRun
+from rules.models import SimulationJob
 from rules.plugins import plugin_unwire, plugin_wire
-from rules.services import agent_spec, matchup_run_play_all
+from rules.services import agent_spec
 from tests.toygame.engine import TARGET
 from tests.toygame.plugin import ToyDuelPlugin
 
@@ -173,11 +173,15 @@ def test_it_has_web_matchups_seated_by_its_plugin(toy, user, alice):
         },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
-    run = MatchupRun.objects.get()
-    assert run.setup["first_player"] == 0 and len(run.setup["decks"]) == 2
-    run = matchup_run_play_all(run_id=run.pk)
-    assert run.totals["games"] == 6 and sum(run.totals["wins"]) + run.totals["draws"] == 6
-    detail = alice.get(reverse("matchup-detail", args=[run.pk]))
+    from rules.jobs import simulation_job_play_inline
+
+    job = SimulationJob.objects.get(kind="matchup")
+    setup = job.pairings[0]["setup"]
+    assert setup["first_player"] == 0 and len(setup["decks"]) == 2
+    job = simulation_job_play_inline(job_id=job.pk)
+    totals = job.aggregate["pairings"][0]
+    assert totals["games"] == 6 and sum(totals["wins"]) + totals["draws"] == 6
+    detail = alice.get(reverse("simulation-detail", args=[job.pk]))
     assert "someone reached 15 points" in detail.content.decode()
     # the plugin's own agents and budgets
     assert agent_spec("greedy", SLUG).keywords == {"max_nodes": 7}

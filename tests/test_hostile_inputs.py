@@ -4,7 +4,7 @@ The URL patterns come from ``get_resolver()`` (walked recursively), so a new rou
 editing this file; the parameters come from watching which query and form keys, file fields and
 raw bodies each view reads, so a new parameter is swept too. Each pattern is requested anonymously
 and signed in (a session for the pages, a token for the API; the user owns a deck, organises an
-event, is registered to it and has a finished matchup run), and the admin's as a non-staff user
+event, is registered to it and has a finished matchup job), and the admin's as a non-staff user
 and as a superuser, with hostile path values, query values (all parameters at once, then each
 alone with the others at a value the view accepts), form fields, files, JSON bodies and content
 types. A crash shows as a 500 (``raise_request_exception=False``) and the test lists every one
@@ -46,9 +46,9 @@ from decks.events.services import event_create, registration_submit
 from decks.models import Event
 from decks.selectors import format_default
 from decks.services import deck_create, organiser_grant
-from rules.models import MatchupRun
+from rules.jobs import simulation_job_play_inline
+from rules.models import SimulationJob
 from rules.runner import background_wait
-from rules.services import matchup_run_play_all
 from tests.web.conftest import sample
 from tests.web.test_matchup_runs import RELIGION_STANDARD
 
@@ -222,7 +222,7 @@ def _no_throttling(settings) -> None:
 
 @pytest.fixture(scope="module")
 def world_data(django_db_setup, django_db_blocker) -> Iterator[World]:
-    """Built once for the module (a matchup run and decks take a while), outside the tests'
+    """Built once for the module (a matchup job and decks take a while), outside the tests'
     transactions, and deleted at the end; each test rolls back what it changed."""
     with django_db_blocker.unblock():
         built = _build_world()
@@ -277,7 +277,7 @@ def _build_world() -> World:
     return built
 
 
-def _finished_run(user: Any) -> MatchupRun:
+def _finished_run(user: Any) -> SimulationJob:
     """A finished two-game matchup of random agents (Regality vs Religion games are quick)."""
     client = Client()
     client.force_login(user)
@@ -306,10 +306,12 @@ def _finished_run(user: Any) -> MatchupRun:
     }
     response = client.post("/matchups/", data)
     assert response.status_code == 302, response.content[:500]
-    run = MatchupRun.objects.get(owner=user)
+    job = SimulationJob.objects.get(owner=user, kind="matchup")
     # committed: the background runner plays it; play it here once the runner is done
-    assert background_wait(("matchup", run.pk), timeout=120)
-    return matchup_run_play_all(run_id=run.pk)
+    assert background_wait(("job", job.pk), timeout=120)
+    # as if migration 0009 had made it of a matchup run of the same id: the old links lead here
+    SimulationJob.objects.filter(pk=job.pk).update(legacy_run=job.pk)
+    return simulation_job_play_inline(job_id=job.pk)
 
 
 # --- the routes -------------------------------------------------------------------------------
@@ -375,6 +377,7 @@ def _valid(route: Route, name: str, world: World) -> str:
             ("decks", world.deck),
             ("events", world.event),
             ("matchups", world.run),
+            ("simulations", world.run),
             ("cards", world.card),
         ]:
             if path.startswith(prefix) or f"/{prefix}" in path or f"^{prefix}" in path:
@@ -639,7 +642,7 @@ def test_no_route_answers_a_hostile_request_with_a_5xx(route, world, watch_reads
 def test_the_sweep_covers_every_kind_of_route():
     """The walk found the API, the pages, the card images and the admin (so it really walks)."""
     names = {route.name for route in ROUTES}
-    assert {"api:deck-diff", "deck-versions", "card-image", "matchup-game"} <= names | {
+    assert {"api:deck-diff", "deck-versions", "card-image", "simulation-game"} <= names | {
         f"api:{route.name}" for route in ROUTES
     }
     assert any(route.regex.startswith("admin/") for route in ROUTES)

@@ -7,10 +7,8 @@ needs the database, so none is created.
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from deckwright.proxy import free_port, local_production_env
+
 ROOT = Path(__file__).resolve().parent.parent
 TEN_YEARS = 315_360_000  # WhiteNoise's max-age for files whose name carries their content hash
 HASHED = re.compile(r"\.[0-9a-f]{12}\.(css|js|png)$")
@@ -27,28 +27,12 @@ STATIC_URL = re.compile(r"""(?:src|href)="(/static/[^"]+)\"""")
 GC_FREEZE_AFTER = 3  # requests before a worker freezes its objects again (production: 200)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def production_env(data_dir: Path) -> dict[str, str]:
-    """The environment of a production server on plain HTTP (what `make serve` sets)."""
-    inherited = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "DEBUG", "SECRET_KEY"} and not key.startswith("SECURE_")
-    }
+    """The environment of a production server on plain HTTP (what `make serve` sets), small."""
     return {
-        **inherited,
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "DECKWRIGHT_DATA_DIR": str(data_dir),
-        "DECKWRIGHT_HTTPS": "0",
+        **local_production_env(data_dir, secrets.token_urlsafe(50)),
         "WEB_CONCURRENCY": "1",
         "GUNICORN_THREADS": "2",
-        "GUNICORN_ACCESS_LOG": "",
         "GUNICORN_GC_FREEZE_AFTER": str(GC_FREEZE_AFTER),
     }
 
@@ -70,7 +54,7 @@ def server(data_dir: Path) -> Iterator[httpx.Client]:
             env=env,
             check=True,
         )
-    port = _free_port()
+    port = free_port()
     bind = f"127.0.0.1:{port}"
     log = (data_dir / "gunicorn.log").open("w")
     process = subprocess.Popen(

@@ -7,5 +7,5 @@ class WebConfig(AppConfig):
     verbose_name = "Web pages"
 
     def ready(self) -> None:
-        """Connect the signal receivers (anonymous matchup runs claimed at login)."""
+        """Connect the signal receivers (anonymous visitors' jobs claimed at login)."""
         from web import signals  # noqa: F401

@@ -1,13 +1,14 @@
-"""Matchups on the web: decks turned into an engine setup, a run's totals into what the page shows.
+"""Matchups on the web: which games and agents the matchup form offers, and a matchup job's
+table (``rules.selectors.simulation_job_matchup``) as the page shows it.
 
 Every game with an engine has matchups. The game's plugin seats the decks
-(``GamePlugin.matchup_setup``, through ``rules.matchups.seat_plan``, the function the command line
-uses too): competitive games seat two decks (Reign Absolute two to four), each played by its own
-agent, and the seats rotate from game to game unless the user asks for fixed seats (deck A then
-always moves first); a co-operative game seats a team: one starting deck for every player, all
-played by deck A's agent, or one deck (and agent) per player. The result is each deck's win rate,
-each seat's, and how whoever moved first fared; for a team, the team's win rate. A run itself (chunks, seeds, storage, replays) is
-``rules.services``; this module only prepares its inputs and reads its outputs.
+(``GamePlugin.matchup_setup``, through ``rules.jobs.matchup_plan``): competitive games seat two
+decks (Reign Absolute two to four), each played by its own agent, and the seats rotate from game
+to game unless the user asks for fixed seats (deck A then always moves first); a co-operative game
+seats a team: one starting deck for every player, all played by deck A's agent, or one deck (and
+agent) per player. The result is each deck's win rate, each seat's, and how whoever moved first
+fared; for a team, the team's win rate. A matchup is a ``SimulationJob(kind="matchup")`` like any
+other job (``rules.jobs``); this module only reads its outputs.
 """
 
 from __future__ import annotations
@@ -16,16 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engines.core import GamePlugin, PageWords, find_plugin, plugins
-from rules.matchups import (
-    PlayRefused,
-    agent_label,
-)
-from rules.models import MatchupRun
-from web.charts import bucket_points
-
-#: decks that cannot be played against each other; the message says why, for the page (the
-#: checks are ``rules.matchups``', shared with simulation jobs)
-MatchupSetupError = PlayRefused
+from rules.matchups import agent_label
+from rules.selectors import MatchupTable
+from web.charts import bar_chart, bucket_points
 
 
 def matchup_plugins() -> list[GamePlugin]:
@@ -76,7 +70,7 @@ def _summary(label: str, agent: str, wins: int, games: int, **first: int | None)
     return SideSummary(label, agent, wins, wins / games if games else 0.0, low, high, **first)
 
 
-def seat_names(run: MatchupRun) -> list[str]:
+def seat_names(run: MatchupTable) -> list[str]:
     """What the page calls each seat: its number, and the engine's name for it where it has one
     (Regality vs Religion's seats are its two alignments)."""
     plugin = find_plugin(run.game.slug)
@@ -87,7 +81,7 @@ def seat_names(run: MatchupRun) -> list[str]:
     ]
 
 
-def matchup_summary(run: MatchupRun) -> dict[str, Any]:
+def matchup_summary(run: MatchupTable) -> dict[str, Any]:
     """Win rates with Wilson 95% intervals by deck and by seat (or the team's), how whoever moved
     first fared, mean length and chart points."""
     totals = run.totals
@@ -114,7 +108,7 @@ def matchup_summary(run: MatchupRun) -> dict[str, Any]:
                     first_wins=first_wins[side] if first_wins else None,
                 )
             )
-        # runs stored before seats rotated kept every deck in its seat: by seat is by deck
+        # matchups stored before seats rotated kept every deck in its seat: by seat is by deck
         by_seat = totals.get("seat_wins", wins)
         for seat, (name, count) in enumerate(zip(seat_names(run), by_seat, strict=False)):
             agent = agent_label(run.agents[seat], slug) if run.fixed_seats else "each deck in turn"
@@ -143,7 +137,7 @@ def matchup_summary(run: MatchupRun) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class GameRow:
-    """One game of a run, as the list of games shows it."""
+    """One game of a matchup, as the list of games shows it."""
 
     number: int
     outcome: str
@@ -153,10 +147,11 @@ class GameRow:
     first: str
 
 
-def game_rows(run: MatchupRun, start: int, stop: int) -> list[GameRow]:
-    """Games ``start`` to ``stop`` (0-based, stop excluded) of a run, for the list of games."""
+def game_rows(run: MatchupTable, start: int, stop: int) -> list[GameRow]:
+    """The stored games ``start`` to ``stop`` (0-based positions in the list of stored games,
+    stop excluded) of a matchup, for the list of games."""
     rows = []
-    for index, game in enumerate(run.results[start:stop], start=start):
+    for index, game in zip(run.numbers[start:stop], run.results[start:stop], strict=True):
         rows.append(
             GameRow(
                 number=index + 1,
@@ -179,9 +174,51 @@ def end_reason_text(game_slug: str, code: str) -> str:
     return words.end_reason(code)
 
 
-def outcome_text(run: MatchupRun, winner: int | None) -> str:
+def outcome_text(run: MatchupTable, winner: int | None) -> str:
     if run.cooperative:
         return "Team won" if winner is not None else "Team lost"
     if winner is None:
         return "Draw"
     return f"{run.seat_label(winner)} won"
+
+
+GAMES_PER_PAGE = 25
+
+
+def matchup_context(run: MatchupTable, page_number: Any = 1) -> dict[str, Any]:
+    """What a matchup job's page shows besides its progress: the seats and their agents, the
+    results so far (by deck, by seat, the charts) and, once it has ended, a page of its games.
+    Raises ``django.core.paginator.InvalidPage`` for a page of games it does not have."""
+    from django.core.paginator import Paginator
+
+    done = run.played
+    slug = run.game.slug
+    context: dict[str, Any] = {
+        "run": run,
+        "done": done,
+        "seats": list(zip(run.labels, [agent_label(n, slug) for n in run.agents], strict=True)),
+    }
+    if done:
+        summary = matchup_summary(run)
+        context["summary"] = summary
+        context["length_chart"] = bar_chart(
+            summary["length_points"],
+            title="Game length",
+            x_label="Actions",
+            y_label="Games",
+            numeric=True,
+        )
+        # a tick has room for the words before their explanation ("LP Victory"); the list of
+        # games says them in full
+        short = [(words.split(" (")[0], count) for words, count in summary["reason_points"]]
+        context["reason_chart"] = bar_chart(
+            short, title="How games ended", x_label="End", y_label="Games"
+        )
+    if run.finished and done:
+        paginator = Paginator(range(done), GAMES_PER_PAGE)
+        page = paginator.page(page_number)
+        context["games_page"] = page
+        context["game_rows"] = game_rows(run, page.start_index() - 1, page.end_index())
+        # engines with a ``first_player`` hook say who moved first in each game
+        context["show_first"] = any(row.first for row in context["game_rows"])
+    return context

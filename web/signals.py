@@ -9,9 +9,10 @@ from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-#: the runs an anonymous visitor started, claimed for their account when they log in
+#: the matchup runs an anonymous visitor started before matchups were jobs (their jobs remember
+#: the runs' ids), claimed for their account when they log in
 SESSION_RUNS = "web:anonymous-matchup-runs"
-#: the simulation jobs an anonymous visitor started, claimed likewise
+#: the simulation jobs (matchups included) an anonymous visitor started, claimed likewise
 SESSION_JOBS = "web:anonymous-simulation-jobs"
 
 
@@ -19,17 +20,13 @@ SESSION_JOBS = "web:anonymous-simulation-jobs"
 def claim_anonymous_matchup_runs(
     sender: Any, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any
 ) -> None:
-    """Matchup runs and simulation jobs started before logging in (or signing up) move to the
-    account."""
+    """Simulation jobs (matchups included) started before logging in (or signing up) move to
+    the account."""
     if request is None or not hasattr(request, "session"):
         return
-    run_ids = request.session.pop(SESSION_RUNS, None)
-    if run_ids:
-        from rules.services import matchup_runs_claim  # the engines load only when needed
+    run_ids = request.session.pop(SESSION_RUNS, None) or []
+    job_ids = request.session.pop(SESSION_JOBS, None) or []
+    if job_ids or run_ids:
+        from rules.jobs import simulation_jobs_claim  # the engines load only when needed
 
-        matchup_runs_claim(user=user, run_ids=run_ids)
-    job_ids = request.session.pop(SESSION_JOBS, None)
-    if job_ids:
-        from rules.jobs import simulation_jobs_claim
-
-        simulation_jobs_claim(user=user, job_ids=job_ids)
+        simulation_jobs_claim(user=user, job_ids=job_ids, legacy_run_ids=run_ids)

@@ -68,11 +68,17 @@ urlpatterns = [
     path("play/<id:pk>/continue/", play.play_continue_view, name="play-continue"),
     path("play/<id:pk>/replay/", play.play_replay, name="play-replay"),
     path("matchups/", matchups.matchup_new, name="matchup-new"),
-    path("matchups/<id:pk>/", matchups.matchup_detail, name="matchup-detail"),
-    path("matchups/<id:pk>/step/", matchups.matchup_step, name="matchup-step"),
-    path("matchups/<id:pk>/games/<id:number>/", matchups.matchup_game, name="matchup-game"),
+    # a matchup run's links from before matchups were jobs: for good at the job it became
+    path("matchups/<id:pk>/", matchups.matchup_run_moved, name="matchup-run-moved"),
+    path("matchups/<id:pk>/step/", matchups.matchup_run_moved, name="matchup-run-step-moved"),
+    path(
+        "matchups/<id:pk>/games/<id:number>/",
+        matchups.matchup_run_game_moved,
+        name="matchup-run-game-moved",
+    ),
     path("simulations/", simulations.simulation_new, name="simulation-new"),
     path("simulations/<id:pk>/", simulations.simulation_detail, name="simulation-detail"),
+    path("simulations/<id:pk>/games/<id:number>/", matchups.matchup_game, name="simulation-game"),
     path(
         "simulations/<id:pk>/progress/",
         simulations.simulation_progress,
@@ -105,6 +111,12 @@ urlpatterns = [
         events.event_registrations_page,
         name="event-registrations",
     ),
+    path(
+        "events/<id:pk>/registrations.csv",
+        events.event_registrations_csv,
+        name="event-registrations-csv",
+    ),
+    path("events/<id:pk>/close/", events.event_close, name="event-close"),
     path("events/<id:pk>/register/", events.event_register, name="event-register"),
     path("events/<id:pk>/withdraw/", events.event_withdraw, name="event-withdraw"),
 ]

@@ -5,12 +5,54 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
-from api.serializers.matchups import RateSerializer, SeatResultSerializer
 from deckwright.inputs import MAX_ID, MAX_INT32
 from rules.jobs import CREATABLE_KINDS
 from rules.metagame import MAX_DECKS
 from rules.models import SimulationJob
 from rules.selectors import simulation_job_games_played
+
+
+class RateSerializer(serializers.Serializer):
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    ci_low = serializers.FloatField(help_text="Wilson 95% interval, low end.")
+    ci_high = serializers.FloatField(help_text="Wilson 95% interval, high end.")
+
+
+class SeatResultSerializer(RateSerializer):
+    seat = serializers.IntegerField(help_text="0 for the first seat, whoever sat there.")
+
+
+class MatchupDeckResultSerializer(RateSerializer):
+    side = serializers.IntegerField(help_text="The deck's seat in the first game (0 for seat 1).")
+    label = serializers.CharField()
+    deck = serializers.IntegerField(allow_null=True, help_text="The deck's id.")
+    agent = serializers.CharField()
+    moved_first = serializers.IntegerField(
+        allow_null=True, help_text="Games this deck moved first in (null: not recorded)."
+    )
+    first_wins = serializers.IntegerField(allow_null=True, help_text="Of those, games it won.")
+
+
+class FirstPlayerSerializer(RateSerializer):
+    games = serializers.IntegerField()
+
+
+class TeamResultSerializer(RateSerializer):
+    losses = serializers.IntegerField()
+
+
+class MatchupReportSerializer(serializers.Serializer):
+    games = serializers.IntegerField(help_text="Games counted so far.")
+    fixed_seats = serializers.BooleanField(
+        help_text="True: every deck kept its seat in every game; false: the seats rotated "
+        "(game k seats side (s + k) mod N in seat s)."
+    )
+    by_deck = MatchupDeckResultSerializer(many=True, required=False)
+    by_seat = SeatResultSerializer(many=True, required=False)
+    first_player = FirstPlayerSerializer(allow_null=True, required=False)
+    draws = serializers.IntegerField(required=False)
+    team = TeamResultSerializer(required=False, help_text="Co-operative matchups only.")
 
 
 class SimulationCreateSerializer(serializers.Serializer):
@@ -54,6 +96,11 @@ class SimulationCreateSerializer(serializers.Serializer):
         help_text="Co-operative games: the team size of a one-deck matchup and of each deck's "
         "team in a metagame (default 2).",
     )
+    fixed_seats = serializers.BooleanField(
+        required=False,
+        help_text="matchup only: every deck keeps its seat in every game (the first deck always "
+        "sits first); by default the seats rotate from game to game.",
+    )
     seed = serializers.IntegerField(
         required=False, min_value=0, max_value=MAX_INT32, help_text="Default: a random seed."
     )
@@ -93,7 +140,7 @@ class SimulationCreateSerializer(serializers.Serializer):
 
 
 class JobDeckSerializer(serializers.Serializer):
-    deck = serializers.IntegerField(help_text="The deck's id.")
+    deck = serializers.IntegerField(allow_null=True, help_text="The deck's id.")
     name = serializers.CharField()
     label = serializers.CharField(help_text="Its name in the results (the id added to twins).")
     version = serializers.IntegerField(help_text="The deck's version when the job started.")
@@ -309,6 +356,11 @@ class SimulationReportSerializer(serializers.Serializer):
     )
     doctor = DoctorReportSerializer(
         required=False, allow_null=True, help_text="Doctor jobs: the swaps raced so far."
+    )
+    matchup = MatchupReportSerializer(
+        required=False,
+        help_text="Matchup jobs: by deck (with how often each moved first and won then), by "
+        "seat, whoever moved first, the draws; a co-operative table's team result.",
     )
     cards = CardFiguresSerializer(
         many=True,

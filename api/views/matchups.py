@@ -1,37 +1,84 @@
-"""Matchup runs over the API, read only: your runs and each one's results by deck and by seat (a
-run is started on the ``/matchups/`` page). Thin: the results are ``rules.selectors``'."""
+"""The matchup runs' old read-only API, deprecated: matchups are simulation jobs of kind
+``matchup`` (``/api/v1/simulations/``). Each old URL answers a permanent redirect (301) to what
+replaced it, with a ``Deprecation`` header (RFC 9745), a ``Link`` to the successor and a problem
+document saying so (``moved-to-simulations``); ``docs/api.md`` says how to move over."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, viewsets
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.serializers import matchups as s
+from api.errors import problem
 from deckwright.inputs import ID_PATTERN
-from rules.models import MatchupRun
-from rules.selectors import matchup_runs_owned_by
+from rules.selectors import simulation_job_legacy_run
+
+#: when the matchup URLs were deprecated (2026-12-02T00:00:00Z), as RFC 9745 writes it
+DEPRECATED_SINCE = "@1796169600"
+
+MOVED = OpenApiResponse(
+    description="Moved for good: Location (and Link, rel=successor-version) names the "
+    "simulation job the run became, or the list of jobs; the body is a problem document "
+    "(moved-to-simulations) with the same location."
+)
 
 
-class MatchupRunViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Your matchup runs, newest first; another user's run is a 404."""
+def _moved(request: Request, path: str, detail: str) -> Response:
+    location = request.build_absolute_uri(path)
+    body = problem(
+        status.HTTP_301_MOVED_PERMANENTLY,
+        detail,
+        code="moved-to-simulations",
+        request=request,
+        location=location,
+    )
+    headers = {
+        "Location": location,
+        "Deprecation": DEPRECATED_SINCE,
+        "Link": f'<{location}>; rel="successor-version"',
+    }
+    response = Response(body, status=status.HTTP_301_MOVED_PERMANENTLY, headers=headers)
+    response.content_type = "application/problem+json"
+    return response
+
+
+class MatchupRunViewSet(viewsets.ViewSet):
+    """Deprecated: matchup runs are simulation jobs of kind matchup."""
 
     permission_classes = [IsAuthenticated]
-    serializer_class = s.MatchupRunSerializer
     lookup_value_regex = ID_PATTERN
 
-    def get_queryset(self) -> QuerySet[MatchupRun]:
-        return matchup_runs_owned_by(self.request.user, None).order_by("-created_at", "-pk")
-
-    @extend_schema(summary="Your matchup runs, with their results by deck and by seat")
+    @extend_schema(
+        summary="Deprecated: your matchups are simulation jobs (kind matchup)",
+        deprecated=True,
+        responses={301: MOVED},
+    )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().list(request, *args, **kwargs)
+        return _moved(
+            request,
+            reverse("api:simulation-list"),
+            "Matchup runs are simulation jobs now: list yours at /api/v1/simulations/ (those "
+            "of kind matchup).",
+        )
 
-    @extend_schema(summary="One of your matchup runs: results by deck, by seat, first player")
-    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().retrieve(request, *args, **kwargs)
+    @extend_schema(
+        summary="Deprecated: a matchup run is the simulation job it became",
+        deprecated=True,
+        responses={301: MOVED},
+    )
+    def retrieve(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
+        job = simulation_job_legacy_run(int(pk))
+        if job is None:
+            raise NotFound("There is no matchup run with this id.")
+        return _moved(
+            request,
+            reverse("api:simulation-detail", args=[job.pk]),
+            f"Matchup run {pk} is simulation job {job.pk} now; its results are at "
+            f"/api/v1/simulations/{job.pk}/results/.",
+        )

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -32,11 +31,11 @@ from rules.jobs import (
     matchup_plan,
     metagame_plan,
     simulation_job_cancel,
-    simulation_job_create,
+    simulation_job_start,
 )
 from rules.metagame import MetagameError, metagame_csv, metagame_json
 from rules.models import SimulationJob
-from rules.quotas import GamesQuotaExceeded, simulation_quota_charge
+from rules.quotas import GamesQuotaExceeded
 from rules.selectors import simulation_job_metagame, simulation_job_report, simulation_jobs_owned_by
 
 
@@ -68,6 +67,8 @@ def _plan(user: Any, data: dict[str, Any]) -> JobPlan:
     default = plugin.matchup_agents[0] if plugin is not None else "random"
     agent = data.get("agent", default)
     try:
+        if "fixed_seats" in data and data["kind"] != SimulationJob.Kind.MATCHUP:
+            raise SimulationJobError("fixed_seats is a matchup's: the other jobs rotate seats.")
         if data["kind"] == SimulationJob.Kind.DOCTOR:
             if "agents" in data or "meta_shares" in data:
                 raise SimulationJobError(
@@ -87,6 +88,7 @@ def _plan(user: Any, data: dict[str, Any]) -> JobPlan:
             )
         if any(key in data for key in ("swaps", "top", "cards_in", "cards_out")):
             raise SimulationJobError("swaps, top, cards_in and cards_out are a doctor job's.")
+
         if data["kind"] in (SimulationJob.Kind.METAGAME, SimulationJob.Kind.GAUNTLET):
             if "agents" in data:
                 raise SimulationJobError(
@@ -115,6 +117,7 @@ def _plan(user: Any, data: dict[str, Any]) -> JobPlan:
             agents=agents,
             games=data["games_per_pairing"],
             players=data.get("players"),
+            fixed_seats=data.get("fixed_seats", False),
         )
     except SimulationJobError as error:
         raise exceptions.ValidationError(str(error)) from error
@@ -154,21 +157,15 @@ class SimulationJobViewSet(
         data = params.validated_data
         plan = _plan(request.user, data)
         try:
-            with transaction.atomic():  # a refused quota leaves no job behind
-                job = simulation_job_create(
-                    kind=data["kind"],
-                    plan=plan,
-                    owner=request.user,
-                    seed=data.get("seed"),
-                    chunk_size=data.get("chunk_size"),
-                    meta_shares=data.get("meta_shares"),
-                )
-                simulation_quota_charge(
-                    user=request.user,
-                    address=client_ip(request),
-                    session_key="",
-                    games=job.games_total,
-                )
+            job = simulation_job_start(
+                kind=data["kind"],
+                plan=plan,
+                user=request.user,
+                address=client_ip(request),
+                seed=data.get("seed"),
+                chunk_size=data.get("chunk_size"),
+                meta_shares=data.get("meta_shares"),
+            )
         except SimulationJobError as error:
             raise exceptions.ValidationError(str(error)) from error
         except GamesQuotaExceeded as error:

@@ -8,11 +8,15 @@ themselves, so each rule is written once.
 from __future__ import annotations
 
 import datetime as dt
+import zoneinfo
+from collections.abc import Iterable
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
+from decks.decklist import DecklistParseError, decklist_read
 from decks.events.errors import EventPermissionError
 from decks.models import Event, Registration
 
@@ -112,3 +116,48 @@ def registration_of(event: Event, user: AbstractBaseUser | AnonymousUser) -> Reg
         .filter(event=event, player=user)
         .first()
     )
+
+
+#: the columns of an event's registrations as CSV (``registrations_csv_write``)
+REGISTRATION_COLUMNS = (
+    "deck",
+    "player",
+    "verdict",
+    "problems",
+    "cards",
+    "deck_hash",
+    "submitted_at",
+)
+
+
+def registration_deck_name(registration: Registration) -> str:
+    """The deck's name as its submitted list gives it (a ``# name:`` line), else ""."""
+    try:
+        return decklist_read(registration.decklist).metadata.get("name", "").strip()
+    except DecklistParseError:
+        return ""
+
+
+def registration_csv_rows(
+    event: Event, registrations: Iterable[Registration]
+) -> list[tuple[Any, ...]]:
+    """One row per registration, in ``REGISTRATION_COLUMNS`` order: the deck's name, the
+    player, legal or illegal, the violation codes, the card count, the deck hash and when the
+    list was submitted (ISO 8601 in the event's time zone)."""
+    zone = zoneinfo.ZoneInfo(event.time_zone) if event.time_zone else dt.UTC
+    rows = []
+    for registration in registrations:
+        verdict = registration.verdict or {}
+        codes = [str(v.get("code", "")) for v in verdict.get("violations", [])]
+        rows.append(
+            (
+                registration_deck_name(registration),
+                registration.player.get_username(),
+                "legal" if registration.legal else "illegal",
+                " ".join(codes),
+                verdict.get("card_count", ""),
+                registration.deck_hash,
+                registration.submitted_at.astimezone(zone).isoformat(timespec="seconds"),
+            )
+        )
+    return rows

@@ -314,6 +314,26 @@ def event_update(
 
 
 @transaction.atomic
+def event_close_registrations(
+    *, event: Event, actor: AbstractBaseUser, now: dt.datetime | None = None
+) -> Event:
+    """Close the registrations now: the decklist deadline becomes this moment, so the event is
+    locked from then on (no list submitted, replaced or withdrawn), its lists final. Its
+    organiser only (``EventPermissionError``); an event already locked is an
+    ``EventConflictError``, changing nothing."""
+    now = now or timezone.now()
+    current = _event_for_update(event)
+    event_check_organiser(current, actor, "closes the registrations")
+    if event_is_locked(current, now=now):
+        raise EventConflictError(
+            {"decklist_deadline": "the registrations are already closed (the deadline has passed)"}
+        )
+    current.decklist_deadline = now
+    current.save(update_fields=["decklist_deadline"])
+    return current
+
+
+@transaction.atomic
 def event_delete(*, event: Event, actor: AbstractBaseUser, now: dt.datetime | None = None) -> int:
     """Delete an event and its registrations; returns how many registrations went with it.
 
@@ -414,6 +434,7 @@ def registration_withdraw(*, registration: Registration, now: dt.datetime | None
 
 __all__ = [
     "MAX_YEARS_AHEAD",
+    "event_close_registrations",
     "event_create",
     "event_dates_problems",
     "event_deadline_utc",

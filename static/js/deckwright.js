@@ -15,6 +15,33 @@
     ];
   }
 
+  // The main menu on a narrow screen: the links fold behind a "Menu" button (the CSS folds them
+  // only once this script has shown the button, so without it they stay in view).
+  function setupMenu() {
+    var button = document.querySelector(".menu-toggle");
+    var links = button && document.getElementById(button.getAttribute("aria-controls"));
+    if (!button || !links) return;
+    button.hidden = false;
+    document.documentElement.classList.add("menu-folds");
+    button.addEventListener("click", function () {
+      var open = button.getAttribute("aria-expanded") !== "true";
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+      links.classList.toggle("open", open);
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && button.getAttribute("aria-expanded") === "true") {
+        button.setAttribute("aria-expanded", "false");
+        links.classList.remove("open");
+        button.focus();
+      }
+    });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setupMenu);
+  } else {
+    setupMenu();
+  }
+
   function setupCombobox(input) {
     var list = document.getElementById(input.getAttribute("aria-controls"));
     var form = input.form;

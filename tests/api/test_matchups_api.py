@@ -1,33 +1,41 @@
-"""Matchup runs over the API: your runs, with results by deck and by seat (seats rotate by
-default, so each deck moves first as often as the other), whoever moved first, or the team's."""
+"""Matchups over the API are simulation jobs of kind matchup: their results say by deck and by
+seat (seats rotate by default, so each deck moves first as often as the other), whoever moved
+first, or the team's. The matchup runs' old URLs answer a permanent redirect to the job each
+run became, with a Deprecation header, a Link to it and a problem document saying so."""
 
 from __future__ import annotations
 
 import pytest
 
-from rules.models import MatchupRun
-from rules.services import matchup_run_play_all
-from tests.factories import MatchupRunFactory
-from tests.web.conftest import make_deck, store_matchup_run
+from cards.models import Game
+from rules.jobs import simulation_job_play_inline
+from rules.models import SimulationJob
+from tests.factories import MatchupJobFactory
+from tests.web.conftest import make_deck, store_matchup_job
 
 pytestmark = pytest.mark.django_db
 
 
-def played_run(user, *, games: int = 4, fixed_seats: bool = False) -> MatchupRun:
+def played_matchup(user, *, games: int = 4, fixed_seats: bool = False) -> SimulationJob:
     a = make_deck(user, name="Eagles")
     b = make_deck(user, name="Bisons", sample_name="legal-bison-pressure")
-    run = store_matchup_run(user, a, b, games=games, seed=9, fixed_seats=fixed_seats)
-    return matchup_run_play_all(run_id=run.pk)
+    job = store_matchup_job(
+        user, a, b, games=games, seed=9, fixed_seats=fixed_seats, dispatch=False
+    )
+    return simulation_job_play_inline(job_id=job.pk)
 
 
-def test_a_run_reports_its_results_by_deck_by_seat_and_for_the_first_player(api_client, user):
-    run = played_run(user)
-    api_client.force_authenticate(user)
-    response = api_client.get(f"/api/v1/matchups/{run.pk}/")
+def matchup_report(api_client, job: SimulationJob) -> dict:
+    response = api_client.get(f"/api/v1/simulations/{job.pk}/results/")
     assert response.status_code == 200
-    data = response.json()
-    assert data["fixed_seats"] is False and data["played"] == 4
-    report = data["report"]
+    return response.json()["report"]["matchup"]
+
+
+def test_a_matchup_reports_its_results_by_deck_by_seat_and_for_the_first_player(api_client, user):
+    job = played_matchup(user)
+    api_client.force_authenticate(user)
+    report = matchup_report(api_client, job)
+    assert report["fixed_seats"] is False and report["games"] == 4
     decks = report["by_deck"]
     assert [deck["label"] for deck in decks] == ["Eagles", "Bisons"]
     # four games, seats rotating: each deck moved first twice
@@ -38,48 +46,101 @@ def test_a_run_reports_its_results_by_deck_by_seat_and_for_the_first_player(api_
     assert sum(d["wins"] for d in decks) + report["draws"] == 4
     first = report["first_player"]
     assert first["games"] == 4 and first["wins"] == sum(d["first_wins"] for d in decks)
-    listed = api_client.get("/api/v1/matchups/").json()
-    assert [item["id"] for item in listed["results"]] == [run.pk]
 
 
-def test_a_fixed_seats_run_says_so_and_deck_a_always_moved_first(api_client, user):
-    run = played_run(user, games=2, fixed_seats=True)
+def test_a_fixed_seats_matchup_says_so_and_deck_a_always_moved_first(api_client, user):
+    job = played_matchup(user, games=2, fixed_seats=True)
     api_client.force_authenticate(user)
-    report = api_client.get(f"/api/v1/matchups/{run.pk}/").json()["report"]
+    report = matchup_report(api_client, job)
     assert report["fixed_seats"] is True
     assert [deck["moved_first"] for deck in report["by_deck"]] == [2, 0]
     assert [deck["wins"] for deck in report["by_deck"]] == [s["wins"] for s in report["by_seat"]]
 
 
-def test_runs_are_their_owners_only(api_client, user, other_user):
-    run = MatchupRunFactory(owner=user)
-    assert api_client.get(f"/api/v1/matchups/{run.pk}/").status_code == 401
-    api_client.force_authenticate(other_user)
-    assert api_client.get(f"/api/v1/matchups/{run.pk}/").status_code == 404
-    assert api_client.get("/api/v1/matchups/").json()["results"] == []
-
-
-def test_a_run_stored_before_seats_rotated_reports_its_decks_as_its_seats(api_client, user):
-    run = MatchupRunFactory(owner=user, fixed_seats=True)
+def test_fixed_seats_can_be_asked_for_over_the_api_for_a_matchup_only(api_client, user):
+    a = make_deck(user, name="Eagles")
+    b = make_deck(user, name="Bisons", sample_name="legal-bison-pressure")
     api_client.force_authenticate(user)
-    report = api_client.get(f"/api/v1/matchups/{run.pk}/").json()["report"]
+    body = {"kind": "matchup", "decks": [a.pk, b.pk], "games_per_pairing": 2, "agent": "random"}
+    created = api_client.post("/api/v1/simulations/", {**body, "fixed_seats": True}, format="json")
+    assert created.status_code == 201, created.json()
+    assert SimulationJob.objects.get(pk=created.json()["id"]).pairings[0]["fixed_seats"] is True
+    refused = api_client.post(
+        "/api/v1/simulations/",
+        {**body, "kind": "metagame", "fixed_seats": True},
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert "fixed_seats is a matchup's" in refused.content.decode()
+
+
+def test_a_matchup_stored_before_seats_rotated_reports_its_decks_as_its_seats(api_client, user):
+    job = MatchupJobFactory(owner=user, fixed_seats=True)
+    api_client.force_authenticate(user)
+    report = matchup_report(api_client, job)
     assert [deck["wins"] for deck in report["by_deck"]] == [2, 2]
     assert [seat["wins"] for seat in report["by_seat"]] == [2, 2]
-    assert report["first_player"] is None  # not recorded for that run
+    assert report["first_player"] is None  # not recorded for those games
 
 
-def test_a_cooperative_run_reports_the_teams_result(api_client, user):
-    run = MatchupRunFactory(
+def test_a_cooperative_matchup_reports_the_teams_result(api_client, user):
+    job = MatchupJobFactory(
         owner=user,
-        cooperative=True,
-        sides=[{"label": "Starters, player 1", "deck_name": "Starters"}] * 3,
-        agents=["team"] * 3,
+        game=Game.objects.get(slug="reggae-revolution"),
+        decks=[{"deck": None, "name": "Starters", "label": "Starters", "version": 1}],
+        pairings=[{"sides": [0, 0, 0], "agents": ["team"] * 3, "setup": {}, "games": 4}],
         totals={"games": 4, "team_wins": 3, "team_losses": 1},
     )
     api_client.force_authenticate(user)
-    data = api_client.get(f"/api/v1/matchups/{run.pk}/").json()
-    assert data["title"] == "Starters, team of 3"
-    team = data["report"]["team"]
+    report = matchup_report(api_client, job)
+    team = report["team"]
     assert (team["wins"], team["losses"], team["win_rate"]) == (3, 1, 0.75)
     assert team["ci_low"] < 0.75 < team["ci_high"]
-    assert "by_deck" not in data["report"]
+    assert "by_deck" not in report
+
+
+# -- /api/v1/matchups/: deprecated, moved for good -----------------------------------------------
+
+
+def test_a_matchup_runs_old_url_moves_for_good_to_its_job_saying_it_is_deprecated(api_client, user):
+    # given the job migration 0009 made of matchup run 41
+    job = MatchupJobFactory(owner=user, legacy_run=41)
+    api_client.force_authenticate(user)
+    # when the run's old URL is asked for
+    response = api_client.get("/api/v1/matchups/41/")
+    # then it answers a permanent redirect to the job, deprecated, with a problem document
+    assert response.status_code == 301
+    successor = f"http://testserver/api/v1/simulations/{job.pk}/"
+    assert response["Location"] == successor
+    assert response["Link"] == f'<{successor}>; rel="successor-version"'
+    assert response["Deprecation"].startswith("@")
+    assert response["Content-Type"].startswith("application/problem+json")
+    problem = response.json()
+    assert (problem["code"], problem["status"], problem["location"]) == (
+        "moved-to-simulations",
+        301,
+        successor,
+    )
+    assert f"simulation job {job.pk}" in problem["detail"]
+    # and following it gives the job, its results by deck among them
+    moved = api_client.get(response["Location"])
+    assert moved.status_code == 200 and moved.json()["kind"] == "matchup"
+    assert api_client.get(f"/api/v1/simulations/{job.pk}/results/").json()["report"]["matchup"]
+
+
+def test_the_old_list_of_matchups_moves_to_the_list_of_jobs(api_client, user):
+    api_client.force_authenticate(user)
+    response = api_client.get("/api/v1/matchups/")
+    assert response.status_code == 301
+    assert response["Location"] == "http://testserver/api/v1/simulations/"
+    assert response["Deprecation"].startswith("@")
+    assert "kind matchup" in response.json()["detail"]
+
+
+def test_the_old_urls_need_a_sign_in_and_a_run_that_was(api_client, user):
+    MatchupJobFactory(owner=user, legacy_run=41)
+    assert api_client.get("/api/v1/matchups/41/").status_code == 401
+    api_client.force_authenticate(user)
+    missing = api_client.get("/api/v1/matchups/42/")
+    assert missing.status_code == 404
+    assert missing.json()["code"] == "not-found"

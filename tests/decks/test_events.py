@@ -550,3 +550,35 @@ def test_only_the_organiser_reads_the_submitted_lists(
     for someone in (other_player, root):
         with pytest.raises(EventPermissionError):
             registrations_visible_to(event, someone)
+
+
+# -- closing the registrations now (issue 34, item 6) --------------------------------------------
+
+
+def test_closing_the_registrations_now_locks_the_event_from_that_moment(event, organiser):
+    from decks.events.services import event_close_registrations
+
+    # given an open event with a registration
+    register(event, organiser, now=BEFORE)
+    # when its organiser closes the registrations before the deadline
+    closed = event_close_registrations(event=event, actor=organiser, now=BEFORE)
+    # then the deadline is that moment and nothing can be submitted, replaced or withdrawn
+    assert closed.decklist_deadline == BEFORE
+    later = BEFORE + dt.timedelta(seconds=1)
+    assert event_is_locked(closed, now=later)
+    with pytest.raises(RegistrationLockedError):
+        register(closed, organiser, sample="legal-eagle-control", now=later)
+    with pytest.raises(RegistrationLockedError):
+        registration_withdraw(registration=registration_of(closed, organiser), now=later)
+
+
+def test_only_the_organiser_closes_the_registrations_and_only_once(event, organiser, other_player):
+    from decks.events.services import event_close_registrations
+
+    with pytest.raises(EventPermissionError):
+        event_close_registrations(event=event, actor=other_player, now=BEFORE)
+    assert not event_is_locked(Event.objects.get(pk=event.pk), now=BEFORE)
+    event_close_registrations(event=event, actor=organiser, now=BEFORE)
+    with pytest.raises(EventConflictError, match="already closed"):
+        event_close_registrations(event=event, actor=organiser, now=AFTER)
+    assert Event.objects.get(pk=event.pk).decklist_deadline == BEFORE

@@ -1,5 +1,7 @@
-"""Matchup runs played by Celery: the task gives the same games as the page's polls, and a real
-worker fed through a real Redis broker plays a run to the end, saving as it goes."""
+"""Matchup jobs played by Celery: a real worker fed through a real Redis broker plays a matchup's
+chunks to the games an in-process run of the same seed plays, however the games are cut into
+chunks; a broker that cannot be reached fails the matchup, saying so. The broker fixtures here
+serve every worker test."""
 
 from __future__ import annotations
 
@@ -12,11 +14,11 @@ from celery.signals import task_postrun
 from django.core.management import call_command
 
 from cards.models import Game
-from rules.models import MatchupRun
-from rules.runner import background_wait
-from rules.services import matchup_run_advance
-from rules.tasks import matchup_run_play
-from tests.web.conftest import make_deck, store_matchup_run
+from rules.jobs import simulation_job_dispatch, simulation_job_play_inline
+from rules.models import SimulationJob
+from rules.tasks import simulation_chunk_play
+from tests.rules.jobs_helpers import outcomes
+from tests.web.conftest import make_deck, store_matchup_job
 
 # A database number no other part of the project uses, so a test never eats someone's tasks.
 REDIS_URL = "redis://127.0.0.1:6379/13"
@@ -28,44 +30,35 @@ def user(django_user_model):
     return django_user_model.objects.create_user("runner", "runner@example.com", "x-long-pass-42")
 
 
-def new_run(owner, *, seed: int = 11, games: int = 6) -> MatchupRun:
-    """A Rival Realms run of two sample decks, random agents, stored as the matchup page would."""
+def new_matchup(owner, *, seed: int = 11, games: int = 6, **create) -> SimulationJob:
+    """A Rival Realms matchup job of two sample decks, random agents, stored as the matchup page
+    stores it (``create``: ``chunk_size``, ``dispatch``)."""
     a = make_deck(owner, game="rival-realms", sample_name="legal-arcane-court", name="Court")
     b = make_deck(owner, game="rival-realms", sample_name="legal-knights-and-keeps", name="Keeps")
-    return store_matchup_run(owner, a, b, games=games, seed=seed)
-
-
-def play_by_polls(run: MatchupRun) -> MatchupRun:
-    """Advance a run one game per chunk, the smallest chunks the runner can play."""
-    for _ in range(run.games + 1):
-        run = matchup_run_advance(run_id=run.pk, seconds=0.0)
-        if run.finished:
-            return run
-    raise AssertionError("the run did not finish")
+    return store_matchup_job(owner, a, b, games=games, seed=seed, **create)
 
 
 @pytest.mark.django_db
-def test_the_task_and_the_polls_play_the_same_games(user, settings):
-    settings.CELERY_BROKER_URL = ""  # no broker: the background runner plays the run
-    polled = play_by_polls(new_run(user))
-    tasked = new_run(user)
-    assert not tasked.worker
-    # the task run in-process (eagerly), as a worker would run it
-    assert matchup_run_play.apply(args=[tasked.pk]).get() == "done"
-    tasked.refresh_from_db()
-    assert polled.status == tasked.status == MatchupRun.Status.DONE
-    assert polled.chunks_done == 6  # one game per poll
-    assert tasked.results == polled.results
-    assert tasked.totals == polled.totals
-    assert tasked.totals["games"] == 6
+def test_a_matchup_plays_the_same_games_however_its_games_are_chunked(user, settings):
+    settings.CELERY_BROKER_URL = ""
+    by_one = simulation_job_play_inline(job_id=new_matchup(user, chunk_size=1, dispatch=False).pk)
+    whole = new_matchup(user, chunk_size=6, dispatch=False)
+    # each chunk as a worker runs its task (eagerly here)
+    assert simulation_chunk_play.apply(args=[whole.pk, 0]).get() == "stored"
+    whole.refresh_from_db()
+    assert by_one.status == whole.status == SimulationJob.Status.DONE
+    assert (by_one.chunk_count, whole.chunk_count) == (6, 1)
+    assert outcomes(by_one) == outcomes(whole)
+    assert by_one.aggregate == whole.aggregate
+    assert whole.aggregate["pairings"][0]["games"] == 6
 
 
 @pytest.mark.django_db
-def test_the_task_of_a_deleted_run_ends_quietly(user):
-    run = new_run(user)
-    pk = run.pk
-    run.delete()
-    assert matchup_run_play.apply(args=[pk]).get() == "missing"
+def test_the_task_of_a_deleted_matchup_ends_quietly(user):
+    job = new_matchup(user, dispatch=False)
+    pk = job.pk
+    job.delete()
+    assert simulation_chunk_play.apply(args=[pk, 0]).get() == "missing"
 
 
 def _redis_reason() -> str | None:
@@ -117,78 +110,50 @@ def game_data(transactional_db) -> None:
         call_command("load_game_data", verbosity=0, stdout=io.StringIO())
 
 
-@pytest.mark.django_db
-def test_a_sweep_takes_the_runs_whose_player_stopped_beating(user, settings, monkeypatch):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from rules import tasks
-    from rules.services import matchup_runs_resume_stale
-
-    settings.SIMULATION_STALE_SECONDS = 60
-    settings.CELERY_BROKER_URL = ""  # the runs are stored without a broker ...
-    queued: list[int] = []
-    monkeypatch.setattr(tasks.matchup_run_play, "delay", queued.append)
-    half_played = new_run(user, games=6)  # its process stopped after three games
-    for _ in range(3):
-        matchup_run_advance(run_id=half_played.pk, seconds=0.0)
-    killed, waiting, beating = (new_run(user) for _ in range(3))
-    MatchupRun.objects.filter(pk=killed.pk).update(status=MatchupRun.Status.RUNNING)
-    MatchupRun.objects.filter(pk__in=(killed.pk, waiting.pk, beating.pk)).update(worker=True)
-    MatchupRun.objects.filter(pk=beating.pk).update(status=MatchupRun.Status.RUNNING)
-    long_ago = timezone.now() - timedelta(minutes=5)
-    MatchupRun.objects.exclude(pk=beating.pk).update(updated_at=long_ago)
-    settings.CELERY_BROKER_URL = REDIS_URL  # ... and the sweep may queue the workers' ones
-
-    # the in-process run is finished here; the workers' run a worker had started is queued
-    # again; the queued one may be waiting behind others, the beating one is being played
-    assert matchup_runs_resume_stale() == [half_played.pk, killed.pk]
-    assert queued == [killed.pk]
-    half_played.refresh_from_db()
-    whole = play_by_polls(new_run(user, games=6))
-    assert (half_played.status, half_played.results) == (MatchupRun.Status.DONE, whole.results)
-    assert matchup_runs_resume_stale() == []  # claimed: the heartbeats moved on
-
-
 @pytest.mark.redis
-def test_a_worker_plays_the_run_through_a_real_redis_broker(worker_app, game_data, user, settings):
+def test_a_worker_plays_a_matchup_through_a_real_redis_broker(
+    worker_app, game_data, user, settings
+):
     from celery.contrib.testing.worker import start_worker
 
-    finished = threading.Event()
+    chunks_played: list[str] = []
+    all_played = threading.Event()
 
     def on_task_done(sender=None, **kwargs) -> None:
-        if getattr(sender, "name", "") == "rules.matchup_run_play":
-            finished.set()
+        if getattr(sender, "name", "") == "rules.simulation_chunk_play":
+            chunks_played.append(kwargs.get("retval"))
+            if len(chunks_played) == 3:
+                all_played.set()
 
     task_postrun.connect(on_task_done, weak=False)
     settings.CELERY_BROKER_URL = REDIS_URL
     try:
         with start_worker(worker_app, perform_ping_check=False, shutdown_timeout=30):
-            # starting the run enqueues it once the row is committed; the worker plays it
-            run = new_run(user, games=8)
-            assert run.worker
+            # 8 games in chunks of 3: chunks of 3, 3 and 2 games, queued as the page queues them
+            job = new_matchup(user, games=8, chunk_size=3, dispatch=False)
+            assert job.worker and job.chunk_count == 3
+            simulation_job_dispatch(job_id=job.pk)
             # wait without touching the database (SQLite's shared in-memory test database
             # locks whole tables while the worker writes)
-            assert finished.wait(WORKER_TIMEOUT_SECONDS), "the worker did not finish the run"
+            assert all_played.wait(WORKER_TIMEOUT_SECONDS), "the worker did not play 3 chunks"
     finally:
         task_postrun.disconnect(on_task_done)
-    run.refresh_from_db()
-    assert run.status == MatchupRun.Status.DONE, run.error
-    assert len(run.results) == 8
-    assert run.started_at is not None and run.finished_at is not None
-    # the same seed played in-process (committed: the background runner plays it) gives the
-    # very same games
+    assert sorted(chunks_played) == ["stored"] * 3
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.DONE, job.error
+    assert job.games_done == 8
+    assert job.started_at is not None and job.finished_at is not None
+    # the same seed played in-process, in one chunk, gives the very same games
     settings.CELERY_BROKER_URL = ""
-    again = new_run(user, games=8)
-    assert background_wait(("matchup", again.pk), timeout=WORKER_TIMEOUT_SECONDS)
-    again.refresh_from_db()
-    assert again.results == run.results
-    assert again.totals == run.totals
+    again = simulation_job_play_inline(
+        job_id=new_matchup(user, games=8, chunk_size=8, dispatch=False).pk
+    )
+    assert outcomes(again) == outcomes(job)
+    assert again.aggregate == job.aggregate
 
 
 @pytest.mark.django_db
-def test_a_broker_that_cannot_be_reached_fails_the_run_with_the_reason(
+def test_a_broker_that_cannot_be_reached_fails_the_matchup_with_the_reason(
     user, settings, django_capture_on_commit_callbacks
 ):
     from deckwright.celery import app as project_app
@@ -202,11 +167,11 @@ def test_a_broker_that_cannot_be_reached_fails_the_run_with_the_reason(
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            run = new_run(user)
+            job = new_matchup(user)
     finally:
         app.close()
         project_app.set_current()
         project_app.set_default()
-    run.refresh_from_db()
-    assert run.status == MatchupRun.Status.FAILED
-    assert "The task queue could not be reached" in run.error
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.FAILED
+    assert "The task queue could not be reached" in job.error

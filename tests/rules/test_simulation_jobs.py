@@ -12,6 +12,7 @@ from rules.jobs import (
     SimulationJobError,
     chunk_bounds,
     chunks_add,
+    matchup_plan,
     metagame_plan,
     simulation_chunk_run,
     simulation_job_cancel,
@@ -21,9 +22,9 @@ from rules.jobs import (
 )
 from rules.models import SimulationChunk, SimulationJob
 from rules.selectors import simulation_job_metagame
-from tests.rules.jobs_helpers import faction_decks, matchup_job, metagame_job, outcomes
+from tests.rules.jobs_helpers import faction_decks, metagame_job, outcomes
 from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
-from tests.web.conftest import make_deck, store_matchup_run
+from tests.web.conftest import make_deck, store_matchup_job
 
 
 @pytest.fixture
@@ -82,17 +83,18 @@ def test_a_chunk_delivered_again_changes_nothing(user, decks):
 
 
 @pytest.mark.django_db
-def test_a_matchup_job_plays_the_very_games_of_a_matchup_run_of_the_same_seed(user):
+def test_a_matchup_with_fixed_seats_keeps_deck_a_first_in_every_game(user):
     a = make_deck(user, game="rival-realms", sample_name="legal-arcane-court", name="Court")
     b = make_deck(user, game="rival-realms", sample_name="legal-knights-and-keeps", name="Keeps")
-    from rules.services import matchup_run_play_all
-
-    run = matchup_run_play_all(run_id=store_matchup_run(user, a, b, games=6, seed=3).pk)
-    job = simulation_job_play_inline(
-        job_id=matchup_job(user, [a, b], games=6, seed=3, chunk_size=4).pk
+    fixed = store_matchup_job(
+        user, a, b, games=4, seed=3, fixed_seats=True, chunk_size=3, dispatch=False
     )
-    assert job.aggregate["pairings"] == [run.totals]
-    assert [row[1] for row in outcomes(job)] == [game["winner"] for game in run.results]
+    rotating = store_matchup_job(user, a, b, games=4, seed=3, chunk_size=3, dispatch=False)
+    fixed, rotating = (simulation_job_play_inline(job_id=job.pk) for job in (fixed, rotating))
+    # the side that moved first: always deck A's seat with fixed seats; in turn otherwise
+    assert {row[5] for row in outcomes(fixed)} == {0}
+    assert [row[5] for row in outcomes(rotating)] == [0, 1, 0, 1]
+    assert fixed.aggregate["pairings"][0]["seat_wins"] == fixed.aggregate["pairings"][0]["wins"]
 
 
 @pytest.mark.django_db
@@ -242,17 +244,15 @@ def test_adding_chunks_up_does_not_depend_on_how_the_games_were_cut(wins, size):
 
 
 @pytest.mark.django_db
-def test_a_job_and_a_matchup_run_refuse_decks_with_the_same_words(user, decks):
-    """One set of checks (rules.matchups) for both: the same decks and agent, the same reason."""
-    from rules.matchups import matchup_plan as run_plan
-    from web.matchups import MatchupSetupError
-
-    with pytest.raises(SimulationJobError) as job_refusal:
+def test_a_metagame_and_a_matchup_refuse_decks_with_the_same_words(user, decks):
+    """One set of checks (rules.matchups) for every plan: the same decks and agent, the same
+    reason."""
+    with pytest.raises(SimulationJobError) as metagame_refusal:
         metagame_plan(decks=decks[:2], agent="alphabeta", games_per_pairing=2)
-    with pytest.raises(MatchupSetupError) as run_refusal:
-        run_plan(decks[0], decks[1], ["alphabeta", "alphabeta"])
-    assert str(job_refusal.value) == str(run_refusal.value)
-    assert "does not play Reign Absolute: Umbrous Edition matchups" in str(job_refusal.value)
+    with pytest.raises(SimulationJobError) as matchup_refusal:
+        matchup_plan(decks=decks[:2], agents=["alphabeta", "alphabeta"], games=2)
+    assert str(metagame_refusal.value) == str(matchup_refusal.value)
+    assert "does not play Reign Absolute: Umbrous Edition matchups" in str(matchup_refusal.value)
 
 
 @pytest.mark.django_db

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from rules.jobs import simulation_chunk_run, simulation_job_play_inline
 from rules.models import SimulationJob
-from tests.rules.jobs_helpers import faction_decks, metagame_job, outcomes
+from tests.rules.jobs_helpers import faction_decks, matchup_job, metagame_job, outcomes
 from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +58,25 @@ def test_a_job_left_running_is_finished_with_an_uninterrupted_runs_aggregate(use
     assert job.aggregate == whole.aggregate
     assert outcomes(job) == outcomes(whole)
     assert "No stale simulation jobs." in resume()  # nothing left to do
+
+
+def test_a_matchup_left_running_is_finished_with_an_uninterrupted_matchups_games(user, settings):
+    settings.SIMULATION_STALE_SECONDS = 600
+    decks = faction_decks(user, 2)
+    job = matchup_job(user, decks, games=8, seed=11, chunk_size=3)
+    simulation_chunk_run(job_id=job.pk, chunk=1)  # its process stopped an hour ago
+    SimulationJob.objects.filter(pk=job.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+
+    printed = resume()
+
+    job.refresh_from_db()
+    assert f"job {job.pk}: done, 8 of 8 games" in printed
+    whole = simulation_job_play_inline(
+        job_id=matchup_job(user, decks, games=8, seed=11, chunk_size=8).pk
+    )
+    assert (job.kind, job.status) == ("matchup", SimulationJob.Status.DONE)
+    assert outcomes(job) == outcomes(whole)
+    assert job.aggregate == whole.aggregate
 
 
 def test_jobs_still_beating_finished_or_on_workers_are_left_alone(user, settings):

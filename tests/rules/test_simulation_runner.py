@@ -1,5 +1,6 @@
-"""The process's one background runner (no broker): a job or a matchup run handed to it any
-number of times, from any number of threads, plays its games once, one item after another."""
+"""The process's one background runner (no broker): a job (a matchup as much as a metagame)
+handed to it any number of times, from any number of threads, plays its games once, one item
+after another."""
 
 from __future__ import annotations
 
@@ -14,11 +15,10 @@ from rules.jobs import (
     simulation_job_create,
     simulation_job_dispatch,
 )
-from rules.models import MatchupRun, SimulationJob
+from rules.models import SimulationJob
 from rules.runner import background_wait
-from rules.services import matchup_run_dispatch
 from tests.rules.jobs_helpers import faction_decks
-from tests.rules.test_matchup_tasks import game_data, new_run  # noqa: F401  (a fixture)
+from tests.rules.test_matchup_tasks import game_data, new_matchup  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -75,14 +75,14 @@ def test_a_job_handed_over_twenty_times_plays_its_games_once(owner, settings, pl
     assert played == [8]
 
 
-def test_a_matchup_run_handed_over_twenty_times_plays_its_games_once(owner, settings, played):
+def test_a_matchup_handed_over_twenty_times_plays_its_games_once(owner, settings, played):
     settings.CELERY_BROKER_URL = ""
-    run = new_run(owner, games=6)
+    job = new_matchup(owner, games=6, chunk_size=2, dispatch=False)
 
-    from_many_threads(lambda: matchup_run_dispatch(run_id=run.pk))
+    from_many_threads(lambda: simulation_job_dispatch(job_id=job.pk))
 
-    assert background_wait(("matchup", run.pk), timeout=120)
-    run.refresh_from_db()
-    assert run.status == MatchupRun.Status.DONE, run.error
-    assert run.played == 6
+    assert background_wait(("job", job.pk), timeout=120)
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.DONE, job.error
+    assert job.games_done == 6
     assert played == [6]

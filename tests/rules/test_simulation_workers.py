@@ -1,6 +1,7 @@
 """Simulation jobs played by real Celery workers through the machine's Redis: a job of three
-chunks, and a worker killed mid-job whose chunks another worker finishes, with the very
-aggregate an in-process run of the same seed gives (skipped with a message without Redis)."""
+chunks, and a worker killed mid-job (a metagame's or a matchup's) whose chunks another worker
+finishes, with the very games and aggregate an in-process run of the same seed gives (skipped
+with a message without Redis)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,30 @@ from tests.rules.test_matchup_tasks import (  # noqa: F401  (fixtures)
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+#: the kinds of job the fault tests kill a worker in the middle of
+KINDS = ("metagame", "matchup")
+
+
+def greedy_plan(kind: str, owner):
+    """12 games between two Reign Absolute decks played by greedy agents (a chunk of two games
+    lasts long enough to be killed in the middle): a metagame's one pair, or a matchup."""
+    from rules.jobs import matchup_plan, metagame_plan
+
+    decks = faction_decks(owner, 2)
+    if kind == "matchup":
+        return matchup_plan(decks=decks, agents=["greedy", "greedy"], games=12)
+    return metagame_plan(decks=decks, agent="greedy", games_per_pairing=12)
+
+
+def _outcomes_of(database: Path | None, job_id: int) -> list:
+    """Every game's outcome row of a job, in game order, as the workers stored them."""
+    if database is None:
+        rows = SimulationChunk.objects.filter(job_id=job_id).order_by("index")
+        return [game for chunk in rows.values_list("outcomes", flat=True) for game in chunk]
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20) as reader:
+        query = 'SELECT outcomes FROM rules_simulationchunk WHERE job_id = ? ORDER BY "index"'
+        rows = reader.execute(query, (job_id,)).fetchall()
+    return [game for (chunk,) in rows for game in json.loads(chunk)]
 
 
 @pytest.fixture
@@ -168,23 +193,24 @@ def _wait_for(read, job_id: int, done, what: str, worker) -> tuple:
 
 
 @pytest.mark.redis
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
     worker_app,  # noqa: F811
     owner,
     settings,
     tmp_path,
+    kind,
 ):
     """Worker A is killed (SIGKILL) once it has stored a chunk; the chunk it was playing was
-    never acknowledged, so Redis hands it to worker B after the visibility timeout. The job ends
-    with every chunk stored once and the aggregate of an in-process run of the same seed."""
-    decks = faction_decks(owner, 2)
-    settings.CELERY_BROKER_URL = REDIS_URL
-    # greedy agents: a chunk of two games lasts long enough to be killed in the middle
-    from rules.jobs import metagame_plan, simulation_job_create
+    never acknowledged, so Redis hands it to worker B after the visibility timeout. The job (a
+    metagame or a matchup) ends with every chunk stored once and the games and aggregate of an
+    in-process run of the same seed."""
+    from rules.jobs import simulation_job_create
 
-    plan = metagame_plan(decks=decks, agent="greedy", games_per_pairing=12)
+    settings.CELERY_BROKER_URL = REDIS_URL
+    plan = greedy_plan(kind, owner)
     job = simulation_job_create(
-        kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=2, dispatch=False
+        kind=kind, plan=plan, owner=owner, seed=21, chunk_size=2, dispatch=False
     )
     assert job.chunk_count == 6
     # the workers' database holds the test's data, job and decks included
@@ -231,10 +257,11 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
 
     settings.CELERY_BROKER_URL = ""
     inline = simulation_job_create(
-        kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=5, dispatch=False
+        kind=kind, plan=plan, owner=owner, seed=21, chunk_size=5, dispatch=False
     )
     expected = simulation_job_play_inline(job_id=inline.pk)
     assert json.loads(aggregate) == expected.aggregate
+    assert _outcomes_of(database, job.pk) == _outcomes_of(None, inline.pk)
     assert SimulationChunk.objects.filter(job=inline).count() == 3
 
 
@@ -259,23 +286,25 @@ def _chunks_in_play(database: Path | None):
 
 
 @pytest.mark.redis
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_killed_workers_chunk_plays_again_without_waiting_for_the_broker(
     worker_app,  # noqa: F811
     owner,
     settings,
     tmp_path,
+    kind,
 ):
     """Worker A is killed (SIGKILL) in the middle of a chunk, and the broker would hold that
     chunk's message for an hour (its visibility timeout). The chunk's lease stops beating, so
-    worker B's sweep queues the chunk again at once: the job ends with every chunk stored once
-    and the aggregate of an uninterrupted in-process run of the same seed."""
-    decks = faction_decks(owner, 2)
-    settings.CELERY_BROKER_URL = REDIS_URL
-    from rules.jobs import metagame_plan, simulation_job_create
+    worker B's sweep queues the chunk again at once: the job (a metagame or a matchup) ends
+    with every chunk stored once and the games and aggregate of an uninterrupted in-process run
+    of the same seed."""
+    from rules.jobs import simulation_job_create
 
-    plan = metagame_plan(decks=decks, agent="greedy", games_per_pairing=12)
+    settings.CELERY_BROKER_URL = REDIS_URL
+    plan = greedy_plan(kind, owner)
     job = simulation_job_create(
-        kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=2, dispatch=False
+        kind=kind, plan=plan, owner=owner, seed=21, chunk_size=2, dispatch=False
     )
     url, database = _shared_database(tmp_path)
     read, in_play = _job_reader(database), _chunks_in_play(database)
@@ -329,91 +358,8 @@ def test_a_killed_workers_chunk_plays_again_without_waiting_for_the_broker(
 
     settings.CELERY_BROKER_URL = ""
     inline = simulation_job_create(
-        kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=6, dispatch=False
+        kind=kind, plan=plan, owner=owner, seed=21, chunk_size=6, dispatch=False
     )
     expected = simulation_job_play_inline(job_id=inline.pk)
     assert json.loads(aggregate) == expected.aggregate
-
-
-@pytest.mark.redis
-def test_a_killed_workers_matchup_run_is_finished_by_the_next_worker(
-    worker_app,  # noqa: F811
-    owner,
-    settings,
-    tmp_path,
-):
-    """A matchup run's task is acknowledged as it starts, so a worker killed (SIGKILL) in the
-    middle of a run takes the run's message with it: nothing in the broker would ever play the
-    rest. The run stops beating, and worker B's sweep queues it again: it ends with all its
-    games, the very games of an uninterrupted in-process run of the same seed."""
-    from rules.matchups import matchup_plan
-    from rules.models import MatchupRun
-    from rules.runner import background_wait
-    from rules.services import matchup_run_create
-
-    a, b = faction_decks(owner, 2)
-    plan = matchup_plan(a, b, ["greedy", "greedy"])
-
-    def store() -> MatchupRun:
-        return matchup_run_create(
-            game=a.game,
-            owner=owner,
-            session_key="",
-            sides=plan.sides(),
-            agents=plan.agents,
-            setup=plan.setup,
-            cooperative=plan.cooperative,
-            games=8,
-            seed=4,
-            deck_a=a,
-            deck_b=b,
-        )
-
-    settings.CELERY_BROKER_URL = REDIS_URL
-    run = store()  # committed: its task is in Redis
-    assert run.worker
-    url, database = _shared_database(tmp_path)
-
-    def read(run_id: int) -> tuple[str, list]:
-        if database is None:
-            found = MatchupRun.objects.get(pk=run_id)
-            return found.status, found.results
-        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20) as reader:
-            row = reader.execute(
-                "SELECT status, results FROM rules_matchuprun WHERE id = ?", (run_id,)
-            ).fetchone()
-        return row[0], json.loads(row[1])
-
-    env = _worker_env(
-        url,
-        tmp_path,
-        SIMULATION_HEARTBEAT_SECONDS="1",
-        SIMULATION_STALE_SECONDS="3",
-        SIMULATION_RESUME_INTERVAL="1",
-    )
-    first = _worker("run-a", env, tmp_path / "worker-a.log")
-    second = None
-    try:
-        _wait_for(read, run.pk, lambda row: len(row[1]) >= 1, "worker A's first games", first)
-        os.killpg(first.pid, signal.SIGKILL)
-        first.wait(30)
-        status, results = read(run.pk)
-        assert status == "running" and len(results) < 8, "worker A finished before the kill"
-
-        second = _worker("run-b", env, tmp_path / "worker-b.log")
-        status, results = _wait_for(
-            read, run.pk, lambda row: row[0] != "running", "worker B to end the run", second
-        )
-    finally:
-        for worker in (first, second):
-            if worker is not None and worker.poll() is None:
-                os.killpg(worker.pid, signal.SIGTERM)
-                worker.wait(30)
-    assert status == "done", (tmp_path / "worker-b.log").read_text()
-    assert len(results) == 8
-
-    settings.CELERY_BROKER_URL = ""
-    again = store()  # committed: this process's background runner plays it
-    assert background_wait(("matchup", again.pk), timeout=WORKER_TIMEOUT_SECONDS)
-    again.refresh_from_db()
-    assert again.results == results
+    assert _outcomes_of(database, job.pk) == _outcomes_of(None, inline.pk)

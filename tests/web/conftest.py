@@ -73,26 +73,17 @@ def legal_deck(user) -> Deck:
     return make_deck(user)
 
 
-def store_matchup_run(owner, a: Deck, b: Deck, *, games: int, seed: int, fixed_seats: bool = False):
-    """A run of decks ``a`` and ``b`` between random agents, stored as the matchup page would."""
-    from rules.matchups import matchup_plan
-    from rules.services import matchup_run_create
+def store_matchup_job(
+    owner, a: Deck, b: Deck, *, games: int, seed: int, fixed_seats: bool = False, **create
+):
+    """A matchup job of decks ``a`` and ``b`` between random agents, stored as the matchup page
+    stores it (``create`` passes on: ``chunk_size``, ``dispatch``)."""
+    from rules.jobs import matchup_plan, simulation_job_create
 
-    plan = matchup_plan(a, b, ["random", "random"])
-    return matchup_run_create(
-        game=a.game,
-        owner=owner,
-        session_key="",
-        sides=plan.sides(),
-        agents=plan.agents,
-        setup=plan.setup,
-        cooperative=plan.cooperative,
-        games=games,
-        seed=seed,
-        deck_a=a,
-        deck_b=b,
-        fixed_seats=fixed_seats,
+    plan = matchup_plan(
+        decks=[a, b], agents=["random", "random"], games=games, fixed_seats=fixed_seats
     )
+    return simulation_job_create(kind="matchup", plan=plan, owner=owner, seed=seed, **create)
 
 
 # -- browser tests (tests/web/browser.py) ---------------------------------------------------------

@@ -148,19 +148,25 @@ def test_an_empty_deck_says_nothing_to_chart_without_an_orphan_caption(alice, us
 
 @pytestmark_db
 def test_the_game_length_chart_of_a_matchup_keeps_the_empty_buckets(user):
-    from tests.web.conftest import store_matchup_run
+    import dataclasses
+
+    from rules.selectors import simulation_job_matchup
+    from tests.web.conftest import store_matchup_job
     from web.matchups import matchup_summary
 
-    # given: a run whose games lasted 25-49 actions (two) and 100-124 (one)
-    run = store_matchup_run(user, make_deck(user), make_deck(user, name="B"), games=3, seed=1)
-    run.totals = {
-        "games": 3,
-        "wins": [2, 1],
-        "draws": 0,
-        "length_total": 200,
-        "histogram": {"0025-0049": 2, "0100-0124": 1},
-        "end_reasons": {},
-    }
+    # given: a matchup whose games lasted 25-49 actions (two) and 100-124 (one)
+    job = store_matchup_job(user, make_deck(user), make_deck(user, name="B"), games=3, seed=1)
+    run = dataclasses.replace(
+        simulation_job_matchup(job),
+        totals={
+            "games": 3,
+            "wins": [2, 1],
+            "draws": 0,
+            "length_total": 200,
+            "histogram": {"0025-0049": 2, "0100-0124": 1},
+            "end_reasons": {},
+        },
+    )
     # when
     points = matchup_summary(run)["length_points"]
     # then

@@ -9,9 +9,9 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
+from rules.jobs import simulation_job_play_inline
 from rules.models import PlayedGame
-from rules.services import matchup_run_play_all
-from tests.web.conftest import store_matchup_run
+from tests.web.conftest import store_matchup_job
 from tests.web.test_matchup_runs import two_decks
 
 pytestmark = pytest.mark.django_db
@@ -68,9 +68,8 @@ def assert_no_inline_script_without_the_nonce(response, where: str) -> None:
 @pytest.fixture
 def finished_matchup(user):
     a, b = two_decks(user, "revolt-n-reign")
-    run = store_matchup_run(user, a, b, games=2, seed=3)
-    matchup_run_play_all(run_id=run.pk)
-    return run
+    job = store_matchup_job(user, a, b, games=2, seed=3, dispatch=False)
+    return simulation_job_play_inline(job_id=job.pk)
 
 
 @pytest.fixture
@@ -100,8 +99,8 @@ def main_pages(deck, run, game) -> list[str]:
         reverse("play-game", args=[game.pk]),
         reverse("play-replay", args=[game.pk]),
         reverse("matchup-new"),
-        reverse("matchup-detail", args=[run.pk]),
-        reverse("matchup-game", args=[run.pk, 1]),
+        reverse("simulation-detail", args=[run.pk]),
+        reverse("simulation-game", args=[run.pk, 1]),
         reverse("simulation-new"),
         reverse("tournament-check"),
         reverse("event-list"),

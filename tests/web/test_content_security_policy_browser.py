@@ -9,9 +9,9 @@ import re
 import pytest
 
 from decks.models import Deck
-from rules.services import matchup_run_play_all
+from rules.jobs import simulation_job_play_inline
 from tests.web.browser import BROWSER_TESTS, expect, log_in
-from tests.web.conftest import make_deck, store_matchup_run
+from tests.web.conftest import make_deck, store_matchup_job
 
 pytestmark = [*BROWSER_TESTS, pytest.mark.django_db(transaction=True)]
 
@@ -63,10 +63,10 @@ def test_the_replay_steps_with_the_arrow_keys(page, user, password):
     violations = watch_violations(page)
     a = make_deck(user, name="A")
     b = make_deck(user, name="B", sample_name="legal-bison-pressure")
-    run = store_matchup_run(user, a, b, games=1, seed=2)
-    matchup_run_play_all(run_id=run.pk)
+    job = store_matchup_job(user, a, b, games=1, seed=2, dispatch=False)
+    simulation_job_play_inline(job_id=job.pk)
     log_in(page, user, password)
-    page.goto(f"/matchups/{run.pk}/games/1/")
+    page.goto(f"/simulations/{job.pk}/games/1/")
     step = page.get_by_test_id("replay-step")
     expect(step).to_contain_text("Step 1 of")
     page.locator("body").press("ArrowRight")

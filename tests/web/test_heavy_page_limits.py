@@ -7,9 +7,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from rules.jobs import simulation_job_play_inline
 from rules.models import PlayedGame
-from rules.services import matchup_run_play_all
-from tests.web.conftest import store_matchup_run
+from tests.web.conftest import store_matchup_job
 from tests.web.test_matchup_runs import two_decks
 
 pytestmark = pytest.mark.django_db
@@ -38,9 +38,9 @@ def test_a_matchup_replay_is_limited_per_account_and_others_are_served(
     alice, user, other_user, tight_heavy_rates
 ):
     a, b = two_decks(user, "revolt-n-reign")
-    run = store_matchup_run(user, a, b, games=1, seed=2)
-    matchup_run_play_all(run_id=run.pk)
-    url = reverse("matchup-game", args=[run.pk, 1])
+    job = store_matchup_job(user, a, b, games=1, seed=2, dispatch=False)
+    simulation_job_play_inline(job_id=job.pk)
+    url = reverse("simulation-game", args=[job.pk, 1])
     steps = [alice.get(url, {"step": step}) for step in range(1, LIMIT + 2)]
     assert_refused_after_the_limit(steps, "replay steps", "your account")
     # another account is not held back by alice's steps

@@ -1,4 +1,5 @@
-"""Anonymous visitors get an hourly budget of matchup games, per browser and per address."""
+"""Anonymous visitors get an hourly budget of matchup games, per browser and per address; a
+signed-in user's matchups count against their account's games like every other job's."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from django.test import Client
 from django.urls import reverse
 
 from decks.models import Visibility
-from rules.models import MatchupRun
+from rules.jobs import simulation_job_play_inline
+from rules.models import SimulationJob
 from rules.quotas import MatchupQuotaExceeded, matchup_quota_charge
-from rules.services import matchup_run_play_all
 from tests.web.conftest import make_deck
 from tests.web.test_matchup_runs import run_id, start
 
@@ -40,7 +41,7 @@ def test_a_browser_may_start_its_hourly_games_and_no_more(client, quotas, public
     assert "may start 5 games an hour per browser" in page
     assert "this browser has 2 left" in page
     assert "log in" in page
-    assert MatchupRun.objects.count() == 1
+    assert SimulationJob.objects.count() == 1
     run_id(start(client, a, b, games=2))  # what is left still works
 
 
@@ -65,11 +66,20 @@ def test_a_forged_forwarded_for_does_not_reset_the_address_quota(quotas, public_
     assert response.status_code == 400
 
 
-def test_signed_in_users_are_not_limited(client, user, quotas, public_decks):
+def test_signed_in_users_matchups_count_against_their_accounts_games(
+    client, user, quotas, public_decks, settings
+):
+    settings.SIMULATION_USER_GAMES_PER_HOUR = 30
     a, b = public_decks
     client.force_login(user)
-    run_id(start(client, a, b, games=20))
-    assert MatchupRun.objects.get().games == 20
+    run_id(start(client, a, b, games=20))  # past the anonymous quota of 5
+    assert SimulationJob.objects.get().games_total == 20
+
+    response = start(client, a, b, games=11)  # 31 > 30 for this account
+
+    assert response.status_code == 400
+    assert "your account has 10 left" in response.content.decode()
+    assert SimulationJob.objects.count() == 1
 
 
 def test_a_refused_request_charges_nothing(settings):
@@ -86,11 +96,10 @@ def test_a_refused_request_charges_nothing(settings):
     matchup_quota_charge(games=10, **{**charge, "now": 7200.0 + 3600})
 
 
-def test_the_poll_of_a_started_run_is_not_charged_again(client, quotas, public_decks):
+def test_the_poll_of_a_started_matchup_is_not_charged_again(client, quotas, public_decks):
     a, b = public_decks
     pk = run_id(start(client, a, b, games=5))
     for _ in range(10):
-        poll = client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
+        poll = client.get(reverse("simulation-progress", args=[pk]), HTTP_HX_REQUEST="true")
         assert poll.status_code == 200
-    matchup_run_play_all(run_id=pk)  # as the background runner plays it
-    assert MatchupRun.objects.get(pk=pk).finished
+    assert simulation_job_play_inline(job_id=pk).finished  # as the background runner plays it

@@ -1,5 +1,6 @@
-"""Matchup runs through the pages: every game with an engine, from the form to the replay of one
-game of the batch, stored in the database and visible only to whoever started them."""
+"""Matchups through the pages: every game with an engine, from the form to the replay of one game
+of the batch; a matchup is a simulation job (kind matchup) stored in the database and visible
+only to whoever started it."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from decks.models import Visibility
 from decks.selectors import format_default
 from decks.services import deck_card_set, deck_create
 from rules.engines.core import plugin_for, plugins
-from rules.models import MatchupRun
+from rules.jobs import simulation_chunk_run, simulation_job_play_inline
+from rules.models import SimulationJob
 from rules.runner import background_wait
-from rules.services import matchup_run_advance, matchup_run_play_all
+from rules.selectors import MatchupTable, simulation_job_matchup
 from tests.web.conftest import make_deck, sample
 from web.matchups import agent_label
 
@@ -98,14 +100,21 @@ def run_id(response) -> int:
     return int(response["Location"].rstrip("/").split("/")[-1])
 
 
+def matchup(pk: int) -> MatchupTable:
+    """The matchup job ``pk`` as its table: sides, totals and the games stored so far."""
+    table = simulation_job_matchup(SimulationJob.objects.get(pk=pk))
+    assert table is not None, f"job {pk} is not a matchup"
+    return table
+
+
 def poll_to_end(client, pk: int):
-    """Let the background runner play the run (in a test whose data is committed) or play it as
-    the runner does (in one whose transaction is never committed, nothing dispatches it), then
-    poll its progress as htmx does: the results."""
-    assert background_wait(("matchup", pk), timeout=120)
-    matchup_run_play_all(run_id=pk)
-    response = client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
-    assert MatchupRun.objects.get(pk=pk).finished, "the run did not finish"
+    """Let the background runner play the matchup (in a test whose data is committed) or play it
+    as the runner does (in one whose transaction is never committed, nothing dispatches it),
+    then poll its progress as htmx does: the results."""
+    assert background_wait(("job", pk), timeout=120)
+    simulation_job_play_inline(job_id=pk)
+    response = client.get(reverse("simulation-progress", args=[pk]), HTTP_HX_REQUEST="true")
+    assert SimulationJob.objects.get(pk=pk).finished, "the matchup did not finish"
     return response
 
 
@@ -118,7 +127,7 @@ def test_every_game_runs_to_results_lists_its_games_and_replays_one(alice, user,
     a, b = two_decks(user, game)
     # when a matchup of 4 games is started and polled to the end
     pk = run_id(start(alice, a, b, games=4, players=3 if b is None else None))
-    page = alice.get(reverse("matchup-detail", args=[pk]))
+    page = alice.get(reverse("simulation-detail", args=[pk]))
     assert page.status_code == 200
     final = poll_to_end(alice, pk)
     # then the results and the list of all four games are shown
@@ -127,13 +136,13 @@ def test_every_game_runs_to_results_lists_its_games_and_replays_one(alice, user,
     assert "Results of 4 games" in body
     assert "95% interval" in body
     for number in range(1, 5):
-        assert reverse("matchup-game", args=[pk, number]) in body
-    run = MatchupRun.objects.get(pk=pk)
-    assert run.status == MatchupRun.Status.DONE
+        assert reverse("simulation-game", args=[pk, number]) in body
+    run = matchup(pk)
+    assert run.status == SimulationJob.Status.DONE
     assert len(run.results) == 4
     assert sum(run.totals["wins"]) + run.totals["draws"] == 4
     # and game 3, played again, ends as the stored result says
-    replay = alice.get(reverse("matchup-game", args=[pk, 3]))
+    replay = alice.get(reverse("simulation-game", args=[pk, 3]))
     assert replay.status_code == 200
     stored = run.results[2]
     assert {k: replay.context["summary"][k] for k in stored} == stored
@@ -182,8 +191,8 @@ def test_every_agent_a_game_offers_plays_a_game_to_the_end(alice, user, game, ag
     pk = run_id(start(alice, a, b, games=1, agents=(agent, "random"), players=2))
     final = poll_to_end(alice, pk)
     # then the game was played to its end, and the page names the agent the game's way
-    run = MatchupRun.objects.get(pk=pk)
-    assert run.status == MatchupRun.Status.DONE and len(run.results) == 1
+    run = matchup(pk)
+    assert run.status == SimulationJob.Status.DONE and len(run.results) == 1
     assert agent in run.agents
     assert run.results[0]["end_reason"] in plugin_for(game).words.end_reasons
     assert escape(agent_label(agent, game)) in final.content.decode()
@@ -220,7 +229,7 @@ def test_an_agent_the_game_does_not_offer_is_refused(alice, user, game, agent, m
     response = start(alice, a, b, agents=(agent, "random"), players=2)
     assert response.status_code == 400
     assert message in response.content.decode()
-    assert not MatchupRun.objects.exists()
+    assert not SimulationJob.objects.exists()
 
 
 def test_alpha_beta_is_refused_for_a_variant_that_hides_tiles(alice, user):
@@ -234,14 +243,14 @@ def test_alpha_beta_is_refused_for_a_variant_that_hides_tiles(alice, user):
     assert "needs every tile and card in the open" in response.content.decode(), [
         str(e) for e in response.context["form"].non_field_errors()
     ]
-    assert not MatchupRun.objects.exists()
+    assert not SimulationJob.objects.exists()
 
 
 def test_reggae_revolution_is_a_team_win_rate_for_the_chosen_team_size(alice, user):
     deck, _ = two_decks(user, "reggae-revolution")
     pk = run_id(start(alice, deck, None, games=3, players=3))
     final = poll_to_end(alice, pk)
-    run = MatchupRun.objects.get(pk=pk)
+    run = matchup(pk)
     assert run.cooperative
     assert run.setup == {"players": 3}
     assert run.title == "Starters, team of 3"
@@ -255,31 +264,31 @@ def test_regality_vs_religion_carries_variant_and_neutral_tiles_and_seats_by_sid
     regality, religion = two_decks(user, RVR)
     # deck A is the Religion deck: it moves first, but sits in the engine's Religion seat
     pk = run_id(start(alice, religion, regality, games=2))
-    run = MatchupRun.objects.get(pk=pk)
+    run = matchup(pk)
     assert run.setup["variant"] == "standard"
     assert run.setup["first"] == "religion"
     assert run.setup["neutral"][:5] == ["Dragon", "Fairy", "Pirate", "Sage", "Witch"]
     assert run.labels == ["King's Court", "Temple Guard"]
     poll_to_end(alice, pk)
-    replay = alice.get(reverse("matchup-game", args=[pk, 1]))
+    replay = alice.get(reverse("simulation-game", args=[pk, 1]))
     # the game-start event, in words: the Religion side (deck A, Temple Guard) starts
     assert "; Religion (" in replay.content.decode()
     assert "Religion (Temple Guard) starts." in replay.content.decode()
 
 
-def test_a_run_is_reproducible_by_seed_however_it_is_chunked(alice, user, monkeypatch):
+def test_a_matchup_is_reproducible_by_seed_however_it_is_chunked(alice, user, settings):
     a, b = two_decks(user, "revolt-n-reign")
     first = run_id(start(alice, a, b, games=12))
     poll_to_end(alice, first)
-    # a second run of the same seed, cut into one-game chunks, plays the same games
-    monkeypatch.setattr("rules.services.CHUNK_SECONDS", 0.0)
+    # a second matchup of the same seed, cut into one-game chunks, plays the same games
+    settings.SIMULATION_CHUNK_GAMES = 1
     second = run_id(start(alice, a, b, games=12))
-    matchup_run_advance(run_id=second)  # the runner's first chunk: one game
-    step = alice.get(reverse("matchup-step", args=[second]), HTTP_HX_REQUEST="true")
-    assert b"Playing game 2 of 12" in step.content
+    assert simulation_chunk_run(job_id=second, chunk=0) == "stored"  # the runner's first game
+    step = alice.get(reverse("simulation-progress", args=[second]), HTTP_HX_REQUEST="true")
+    assert b"1 of 12 games played" in step.content
     poll_to_end(alice, second)
-    one, two = MatchupRun.objects.get(pk=first), MatchupRun.objects.get(pk=second)
-    assert two.chunks_done == 12
+    one, two = matchup(first), matchup(second)
+    assert two.job.chunks_done == 12
     assert one.results == two.results
     assert one.totals == two.totals
 
@@ -288,12 +297,12 @@ def test_the_list_of_games_is_paginated(alice, user):
     a, b = two_decks(user, "rival-realms")
     pk = run_id(start(alice, a, b, games=30))
     poll_to_end(alice, pk)
-    first = alice.get(reverse("matchup-detail", args=[pk]))
+    first = alice.get(reverse("simulation-detail", args=[pk]))
     assert len(first.context["game_rows"]) == 25
     assert b"Games 1\xe2\x80\x9325 of 30" in first.content
-    second = alice.get(reverse("matchup-detail", args=[pk]), {"page": 2})
+    second = alice.get(reverse("simulation-detail", args=[pk]), {"page": 2})
     assert [row.number for row in second.context["game_rows"]] == [26, 27, 28, 29, 30]
-    missing = alice.get(reverse("matchup-detail", args=[pk]), {"page": 9})
+    missing = alice.get(reverse("simulation-detail", args=[pk]), {"page": 9})
     assert missing.status_code == 404
     assert b"no page" in missing.content
 
@@ -302,7 +311,7 @@ def test_replay_goes_step_by_step(alice, user):
     a, b = two_decks(user, "rival-realms")
     pk = run_id(start(alice, a, b, games=2))
     poll_to_end(alice, pk)
-    url = reverse("matchup-game", args=[pk, 2])
+    url = reverse("simulation-game", args=[pk, 2])
     opening = alice.get(url)
     total = opening.context["total"]
     assert total > 2
@@ -322,12 +331,12 @@ def test_bad_game_numbers_and_steps_say_so(alice, user):
     a, b = two_decks(user, "rival-realms")
     pk = run_id(start(alice, a, b, games=2))
     poll_to_end(alice, pk)
-    too_far = alice.get(reverse("matchup-game", args=[pk, 3]))
+    too_far = alice.get(reverse("simulation-game", args=[pk, 3]))
     assert too_far.status_code == 404
-    assert b"This run has no game 3" in too_far.content
-    zero = alice.get(reverse("matchup-game", args=[pk, 0]))
+    assert b"This matchup has no game 3" in too_far.content
+    zero = alice.get(reverse("simulation-game", args=[pk, 0]))
     assert zero.status_code == 404
-    bad_step = alice.get(reverse("matchup-game", args=[pk, 1]), {"step": "x"})
+    bad_step = alice.get(reverse("simulation-game", args=[pk, 1]), {"step": "x"})
     assert bad_step.status_code == 400
     assert b"is not a step number" in bad_step.content
 
@@ -335,7 +344,7 @@ def test_bad_game_numbers_and_steps_say_so(alice, user):
 def test_a_game_not_played_yet_cannot_be_replayed(alice, user):
     a, b = two_decks(user, "revolt-n-reign")
     pk = run_id(start(alice, a, b, games=12))
-    response = alice.get(reverse("matchup-game", args=[pk, 11]))
+    response = alice.get(reverse("simulation-game", args=[pk, 11]))
     assert response.status_code == 404
     assert b"has not been played yet" in response.content
 
@@ -367,7 +376,7 @@ def test_bad_input_is_refused_with_a_message(alice, user, change, message):
     response = alice.post(reverse("matchup-new"), data)
     assert response.status_code == 400
     assert message in response.content.decode()
-    assert not MatchupRun.objects.exists()
+    assert not SimulationJob.objects.exists()
 
 
 def test_decks_the_engine_cannot_seat_are_refused_before_the_run(alice, user):
@@ -386,7 +395,7 @@ def test_decks_the_engine_cannot_seat_are_refused_before_the_run(alice, user):
     refused = start(alice, eagles, short)
     assert refused.status_code == 400
     assert b"cannot play these decks" in refused.content
-    assert not MatchupRun.objects.exists()
+    assert not SimulationJob.objects.exists()
 
 
 def test_only_the_owner_sees_a_run(client, alice, user, other_user):
@@ -395,13 +404,13 @@ def test_only_the_owner_sees_a_run(client, alice, user, other_user):
     poll_to_end(alice, pk)
     client.force_login(other_user)
     for url in (
-        reverse("matchup-detail", args=[pk]),
-        reverse("matchup-step", args=[pk]),
-        reverse("matchup-game", args=[pk, 1]),
+        reverse("simulation-detail", args=[pk]),
+        reverse("simulation-progress", args=[pk]),
+        reverse("simulation-game", args=[pk, 1]),
     ):
         response = client.get(url)
         assert response.status_code == 404
-        assert b"No such matchup" in response.content
+        assert b"No such job" in response.content or b"No such matchup" in response.content
     assert b"Court vs Keeps" not in client.get(reverse("matchup-new")).content
 
 
@@ -409,16 +418,16 @@ def test_anonymous_runs_belong_to_the_browser_session(client, django_user_model,
     a = make_deck(user, name="Eagles", visibility=Visibility.PUBLIC)
     b = make_deck(user, name="Bisons", sample_name="legal-bison-pressure", visibility="public")
     pk = run_id(start(client, a, b, games=2))
-    run = MatchupRun.objects.get(pk=pk)
-    assert run.owner is None
-    assert run.session_key == client.session.session_key
+    job = SimulationJob.objects.get(pk=pk)
+    assert job.owner is None
+    assert job.session_key == client.session.session_key
     poll_to_end(client, pk)
     assert b"Eagles vs Bisons" in client.get(reverse("matchup-new")).content
-    assert client.get(reverse("matchup-game", args=[pk, 1])).status_code == 200
+    assert client.get(reverse("simulation-game", args=[pk, 1])).status_code == 200
     from django.test import Client
 
     stranger = Client()
-    assert stranger.get(reverse("matchup-detail", args=[pk])).status_code == 404
+    assert stranger.get(reverse("simulation-detail", args=[pk])).status_code == 404
     assert b"Eagles vs Bisons" not in stranger.get(reverse("matchup-new")).content
 
 
@@ -434,12 +443,12 @@ def test_logging_in_keeps_the_runs_started_anonymously(client, django_user_model
     django_user_model.objects.create_user("carol", "carol@example.com", "pw-carol-matchups")
     response = client.post(reverse("login"), {"username": "carol", "password": "pw-carol-matchups"})
     assert response.status_code == 302
-    run = MatchupRun.objects.get(pk=pk)
-    assert run.owner.username == "carol" and run.session_key == ""
-    assert client.get(reverse("matchup-detail", args=[pk])).status_code == 200
+    job = SimulationJob.objects.get(pk=pk)
+    assert job.owner.username == "carol" and job.session_key == ""
+    assert client.get(reverse("simulation-detail", args=[pk])).status_code == 200
     assert b"Eagles vs Bisons" in client.get(reverse("matchup-new")).content
     # the other visitor's run stays theirs, and signing up claims it for them
-    assert MatchupRun.objects.get(pk=theirs).owner is None
+    assert SimulationJob.objects.get(pk=theirs).owner is None
     response = someone_else.post(
         reverse("signup"),
         {
@@ -450,8 +459,8 @@ def test_logging_in_keeps_the_runs_started_anonymously(client, django_user_model
         },
     )
     assert response.status_code == 302
-    assert MatchupRun.objects.get(pk=theirs).owner.username == "dave"
-    assert MatchupRun.objects.filter(owner__username="carol").count() == 1
+    assert SimulationJob.objects.get(pk=theirs).owner.username == "dave"
+    assert SimulationJob.objects.filter(owner__username="carol").count() == 1
 
 
 def test_recent_runs_are_listed_on_the_matchup_page(alice, user):
@@ -468,15 +477,15 @@ def test_editing_a_deck_later_does_not_change_a_finished_run(alice, user):
     a, b = two_decks(user, "rival-realms")
     pk = run_id(start(alice, a, b, games=3))
     poll_to_end(alice, pk)
-    before = MatchupRun.objects.get(pk=pk)
+    before = matchup(pk)
     card = a.cards.select_related("card").first().card
     deck_card_set(deck=a, card=card, quantity=0, actor=user)
     a.refresh_from_db()
     assert a.version > before.sides[0]["version"]
-    replay = alice.get(reverse("matchup-game", args=[pk, 2]))
+    replay = alice.get(reverse("simulation-game", args=[pk, 2]))
     assert replay.status_code == 200
     assert replay.context["summary"]["winner"] == before.results[1]["winner"]
-    assert MatchupRun.objects.get(pk=pk).sides == before.sides
+    assert matchup(pk).sides == before.sides
 
 
 def test_every_game_is_offered(alice, user):
@@ -487,40 +496,34 @@ def test_every_game_is_offered(alice, user):
     assert b"MCTS" in page.content
 
 
-def _stored_run(user, **fields) -> MatchupRun:
+def _stored_matchup(user, *, worker: bool = False) -> SimulationJob:
+    """A matchup job of two decks whose setup the engine refuses, stored and not dispatched."""
+    from tests.web.conftest import store_matchup_job
+
     a, b = two_decks(user, "rival-realms")
-    values = {
-        "owner": user,
-        "game": a.game,
-        "deck_a": a,
-        "deck_b": b,
-        "sides": [{"label": "Court", "deck": a.pk}, {"label": "Keeps", "deck": b.pk}],
-        "agents": ["random", "random"],
-        "setup": {"decks": [["Nope"], ["Nope"]]},
-        "games": 2,
-        "seed": 1,
-    }
-    values.update(fields)
-    return MatchupRun.objects.create(**values)
+    job = store_matchup_job(user, a, b, games=2, seed=1, dispatch=False)
+    pairing = {**job.pairings[0], "setup": {"decks": [["Nope"], ["Nope"]]}}
+    SimulationJob.objects.filter(pk=job.pk).update(pairings=[pairing], worker=worker)
+    job.refresh_from_db()
+    return job
 
 
 def test_with_a_worker_the_poll_only_reads_the_progress(alice, user):
-    run = _stored_run(user, worker=True)
-    step = alice.get(reverse("matchup-step", args=[run.pk]), HTTP_HX_REQUEST="true")
+    job = _stored_matchup(user, worker=True)
+    step = alice.get(reverse("simulation-progress", args=[job.pk]), HTTP_HX_REQUEST="true")
     assert step.status_code == 200
-    assert b"Waiting for a worker to start the games" in step.content
+    assert b"Waiting for the first game to start" in step.content
     assert b"delay:1s" in step.content  # polls gently while the worker plays
-    assert MatchupRun.objects.get(pk=run.pk).played == 0
+    assert SimulationJob.objects.get(pk=job.pk).games_done == 0
 
 
-def test_a_run_the_engine_cannot_play_fails_with_the_reason(alice, user):
-    run = _stored_run(user)
-    matchup_run_play_all(run_id=run.pk)  # as the background runner plays it
-    step = alice.get(reverse("matchup-step", args=[run.pk]), HTTP_HX_REQUEST="true")
-    assert step.status_code == 400
+def test_a_matchup_the_engine_cannot_play_fails_with_the_reason(alice, user):
+    job = _stored_matchup(user)
+    simulation_job_play_inline(job_id=job.pk)  # as the background runner plays it
+    step = alice.get(reverse("simulation-progress", args=[job.pk]), HTTP_HX_REQUEST="true")
     assert b"The engine cannot play these decks" in step.content
-    failed = MatchupRun.objects.get(pk=run.pk)
-    assert failed.status == MatchupRun.Status.FAILED
+    failed = SimulationJob.objects.get(pk=job.pk)
+    assert failed.status == SimulationJob.Status.FAILED
     assert failed.error
     assert b"Failed" in alice.get(reverse("matchup-new")).content
 
@@ -530,7 +533,7 @@ def test_a_full_reggae_setup_deals_its_own_lineup_face_up(alice, user):
         user, game="reggae-revolution", sample_name="legal-full-setup", name="Full Table"
     )
     pk = run_id(start(alice, deck, None, games=1, players=2))
-    run = MatchupRun.objects.get(pk=pk)
+    run = matchup(pk)
     assert run.setup["lineup"] == [
         "Amber Oath",
         "Any-Which-Way Anthem",
@@ -544,7 +547,7 @@ def test_a_full_reggae_setup_deals_its_own_lineup_face_up(alice, user):
     state = engine_for("reggae-revolution").new_initial_state(run.seed, run.setup)
     assert sorted(state.table[card].name for card in state.lineup) == run.setup["lineup"]
     poll_to_end(alice, pk)
-    assert MatchupRun.objects.get(pk=pk).status == MatchupRun.Status.DONE
+    assert matchup(pk).status == SimulationJob.Status.DONE
 
 
 def test_an_illegal_reggae_starting_deck_is_refused(alice, user):
@@ -565,10 +568,10 @@ def test_the_list_of_recent_runs_costs_the_same_queries_however_long(alice, user
             assert alice.get(reverse("matchup-new")).status_code == 200
         return len(context.captured_queries)
 
-    _stored_run(user)
+    _stored_matchup(user)
     one = queries()
     for _ in range(5):
-        _stored_run(user)
+        _stored_matchup(user)
     assert queries() == one
 
 
@@ -596,7 +599,7 @@ SAMPLE_PAIRS = [
 @pytest.mark.parametrize(("game", "first", "second"), SAMPLE_PAIRS)
 def test_every_legal_sample_deck_can_start_a_matchup(user, game, first, second):
     from decks.decklist import decklist_read
-    from rules.matchups import matchup_plan
+    from rules.jobs import matchup_plan
 
     text = sample(game, first)
     variant = decklist_read(text, "text").metadata.get("variant", "")
@@ -617,11 +620,13 @@ def test_every_legal_sample_deck_can_start_a_matchup(user, game, first, second):
     elif second is not None:
         b = make_deck(user, game=game, sample_name=second, name=second)
     # the engine deals a game from the setup (matchup_plan refuses otherwise, saying why)
-    plan = matchup_plan(a, b, ["random", "random"], 2)
-    assert len(plan.agents) == 2
+    decks = [deck for deck in (a, b) if deck is not None]
+    plan = matchup_plan(decks=decks, agents=["random"] * len(decks), games=2, players=2)
+    pairing = plan.pairings[0]
+    assert len(pairing["agents"]) == 2
     if game == RVR:
-        assert plan.setup["variant"] == variant
-        neutral = plan.setup.get("neutral", [])
+        assert pairing["setup"]["variant"] == variant
+        neutral = pairing["setup"].get("neutral", [])
         first_neutral = sorted(r.card.name for r in a.cards.filter(zone="neutral"))
         assert neutral[: len(first_neutral)] == first_neutral  # deck A's neutral tiles first
         assert len(neutral) == len(set(neutral))
@@ -640,7 +645,7 @@ def test_seats_rotate_by_default_so_each_deck_moves_first_in_half_the_games(alic
     a, b = two_decks(user, "revolt-n-reign")
     pk = run_id(start(alice, a, b, games=4))
     final = poll_to_end(alice, pk)
-    run = MatchupRun.objects.get(pk=pk)
+    run = matchup(pk)
     assert run.fixed_seats is False
     # 2k games on two seats: each deck moves first exactly k times
     assert run.totals["moved_first"] == [2, 2]
@@ -675,12 +680,12 @@ def test_fixed_seats_keep_deck_a_first_and_say_so(alice, user):
     )
     pk = run_id(response)
     final = poll_to_end(alice, pk)
-    run = MatchupRun.objects.get(pk=pk)
+    run = matchup(pk)
     assert run.fixed_seats is True
     assert run.totals["moved_first"] == [2, 0]
     body = final.content.decode()
     assert "Fixed seats: every deck kept its seat" in body
-    assert "fixed seats" in alice.get(reverse("matchup-detail", args=[pk])).content.decode()
+    assert "fixed seats" in alice.get(reverse("simulation-detail", args=[pk])).content.decode()
     # with fixed seats a deck's wins are its seat's
     assert run.totals["seat_wins"] == run.totals["wins"]
 
@@ -704,7 +709,7 @@ def test_three_reign_absolute_armies_play_from_the_form_to_the_report(alice, use
     )
     pk = run_id(response)
     final = poll_to_end(alice, pk)
-    run = MatchupRun.objects.get(pk=pk)
+    run = matchup(pk)
     assert run.setup["factions"] == ["elves", "empire", "azuma"]
     assert run.labels == ["Elves", "Empire", "Azuma"]
     assert run.title == "Elves vs Empire vs Azuma"
@@ -716,7 +721,7 @@ def test_three_reign_absolute_armies_play_from_the_form_to_the_report(alice, use
     assert all(name in by_deck for name in ("Elves", "Empire", "Azuma"))
     assert len(re.findall(r'data-testid="seat-win-rate"', _table(body, "by-seat"))) == 3
     # a rotated game replays with each army under its own name
-    replay = alice.get(reverse("matchup-game", args=[pk, 2]))
+    replay = alice.get(reverse("simulation-game", args=[pk, 2]))
     assert replay.status_code == 200
 
 
@@ -738,7 +743,7 @@ def test_four_reign_absolute_decks_of_the_same_faction_are_refused(alice, user):
     )
     assert response.status_code == 400
     assert "Two decks are Elves" in response.content.decode()
-    assert not MatchupRun.objects.exists()
+    assert not SimulationJob.objects.exists()
 
 
 def test_a_three_deck_reggae_team_plays_from_the_form_to_the_report(alice, user):
@@ -761,7 +766,7 @@ def test_a_three_deck_reggae_team_plays_from_the_form_to_the_report(alice, user)
     )
     pk = run_id(response)
     final = poll_to_end(alice, pk)
-    run = MatchupRun.objects.get(pk=pk)
+    run = matchup(pk)
     assert run.cooperative
     assert run.setup["players"] == 3
     assert run.setup["lineup"]  # the full setup's lineup, dealt face up
@@ -806,18 +811,69 @@ def test_the_form_chooses_each_games_best_agent_and_says_how_long_a_game_takes(
 
 
 def test_a_run_stored_before_seats_rotated_shows_its_decks_as_its_seats(alice, user):
-    from tests.factories import MatchupRunFactory
+    from tests.factories import MatchupJobFactory
 
     a, b = two_decks(user, "rival-realms")
-    run = MatchupRunFactory(
+    job = MatchupJobFactory(
         owner=user,
         game=a.game,
         fixed_seats=True,
-        sides=[{"label": "Court", "deck": a.pk}, {"label": "Keeps", "deck": b.pk}],
+        decks=[
+            {"deck": a.pk, "name": "Court", "label": "Court", "version": 1, "hash": ""},
+            {"deck": b.pk, "name": "Keeps", "label": "Keeps", "version": 1, "hash": ""},
+        ],
     )
-    body = alice.get(reverse("matchup-detail", args=[run.pk])).content.decode()
+    body = alice.get(reverse("simulation-detail", args=[job.pk])).content.decode()
     by_deck, by_seat = _table(body, "by-deck"), _table(body, "by-seat")
     assert "Court" in by_deck and "Keeps" in by_deck
     # by seat is by deck: 2 wins each, 50.0% with the same interval
     assert re.findall(r'data-testid="seat-win-rate">([^<]+)<', by_seat) == ["50.0%", "50.0%"]
     assert "Fixed seats" in body
+
+
+# -- matchup runs of before (issue 30): their links, their anonymous owners ------------------------
+
+
+def test_the_links_of_a_matchup_run_lead_for_good_to_the_job_it_became(alice, user):
+    from tests.factories import MatchupJobFactory
+
+    # given the job that migration 0009 made of matchup run 41
+    a, _ = two_decks(user, "rival-realms")
+    job = MatchupJobFactory(owner=user, game=a.game, legacy_run=41)
+    page = reverse("simulation-detail", args=[job.pk])
+    replay = reverse("simulation-game", args=[job.pk, 2]) + "?step=3&view=1"
+    # when the run's old links are followed, then they move for good to the job's pages
+    for old, new in (
+        ("/matchups/41/", page),
+        ("/matchups/41/step/", page),
+        ("/matchups/41/games/2/?step=3&view=1", replay),
+    ):
+        response = alice.get(old)
+        assert (response.status_code, response["Location"]) == (301, new), old
+    assert b"Results of 4 games" in alice.get(page).content
+    # and a run that never was is a page that says so
+    missing = alice.get("/matchups/42/")
+    assert missing.status_code == 404
+    assert b"No such matchup" in missing.content
+    assert alice.get("/matchups/42/games/1/").status_code == 404
+
+
+def test_logging_in_keeps_a_matchup_run_started_anonymously_before_matchups_were_jobs(
+    client, django_user_model, user
+):
+    from tests.factories import MatchupJobFactory
+    from web.signals import SESSION_RUNS
+
+    # given a visitor whose browser session started matchup run 41, now a job
+    a, _ = two_decks(user, "rival-realms")
+    session = client.session
+    session[SESSION_RUNS] = [41]
+    session.save()
+    job = MatchupJobFactory(game=a.game, session_key=session.session_key, legacy_run=41)
+    django_user_model.objects.create_user("erin", "erin@example.com", "pw-erin-matchups-1")
+    # when they log in, then the job is their account's
+    response = client.post(reverse("login"), {"username": "erin", "password": "pw-erin-matchups-1"})
+    assert response.status_code == 302
+    job.refresh_from_db()
+    assert job.owner.username == "erin" and job.session_key == ""
+    assert client.get(reverse("simulation-detail", args=[job.pk])).status_code == 200

@@ -87,3 +87,44 @@ def test_first_turns_of_revolt_n_reign_against_greedy_on_a_phone(
     expect(rival.get_by_role("img", name="A face-down card").first).to_be_visible()
     shot(phone, "play-revolt-n-reign-phone")
     context.close()
+
+
+def test_the_ais_deck_list_follows_your_deck_in_regality_vs_religion(page, user, password):
+    # given the demo set's Regality vs Religion decks
+    from decks.demo import demo_load
+    from decks.models import Deck
+    from tests.decks.conftest import SAMPLES_DIR
+
+    demo_load(samples_dir=SAMPLES_DIR)
+    rvr = Deck.objects.filter(game__slug="regality-vs-religion").order_by("name")
+    log_in(page, user, password)
+    page.goto("/play/?game=regality-vs-religion")
+    yours, theirs = page.get_by_label("Your deck"), page.get_by_label("The AI's deck")
+    for deck in rvr:
+        # when the player picks a deck
+        yours.select_option(str(deck.pk))
+        # then the AI's list offers exactly the decks of the other alignment in its variant
+        offered = theirs.evaluate(
+            "s => Array.from(s.options).filter(o => !o.disabled && !o.hidden).map(o => o.text)"
+        )
+        side = {card.card.branch.slug for card in deck.cards.select_related("card__branch")}
+        other = "religion" if "regality" in side else "regality"
+        expected = [
+            f"{d.name} ({d.variant})"
+            for d in rvr
+            if d.variant == deck.variant and d.cards.filter(card__branch__slug=other).exists()
+        ]
+        assert offered == expected, deck.name
+        assert theirs.evaluate("s => s.options[s.selectedIndex].text") in expected
+        # and where the variant hides tiles, no AI that needs the whole board is offered
+        agents = page.get_by_label("AI", exact=True).evaluate(
+            "s => Array.from(s.options).filter(o => !o.disabled).map(o => o.value)"
+        )
+        secret = deck.variant.startswith("secret")
+        assert ("alphabeta" in agents, "hard" in agents) == (not secret, not secret), deck.name
+        note = page.get_by_test_id("play-agent-open")
+        expect(note).to_be_visible() if secret else expect(note).to_be_hidden()
+    shot(page, "play-regality-vs-religion-pairs")
+    # and the pair picked starts a game
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_test_id("table")).to_be_visible()

@@ -39,7 +39,7 @@ def test_a_replay_says_each_turn_in_words_with_card_links(alice, user, game):
     a, b = two_decks(user, game)
     pk = run_id(start(alice, a, b, games=1, players=3 if b is None else None))
     poll_to_end(alice, pk)
-    url = reverse("matchup-game", args=[pk, 1])
+    url = reverse("simulation-game", args=[pk, 1])
     first = alice.get(url)
     total = first.context["total"]
     headings = first.context["headings"]

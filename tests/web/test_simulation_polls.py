@@ -1,6 +1,7 @@
 """What polling costs and what it shows: a job's page rises game by game while a chunk plays,
-and any number of clients polling or reloading a running job or matchup run plays no game (the
-games are counted where every one of them is played, ``play_game``)."""
+and any number of clients polling or reloading a running job (a gauntlet, a matchup started on
+the matchup form) plays no game (the games are counted where every one of them is played,
+``play_game``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,13 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import jobs, services
-from rules.jobs import gauntlet_plan, simulation_chunk_run, simulation_job_create
-from rules.models import MatchupRun, SimulationJob
-from rules.services import matchup_run_play_all
+from rules.jobs import (
+    gauntlet_plan,
+    simulation_chunk_run,
+    simulation_job_create,
+    simulation_job_play_inline,
+)
+from rules.models import SimulationJob
 from tests.rules.jobs_helpers import faction_decks
 from tests.web.test_matchup_runs import run_id, start, two_decks
 
@@ -38,7 +43,7 @@ def gauntlet_of_twelve(owner) -> SimulationJob:
 
 
 def count_games(monkeypatch, after_each=None) -> list[int]:
-    """Count every game played from now on (jobs and matchup runs alike), calling
+    """Count every game played from now on (by any job), calling
     ``after_each`` once each game is over; the list holds the count."""
     played = [0]
     real = services.play_game
@@ -133,25 +138,26 @@ def test_twenty_clients_polling_a_running_job_play_no_game(user, settings, monke
 def test_twenty_clients_polling_a_running_matchup_play_no_game(alice, user, settings, monkeypatch):
     settings.CELERY_BROKER_URL = ""  # no broker: the process's background runner plays it
     a, b = two_decks(user, "rival-realms")
-    pk = run_id(start(alice, a, b, games=6))
+    pk = run_id(start(alice, a, b, games=6))  # the matchup form's job, as a visitor starts it
     clients = clients_of(user)
 
     def everyone_polls() -> None:
         for client in clients:
-            client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
-            client.get(reverse("matchup-detail", args=[pk]))
+            client.get(reverse("simulation-progress", args=[pk]), HTTP_HX_REQUEST="true")
+            client.get(reverse("simulation-detail", args=[pk]))
+            client.get(f"/matchups/{pk}/")  # an old link (no run had this id: a 404)
 
     played = count_games(monkeypatch, after_each=everyone_polls)
     everyone_polls()
     assert played == [0]
-    assert MatchupRun.objects.get(pk=pk).played == 0
-    page = alice.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
-    assert b"Waiting for the games to start" in page.content
+    assert SimulationJob.objects.get(pk=pk).games_done == 0
+    page = alice.get(reverse("simulation-progress", args=[pk]), HTTP_HX_REQUEST="true")
+    assert b"Waiting for the first game to start" in page.content
 
-    matchup_run_play_all(run_id=pk)  # the runner's work; 20 clients poll after every game
+    simulation_job_play_inline(job_id=pk)  # the runner's work; 20 clients poll after every game
 
     assert played == [6]
     everyone_polls()
     assert played == [6]
-    run = MatchupRun.objects.get(pk=pk)
-    assert (run.status, run.played) == (MatchupRun.Status.DONE, 6)
+    job = SimulationJob.objects.get(pk=pk)
+    assert (job.kind, job.status, job.games_done) == ("matchup", SimulationJob.Status.DONE, 6)

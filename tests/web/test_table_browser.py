@@ -24,7 +24,7 @@ def test_replays_step_through_the_table_of_every_game(page, client, user, passwo
         a, b = two_decks(user, game)
         pk = run_id(start(client, a, b, games=2, players=3 if b is None else None))
         poll_to_end(client, pk)
-        replays[game] = reverse("matchup-game", args=[pk, 1])
+        replays[game] = reverse("simulation-game", args=[pk, 1])
     log_in(page, user, password)
     for game, url in replays.items():
         page.goto(f"{url}?step=2")
@@ -67,7 +67,7 @@ def test_the_table_fits_a_phone(browser, live_server, client, user, password):
     context = browser.new_context(base_url=live_server.url, viewport={"width": 375, "height": 740})
     phone = context.new_page()
     log_in(phone, user, password)
-    phone.goto(reverse("matchup-game", args=[pk, 1]) + "?step=5")
+    phone.goto(reverse("simulation-game", args=[pk, 1]) + "?step=5")
     expect(phone.get_by_test_id("table-grid")).to_be_visible()
     overflow = phone.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px at phone width"

@@ -34,7 +34,7 @@ def _replay(alice, user, game: str) -> tuple[str, int]:
     a, b = two_decks(user, game)
     pk = run_id(start(alice, a, b, games=2, players=3 if b is None else None))
     poll_to_end(alice, pk)
-    return reverse("matchup-game", args=[pk, 1]), pk
+    return reverse("simulation-game", args=[pk, 1]), pk
 
 
 def _headings(body: str) -> list[str]:
@@ -93,7 +93,7 @@ def test_the_go_to_game_form_opens_that_game_and_refuses_others(alice, user):
     url, pk = _replay(alice, user, "regality-vs-religion")
     response = alice.get(url, {"game": 2})
     assert response.status_code == 302 and response["Location"] == reverse(
-        "matchup-game", args=[pk, 2]
+        "simulation-game", args=[pk, 2]
     )
     assert alice.get(url, {"game": 3}).status_code == 400
 

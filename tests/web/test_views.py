@@ -703,17 +703,14 @@ def _run_pk(response) -> int:
 
 
 def _poll_to_end(client, pk: int):
-    """Play the run as the background runner does (nothing is dispatched from the test's
-    uncommitted transaction), then poll it as htmx does; return the answer."""
-    from rules.models import MatchupRun
+    """Play the matchup job as the background runner does (nothing is dispatched from the
+    test's uncommitted transaction), then poll it as htmx does; return the answer."""
+    from rules.jobs import simulation_job_play_inline
     from rules.runner import background_wait
-    from rules.services import matchup_run_play_all
 
-    assert background_wait(("matchup", pk), timeout=120)  # where the runner holds it
-    matchup_run_play_all(run_id=pk)
-    step = client.get(reverse("matchup-step", args=[pk]), HTTP_HX_REQUEST="true")
-    assert MatchupRun.objects.get(pk=pk).finished, "the matchup did not finish"
-    return step
+    assert background_wait(("job", pk), timeout=120)  # where the runner holds it
+    assert simulation_job_play_inline(job_id=pk).finished, "the matchup did not finish"
+    return client.get(reverse("simulation-progress", args=[pk]), HTTP_HX_REQUEST="true")
 
 
 def test_matchup_runs_in_chunks_to_results_and_replay(alice, user):
@@ -723,21 +720,21 @@ def test_matchup_runs_in_chunks_to_results_and_replay(alice, user):
     response = _start_matchup(alice, a, b, games=12)
     pk = _run_pk(response)
     page = alice.get(response["Location"])
-    assert b"Waiting for the games to start" in page.content  # the runner has not begun
+    assert b"Waiting for the first game to start" in page.content  # the runner has not begun
     last = _poll_to_end(alice, pk)
     body = last.content.decode()
     assert "Results of 12 games" in body
     assert "95% interval" in body
     assert 'data-testid="length-chart"' in body and 'data-testid="reason-chart"' in body
-    replay = alice.get(reverse("matchup-game", args=[pk, 3]), {"step": 2})
+    replay = alice.get(reverse("simulation-game", args=[pk, 3]), {"step": 2})
     assert replay.status_code == 200
     assert b"Step 2 of" in replay.content
-    again = alice.get(reverse("matchup-game", args=[pk, 3]), {"step": "x"})
+    again = alice.get(reverse("simulation-game", args=[pk, 3]), {"step": "x"})
     assert again.status_code == 400
 
 
 def test_matchup_is_reproducible_by_seed(alice, user):
-    from rules.models import MatchupRun
+    from rules.models import SimulationJob
 
     a = make_deck(user, name="Eagles")
     b = make_deck(user, name="Bisons", sample_name="legal-bison-pressure")
@@ -745,7 +742,7 @@ def test_matchup_is_reproducible_by_seed(alice, user):
     for _ in range(2):
         pk = _run_pk(_start_matchup(alice, a, b, games=5))
         _poll_to_end(alice, pk)
-        results.append(MatchupRun.objects.get(pk=pk).totals)
+        results.append(SimulationJob.objects.get(pk=pk).aggregate)
     assert results[0] == results[1]
 
 
@@ -774,7 +771,8 @@ def test_matchup_cannot_use_someone_elses_private_deck(client, user, other_user)
 
 
 def test_matchup_of_another_session_is_404(client):
-    assert client.get(reverse("matchup-detail", args=[999_999])).status_code == 404
+    assert client.get(reverse("simulation-detail", args=[999_999])).status_code == 404
+    assert client.get("/matchups/999999/").status_code == 404  # no run had that id
 
 
 def test_rival_realms_matchup(alice, user):

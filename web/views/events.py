@@ -24,16 +24,19 @@ from decks.events.errors import (
     RegistrationLockedError,
 )
 from decks.events.selectors import (
+    REGISTRATION_COLUMNS,
     event_changeable_fields,
     event_check_organiser,
     event_deletion_refusal,
     event_is_locked,
     event_is_organised_by,
+    registration_csv_rows,
     registration_of,
     registrations_visible_to,
 )
 from decks.events.selectors import event_list as event_list_query
 from decks.events.services import (
+    event_close_registrations,
     event_create,
     event_delete,
     event_update,
@@ -49,6 +52,7 @@ from decks.selectors import (
     user_is_organiser,
 )
 from decks.validation.report import legality_csv_rows, legality_csv_write
+from deckwright.csvcells import csv_writer
 from web.forms import EventForm, RegistrationForm, TournamentFilesForm
 
 SESSION_REPORTS = "web:tournament-reports"
@@ -288,6 +292,42 @@ def event_registrations_page(request: HttpRequest, pk: int) -> HttpResponse:
         "locked": event_is_locked(event),
     }
     return render(request, "web/event_registrations.html", context)
+
+
+@login_required
+@require_GET
+def event_registrations_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser downloads the registrations as CSV (deck, player, verdict, problems, cards,
+    hash, submitted); nobody else may. Every cell goes through ``csv_writer``."""
+    event = _event(pk)
+    try:
+        registrations = list(registrations_visible_to(event, request.user))
+    except EventPermissionError as error:
+        return _event_organiser_only(request, event, error)
+    buffer = io.StringIO()
+    writer = csv_writer(buffer)
+    writer.writerow(REGISTRATION_COLUMNS)
+    writer.writerows(registration_csv_rows(event, registrations))
+    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="registrations-event-{event.pk}.csv"'
+    return response
+
+
+@login_required
+@require_POST
+def event_close(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """The organiser closes the registrations now (the deadline becomes this moment)."""
+    event = _event(pk)
+    try:
+        event_close_registrations(event=event, actor=request.user)
+    except EventPermissionError as error:
+        return _event_organiser_only(request, event, error)
+    except EventConflictError as error:
+        return _event_page(request, event, errors=list(error.fields.values()), status=409)
+    messages.success(
+        request, "Registrations closed: the decklists are final and can no longer change."
+    )
+    return redirect("event-detail", pk=event.pk)
 
 
 def _verdict_message(request: HttpRequest, registration: Registration) -> None:

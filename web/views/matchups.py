@@ -1,66 +1,63 @@
-"""Matchup pages: pick decks and agents, watch the games run, read the results, list the games
-and replay any one of them step by step.
+"""Matchup pages: pick decks and agents and start a matchup job; replay any game of a matchup
+step by step; and the old links of matchup runs, which lead to the jobs they became.
 
-A run is a ``rules.models.MatchupRun`` row owned by the signed-in user (or by the anonymous
-visitor's session). A Celery worker plays it (a broker is configured) or the process's
-background runner (none is); the page's poll only reads the progress, so any number of polls
-and reloads plays no game.
+A matchup is a ``SimulationJob(kind="matchup")`` (``rules.jobs``), started by the same service
+as every other job (``simulation_job_start``: planned, stored and charged to the quotas at once)
+and shown on the job's page (``web.views.simulations``). A Celery worker plays it (a broker is
+configured) or the process's background runner (none is); no page plays a game, except the
+replay, which plays the one game it shows again from its seed.
 """
 
 from __future__ import annotations
 
 from contextlib import suppress
-from typing import Any
 
 from django.core.cache import cache
-from django.core.paginator import InvalidPage, Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from decks.selectors import deck_list_visible_to
 from deckwright.clientip import client_ip
 from deckwright.inputs import MAX_ID, MAX_INT32, ParameterError, bounded_int
-from rules.matchups import agent_label, agents_offered, matchup_plan
-from rules.models import MatchupRun
-from rules.quotas import MatchupQuotaExceeded, matchup_quota_charge
-from rules.selectors import matchup_run_for_owner, matchup_runs_owned_by
-from rules.services import (
-    MatchupRunError,
+from rules.jobs import SimulationJobError, matchup_plan, simulation_job_start
+from rules.matchups import agents_offered
+from rules.models import SimulationJob
+from rules.quotas import GamesQuotaExceeded
+from rules.selectors import (
+    MatchupGameError,
     matchup_game_record,
-    matchup_run_create,
+    simulation_job_games_played,
+    simulation_job_legacy_run,
+    simulation_job_matchup,
+    simulation_jobs_owned_by,
 )
-from web.charts import bar_chart
 from web.forms import MatchupForm
 from web.limits import heavy_page
 from web.matchups import (
-    MatchupSetupError,
     end_reason_text,
-    game_rows,
     matchup_agent_choices,
     matchup_games,
     matchup_plugins,
-    matchup_summary,
     matchups_available,
     outcome_text,
 )
 from web.narration import narrated_log
-from web.signals import SESSION_RUNS
+from web.signals import SESSION_JOBS
 from web.table import OPEN, parse_viewer, replay_table
 
-SESSION_MARK = "web:matchup-runs"
+SESSION_MARK = "web:simulation-jobs"
 RECENT_RUNS = 10
-GAMES_PER_PAGE = 25
 REPLAY_CACHE_SECONDS = 3600
 
 
-def _session_key(request: HttpRequest, *, create: bool = False) -> str | None:
+def _session_key(request: HttpRequest, *, create: bool = False) -> str:
     """The anonymous visitor's session key (made, and kept by a mark, when ``create``)."""
     if create and not request.user.is_authenticated:
         request.session[SESSION_MARK] = True
         if request.session.session_key is None:
             request.session.save()
-    return request.session.session_key
+    return request.session.session_key or ""
 
 
 def _message(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
@@ -71,14 +68,42 @@ def _not_found(request: HttpRequest) -> HttpResponse:
     return _message(
         request,
         "No such matchup",
-        "There is no matchup run here that belongs to you. Runs are visible only to whoever "
-        "started them (an anonymous visitor's runs stay with their browser session).",
+        "There is no matchup here that belongs to you. Matchups are visible only to whoever "
+        "started them (an anonymous visitor's stay with their browser session).",
         404,
     )
 
 
+def _start(request: HttpRequest, form: MatchupForm) -> SimulationJob | None:
+    """Plan the form's matchup and start it as a job, or put why not on the form (nothing is
+    stored or charged then)."""
+    data = form.cleaned_data
+    anonymous = not request.user.is_authenticated
+    try:
+        plan = matchup_plan(
+            decks=data["decks"],
+            agents=data["agents"],
+            games=data["games"],
+            players=data.get("players") or None,
+            fixed_seats=bool(data.get("fixed_seats")),
+        )
+        return simulation_job_start(
+            kind=SimulationJob.Kind.MATCHUP,
+            plan=plan,
+            user=request.user,
+            address=client_ip(request),
+            session_key=_session_key(request, create=True) if anonymous else "",
+            seed=data["seed"],
+        )
+    except (SimulationJobError, GamesQuotaExceeded) as error:
+        form.add_error(None, str(error))
+        return None
+
+
+@require_http_methods(["GET", "POST"])
 def matchup_new(request: HttpRequest) -> HttpResponse:
-    """Choose decks (of any game with an engine), agents and a number of games; start the run."""
+    """Choose decks (of any game with an engine), agents and a number of games; start the
+    matchup job and show its page."""
     decks = deck_list_visible_to(request.user, games=matchup_games())
     initial = {"deck_a": request.GET.get("deck")}
     agents, offers = matchup_agent_choices()
@@ -86,43 +111,12 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
         request.POST or None, decks=decks, agents=agents, offers=offers, initial=initial
     )
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            decks = data["decks"]
-            plan = matchup_plan(
-                decks[0],
-                decks[1] if len(decks) > 1 else None,
-                data["agents"],
-                data["players"],
-                more=decks[2:],
-            )
-            matchup_quota_charge(  # anonymous visitors only: rules/quotas.py
-                user=request.user,
-                address=client_ip(request),
-                session_key=_session_key(request, create=True) or "",
-                games=data["games"],
-            )
-        except (MatchupSetupError, MatchupQuotaExceeded) as error:
-            form.add_error(None, str(error))
-        else:
-            run = matchup_run_create(
-                game=data["deck_a"].game,
-                owner=request.user if request.user.is_authenticated else None,
-                session_key=_session_key(request, create=True) or "",
-                sides=plan.sides(),
-                agents=plan.agents,
-                setup=plan.setup,
-                cooperative=plan.cooperative,
-                games=data["games"],
-                seed=data["seed"],
-                deck_a=data["deck_a"],
-                deck_b=data["deck_b"],
-                fixed_seats=data["fixed_seats"],
-            )
-            if run.owner_id is None:
+        job = _start(request, form)
+        if job is not None:
+            if job.owner_id is None:
                 # kept in the session data, which logging in carries over to the new key
-                request.session[SESSION_RUNS] = [*request.session.get(SESSION_RUNS, []), run.pk]
-            return redirect("matchup-detail", pk=run.pk)
+                request.session[SESSION_JOBS] = [*request.session.get(SESSION_JOBS, []), job.pk]
+            return redirect("simulation-detail", pk=job.pk)
     unavailable = ""
     wanted = request.GET.get("deck", "")
     with suppress(ParameterError):  # a link's ?deck= only preselects; a bad one is ignored
@@ -136,7 +130,13 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
             form.initial.update(dict.fromkeys(MatchupForm.AGENTS, default))
             if not _cooperative(deck.game.slug):
                 form.initial["deck_b"] = deck.pk  # the deck against itself, to start from
-    recent = list(matchup_runs_owned_by(request.user, _session_key(request))[:RECENT_RUNS])
+    owned = simulation_jobs_owned_by(request.user, request.session.session_key)
+    recent = [
+        {"job": job, "title": " vs ".join(job.labels), "played": simulation_job_games_played(job)}
+        for job in owned.filter(kind=SimulationJob.Kind.MATCHUP).order_by("-created_at", "-pk")[
+            :RECENT_RUNS
+        ]
+    ]
     status = 400 if request.method == "POST" else 200
     context = {
         "form": form,
@@ -162,99 +162,55 @@ def _cooperative(slug: str) -> bool:
     return plugin is not None and plugin.cooperative
 
 
-def _context(run: MatchupRun, page_number: Any = 1) -> dict[str, Any]:
-    done = run.played
-    context: dict[str, Any] = {
-        "run": run,
-        "done": done,
-        "agents": [agent_label(name, run.game.slug) for name in run.agents],
-        "seats": list(
-            zip(run.labels, [agent_label(n, run.game.slug) for n in run.agents], strict=True)
-        ),
-        "decks": list({side["deck"]: side for side in run.sides}.values()),
-        "poll_delay": "1s",
-    }
-    if done:
-        summary = matchup_summary(run)
-        context["summary"] = summary
-        context["length_chart"] = bar_chart(
-            summary["length_points"],
-            title="Game length",
-            x_label="Actions",
-            y_label="Games",
-            numeric=True,
-        )
-        # a tick has room for the words before their explanation ("LP Victory"); the list of
-        # games says them in full
-        short = [(words.split(" (")[0], count) for words, count in summary["reason_points"]]
-        context["reason_chart"] = bar_chart(
-            short, title="How games ended", x_label="End", y_label="Games"
-        )
-    if run.finished and done:
-        paginator = Paginator(range(done), GAMES_PER_PAGE)
-        page = paginator.page(page_number)
-        context["games_page"] = page
-        context["game_rows"] = game_rows(run, page.start_index() - 1, page.end_index())
-        # engines with a ``first_player`` hook say who moved first in each game
-        context["show_first"] = any(row.first for row in context["game_rows"])
-    return context
-
-
-def _owned(request: HttpRequest, pk: int) -> MatchupRun | None:
-    return matchup_run_for_owner(request.user, _session_key(request), pk)
+# -- the links of matchup runs (before matchups were jobs) ----------------------------------------
 
 
 @require_GET
-def matchup_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The run: its progress while it plays, then its results and the list of its games."""
-    run = _owned(request, pk)
-    if run is None:
+def matchup_run_moved(request: HttpRequest, pk: int) -> HttpResponse:
+    """An old matchup run's page (or its poll): for good at the page of the job it became."""
+    job = simulation_job_legacy_run(pk)
+    if job is None:
         return _not_found(request)
-    page = request.GET.get("page", "1")
-    try:
-        context = _context(run, page)
-    except InvalidPage:
-        return _message(
-            request,
-            "No such page of games",
-            f"The list of games has no page {page!r}; it starts at page 1.",
-            404,
-        )
-    return render(request, "web/matchup_detail.html", context)
+    return redirect("simulation-detail", pk=job.pk, permanent=True)
 
 
 @require_GET
-def matchup_step(request: HttpRequest, pk: int) -> HttpResponse:
-    """The poll: the progress (or the results); it reads, it never plays a game."""
-    run = _owned(request, pk)
-    if run is None:
+def matchup_run_game_moved(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """An old matchup run's replay: for good at the replay of the same game of its job."""
+    job = simulation_job_legacy_run(pk)
+    if job is None:
         return _not_found(request)
-    template = "web/_matchup_progress.html" if request.htmx else "web/matchup_detail.html"
-    status = 400 if run.status == MatchupRun.Status.FAILED else 200
-    return render(request, template, _context(run), status=status)
+    response = redirect("simulation-game", pk=job.pk, number=number, permanent=True)
+    if request.META.get("QUERY_STRING"):  # the step and the view stay as they were
+        response["Location"] += "?" + request.META["QUERY_STRING"]
+    return response
+
+
+# -- replays --------------------------------------------------------------------------------------
 
 
 @require_GET
 @heavy_page("replay")
 def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """Game ``number`` of the run, played again from its seed, shown step by step."""
-    run = _owned(request, pk)
+    """Game ``number`` of a matchup job, played again from its seed, shown step by step."""
+    job = simulation_jobs_owned_by(request.user, request.session.session_key).filter(pk=pk).first()
+    run = simulation_job_matchup(job) if job is not None else None
     if run is None:
         return _not_found(request)
     if "game" in request.GET:  # the "go to game" form: that game's replay, from its start
         try:
             wanted = bounded_int(request.GET["game"], "game", 1, max(run.played, 1))
         except ParameterError as error:
-            return _message(request, "Not a game of this run", str(error), 400)
-        return redirect("matchup-game", pk=run.pk, number=wanted)
-    # the creation time tells apart runs that reuse a deleted run's id
-    key = f"web:matchup-game:{run.pk}:{run.created_at.timestamp()}:{number}"
+            return _message(request, "Not a game of this matchup", str(error), 400)
+        return redirect("simulation-game", pk=run.pk, number=wanted)
+    # the creation time tells apart jobs that reuse a deleted job's id
+    key = f"web:matchup-game:{run.pk}:{job.created_at.timestamp()}:{number}"
     try:
         record = cache.get_or_set(
             key, lambda: matchup_game_record(run, number), REPLAY_CACHE_SECONDS
         )
-    except MatchupRunError as error:
-        status = 409 if 1 <= number <= run.played else 404
+    except MatchupGameError as error:
+        status = 409 if run.stored_game(number - 1) is not None else 404
         return _message(request, f"Game {number} cannot be replayed", str(error), status)
     # events name engine seats; with rotating seats the record says which deck sat where
     seats = [run.seat_label(run.side_in_seat(record, seat)) for seat in range(len(run.sides))]
@@ -275,6 +231,7 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     summary = record["summary"]
     players = len(seats)
     viewer = parse_viewer(request.GET.get("view", OPEN), players)
+    stored = run.numbers
     context = {
         "table": replay_table(run.game.slug, record, step, seats, viewer),
         "view": OPEN if viewer is None else str(viewer + 1),
@@ -295,7 +252,7 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "previous_step": max(step - 1, 1),
         "next_step": min(step + 1, total),
         "played_before": sum(len(s["lines"]) for s in steps[: max(step - 1, 0)]),
-        "previous_game": number - 1 if number > 1 else None,
-        "next_game": number + 1 if number < run.played else None,
+        "previous_game": next((n + 1 for n in reversed(stored) if n < number - 1), None),
+        "next_game": next((n + 1 for n in stored if n > number - 1), None),
     }
     return render(request, "web/matchup_replay.html", context)

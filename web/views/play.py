@@ -18,7 +18,15 @@ from decks.selectors import deck_list_visible_to
 from deckwright.inputs import ParameterError, bounded_int
 from rules.engines.core import find_plugin
 from rules.engines.core.narration import CardRef
-from rules.matchups import PlayRefused, agent_label, agents_offered, levels_offered
+from rules.matchups import (
+    PlayRefused,
+    agent_label,
+    agents_needing_open_play,
+    agents_offered,
+    decks_facing,
+    decks_hiding,
+    levels_offered,
+)
 from rules.models import PlayedGame
 from rules.play import (
     PlayConflict,
@@ -51,47 +59,112 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def play_home(request: HttpRequest) -> HttpResponse:
-    """Your games (resume or replay) and the form that starts a new one."""
+    """Your games (resume or replay) and the form that starts a new one (``deck``: the deck of
+    yours it picks first)."""
+    picked = {"deck": request.GET["deck"]} if request.GET.get("deck") else None
+    return _home_page(request, request.GET.get("game", ""), posted=picked)
+
+
+#: the form's field of each part of a refusal (``PlayRefused.field``)
+FORM_FIELDS = {"deck_a": "deck", "deck_b": "opponent", "agent": "agent"}
+
+
+def _home_page(
+    request: HttpRequest,
+    slug: str,
+    *,
+    posted: dict[str, str] | None = None,
+    errors: dict[str, list[str]] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The /play/ page for game ``slug``: the form keeps what was ``posted`` and says each of
+    ``errors`` beside its field (key ``form`` for the whole form)."""
     plugins = matchup_plugins()
-    slug = request.GET.get("game", "")
     plugin = find_plugin(slug) if slug else None
     context: dict[str, Any] = {
         "games": [(p.slug, p.name) for p in plugins],
         "plugin": plugin,
         "played": [(game, result_words(game)) for game in played_games_of(request.user)],
+        "errors": errors or {},
     }
     if plugin is not None:
-        decks = deck_list_visible_to(request.user, games=[plugin.slug]).order_by("name")
-        context["decks"] = list(decks)
+        decks = list(deck_list_visible_to(request.user, games=[plugin.slug]).order_by("name"))
+        facing = decks_facing(decks)
+        hiding = decks_hiding(decks, facing)
+        posted = posted or {}
+        deck = _picked(posted.get("deck"), [d.pk for d in decks])
+        if deck is None and decks:
+            # the first deck that can face a deck (itself included), else the first deck
+            deck = next((d.pk for d in decks if facing[d.pk]), decks[0].pk)
+        opponents = facing.get(deck, []) if deck is not None else []
+        opponent = _picked(posted.get("opponent"), [d.pk for d in decks])
+        if opponent is None and "opponent" not in posted and opponents:
+            # another deck than yours where there is one
+            opponent = next((pk for pk in opponents if pk != deck), opponents[0])
+        context["decks"] = [
+            {"deck": d, "facing": " ".join(str(pk) for pk in facing[d.pk]), "hides": d.pk in hiding}
+            for d in decks
+        ]
+        context["needs_open"] = agents_needing_open_play(plugin)
+        context["needs_open_list"] = sorted(context["needs_open"])
+        context["deck_hides"] = deck in hiding
+        context["deck_picked"] = deck
+        context["opponent_picked"] = opponent
+        context["opponents_offered"] = set(opponents)
         context["agents"] = agents_offered(plugin)
         context["levels"] = levels_offered(plugin)
         levels = list(plugin.difficulty_levels)
-        context["default_level"] = levels[len(levels) // 2] if levels else ""
-    return render(request, "web/play_home.html", context)
+        default = levels[len(levels) // 2] if levels else ""
+        if deck in hiding and default in context["needs_open"]:
+            # the deck's games hide tiles: the first level that plays them
+            names = [*levels, *plugin.matchup_agents]
+            default = next((n for n in names if n not in context["needs_open"]), default)
+        context["default_level"] = posted.get("agent") or default
+    return render(request, "web/play_home.html", context, status=status)
+
+
+def _picked(value: str | None, known: list[int]) -> int | None:
+    """The deck id posted, if it is one of ``known``."""
+    try:
+        pk = int(value or "")
+    except ValueError:
+        return None
+    return pk if pk in known else None
 
 
 @login_required
 @require_POST
 @heavy_page("play_move")
 def play_new(request: HttpRequest) -> HttpResponse:
-    """Start a game with the decks and agent posted, and show it."""
-    try:
-        deck_id = bounded_int(request.POST.get("deck"), name="deck")
-        raw_opponent = request.POST.get("opponent") or ""
-        opponent_id = bounded_int(raw_opponent, name="opponent") if raw_opponent else None
-    except ParameterError as error:
-        return _message(request, "Cannot start this game", str(error), 400)
+    """Start a game with the decks and agent posted and show it; a refusal is said beside the
+    field it is about, on the form again (400)."""
+    posted = {key: request.POST.get(key, "") for key in ("deck", "opponent", "agent")}
     visible = deck_list_visible_to(request.user)
-    deck = visible.filter(pk=deck_id).select_related("game").first()
-    opponent = visible.filter(pk=opponent_id).first() if opponent_id is not None else None
-    if deck is None or (opponent_id is not None and opponent is None):
-        return _message(request, "Cannot start this game", "Pick decks you can see.", 400)
     try:
-        game = play_start(
-            owner=request.user, deck=deck, opponent=opponent, agent=request.POST.get("agent", "")
-        )
+        deck_id = bounded_int(posted["deck"], name="deck")
+    except ParameterError as error:
+        return _home_page(request, "", errors={"deck": [str(error)]}, status=400)
+    deck = visible.filter(pk=deck_id).select_related("game").first()
+    if deck is None:
+        return _home_page(request, "", errors={"deck": ["Pick a deck you can see."]}, status=400)
+    slug = deck.game.slug
+
+    def refused(field: str, text: str) -> HttpResponse:
+        return _home_page(request, slug, posted=posted, errors={field: [text]}, status=400)
+
+    opponent = None
+    if posted["opponent"]:
+        try:
+            opponent_id = bounded_int(posted["opponent"], name="opponent")
+        except ParameterError as error:
+            return refused("opponent", str(error))
+        opponent = visible.filter(pk=opponent_id).first()
+        if opponent is None:
+            return refused("opponent", "Pick a deck you can see.")
+    try:
+        game = play_start(owner=request.user, deck=deck, opponent=opponent, agent=posted["agent"])
     except PlayRefused as error:
-        return _message(request, "Cannot start this game", str(error), 400)
+        return refused(FORM_FIELDS.get(error.field, "form"), str(error))
     return redirect("play-game", pk=game.pk)
 
 
@@ -136,10 +209,12 @@ def _game_page(request: HttpRequest, game: PlayedGame, status: int = 200, error:
     players = len(state.returns())
     names = seat_names(game, players)
     log = narrated_log(slug, events_for_player(state, game.seat), names)
+    table = table_for(slug, state, game.seat, names)
     context = {
         "game": game,
         "name": game.game.name,
-        "table": table_for(slug, state, game.seat, names),
+        "table": table,
+        "beside_choices": _beside_choices(table),
         "choices": _choices(game, state),
         "log": [group for group in log if group["lines"]],
         "result": result_words(game),
@@ -149,6 +224,20 @@ def _game_page(request: HttpRequest, game: PlayedGame, status: int = 200, error:
         "reply_seconds": f"{(game.reply_ms or 0) / 1000:.1f}",
     }
     return render(request, "web/play_game.html", context, status=status)
+
+
+def _beside_choices(table: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The zones of the player's own seat holding what their open decision is about (the unit
+    they are placing), shown again next to their choices."""
+    if table is None:
+        return []
+    return [
+        {**zone, "dom_id": f"{zone['dom_id']}-choices"}  # the page shows the zone twice
+        for seat in table["seats"]
+        if seat.get("viewer")
+        for zone in seat["zones"]
+        if zone.get("beside_choices")
+    ]
 
 
 @login_required

@@ -1,6 +1,7 @@
 """Simulation job pages: the form that starts a metagame, gauntlet or matchup job (with the
-visitor's recent jobs), a job's progress (polled while it plays), cancel, and its results: per
-pairing; for a metagame the heat map of its win-rate matrix, the field win rates and the CSV and
+visitor's recent jobs), a job's progress (polled while it plays), cancel, and its results: for a
+matchup (started here or on the matchup form, ``web.views.matchups``) its decks' and seats' win
+rates and its games, each replayed on its own page; for a metagame the heat map of its win-rate matrix, the field win rates and the CSV and
 JSON downloads (a co-operative game's metagame: each deck's team win rate); for a gauntlet its
 deck's win rate against each opponent and overall; per deck its cards' performance, in the
 game's words; for a doctor job its best swaps. The deck doctor's form takes any deck the visitor
@@ -14,6 +15,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import InvalidPage
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -40,15 +42,16 @@ from rules.jobs import (
     matchup_plan,
     metagame_plan,
     simulation_job_cancel,
-    simulation_job_create,
+    simulation_job_start,
 )
 from rules.matchups import agents_offered
 from rules.metagame import metagame_csv, metagame_json
 from rules.models import SimulationJob
-from rules.quotas import GamesQuotaExceeded, simulation_quota_charge
+from rules.quotas import GamesQuotaExceeded
 from rules.selectors import (
     simulation_job_games_played,
     simulation_job_gauntlet,
+    simulation_job_matchup,
     simulation_job_metagame,
     simulation_job_report,
     simulation_job_team_field,
@@ -56,6 +59,7 @@ from rules.selectors import (
 )
 from web.charts import HeatFigure, heat_map
 from web.forms import DoctorForm, SimulationForm
+from web.matchups import matchup_context
 from web.signals import SESSION_JOBS
 
 RECENT_JOBS = 10
@@ -102,23 +106,16 @@ def _start(request: HttpRequest, form: SimulationForm) -> SimulationJob | None:
         form.add_error("decks", str(error))
         return None
     anonymous = not request.user.is_authenticated
-    session_key = _session_key(request, create=True) if anonymous else ""
     try:
-        with transaction.atomic():  # a refused quota leaves no job behind
-            job = simulation_job_create(
-                kind=data["kind"],
-                plan=plan,
-                owner=None if anonymous else request.user,
-                session_key=session_key,
-                seed=data["seed"],
-                meta_shares=data["meta_shares"] or None,
-            )
-            simulation_quota_charge(  # rules/quotas.py: anonymous visitors and accounts
-                user=request.user,
-                address=client_ip(request),
-                session_key=session_key,
-                games=job.games_total,
-            )
+        job = simulation_job_start(  # plan stored and games charged at once, or neither
+            kind=data["kind"],
+            plan=plan,
+            user=request.user,
+            address=client_ip(request),
+            session_key=_session_key(request, create=True) if anonymous else "",
+            seed=data["seed"],
+            meta_shares=data["meta_shares"] or None,
+        )
     except SimulationJobError as error:
         form.add_error("games_per_pairing", str(error))
         return None
@@ -176,12 +173,17 @@ def _not_found(request: HttpRequest) -> HttpResponse:
     return render(request, "web/message.html", {"title": "No such job", "text": text}, status=404)
 
 
-def _context(job: SimulationJob, request: HttpRequest | None = None) -> dict[str, Any]:
+def _context(
+    job: SimulationJob, request: HttpRequest | None = None, page: Any = 1
+) -> dict[str, Any]:
     context: dict[str, Any] = {
         "job": job,
         "report": simulation_job_report(job),
         "played": simulation_job_games_played(job),
     }
+    matchup = simulation_job_matchup(job)
+    if matchup is not None:  # one table: by deck, by seat, and its games to replay
+        context.update(matchup_context(matchup, page))
     tables: dict[int, dict[str, Any]] = {}
     for row in context["report"].get("cards") or []:
         table = tables.setdefault(row["deck"], {"label": row["label"], "rows": []})
@@ -244,7 +246,14 @@ def simulation_detail(request: HttpRequest, pk: int) -> HttpResponse:
     job = _owned(request, pk)
     if job is None:
         return _not_found(request)
-    return render(request, "web/simulation_detail.html", _context(job, request))
+    page = request.GET.get("page", "1")
+    try:
+        context = _context(job, request, page)
+    except InvalidPage:
+        text = f"The list of games has no page {page[:40]!r}; it starts at page 1."
+        context = {"title": "No such page of games", "text": text}
+        return render(request, "web/message.html", context, status=404)
+    return render(request, "web/simulation_detail.html", context)
 
 
 @require_GET
@@ -302,17 +311,12 @@ def deck_doctor(request: HttpRequest, pk: int) -> HttpResponse:
                     max_swaps=data["swaps"],
                     seed=data["seed"] or 0,
                 )
-                job = simulation_job_create(
+                job = simulation_job_start(
                     kind=SimulationJob.Kind.DOCTOR,
                     plan=plan,
-                    owner=request.user,
-                    seed=data["seed"],
-                )
-                simulation_quota_charge(
                     user=request.user,
                     address=client_ip(request),
-                    session_key="",
-                    games=job.games_total,
+                    seed=data["seed"],
                 )
         except (
             SimulationJobError,

@@ -13,6 +13,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, Self
 
+from mypy_extensions import mypyc_attr
+
 from rules.engines.core.rng import Rng
 
 CHANCE = -1
@@ -78,29 +80,20 @@ class CardSightings:
     played: frozenset[str]
 
 
-class _NoHistory(list):
-    """A history that forgets: search clones do not pay for a growing action list."""
-
-    __slots__ = ()
-
-    def append(self, item: Any) -> None:
-        """Drop the item."""
-
-    def copy(self) -> _NoHistory:
-        """Return itself: there is nothing to copy."""
-        return self
-
-
+# Other code (a test game, a plug-in) may subclass the base classes although they are compiled.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State:
     """One position of a game. Subclasses add their own ``__slots__`` and implement the hooks."""
 
-    __slots__ = ("events", "game", "history", "rng")
+    __slots__ = ("events", "game", "history", "recording", "rng")
 
     def __init__(self, game: Game, seed: int) -> None:
         self.game = game
         self.rng = Rng(seed)
         self.history: list[tuple[int, Action]] = []
         self.events: list[Event] | None = []
+        #: False once ``quiet()``: the history stays empty, and clones share it instead of copying
+        self.recording = True
 
     # --- what every engine implements -------------------------------------------------------
     def current_player(self) -> int:
@@ -257,19 +250,22 @@ class State:
             raise IllegalActionError(f"the game is over; {action} cannot be played")
         if action not in self.legal_actions():
             raise IllegalActionError(f"{action} is not a legal action here")
-        self.history.append((player, action))
+        if self.recording:
+            self.history.append((player, action))
         self._apply(action)
 
     def apply_unchecked(self, action: Action) -> None:
         """Advance by an action known to come from ``legal_actions()`` (search hot loops)."""
-        self.history.append((self.current_player(), action))
+        if self.recording:
+            self.history.append((self.current_player(), action))
         self._apply(action)
 
     def _copy_base(self, other: State) -> None:
-        """Copy the base slots into ``other`` (a fresh instance made by ``__new__``)."""
+        """Copy the base slots into ``other`` (a blank instance a subclass's ``clone`` made)."""
         other.game = self.game
         other.rng = self.rng.clone()
-        other.history = self.history.copy()
+        other.recording = self.recording
+        other.history = self.history.copy() if self.recording else self.history
         other.events = self.events.copy() if self.events is not None else None
 
     def log(self, kind: str, player: int, **detail: Any) -> None:
@@ -286,10 +282,12 @@ class State:
     def quiet(self) -> Self:
         """Stop recording events and history on this state and its clones (search hot loops)."""
         self.events = None
-        self.history = _NoHistory()
+        self.history = []
+        self.recording = False
         return self
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game:
     """A game's metadata and card records; a factory of initial states."""
 

@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from rules.engines.core.api import Event, SetupError
 from rules.engines.core.narration import TURN_START
 
@@ -138,6 +140,7 @@ def _json_ready(value: Any) -> Any:
     return value
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test game reports from outside
 @dataclass(frozen=True, kw_only=True)
 class BaseHandReport:
     """The base of a game's report: the fields of ``HandSummary``, and ``as_dict``.

@@ -30,6 +30,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar, TextIO
 
+from mypy_extensions import mypyc_attr
+
 from rules.engines.core.api import Action, CardSightings, Game, SetupError, State
 from rules.engines.core.narration import CardRef, Narrator, Part, TurnGroup
 from rules.engines.core.registry import discover_engines, register_game, unregister_game
@@ -120,6 +122,9 @@ class PageWords:
     end_reasons: Mapping[str, str] = field(default_factory=dict)
     #: one sentence for the matchup form: which decks the game takes and who moves first
     matchup_rules: str = ""
+    #: one sentence for /play/: which decks can face the player's (those ``matchup_setup``
+    #: accepts), the variant the game is played in, who moves first ("" to say nothing)
+    play_pairing: str = ""
     #: how long a game takes with search agents, for the matchup form ("" to say nothing)
     matchup_timing: str = ""
     #: a house rule's setup key -> its name in words; reports name each one a setup turned on.
@@ -159,6 +164,7 @@ def swap_decks(setup: Mapping[str, Any]) -> dict[str, Any]:
     return swapped
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test game plugs in from outside
 class GamePlugin:
     """Everything the shared code needs to know about one game. Subclass once per engine package
     and register an instance with ``register_plugin`` in the package's ``__init__``."""

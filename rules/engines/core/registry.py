@@ -22,7 +22,10 @@ _discovered = False
 
 
 def register_game(cls: G) -> G:
-    """Class decorator: make ``cls`` available under ``cls.slug``."""
+    """Make ``cls`` available under ``cls.slug``; returns it.
+
+    Engines call it after their class (``register_game(MyGame)``) rather than as a decorator: a
+    decorated class would not compile to a native class in the compiled build."""
     if not cls.slug:
         raise ValueError(f"{cls.__name__} has no slug")
     existing = _GAMES.get(cls.slug)

@@ -68,7 +68,7 @@ class Rng:
 
     def clone(self) -> Rng:
         """Return a generator in exactly this state."""
-        other = Rng.__new__(Rng)
+        other = Rng(0)
         other._state = self._state
         return other
 

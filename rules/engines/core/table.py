@@ -16,8 +16,10 @@ The shape, every key always present:
 - ``grid``: None, or ``{"columns", "rows", "cells"}`` where every cell is ``{"label",
   "column", "row", "cards"}`` (1-based positions) for games played on a board.
 
-A zone is ``{"id", "name", "cards", "count"}``: ``count`` is how many cards it holds, which is
-more than ``len(cards)`` when only the count is known (a deck). A card is ``{"key", "name",
+A zone is ``{"id", "name", "cards", "count", "beside_choices"}``: ``count`` is how many cards
+it holds, which is more than ``len(cards)`` when only the count is known (a deck);
+``beside_choices`` marks a zone of the viewer's own seat holding what its open decision is about
+(the unit it is placing), which the play page shows again next to the choices. A card is ``{"key", "name",
 "face_down", "notes", "owner"}``; a face-down card's ``key`` and ``name`` are None unless the
 viewer may see them, in which case ``face_down`` still says the table shows its back.
 """
@@ -64,14 +66,21 @@ def backs(count: int, owner: int | None = None) -> list[dict[str, Any]]:
 
 
 def zone(
-    zone_id: str, name: str, cards: Sequence[dict[str, Any]] = (), *, count: int | None = None
+    zone_id: str,
+    name: str,
+    cards: Sequence[dict[str, Any]] = (),
+    *,
+    count: int | None = None,
+    beside_choices: bool = False,
 ) -> dict[str, Any]:
-    """A named zone holding ``cards`` (``count`` when more are there than shown: a deck)."""
+    """A named zone holding ``cards`` (``count`` when more are there than shown: a deck);
+    ``beside_choices``: what the viewer's open decision is about, shown again by its choices."""
     return {
         "id": zone_id,
         "name": name,
         "cards": list(cards),
         "count": len(cards) if count is None else count,
+        "beside_choices": beside_choices,
     }
 
 

@@ -151,8 +151,10 @@ class RvRState(State):
         "wins",
     )
 
-    def __init__(self, game: RvRGame, seed: int) -> None:
+    def __init__(self, game: RvRGame, seed: int, blank: bool = False) -> None:
         super().__init__(game, seed)
+        if blank:  # clone() fills every field
+            return
         self.tables: Tables = game.tables
         self.cells: list[int] = [EMPTY] * 9
         self.areas: list[list[int]] = [[], []]
@@ -264,7 +266,7 @@ class RvRState(State):
 
     def clone(self) -> RvRState:
         """Return an independent copy (lists copied, immutable parts shared)."""
-        new = RvRState.__new__(RvRState)
+        new = RvRState(cast(RvRGame, self.game), 0, blank=True)
         self._copy_base(new)
         new.tables = self.tables
         new.cells = self.cells.copy()
@@ -1103,7 +1105,6 @@ class RvRState(State):
         return max(-0.99, min(0.99, w["board"] * board + w["hand"] * hand))
 
 
-@register_game
 class RvRGame(Game):
     """Regality vs Religion: Revolution (two players, 3x3 board, 31 tiles)."""
 
@@ -1191,3 +1192,6 @@ class RvRGame(Game):
             return state
         state._begin_game(first)
         return state
+
+
+register_game(RvRGame)

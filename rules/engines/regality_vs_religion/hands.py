@@ -252,7 +252,7 @@ def _outcome_label(state: RvRState, side: int) -> str:
     return f"drawn: {reason}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HandReport(BaseHandReport):
     """What ``sample`` found over its games (satisfies ``rules.engines.core.hands.HandSummary``)."""
 

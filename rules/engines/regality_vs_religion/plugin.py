@@ -81,6 +81,8 @@ class RegalityVsReligionPlugin(GamePlugin):
         matchup_rules="Regality vs Religion: one Regality and one Religion deck of the same "
         "variant; deck A's neutral tiles come first.",
         matchup_timing="greedy, MCTS and alpha-beta a fraction of a second a game",
+        play_pairing="The AI plays the other alignment (a Regality deck faces a Religion deck) "
+        "in your deck's variant: both decks must name the same one. You move first.",
     )
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:

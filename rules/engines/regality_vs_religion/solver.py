@@ -228,7 +228,7 @@ class Solver:
                         score = 1000 + (value if maximising else -value)
                     else:
                         regality, religion = trial.allies()
-                        score = regality - religion if maximising else religion - regality
+                        score = float(regality - religion if maximising else religion - regality)
                     scored.append((score, action, trial))
                 scored.sort(key=_first, reverse=True)
                 children = [(action, child) for _, action, child in scored]
@@ -521,7 +521,7 @@ class FastSolver:
             if state.phase == "over":
                 value = state.search_value()
             else:
-                value = self.value_of(*self.compact(state))
+                value = float(self.value_of(*self.compact(state)))
                 best = self._best_action(state, value, values if root_values else None)
             complete = True
         except SolveTimeoutError:
@@ -854,16 +854,16 @@ class FastSolver:
                         gain = 2 - _DESTROY_PENALTY
                     elif targets & own_plain and gain < -_DESTROY_PENALTY:
                         gain = -_DESTROY_PENALTY
-            estimate = _POPCOUNT[own] - _POPCOUNT[theirs] + gain
+            estimate = float(_POPCOUNT[own] - _POPCOUNT[theirs] + gain)
             return -estimate if player else estimate
         best: float | None = None
         while bits:
             low = bits & -bits
             bits ^= low
             for what, after, value, _ in self._moves(board, low.bit_length() - 1, player):
-                estimate = value
+                estimate = float(value)
                 if what >= 2:
-                    estimate = _POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511]
+                    estimate = float(_POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511])
                     if after >> 27:
                         estimate += _DESTROY_PENALTY if player else -_DESTROY_PENALTY
                 if best is None or (estimate < best if player else estimate > best):
@@ -1011,11 +1011,11 @@ class FastSolver:
                             value = last_value(after, other, next_tiles)
                     if maximising:
                         if value > best:
-                            best = value
+                            best = float(value)
                             if value >= beta:
                                 return best
                     elif value < best:
-                        best = value
+                        best = float(value)
                         if value <= alpha:
                             return best
         # Destructions (only with two empty spaces: filling the board allows none).
@@ -1161,7 +1161,7 @@ class FastSolver:
                     if value is None:
                         value = self._last_value(after, other, next_tiles)
                 if value > best if maximising else value < best:
-                    best = value
+                    best = float(value)
         if len(self.refills) >= self.memo_limit:
             self.refills.clear()
         self.refills[key] = best
@@ -1321,7 +1321,7 @@ class FastSolver:
         best = -INF if maximising else INF
         best_child = hint
         if finals:
-            best = max(finals) if maximising else min(finals)
+            best = float(max(finals) if maximising else min(finals))
             if maximising:
                 alpha = max(alpha, best)
             else:
@@ -1361,7 +1361,7 @@ class FastSolver:
                     if look and not small:
                         score = self._lookahead(child)
                     else:
-                        score = _POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511]
+                        score = float(_POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511])
                     if not maximising:
                         score = -score
                     if after >> 27:
@@ -1384,7 +1384,7 @@ class FastSolver:
                         break
                     score = 100 - known[0] if known[0] < beta else -100 - known[0]
                 if child_key == hint:
-                    score = 1000
+                    score = 1000.0
                 scored.append((score, child_key, child, move, small))
             else:
                 scored.sort(key=_FIRST, reverse=True)
@@ -1496,16 +1496,16 @@ class FastSolver:
                 for _, add, keep, flip, _, mark in deltas:
                     if dominated and mark in dominated:
                         continue
-                    value = _no_tile_value(((up | add) & keep) ^ flip, other)
+                    value = float(_no_tile_value(((up | add) & keep) ^ flip, other))
                     if maximising:
                         if value > best:
-                            best = value
+                            best = float(value)
                             if value > alpha:
-                                alpha = value
+                                alpha = float(value)
                     elif value < best:
-                        best = value
+                        best = float(value)
                         if value < beta:
-                            beta = value
+                            beta = float(value)
                     if alpha >= beta:
                         return best, hint
                 continue
@@ -1522,7 +1522,7 @@ class FastSolver:
                     small_key = after | suffix
                     known = bounds_get(small_key)
                 if known is None:
-                    score = _POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511]
+                    score = float(_POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511])
                     if not maximising:
                         score = -score
                     if flip >> 27:
@@ -1762,7 +1762,7 @@ def _best_choice(
             if child.phase == "over":
                 value = child.search_value()
             else:
-                value = solver.value_of(*solver.compact(child))
+                value = float(solver.value_of(*solver.compact(child)))
             if player == 1:
                 value = -value
             if best is None or value > best_value:

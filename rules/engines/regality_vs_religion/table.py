@@ -1,7 +1,8 @@
 """Regality vs Religion's table: the 3x3 board with each tile, the side it allies with, face-down
 tiles and the tiles they cover, each side's area (its hand of tiles; the rival's secret tiles as
-backs), the neutral area, the offer and the discard. Built from ``observation`` so a seat never
-sees the rival's secret tiles."""
+backs), the tiles a seat passed to its rival in a secret draft (to that seat), the neutral area,
+the offer and the discard. Built from ``observation`` so a seat never sees the rival's secret
+tiles."""
 
 from __future__ import annotations
 
@@ -29,6 +30,15 @@ def _tile(entry: dict[str, Any]) -> dict[str, Any]:
     if "covers" in entry:
         notes.append(f"covers {entry['covers'].replace('-', ' ')}")
     return card(entry["tile"], face_down=entry["face_down"], notes=notes)
+
+
+def _passed(view: dict[str, Any] | None, player: int) -> list[dict[str, Any]]:
+    """The tiles a seat passed to its rival in a secret draft (Game system options: Secret
+    draft), which it saw and the rival kept one of: shown to that seat alone."""
+    if not view or not view.get("passed_to_opponent"):
+        return []
+    tiles = [card(key, owner=player) for key in view["passed_to_opponent"]]
+    return [zone("passed", "Passed to the rival (it keeps one of them, secretly)", tiles)]
 
 
 def rvr_table(state: RvRState, viewer: int | None) -> dict[str, Any]:
@@ -65,7 +75,7 @@ def rvr_table(state: RvRState, viewer: int | None) -> dict[str, Any]:
                     counter("Allies", public["allies"][SIDE_NAMES[p]]),
                     counter("Tiles in area", len(area)),
                 ],
-                zones=[zone("area", "Tiles in area", area)],
+                zones=[zone("area", "Tiles in area", area), *_passed(views.get(p), p)],
             )
         )
     offer = [card(key) for key in public["offer"]]

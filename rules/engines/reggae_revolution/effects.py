@@ -85,7 +85,7 @@ def effect_problems(card_type: str, effects: Sequence[Mapping[str, Any]]) -> lis
             symbols = effect.get("symbols")
             if not isinstance(symbols, list) or not symbols:
                 problems.append(f"{where}: symbols must be a non-empty list")
-            elif any(symbol not in (*SYMBOLS, ANY) for symbol in symbols):
+            elif any(symbol not in SYMBOLS and symbol != ANY for symbol in symbols):
                 problems.append(f"{where}: symbols are peace, love, unity, respect or any")
         if op == "oppress" and effect.get("to", "discard") not in OPPRESS_TO:
             problems.append(f"{where}: to must be one of {', '.join(OPPRESS_TO)}")

@@ -22,7 +22,6 @@ DEFAULT_TURN_LIMIT = 200
 SETUP_KEYS = frozenset({"players", "first_player", "turn_limit", "redraws", "lineup"})
 
 
-@register_game
 class ReggaeRevolutionGame(Game):
     """Co-operative deck builder for 1-4 players; the team wins or loses together."""
 
@@ -127,3 +126,6 @@ class ReggaeRevolutionGame(Game):
                 raise SetupError(f"{name!r} is not a main-deck card left for the lineup")
             state.main_deck.remove(card)
             state.lineup[slot] = card
+
+
+register_game(ReggaeRevolutionGame)

@@ -251,7 +251,7 @@ def play_turn(state: ReggaeState, tally: _Tally | None = None) -> None:
             tally.pairs_by_turn.setdefault(turn, state.covered_pair_count())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HandReport(BaseHandReport):
     """What ``sample`` found over its games (satisfies ``rules.engines.core.hands.HandSummary``)."""
 

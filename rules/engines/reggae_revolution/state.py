@@ -82,10 +82,14 @@ class ReggaeState(State):
         "yays_left",
     )
 
-    def __init__(self, game: Any, seed: int, table: tuple[CardSpec, ...], players: int) -> None:
+    def __init__(
+        self, game: Any, seed: int, table: tuple[CardSpec, ...], players: int, blank: bool = False
+    ) -> None:
         super().__init__(game, seed)
         self.table = table
         self.n = players
+        if blank:  # clone() fills every field
+            return
         self.draw: list[list[int]] = [[] for _ in range(players)]
         self.hand: list[list[int]] = [[] for _ in range(players)]
         self.discard: list[list[int]] = [[] for _ in range(players)]
@@ -179,7 +183,7 @@ class ReggaeState(State):
 
     def clone(self) -> ReggaeState:
         """Return an independent copy (lists copied one level deep, specs shared)."""
-        new = ReggaeState.__new__(ReggaeState)
+        new = ReggaeState(self.game, 0, self.table, self.n, blank=True)
         self._copy_base(new)
         new.table = self.table
         new.n = self.n

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engines.core.table import card, counter, phase_words, seat, table, zone
+from rules.engines.core.table import card, card_name, counter, phase_words, seat, table, zone
 from rules.engines.reggae_revolution.state import ReggaeState
 
 
@@ -41,7 +41,11 @@ def reggae_table(state: ReggaeState, viewer: int | None) -> dict[str, Any]:
                 f"{v['colour']}",
                 f"suppresses {', '.join(v['suppresses']) or 'nothing'}",
                 f"persuasion {v['persuasion']}",
-                *([f"{len(v['gifts'])} gifts"] if v["gifts"] else []),
+                *(
+                    [f"{len(v['gifts'])} gifts: {', '.join(card_name(g) for g in v['gifts'])}"]
+                    if v["gifts"]
+                    else []
+                ),
             ],
         )
         for v in view["villains"]

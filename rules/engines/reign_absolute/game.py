@@ -19,7 +19,6 @@ DEFAULT_TURN_LIMIT = 400
 SETUP_KEYS = frozenset({"players", "factions", "first_player", "turn_limit"})
 
 
-@register_game
 class ReignAbsoluteGame(Game):
     """Hidden units on a shared grid for 2-4 players; the last Liege standing wins."""
 
@@ -123,3 +122,6 @@ class ReignAbsoluteGame(Game):
         state.log("setup", first, factions=factions)
         state.settle()
         return state
+
+
+register_game(ReignAbsoluteGame)

@@ -75,7 +75,7 @@ SKIP = Action("skip")
 DONE = Action("done")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ReignHandReport(BaseHandReport):
     """What ``sample`` found over its goldfish games."""
 
@@ -255,7 +255,7 @@ class Goldfish:
         theirs = state.board[(tx, ty)]
         if state.known[theirs] & 1:
             other = state.table[theirs]
-            defence: float = other.strength + other.defence
+            defence: float = float(other.strength + other.defence)
         else:
             defence = self.rival_mean
         defence += self.defence_per_card * len(state.under.get(theirs, ()))

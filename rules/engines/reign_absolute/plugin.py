@@ -18,7 +18,7 @@ from rules.engines.core import (
 from rules.engines.core.api import State
 from rules.engines.core.narration import CardRef, Part
 from rules.engines.core.table import card_name
-from rules.engines.reign_absolute.cards import CardDataError, card_spec
+from rules.engines.reign_absolute.cards import CardDataError, CardSpec, card_spec
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
 from rules.engines.reign_absolute.narration import space
 from rules.engines.reign_absolute.state import DRAW_REASON, LIMIT_REASON, WIN_REASON
@@ -26,6 +26,8 @@ from rules.engines.reign_absolute.state import DRAW_REASON, LIMIT_REASON, WIN_RE
 #: the word before an action's first square and before its second, where "on" and "to" do not fit
 FROM = {"move": " from ", "march": " from ", "attack": " from ", "swap": " ", "recall": " to "}
 TO = {"swap": " with "}
+#: an action that puts down the card its decision holds -> that decision (its task's kind)
+PLACING_TASKS = {"place": "place", "reinforce": "place_reinforcement"}
 
 
 class ReignAbsolutePlugin(GamePlugin):
@@ -79,12 +81,18 @@ class ReignAbsolutePlugin(GamePlugin):
         "its own agent; as the rulebook's Setup says, each player draws a Reinforcement and the "
         "highest number moves first.",
         matchup_timing="MCTS about 1 s a game",
+        play_pairing="The AI plays another faction than yours; a Reinforcement draw decides "
+        "who moves first (Setup).",
     )
 
     def action_words(self, state: State, action: Action) -> tuple[Part, ...]:
         """A Reign Absolute action: squares (pairs of numbers) as where they lie from the middle
         of the Battlefield, units and Reinforcements by name."""
         parts: list[Part] = [action.kind.replace("_", " ").capitalize()]
+        placing = _placing(state, action)
+        if placing is not None:
+            # the chooser may look at the card it places (§Setup), and only it reads these words
+            parts.extend([" ", CardRef(placing.key, placing.name)])
         numbers: list[int] = []
         squares = 0
         for arg in action.args:
@@ -135,3 +143,15 @@ class ReignAbsolutePlugin(GamePlugin):
         if swapped.get("factions"):
             swapped["factions"] = list(reversed(list(swapped["factions"])))
         return swapped
+
+
+def _placing(state: State, action: Action) -> CardSpec | None:
+    """The unit (or Reinforcement) a ``place`` (``reinforce``) action puts down."""
+    tasks = getattr(state, "tasks", None)
+    if not tasks or action.kind not in PLACING_TASKS:
+        return None
+    task = tasks[0]
+    if task[0] != PLACING_TASKS[action.kind] or len(task) < 3 or not isinstance(task[2], int):
+        return None
+    table: tuple[CardSpec, ...] = state.table  # type: ignore[attr-defined]
+    return table[task[2]]

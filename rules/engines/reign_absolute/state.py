@@ -103,10 +103,13 @@ class ReignState(State):
         seed: int,
         table: tuple[CardSpec, ...],
         factions: Sequence[str],
+        blank: bool = False,
     ) -> None:
         super().__init__(game, seed)
         self.table = table
         self.factions = tuple(factions)
+        if blank:  # clone() fills every field
+            return
         self.n = len(self.factions)
         seat: dict[str | None, int] = {faction: p for p, faction in enumerate(self.factions)}
         self.owner: tuple[int, ...] = tuple(
@@ -205,7 +208,7 @@ class ReignState(State):
 
     def clone(self) -> ReignState:
         """Return an independent copy (containers copied one level deep, specs shared)."""
-        new = ReignState.__new__(ReignState)
+        new = ReignState(self.game, 0, self.table, self.factions, blank=True)
         self._copy_base(new)
         new.table = self.table
         new.factions = self.factions

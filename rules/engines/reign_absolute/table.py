@@ -1,20 +1,62 @@
 """Reign Absolute's table: the battlefield as a grid around the occupied squares, each unit with
 its owner and reinforcements (a unit the viewer does not know shows its back), each player's
 faction, Liege standing, faction deck and unit discard, and the Reinforcement deck. Built from
-``observation`` so a seat sees only the units it knows."""
+``observation`` so a seat sees only the units it knows; a seat's own units name their strength
+and the Combat Reinforcements under them, and the unit (or Reinforcement) it is about to place
+is shown to it alone (§Key Concepts & Mechanics, §Setup: docs/rules/reign-absolute.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rules.engines.core.table import card, counter, grid, seat, table, viewers, zone
+from rules.engines.reign_absolute.cards import CardSpec
 from rules.engines.reign_absolute.narration import space
 from rules.engines.reign_absolute.state import ReignState
+
+#: a seat's decision that puts a card only it may look at into play: its kind, the observation's
+#: key naming the card, the zone's id and name
+PRIVATE_PLACEMENTS = (
+    ("place", "unit", "to-place", "Unit you are placing"),
+    ("place_reinforcement", "card", "reinforcement-to-place", "Reinforcement you are placing"),
+)
+
+
+def _strength(spec: CardSpec | None) -> list[str]:
+    """A unit's printed strength (and bonuses) as notes; none for a reinforcement."""
+    if spec is None or not spec.faction:
+        return []
+    notes = [f"strength {spec.strength}"]
+    if spec.attack:
+        notes.append(f"+{spec.attack} attack")
+    if spec.defence:
+        notes.append(f"+{spec.defence} defence")
+    return notes
+
+
+def _placing(view: dict[str, Any], player: int, specs: dict[str, CardSpec]) -> list[dict[str, Any]]:
+    """The zone of the card ``player`` is about to place, from its own view (none otherwise)."""
+    decision = view.get("decision")
+    if not decision or decision["player"] != player:
+        return []
+    for kind, field, zone_id, name in PRIVATE_PLACEMENTS:
+        key = decision.get(field)
+        if decision["kind"] == kind and key:
+            notes = [*_strength(specs.get(key)), "only you see it"]
+            placing = card(key, name=_name(key, specs), owner=player, notes=notes)
+            return [zone(zone_id, name, [placing], beside_choices=True)]
+    return []
+
+
+def _name(key: str, specs: dict[str, CardSpec]) -> str | None:
+    spec = specs.get(key)
+    return spec.name if spec is not None else None
 
 
 def reign_table(state: ReignState, viewer: int | None) -> dict[str, Any]:
     """The table of ``state`` seen by ``viewer`` (None: each unit as its owner sees it)."""
     players = state.n
+    specs = {spec.key: spec for spec in state.table}
     views = {p: state.observation(p) for p in viewers(players, viewer)}
     public = next(iter(views.values()))
     units: dict[tuple[int, int], dict[str, Any]] = {}
@@ -25,9 +67,13 @@ def reign_table(state: ReignState, viewer: int | None) -> dict[str, Any]:
         seen = views.get(owner, public)
         mine = next(e for e in seen["battlefield"] if e["square"] == entry["square"])
         notes = [f"player {owner + 1}"]
+        if mine["unit"] is not None:
+            notes += _strength(specs.get(mine["unit"]))
         if entry["reinforcements"]:
             count = entry["reinforcements"]
-            notes.append(f"{count} reinforcement{'s' if count > 1 else ''}")
+            under = mine["reinforcement_cards"] if owner in views else None
+            named = f": {', '.join(_name(k, specs) or k for k in under)}" if under else ""
+            notes.append(f"{count} reinforcement{'s' if count > 1 else ''}{named}")
         if entry["moved"]:
             notes.append("moved")
         units[(x, y)] = card(mine["unit"], owner=owner, notes=notes)
@@ -55,6 +101,7 @@ def reign_table(state: ReignState, viewer: int | None) -> dict[str, Any]:
                 counter("Faction deck", public["faction_decks"][p]),
             ],
             zones=[
+                *(_placing(views[p], p, specs) if p in views else []),
                 zone("faction-deck", "Faction deck", [], count=public["faction_decks"][p]),
                 zone(
                     "unit-discard",

@@ -51,7 +51,6 @@ EXAMPLE_PAIRS = (
 )
 
 
-@register_game
 class RevoltNReignGame(Game):
     """Two players, hidden hands and draw piles; four ways to win ("VICTORY CONDITIONS (4 TOTAL)")."""
 
@@ -148,3 +147,6 @@ class RevoltNReignGame(Game):
             mulligans=bool(setup.get("mulligans", True)),
         )
         return state
+
+
+register_game(RevoltNReignGame)

@@ -55,7 +55,7 @@ DEFAULT_POLICY = "no-pillar"
 WALK_TURN_LIMIT = 80
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HandReport(BaseHandReport):
     """What ``sample`` found over its games."""
 

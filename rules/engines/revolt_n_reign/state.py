@@ -149,9 +149,13 @@ class RevoltState(State):
         "used",
     )
 
-    def __init__(self, game: Any, seed: int, table: tuple[CardSpec, ...]) -> None:
+    def __init__(
+        self, game: Any, seed: int, table: tuple[CardSpec, ...], blank: bool = False
+    ) -> None:
         super().__init__(game, seed)
         self.table = table
+        if blank:  # clone() fills every field
+            return
         self.lp = [START_LP, START_LP]
         self.ip = [0, 0]
         self.spent = [0, 0]
@@ -274,7 +278,7 @@ class RevoltState(State):
 
     def clone(self) -> RevoltState:
         """Return an independent copy (zone lists copied, specs and effects shared)."""
-        new = RevoltState.__new__(RevoltState)
+        new = RevoltState(self.game, 0, self.table, blank=True)
         self._copy_base(new)
         new.table = self.table
         new.lp = self.lp.copy()

@@ -26,7 +26,6 @@ HOUSE_RULES = {
 }
 
 
-@register_game
 class RivalRealmsGame(Game):
     """Two rulers, 40-card decks, 20 life: supply, realms, units and four-step combat."""
 
@@ -139,3 +138,6 @@ class RivalRealmsGame(Game):
                 deck[str(name)] = deck.get(str(name), 0) + 1
             return deck
         raise SetupError("a deck is a mapping of card names to counts, or a list of names")
+
+
+register_game(RivalRealmsGame)

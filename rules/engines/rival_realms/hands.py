@@ -71,7 +71,7 @@ END = Action("end")
 PASS = Action("pass")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RealmsHandReport(BaseHandReport):
     """What ``sample`` found over its goldfish games."""
 

@@ -110,10 +110,19 @@ class RealmsState(State):
         "window",
     )
 
-    def __init__(self, game: Any, seed: int, table: tuple[CardSpec, ...], owner: tuple[int, ...]):
+    def __init__(
+        self,
+        game: Any,
+        seed: int,
+        table: tuple[CardSpec, ...],
+        owner: tuple[int, ...],
+        blank: bool = False,
+    ) -> None:
         super().__init__(game, seed)
         self.table = table
         self.owner = owner
+        if blank:  # clone() fills every field
+            return
         self.draw: list[list[int]] = [[], []]
         self.hand: list[list[int]] = [[], []]
         self.field: list[list[int]] = [[], []]
@@ -216,7 +225,7 @@ class RealmsState(State):
 
     def clone(self) -> RealmsState:
         """Return an independent copy (lists copied one level deep, specs shared)."""
-        new = RealmsState.__new__(RealmsState)
+        new = RealmsState(self.game, 0, self.table, self.owner, blank=True)
         self._copy_base(new)
         new.table = self.table
         new.owner = self.owner

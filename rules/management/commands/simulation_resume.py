@@ -7,9 +7,9 @@ stops beating (its heartbeat moves as every chunk starts and ends, and every
 ``SIMULATION_STALE_SECONDS`` (or ``--older-than``), this command plays the job's chunks not
 stored yet, in this process, and the job ends with the aggregate an uninterrupted run gives.
 A serving process does the same by itself as it starts and every ``SIMULATION_RESUME_INTERVAL``
-seconds (``rules.jobs.simulation_resumer_start``), and also finishes stale matchup runs and
-queues again the chunks whose worker died; the command is for servers that turn it off, and for
-workers' jobs.
+seconds (``rules.jobs.simulation_resumer_start``), for every kind of job (matchups included),
+and also queues again the chunks whose worker died; the command is for servers that turn it
+off, and for workers' jobs.
 
 With a broker (``CELERY_BROKER_URL``), workers' jobs whose heartbeat stopped for as long (their
 messages lost, say, with the broker's data) have their chunks not stored yet queued again; a

@@ -1,0 +1,123 @@
+"""The compiled engines (rules/compiled.py) behave exactly as the Python they are built from.
+
+The differential test needs a compiled build that matches the source (``make install`` makes one
+where a C compiler is); without one it is skipped and says so. The other tests hold for both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rules import compiled
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "tests" / "rules" / "differential.py"
+
+
+def _fresh_build() -> bool:
+    return (
+        bool(compiled.built_modules())
+        and compiled._stamp().get("source") == compiled.source_digest()
+    )
+
+
+def _play(engines: str | None) -> tuple[dict[str, str], list[str]]:
+    env = {key: value for key, value in os.environ.items() if key != compiled.ENV}
+    if engines is not None:
+        env[compiled.ENV] = engines
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT)], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    header, *lines = done.stdout.splitlines()
+    return json.loads(header), lines
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not _fresh_build(),
+    reason="no compiled build of the engines matching their source (make install builds one "
+    "where a C compiler is present)",
+)
+def test_compiled_and_python_engines_play_byte_identical_games() -> None:
+    compiled_header, compiled_games = _play(None)
+    python_header, python_games = _play("python")
+    assert compiled_header == {"engines": "compiled"}
+    assert python_header["engines"].startswith("python")
+    # every game, every agent it offers: 5 games, 18 agents in all
+    played = {(json.loads(line)["game"], json.loads(line)["agent"]) for line in python_games}
+    assert len({game for game, _ in played}) == 5
+    assert len(played) == len(python_games) >= 18
+    for compiled_line, python_line in zip(compiled_games, python_games, strict=True):
+        if compiled_line != python_line:
+            ours, theirs = json.loads(compiled_line), json.loads(python_line)
+            where = next(
+                (
+                    index
+                    for index, (a, b) in enumerate(
+                        zip(ours["actions"], theirs["actions"], strict=False)
+                    )
+                    if a != b
+                ),
+                None,
+            )
+            pytest.fail(
+                f"{theirs['game']} with {theirs['agent']}: the builds part at action {where} "
+                f"(compiled {ours['actions'][where] if where is not None else '...'}, python "
+                f"{theirs['actions'][where] if where is not None else '...'}); results "
+                f"{ours['returns']} and {theirs['returns']}"
+            )
+
+
+def test_a_process_told_to_run_python_loads_no_compiled_module() -> None:
+    env = {**os.environ, compiled.ENV: "python"}
+    code = (
+        "import rules.engines.core.api as api, rules.agents.mcts as mcts, rules.compiled as c;"
+        "print(api.__file__, mcts.__file__, c.chosen, sep='|')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    api_file, mcts_file, chosen = done.stdout.strip().split("|")
+    assert api_file.endswith("api.py") and mcts_file.endswith("mcts.py")
+    assert chosen.startswith("python")
+
+
+def test_only_a_build_of_this_very_source_runs() -> None:
+    digest = compiled.source_digest()
+    assert compiled.python_reason(True, "", digest, digest) is None
+    stale = compiled.python_reason(True, "", "0" * 64, digest)
+    assert stale is not None and "older than the engines' source" in stale
+    assert "no compiled build" in (compiled.python_reason(False, "", None, digest) or "")
+    assert compiled.python_reason(True, "python", digest, digest) == "DECKWRIGHT_ENGINES=python"
+
+
+def test_editing_an_engine_changes_the_digest_a_build_is_checked_against(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = tmp_path / "rules" / "engines" / "game.py"
+    engine.parent.mkdir(parents=True)
+    engine.write_text("LIMIT = 1\n")
+    monkeypatch.setattr(compiled, "ROOT", tmp_path)
+    monkeypatch.setattr(compiled, "sources", lambda: [engine])
+    before = compiled.source_digest()
+    engine.write_text("LIMIT = 2\n")
+    assert compiled.source_digest() != before
+
+
+def test_the_build_falls_back_to_python_without_a_compiler(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setattr(compiled, "STAMP", tmp_path / "stamp.json")
+    monkeypatch.delenv(compiled.ENV, raising=False)
+    monkeypatch.setattr(compiled, "_compiler", lambda: None)
+    monkeypatch.setattr(compiled, "clean", lambda: pytest.fail("nothing may be removed"))
+    assert compiled.build(force=True) == 0
+    assert "no C compiler found; the engines run as pure Python" in capsys.readouterr().out
