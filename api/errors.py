@@ -67,6 +67,18 @@ class PreconditionFailed(exceptions.APIException):
         self.problem_headers = {"ETag": etag}
 
 
+class PreconditionRequired(exceptions.APIException):
+    """A write that would overwrite the whole resource, sent without ``If-Match`` (HTTP 428,
+    RFC 6585): refused so that no one loses a change by default; the detail says how to send it."""
+
+    status_code = 428
+    default_code = "precondition-required"
+    default_detail = "This write needs an If-Match header; nothing was written."
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail=detail, code="precondition-required")
+
+
 class ServiceBusy(exceptions.APIException):
     """The database stayed locked by other writers past its timeout (SQLite): retry shortly."""
 

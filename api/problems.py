@@ -105,6 +105,16 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "the ETag header give the current one; read it again and redo your change.",
         ),
         ProblemType(
+            "precondition-required",
+            428,
+            "Precondition required",
+            "This write replaces the whole resource (for a deck, its card list), so it must say "
+            "which version it replaces: read the resource, send its ETag back in If-Match, and a "
+            "change someone made meanwhile is refused with a 412 instead of being lost. To change "
+            "some of a deck's cards, send them as changes (add, remove, set), which need no "
+            "If-Match. If-Match: * replaces whatever is there now. Nothing was written.",
+        ),
+        ProblemType(
             "unsupported-media-type",
             415,
             "Unsupported media type",
@@ -138,6 +148,15 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Log-in locked",
             "Too many failed log-ins from this address; retry_after and the Retry-After header "
             "say when to try again (each failure meanwhile restarts the wait).",
+        ),
+        ProblemType(
+            "account-guarded",
+            429,
+            "Log-ins to this account paused",
+            "Too many password checks at this account from addresses it never logged in from, "
+            "whoever sent them; the password was not checked. retry_after and the Retry-After "
+            "header say when to try again. Addresses and browsers the account logged in from "
+            "before are not paused.",
         ),
         ProblemType(
             "moved-to-simulations",
@@ -179,6 +198,7 @@ STATUS_CODES = {
     409: "conflict",
     412: "precondition-failed",
     415: "unsupported-media-type",
+    428: "precondition-required",
     429: "throttled",
     500: "server-error",
     503: "busy",

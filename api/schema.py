@@ -3,8 +3,8 @@
 ``ProblemAutoSchema`` adds, to whatever an endpoint declares, the errors it can actually return:
 400/401/404/429/500 everywhere (bad parameters, a bad token, a missing object or page, throttling,
 a server fault), 403 where writing or signing in is involved, and what a view declares besides
-(``extra_error_statuses``, or ``extra_error_statuses_by_action``: 412 and 503 for deck writes);
-each with an example body.
+(``extra_error_statuses``, or ``extra_error_statuses_by_action``: 412, 428 and 503 for deck
+writes); each with an example body.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ class ProblemSerializer(serializers.Serializer):
         child=serializers.CharField(), required=False, help_text="What would have been accepted."
     )
     retry_after = serializers.IntegerField(
-        required=False, help_text="throttled, locked-out, quota-exceeded, busy: seconds to wait."
+        required=False,
+        help_text="throttled, locked-out, account-guarded, quota-exceeded, busy: seconds to wait.",
     )
     current_version = serializers.IntegerField(
         required=False, help_text="precondition-failed: the resource's current version."
@@ -110,6 +111,14 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             current_version=5,
         )
     },
+    "428": {
+        "precondition-required": problem_example(
+            "precondition-required",
+            "Replacing the whole card list of deck 12 needs If-Match. Read the deck (GET "
+            "/api/v1/decks/12/) and send its ETag back in If-Match, or send only the cards that "
+            "change as changes, which need none. Nothing was written.",
+        )
+    },
     "415": {
         "unsupported-media-type": problem_example(
             "unsupported-media-type", 'Unsupported media type "text/plain" in request.'
@@ -131,6 +140,13 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             "minutes); each failed attempt until then restarts the wait.",
             retry_after=900,
         ),
+        "account-guarded": problem_example(
+            "account-guarded",
+            "Too many failed log-ins at this account, from many addresses: log-ins from new "
+            "addresses are paused for it (try again in 41 minutes). Logging in from a browser or "
+            "address you used before still works; or reset your password by email.",
+            retry_after=2460,
+        ),
     },
     "500": {
         "server-error": problem_example(
@@ -151,6 +167,7 @@ DESCRIPTIONS = {
     "409": "The object's state does not allow this.",
     "412": "If-Match names a version that is no longer current; nothing was written.",
     "415": "The body is not JSON, a URL-encoded form or a multipart form.",
+    "428": "A whole-list replacement without If-Match; nothing was written.",
     "429": "Throttled; see the Retry-After header.",
     "500": "Server fault.",
     "503": "The database is busy with other writes; nothing was written. Retry shortly.",

@@ -517,6 +517,98 @@ def deck_cards_add(
     )
 
 
+CARD_CHANGE_OPS = ("add", "remove", "set")
+
+
+@dataclass(frozen=True)
+class CardChange:
+    """One change to one line of a deck: ``add`` or ``remove`` ``count`` copies, or ``set`` the
+    line to ``count`` copies (0 removes it). ``zone`` is for games with zones ("" = the first)."""
+
+    card: Card | str
+    op: str
+    count: int
+    zone: str = ""
+
+
+def _card_changes_apply(deck: Deck, changes: Iterable[CardChange]) -> list[str]:
+    """Apply ``changes`` in order to a deck whose row the caller holds locked; one note each.
+
+    Every count moves in the database (``F()`` increments, or an absolute ``set`` of that one
+    line), so a change never rewrites a line it does not name: concurrent changes to different
+    cards all land. Raises ``DeckError`` listing every change that cannot be made (an unknown
+    card or zone, a count out of range, more copies removed than the deck holds, more than
+    ``MAX_COPIES``); the caller's transaction then writes nothing.
+    """
+    problems: list[str] = []
+    notes: list[str] = []
+    for position, change in enumerate(changes, start=1):
+        where = f"change {position}: "
+        if change.op not in CARD_CHANGE_OPS:
+            problems.append(f"{where}op must be one of {', '.join(CARD_CHANGE_OPS)}")
+            continue
+        low = 0 if change.op == "set" else 1
+        try:
+            count = _whole(change.count, low, MAX_COPIES, "count")
+            card_id, card_name = _card_of(deck, change.card)
+            zone = _zone_of(deck, change.zone)
+        except DeckError as error:
+            problems.extend(where + problem for problem in error.problems)
+            continue
+        rows = DeckCard.objects.filter(deck=deck, card_id=card_id, zone=zone)
+        have = rows.values_list("quantity", flat=True).first() or 0
+        if change.op == "add":
+            now = have + count
+            if now > MAX_COPIES:
+                problems.append(f"{where}a deck holds at most {MAX_COPIES} copies of {card_name}")
+                continue
+            if not rows.update(quantity=F("quantity") + count):
+                DeckCard.objects.create(deck=deck, card_id=card_id, zone=zone, quantity=count)
+        elif change.op == "remove":
+            if count > have:
+                copies = f"{have} cop{'y' if have == 1 else 'ies'}"
+                problems.append(
+                    f"{where}the deck holds {copies} of {card_name}, so {count} cannot be removed"
+                )
+                continue
+            now = have - count
+            if now:
+                rows.update(quantity=F("quantity") - count)
+            else:
+                rows.delete()
+        else:
+            now = count
+            if now == have:
+                continue
+            if now == 0:
+                rows.delete()
+            elif not rows.update(quantity=now):
+                DeckCard.objects.create(deck=deck, card_id=card_id, zone=zone, quantity=now)
+        notes.append(f"{card_name}: {have} -> {now}")
+    if problems:
+        raise DeckError(problems)
+    return notes
+
+
+@_write
+def deck_cards_change(
+    *,
+    deck: Deck,
+    changes: Iterable[CardChange],
+    actor: AbstractBaseUser | None = None,
+    expected_version: int | Collection[int] | None = None,
+) -> Deck:
+    """Apply a list of card changes (add n, remove n, set n) under the deck's row lock, all or
+    nothing, as one version (none when nothing changed).
+
+    Only the lines named change, so no ``expected_version`` is needed for concurrent writers to
+    keep each other's changes; pass it to have the write refused when the deck moved on anyway.
+    """
+    return deck_update(
+        deck=deck, actor=actor, expected_version=expected_version, card_changes=changes
+    )
+
+
 def _setting_notes(
     deck: Deck, changes: dict[str, Any], format_names: dict[int | None, str]
 ) -> list[str]:
@@ -549,9 +641,11 @@ def deck_update(
     format: Format | None = None,
     clear_format: bool = False,
     variant: str | None = None,
+    card_changes: Iterable[CardChange] | None = None,
 ) -> Deck:
-    """Change a deck's settings (name, description, visibility, format, variant) and/or replace
-    its cards with a decklist's, all at once: one check, one version (none when nothing changed).
+    """Change a deck's settings (name, description, visibility, format, variant) and its cards, by
+    replacing them with a decklist's or by ``card_changes`` (``_card_changes_apply``), all at once:
+    one check, one version (none when nothing changed).
 
     Raises ``DeckError`` (nothing written) for an empty name, an unknown visibility, a format or
     variant the deck's game does not have, or unknown cards, and ``DeckVersionConflict`` when ``expected_version`` is given
@@ -564,6 +658,8 @@ def deck_update(
     if visibility is not None and visibility not in Visibility.values:
         problems.append(f"visibility must be one of {', '.join(Visibility.values)}")
     problems.extend(format_and_variant_problems(deck.game, format, variant or "").values())
+    if decklist is not None and card_changes is not None:
+        problems.append("give either a decklist or card changes, not both")
     if problems:
         raise DeckError(problems)
     wanted = None
@@ -601,6 +697,8 @@ def deck_update(
                 for (card_id, zone), quantity in wanted.items()
             )
             notes.insert(0, "decklist replaced")
+    if card_changes is not None:
+        notes[:0] = _card_changes_apply(deck, card_changes)
     if not notes:
         return deck
     return _bump(deck, "; ".join(notes), actor=actor)
@@ -907,6 +1005,7 @@ def organiser_revoke(*, user: AbstractBaseUser) -> bool:
 
 
 __all__ = [
+    "CardChange",
     "DeckBusyError",
     "DeckError",
     "DeckPermissionError",
@@ -917,6 +1016,7 @@ __all__ = [
     "deck_card_remove",
     "deck_card_set",
     "deck_cards_add",
+    "deck_cards_change",
     "deck_cards_replace",
     "deck_clone",
     "deck_create",

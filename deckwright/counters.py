@@ -50,6 +50,49 @@ def counter_add(name: str, amount: int, ttl: int) -> int:
     return int(value)
 
 
+def counter_get(name: str) -> int:
+    """The value of counter ``name``; 0 when it was never made or has expired."""
+    if settings.LIMITS_STORE == "cache":
+        return int(caches[settings.LIMITS_CACHE].get(name, 0))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT value FROM {TABLE} WHERE name = %s AND expires_at >= %s",
+            [name, int(time.time())],
+        )
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def counter_take(name: str) -> int:
+    """The value of counter ``name`` (0 if none), which is then forgotten: the next count starts
+    from 0. An increment racing with it lands either in the value taken or in the next count."""
+    if settings.LIMITS_STORE == "cache":
+        cache = caches[settings.LIMITS_CACHE]
+        value = int(cache.get(name, 0))
+        if value:
+            cache.delete(name)  # may drop an increment made in between: a notice, not a limit
+        return value
+    now = int(time.time())
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {TABLE} WHERE name = %s RETURNING value, expires_at", [name])
+        row = cursor.fetchone()
+    return int(row[0]) if row and row[1] >= now else 0
+
+
+def counter_touch(name: str, ttl: int) -> None:
+    """Make counter ``name`` 1 and forget it ``ttl`` seconds from now (again from now if it was
+    there): a marker that lasts while it keeps being touched."""
+    if settings.LIMITS_STORE == "cache":
+        caches[settings.LIMITS_CACHE].set(name, 1, ttl)
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {TABLE} (name, value, expires_at) VALUES (%s, 1, %s) "
+            "ON CONFLICT (name) DO UPDATE SET value = 1, expires_at = excluded.expires_at",
+            [name, int(time.time()) + ttl],
+        )
+
+
 def counter_clear() -> None:
     """Forget every counter (tests, and an administrator lifting every limit at once)."""
     if settings.LIMITS_STORE == "cache":

@@ -12,7 +12,8 @@ Variables (all optional for local use):
     API_THROTTLE_USER   REST API rate per signed-in user or token (default 1200/minute)
     TRUSTED_PROXY_COUNT reverse proxies in front of the app whose X-Forwarded-For is trusted
                         (default 0: REMOTE_ADDR only; API_NUM_PROXIES is read as an old name)
-    LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, SIGNUP_RATE, PASSWORD_RESET_RATE,
+    LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, ACCOUNT_GUESS_RATES, ACCOUNT_KNOWN_DAYS,
+    SIGNUP_RATE, PASSWORD_RESET_RATE,
     API_TOKEN_TTL_DAYS, MATCHUP_ANON_GAMES_PER_HOUR(_IP): accounts and limits, see below
     SIMULATION_*, CELERY_VISIBILITY_TIMEOUT, CELERY_RESTORE_INTERVAL,
     CELERY_UNACKED_MUTEX_EXPIRE: simulation jobs, see below
@@ -75,6 +76,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "deckwright.middleware.ContentSecurityPolicyMiddleware",  # no inline script without a nonce
     "whitenoise.middleware.WhiteNoiseMiddleware",  # /static/ before sessions and the database
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -202,11 +204,17 @@ if env_str("REDIS_URL"):
 # Log-in lockout (django-axes, database handler): LOGIN_FAILURE_LIMIT failures from one address
 # lock it out of the log-in page and POST /api/v1/auth/token/ for LOGIN_LOCKOUT_MINUTES (a failure
 # meanwhile restarts the wait). Keyed by address only: keyed by username, anyone could lock a
-# known user out of their own account.
+# known user out of their own account. Guessing at one account from many addresses is slowed per
+# account (web/account_guard.py, docs/security.md): at most ACCOUNT_GUESS_RATES password checks
+# (comma-separated <count>/<second|minute|hour|day> tiers) at one account from addresses and
+# browsers it never logged in from; those it did (remembered ACCOUNT_KNOWN_DAYS) are exempt.
 AUTHENTICATION_BACKENDS = [
     "web.lockout.LockoutBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "web.account_guard.AccountGuardBackend",
+    "django.contrib.auth.backends.ModelBackend",  # checks without a request; session look-ups
 ]
+ACCOUNT_GUESS_RATES = env_list("ACCOUNT_GUESS_RATES", ["10/hour", "30/day"])
+ACCOUNT_KNOWN_DAYS = env_int("ACCOUNT_KNOWN_DAYS", 90)
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
@@ -254,6 +262,7 @@ if DECK_VERSION_FOLD_SECONDS < 0:
 for _name in (
     "LOGIN_FAILURE_LIMIT",
     "LOGIN_LOCKOUT_MINUTES",
+    "ACCOUNT_KNOWN_DAYS",
     "API_TOKEN_TTL_DAYS",
     "SIMULATION_STALE_SECONDS",
     "SIMULATION_HEARTBEAT_SECONDS",
@@ -280,6 +289,11 @@ REST_FRAMEWORK = {
         "token": env_str("API_THROTTLE_TOKEN", "30/hour"),
         "signup": env_str("SIGNUP_RATE", "5/hour"),
         "password_reset": env_str("PASSWORD_RESET_RATE", "5/hour"),
+        # CPU-heavy pages, per signed-in account or else per address (web/limits.py heavy_page)
+        "replay": env_str("REPLAY_RATE", "120/minute"),
+        "test_hands": env_str("TEST_HANDS_RATE", "30/minute"),
+        "play_move": env_str("PLAY_MOVE_RATE", "120/minute"),
+        "playtest": env_str("PLAYTEST_RATE", "120/minute"),
     },
     "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
     "DEFAULT_PARSER_CLASSES": [
@@ -325,6 +339,7 @@ SPECTACULAR_SETTINGS = {
         "SimulationKindEnum": "rules.models.SimulationJob.Kind",
         "SimulationCreateKindEnum": "rules.jobs.CREATABLE_KINDS",
         "DownloadKindEnum": ["json", "csv"],
+        "CardChangeOpEnum": "decks.services.CARD_CHANGE_OPS",
     },
 }
 

@@ -1,6 +1,5 @@
 """URLs of the pages (mounted at the site root, before the card database's own pages)."""
 
-from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
 from deckwright.inputs import ID_PATTERN
@@ -23,12 +22,13 @@ urlpatterns = [
     path("games/<slug:slug>/", catalogue.game_detail, name="game-detail"),
     path("games/<slug:game>/cards/<slug:slug>/", catalogue.card_detail, name="card-detail"),
     path("accounts/signup/", accounts.signup, name="signup"),
-    path(
-        "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
-        name="login",
-    ),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/password_reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        accounts.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
     path("accounts/token/", accounts.api_token, name="account-token"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("cards/", cards.card_browser, name="card-browser"),

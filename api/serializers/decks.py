@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from cards.models import Game
 from decks.models import Deck, Format, Visibility
+from decks.services import CARD_CHANGE_OPS
 from deckwright.inputs import MAX_INT32
 
 KINDS = ["text", "json", "csv"]
@@ -70,6 +71,35 @@ class DeckCreateSerializer(DecklistInputMixin):
     variant = serializers.CharField(required=False, allow_blank=True, default="", max_length=40)
 
 
+MAX_CARD_CHANGES = 200
+
+
+class DeckCardChangeItemSerializer(serializers.Serializer):
+    """One change of a deck's card list, applied on the server under the deck's lock."""
+
+    op = serializers.ChoiceField(
+        choices=CARD_CHANGE_OPS,
+        help_text="add: count more copies; remove: count fewer (the last one removes the line; "
+        "more than the deck holds is a 400); set: exactly count copies (0 removes the line).",
+    )
+    name = serializers.CharField(max_length=200, help_text="The card's name, any case.")
+    count = serializers.IntegerField(min_value=0, max_value=999, help_text="Copies (see op).")
+    zone = serializers.CharField(
+        max_length=20,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="For games with zones; default: the game's first zone.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["op"] != "set" and attrs["count"] == 0:
+            raise serializers.ValidationError(
+                {"count": f"{attrs['op']} needs a count of 1 or more."}
+            )
+        return attrs
+
+
 class DeckUpdateSerializer(DecklistInputMixin):
     name = serializers.CharField(max_length=120, required=False)
     description = serializers.CharField(required=False, allow_blank=True)
@@ -81,6 +111,21 @@ class DeckUpdateSerializer(DecklistInputMixin):
         max_length=40,
         help_text="One of the game's variants; empty clears it.",
     )
+    changes = DeckCardChangeItemSerializer(
+        many=True,
+        required=False,
+        min_length=1,
+        max_length=MAX_CARD_CHANGES,
+        help_text="Card changes applied in order under the deck's lock, all or none: only the "
+        "lines named change, so concurrent changes to other cards are kept. No If-Match needed.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "decklist" in attrs and "changes" in attrs:
+            raise serializers.ValidationError(
+                "Give either decklist (it replaces every card; needs If-Match) or changes, not both."
+            )
+        return attrs
 
 
 class DeckCloneSerializer(serializers.Serializer):

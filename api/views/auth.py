@@ -2,7 +2,9 @@
 
 The password exchange goes through ``django.contrib.auth.authenticate`` with the Django request,
 so the log-in lockout (django-axes, ``web.lockout``) counts its failures and refuses a locked-out
-address exactly as on the log-in page; it is also throttled per address (``token`` rate).
+address, and the per-account guess limit (``web.account_guard``) slows guessing at one account
+from many addresses, exactly as on the log-in page; it is also throttled per address (``token``
+rate).
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ from rest_framework.views import APIView
 
 from api.throttling import TokenRateThrottle
 from api.tokens import token_expires_at, token_issue, token_revoke, token_rotate
+from web.account_guard import failed_attempts, refused_message, refused_wait
 from web.lockout import LOCKED_OUT_CODE, lockout_message, retry_after_seconds
+
+ACCOUNT_GUARDED_CODE = "account-guarded"
 
 
 class CredentialsSerializer(serializers.Serializer):
@@ -33,9 +38,29 @@ class TokenSerializer(serializers.Serializer):
     expires = serializers.DateTimeField(help_text="After this the token is refused (401).")
 
 
+class TokenIssuedSerializer(TokenSerializer):
+    failed_attempts = serializers.IntegerField(
+        help_text="Failed attempts to log in to your account since your last log-in (web or "
+        "API): wrong passwords, and guesses refused unchecked. More than 0 you did not make "
+        "means someone is guessing your password."
+    )
+
+
 class MeSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
+
+
+class AccountGuarded(exceptions.APIException):
+    """Too many password checks at this account from addresses it never logged in from."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = ACCOUNT_GUARDED_CODE
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(detail=refused_message(seconds), code=ACCOUNT_GUARDED_CODE)
+        self.wait = seconds
+        self.problem_extra = {"retry_after": seconds}
 
 
 class LockedOut(exceptions.APIException):
@@ -71,12 +96,14 @@ class TokenView(APIView):
     @extend_schema(
         tags=["auth"],
         request=CredentialsSerializer,
-        responses=TokenSerializer,
+        responses=TokenIssuedSerializer,
         description=(
             "Exchange a username and password for the API token scripts send as "
             "'Authorization: Token …' (the current one while it lasts, else a new one). Failed "
             "attempts count towards the log-in lockout: a locked-out address gets a 429 "
-            "locked-out problem with Retry-After."
+            "locked-out problem with Retry-After. Too many guesses at one account from "
+            "addresses it never logged in from get a 429 account-guarded problem. "
+            "failed_attempts says how many attempts failed since your last log-in."
         ),
     )
     def post(self, request: Request) -> Response:
@@ -87,11 +114,17 @@ class TokenView(APIView):
         if user is None:
             if getattr(django_request, "axes_locked_out", False):
                 raise LockedOut(retry_after_seconds(django_request))
+            wait = refused_wait(django_request)
+            if wait is not None:
+                raise AccountGuarded(wait)
             raise exceptions.ValidationError(
                 {"non_field_errors": ["Unable to log in with provided credentials."]},
                 code="authorization",
             )
-        return Response(_token_body(token_issue(user=user)))
+        attempts = failed_attempts(django_request)
+        body = _token_body(token_issue(user=user))
+        body["failed_attempts"] = attempts.total if attempts else 0
+        return Response(body)
 
     @extend_schema(
         tags=["auth"],

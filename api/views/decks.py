@@ -31,7 +31,7 @@ from rest_framework.permissions import (
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.errors import PreconditionFailed
+from api.errors import PreconditionFailed, PreconditionRequired
 from api.serializers import decks as s
 from cards.models import Game
 from decks.decklist import DecklistParseError, decklist_entries, decklist_read
@@ -52,6 +52,7 @@ from decks.selectors import (
 )
 from decks.services import (
     MAX_COPIES,
+    CardChange,
     DeckError,
     DeckPermissionError,
     DeckVersionConflict,
@@ -178,9 +179,10 @@ IF_MATCH_HEADER = OpenApiParameter(
     "If-Match",
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
-    description="Optional. The ETag of the deck as you read it: if the deck has changed since, "
-    "nothing is written and the answer is 412 precondition-failed with the current version. "
-    "Without it the write applies to the deck as it is (last writer wins for PATCH).",
+    description="The ETag of the deck as you read it: if the deck has changed since, nothing is "
+    "written and the answer is 412 precondition-failed with the current version. Required for a "
+    "PATCH with decklist (it replaces every card: 428 precondition-required without it; * "
+    "replaces whatever is there); optional otherwise.",
 )
 
 
@@ -220,6 +222,17 @@ def _precondition_failed(deck: Deck, sent: str) -> PreconditionFailed:
     )
 
 
+def _replacement_needs_if_match(deck: Deck) -> PreconditionRequired:
+    return PreconditionRequired(
+        f"Replacing the whole card list of deck {deck.pk} needs If-Match, so that a change "
+        f"someone made since you read the deck is not lost. Read the deck (GET "
+        f"/api/v1/decks/{deck.pk}/) and send its ETag back in If-Match: a deck changed meanwhile "
+        f"is then refused with 412. Or send only the cards that change, as changes "
+        f'([{{"op": "add", "name": "...", "count": 1}}]; ops add, remove, set), which need no '
+        f"If-Match. If-Match: * replaces the list whatever it is now. Nothing was written."
+    )
+
+
 class DeckCardChangeSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, help_text="The card's name, any case.")
     quantity = serializers.IntegerField(
@@ -253,7 +266,7 @@ class DeckViewSet(viewsets.GenericViewSet):
     serializer_class = s.DeckSerializer
     lookup_value_regex = ID_PATTERN
     extra_error_statuses_by_action = {
-        "partial_update": (412, 503),
+        "partial_update": (412, 428, 503),
         "destroy": (412, 503),
         "cards": (412, 503),
         "create": (503,),
@@ -346,13 +359,37 @@ class DeckViewSet(viewsets.GenericViewSet):
         return self._detail(self.get_object())
 
     @extend_schema(
-        summary="Change a deck (owner only); a decklist replaces its cards",
-        description="Settings and the decklist change together, as one version. Send the ETag "
-        "you read in If-Match to have the change refused (412) if the deck changed meanwhile; "
-        "without it the change overwrites whatever others did.",
+        summary="Change a deck (owner only): settings, card changes, or a whole new decklist",
+        description="Settings and cards change together, as one version. `changes` adds, "
+        "removes or sets copies of the cards it names, on the server under the deck's lock, so "
+        "concurrent changes to other cards all land: no If-Match needed. `decklist` replaces "
+        "every card and so needs If-Match (the ETag you read): without it the answer is 428 "
+        "precondition-required, and with a stale one 412 precondition-failed; nothing is "
+        "written either way.",
         request=s.DeckUpdateSerializer,
         responses=s.DeckWithCardsSerializer,
         parameters=[IF_MATCH_HEADER, ETAG_HEADER],
+        examples=[
+            OpenApiExample(
+                "Card changes",
+                value={
+                    "changes": [
+                        {"op": "add", "name": "Stamp Act", "count": 1},
+                        {"op": "remove", "name": "Eagle Dive", "count": 2},
+                        {"op": "set", "name": "Village Green", "count": 6},
+                    ]
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Rename and change a card",
+                value={
+                    "name": "Bison Pressure II",
+                    "changes": [{"op": "set", "name": "Tea Act", "count": 0}],
+                },
+                request_only=True,
+            ),
+        ],
     )
     def partial_update(self, request: Request, pk: str) -> Response:
         deck = self._owned()
@@ -360,6 +397,14 @@ class DeckViewSet(viewsets.GenericViewSet):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         _check_variant(deck.game, data.get("variant"))
+        if "decklist" in data and request.headers.get("If-Match") is None:
+            raise _replacement_needs_if_match(deck)
+        changes = None
+        if "changes" in data:
+            changes = [
+                CardChange(card=c["name"], op=c["op"], count=c["count"], zone=c["zone"])
+                for c in data["changes"]
+            ]
         try:
             deck = deck_update(
                 deck=deck,
@@ -373,11 +418,12 @@ class DeckViewSet(viewsets.GenericViewSet):
                 format=s.format_for(data.get("format"), deck.game),
                 clear_format="format" in data and not data["format"],
                 variant=data.get("variant"),
+                card_changes=changes,
             )
         except DeckVersionConflict:
             raise self._stale(deck) from None
         except (DeckError, DecklistParseError) as exc:
-            raise _deck_problem(exc) from None
+            raise _deck_problem(exc, field="changes" if changes else "decklist") from None
         except DeckPermissionError as exc:
             raise PermissionDenied(str(exc)) from None
         return self._detail(deck)

@@ -136,7 +136,12 @@ def test_patch_with_decklist_makes_a_version_and_diff_shows_it(alice):
     deck = create(alice)
     text = sample("legal-bison-pressure").replace("7 Homestead Claim", "6 Homestead Claim")
     text = text.replace("5 Village Green", "6 Village Green")
-    response = alice.patch(f"/api/v1/decks/{deck['id']}/", {"decklist": text}, format="json")
+    response = alice.patch(
+        f"/api/v1/decks/{deck['id']}/",
+        {"decklist": text},
+        format="json",
+        HTTP_IF_MATCH=f'"deck-{deck["id"]}-v1"',
+    )
     assert response.status_code == 200 and response.json()["version"] == 2
     versions = alice.get(f"/api/v1/decks/{deck['id']}/versions/").json()
     assert [v["number"] for v in versions] == [1, 2]
@@ -409,12 +414,115 @@ def test_if_match_forms(alice, if_match, expected):
     assert response.status_code == expected
 
 
-def test_without_if_match_the_last_writer_wins(alice):
+def test_a_replacement_without_if_match_is_a_428_that_says_how_to_send_it(alice):
     deck = create(alice)
     url = f"/api/v1/decks/{deck['id']}/"
-    alice.patch(url, {"decklist": "1 Stamp Act"}, format="json")
-    assert alice.patch(url, {"decklist": "1 Tea Act"}, format="json").status_code == 200
+    # when a client replaces the whole list without saying which version it read
+    refused = alice.patch(url, {"decklist": "1 Stamp Act", "name": "Lost?"}, format="json")
+    # then nothing is written, and the problem says how to send it
+    assert refused.status_code == 428
+    assert refused["Content-Type"] == "application/problem+json"
+    problem = refused.json()
+    assert problem["code"] == "precondition-required"
+    assert problem["type"].endswith("/api/v1/problems/precondition-required/")
+    assert "If-Match" in problem["detail"] and "changes" in problem["detail"]
+    after = alice.get(url).json()
+    assert after["version"] == 1 and after["name"] == "Bison Pressure"
+    assert after["card_count"] == 60
+    # the problem type is served, like every other
+    described = alice.get("/api/v1/problems/precondition-required/")
+    assert described.status_code == 200 and "If-Match" in json.dumps(described.json())
+    # with the ETag it read, the replacement is made; If-Match: * replaces whatever is there
+    read = alice.get(url)["ETag"]
+    assert (
+        alice.patch(url, {"decklist": "1 Stamp Act"}, format="json", HTTP_IF_MATCH=read).status_code
+        == 200
+    )
+    assert (
+        alice.patch(url, {"decklist": "1 Tea Act"}, format="json", HTTP_IF_MATCH="*").status_code
+        == 200
+    )
     assert [c["name"] for c in alice.get(url).json()["cards"]] == ["Tea Act"]
+
+
+def test_settings_alone_need_no_if_match(alice):
+    deck = create(alice)
+    url = f"/api/v1/decks/{deck['id']}/"
+    renamed = alice.patch(url, {"name": "Renamed"}, format="json")
+    assert renamed.status_code == 200 and renamed.json()["card_count"] == 60
+
+
+def lines(deck: dict) -> dict[str, int]:
+    return {card["name"]: card["quantity"] for card in deck["cards"]}
+
+
+def test_card_changes_add_remove_and_set_in_one_version(alice):
+    deck = create(alice)
+    url = f"/api/v1/decks/{deck['id']}/"
+    before = lines(deck)
+    changes = [
+        {"op": "add", "name": "eagle dive", "count": 2},
+        {"op": "remove", "name": "Homestead Claim", "count": 1},
+        {"op": "set", "name": "Village Green", "count": 2},
+        {"op": "set", "name": "Boston Port Act", "count": 0},
+    ]
+    # when a client sends only the changes, with no If-Match and a new name
+    response = alice.patch(url, {"name": "Tuned", "changes": changes}, format="json")
+    # then those lines change, the others stay, and it is one version
+    assert response.status_code == 200, response.json()
+    after = response.json()
+    assert after["version"] == 2 and after["name"] == "Tuned"
+    assert lines(after)["Eagle Dive"] == before.get("Eagle Dive", 0) + 2
+    assert lines(after)["Homestead Claim"] == before["Homestead Claim"] - 1
+    assert lines(after)["Village Green"] == 2
+    assert "Boston Port Act" not in lines(after)
+    untouched = set(before) - {"Eagle Dive", "Homestead Claim", "Village Green", "Boston Port Act"}
+    assert {n: lines(after)[n] for n in untouched} == {n: before[n] for n in untouched}
+    versions = alice.get(url + "versions/").json()
+    assert [v["number"] for v in versions] == [1, 2]
+    assert "Eagle Dive:" in versions[-1]["note"] and "Village Green:" in versions[-1]["note"]
+
+
+def test_card_changes_are_all_or_nothing_and_name_every_problem(alice):
+    deck = create(alice)
+    url = f"/api/v1/decks/{deck['id']}/"
+    changes = [
+        {"op": "add", "name": "Eagle Dive", "count": 1},
+        {"op": "remove", "name": "Homestead Claim", "count": 99},
+        {"op": "add", "name": "Eagel Dive", "count": 1},
+    ]
+    refused = alice.patch(url, {"changes": changes}, format="json")
+    assert refused.status_code == 400
+    details = [error["detail"] for error in refused.json()["errors"]]
+    assert any("change 2:" in d and "cannot be removed" in d for d in details)
+    assert any("change 3:" in d and "Did you mean Eagle Dive" in d for d in details)
+    assert alice.get(url).json()["version"] == 1  # the valid first change was not kept
+    zero = alice.patch(
+        url, {"changes": [{"op": "add", "name": "Eagle Dive", "count": 0}]}, format="json"
+    )
+    assert zero.status_code == 400
+    both = alice.patch(
+        url,
+        {"decklist": "1 Stamp Act", "changes": [{"op": "set", "name": "Tea Act", "count": 1}]},
+        format="json",
+        HTTP_IF_MATCH="*",
+    )
+    assert both.status_code == 400 and "not both" in both.json()["detail"]
+    assert alice.get(url).json()["version"] == 1
+
+
+def test_card_changes_honour_a_stale_if_match(alice):
+    deck = create(alice)
+    url = f"/api/v1/decks/{deck['id']}/"
+    first_read = alice.get(url)["ETag"]
+    alice.patch(url, {"name": "Moved on"}, format="json")
+    stale = alice.patch(
+        url,
+        {"changes": [{"op": "add", "name": "Eagle Dive", "count": 1}]},
+        format="json",
+        HTTP_IF_MATCH=first_read,
+    )
+    assert stale.status_code == 412 and alice.get(url).json()["version"] == 2
 
 
 def test_card_changes_add_and_take_out_copies_as_versions(alice):
@@ -448,12 +556,20 @@ def test_card_changes_are_the_owners_alone(alice, bob, api_client):
     assert bob.post(private_url, {"name": "Eagle Dive"}, format="json").status_code == 404
 
 
-def test_the_schema_documents_etag_if_match_and_412(api_client):
+def test_the_schema_documents_etag_if_match_412_428_and_card_changes(api_client):
     schema = api_client.get("/api/v1/schema/?format=json").json()
     deck = schema["paths"]["/api/v1/decks/{id}/"]
     patch = deck["patch"]
     assert any(p["name"] == "If-Match" and p["in"] == "header" for p in patch["parameters"])
     assert "412" in patch["responses"] and "ETag" in patch["responses"]["412"]["headers"]
+    assert "428" in patch["responses"]
+    body = patch["requestBody"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
+    changes = schema["components"]["schemas"][body]["properties"]["changes"]
+    item = schema["components"]["schemas"][changes["items"]["$ref"].split("/")[-1]]
+    op_ref = item["properties"]["op"]["allOf"][0]["$ref"]
+    op = schema["components"]["schemas"][op_ref.split("/")[-1]]
+    assert op["enum"] == ["add", "remove", "set"]
+    assert set(item["required"]) == {"op", "name", "count"}
     assert "ETag" in patch["responses"]["200"]["headers"]
     assert "ETag" in deck["get"]["responses"]["200"]["headers"]
     assert "412" in deck["delete"]["responses"]

@@ -215,3 +215,31 @@ def test_concurrent_api_card_adds_all_count(deck, owner):
     assert statuses == [200] * WRITERS
     assert quantity(deck, "Grievance Roll") == before + WRITERS
     assert_every_write_recorded(deck, 1, WRITERS)
+
+
+def test_twenty_concurrent_api_patches_of_different_cards_all_land(deck, owner):
+    # given twenty cards the deck does not hold, and twenty clients, none sending If-Match
+    names = list(
+        Card.objects.filter(game__slug=RNR)
+        .exclude(deck_cards__deck=deck)
+        .order_by("name")
+        .values_list("name", flat=True)[:20]
+    )
+    assert len(names) == 20
+    clients = []
+    for _ in names:
+        client = APIClient()
+        client.force_authenticate(owner)
+        clients.append(client)
+    url = f"/api/v1/decks/{deck.pk}/"
+
+    def change(i: int) -> int:
+        body = {"changes": [{"op": "add", "name": names[i], "count": 1}]}
+        return clients[i].patch(url, body, format="json").status_code
+
+    # when each PATCHes its own card at the same moment
+    statuses = run_together(len(names), change)
+    # then every change is in the deck, each as its own version
+    assert statuses == [200] * len(names)
+    assert {name: quantity(deck, name) for name in names} == dict.fromkeys(names, 1)
+    assert_every_write_recorded(deck, 1, len(names))

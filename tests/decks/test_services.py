@@ -11,9 +11,11 @@ from decks.decklist import DecklistParseError
 from decks.models import Deck, DeckCard, Format, Visibility
 from decks.selectors import deck_entries, deck_export, deck_validate, deck_version_diff
 from decks.services import (
+    CardChange,
     DeckError,
     DeckPermissionError,
     deck_card_set,
+    deck_cards_change,
     deck_cards_replace,
     deck_clone,
     deck_create,
@@ -103,6 +105,47 @@ def test_deck_card_set_refuses_bad_quantities_and_cards_of_other_games(deck):
         deck_card_set(deck=deck, card="Eagle Dive", quantity=-1)
     with pytest.raises(DeckError, match="not a Revolt N Reign card"):
         deck_card_set(deck=deck, card="King", quantity=1)
+
+
+def _count(deck: Deck, name: str) -> int:
+    row = DeckCard.objects.filter(deck=deck, card__name=name).first()
+    return row.quantity if row else 0
+
+
+def test_card_changes_apply_in_order_as_one_version(deck, player):
+    grievance = _count(deck, "Grievance Roll")
+    changes = [
+        CardChange(card="grievance roll", op="add", count=2),
+        CardChange(card="Grievance Roll", op="remove", count=1),
+        CardChange(card="Boston Port Act", op="set", count=1),
+        CardChange(card="Stamp Act", op="set", count=0),
+    ]
+    changed = deck_cards_change(deck=deck, changes=changes, actor=player)
+    assert changed.version == 2
+    assert _count(deck, "Grievance Roll") == grievance + 1
+    assert _count(deck, "Boston Port Act") == 1 and _count(deck, "Stamp Act") == 0
+    note = deck.versions.get(number=2).note
+    assert note.startswith(f"Grievance Roll: {grievance} -> {grievance + 2}")
+    # a set to the count the deck already holds is no change: no version
+    again = deck_cards_change(
+        deck=deck, changes=[CardChange(card="Boston Port Act", op="set", count=1)], actor=player
+    )
+    assert again.version == 2
+
+
+def test_card_changes_write_nothing_when_one_cannot_be_made(deck, player, other_player):
+    changes = [
+        CardChange(card="Grievance Roll", op="add", count=1),
+        CardChange(card="Stamp Act", op="remove", count=5),
+        CardChange(card="Stamp Act", op="double", count=1),
+    ]
+    with pytest.raises(DeckError) as caught:
+        deck_cards_change(deck=deck, changes=changes, actor=player)
+    assert [p.split(":")[0] for p in caught.value.problems] == ["change 2", "change 3"]
+    deck.refresh_from_db()
+    assert deck.version == 1 and deck.versions.count() == 1
+    with pytest.raises(DeckPermissionError):
+        deck_cards_change(deck=deck, changes=changes[:1], actor=other_player)
 
 
 def test_replacing_the_decklist_records_one_version_and_a_diff(deck):

@@ -1,7 +1,7 @@
 """Sign-up, password reset (Django's view behind a per-address limit) and the API token page.
 
-Log-in and log-out are Django's own views with our templates; the log-in lockout is django-axes
-(``web.lockout``).
+Log-in is Django's view behind the per-account guess limit (``web.account_guard``), log-out
+Django's own; the per-address log-in lockout is django-axes (``web.lockout``).
 """
 
 from __future__ import annotations
@@ -26,8 +26,34 @@ from api.tokens import (
     token_revoke,
     token_rotate,
 )
+from web.account_guard import failed_attempts, refused_message, refused_wait, remember_device
 from web.forms import SignupForm
 from web.limits import address_limit_wait, email_limit_wait, rate_limited_page
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in page. An attempt the per-account guess limit refused unchecked is a 429
+    page saying why and when; a successful log-in tells the owner of the failed attempts since
+    their last one and marks the browser as one the account knows."""
+
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        wait = refused_wait(self.request)
+        if wait is None:
+            return super().form_invalid(form)
+        context = {"message": refused_message(wait), "retry_after": wait}
+        response = render(self.request, "registration/locked_out.html", context, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        attempts = failed_attempts(self.request)
+        if attempts is not None:
+            messages.warning(self.request, attempts.message())
+        remember_device(self.request, response)
+        return response
 
 
 @sensitive_post_parameters("password1", "password2")
@@ -46,6 +72,17 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("deck-list-mine")
     status = 400 if request.method == "POST" else 200
     return render(request, "registration/signup.html", {"form": form}, status=status)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's new-password form behind the emailed link. The browser that sets the password
+    proved it reads the owner's mail, so it becomes one the account knows: it logs in even while
+    guesses at the account from elsewhere are paused."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        remember_device(self.request, response, username=form.user.get_username())
+        return response
 
 
 class PasswordResetView(auth_views.PasswordResetView):

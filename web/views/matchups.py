@@ -33,6 +33,7 @@ from rules.selectors import (
     simulation_jobs_owned_by,
 )
 from web.forms import MatchupForm
+from web.limits import heavy_page
 from web.matchups import (
     end_reason_text,
     matchup_agent_choices,
@@ -189,6 +190,7 @@ def matchup_run_game_moved(request: HttpRequest, pk: int, number: int) -> HttpRe
 
 
 @require_GET
+@heavy_page("replay")
 def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Game ``number`` of a matchup job, played again from its seed, shown step by step."""
     job = simulation_jobs_owned_by(request.user, request.session.session_key).filter(pk=pk).first()

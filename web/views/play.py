@@ -40,6 +40,7 @@ from rules.play import (
     result_words,
     seat_names,
 )
+from web.limits import heavy_page
 from web.matchups import matchup_plugins
 from web.narration import card_pages, narrated_log
 from web.table import replay_table, table_for
@@ -133,6 +134,7 @@ def _picked(value: str | None, known: list[int]) -> int | None:
 
 @login_required
 @require_POST
+@heavy_page("play_move")
 def play_new(request: HttpRequest) -> HttpResponse:
     """Start a game with the decks and agent posted and show it; a refusal is said beside the
     field it is about, on the form again (400)."""
@@ -240,6 +242,7 @@ def _beside_choices(table: dict[str, Any] | None) -> list[dict[str, Any]]:
 
 @login_required
 @require_POST
+@heavy_page("play_move")
 def play_action(request: HttpRequest, pk: int) -> HttpResponse:
     """Play one of your legal actions (its index, at the game's version); the agent replies."""
     return _versioned_post(
@@ -252,6 +255,7 @@ def play_action(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@heavy_page("play_move")
 def play_continue_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Let the AI finish a reply it left unfinished (a reply is cut at ``MAX_REPLY_ACTIONS``)."""
     return _versioned_post(
@@ -289,6 +293,7 @@ def _versioned_post(
 
 @login_required
 @require_GET
+@heavy_page("replay")
 def play_replay(request: HttpRequest, pk: int) -> HttpResponse:
     """Step through a stored game turn by turn (every hand open once it is over; from your
     seat while it is still in play)."""

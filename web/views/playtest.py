@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from decks.selectors import deck_for_viewer
 from rules.engines.core import Rng, find_plugin
 from rules.matchups import deck_cards
+from web.limits import heavy_page
 
 SESSION_KEY = "web:playtest:{pk}"
 
@@ -23,6 +24,7 @@ def playtest_available(game_slug: str) -> bool:
     return plugin is not None and bool(plugin.playtest_zones)
 
 
+@heavy_page("playtest")
 def deck_playtest(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: the layout; POST ``op``: ``draw``, ``shuffle`` (the draw pile), ``restart``, or
     ``move`` (card ``index`` of zone ``source`` to zone ``target``), then back to the layout."""

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from decks.selectors import deck_for_viewer
 from web.forms import GoldfishForm, TestHandsForm
+from web.limits import heavy_page
 from web.narration import narrated_log
 from web.table import table_for
 from web.testhands import (
@@ -25,6 +26,7 @@ from web.testhands import (
 
 
 @require_GET
+@heavy_page("test_hands")
 def deck_test_hands(request: HttpRequest, pk: int) -> HttpResponse:
     """Deal an opening (mulligan or keep, then step goldfish turns) and run N test hands."""
     deck = deck_for_viewer(request.user, pk)
