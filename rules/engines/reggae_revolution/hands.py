@@ -37,7 +37,11 @@ from rules.engines.core.hands import (
     turn_events,
 )
 from rules.engines.core.intervals import wilson_interval
-from rules.engines.reggae_revolution.cards import CardSpec, fixture_records
+from rules.engines.reggae_revolution.cards import (
+    CardSpec,
+    card_specs,
+    fixture_records,
+)
 from rules.engines.reggae_revolution.evaluation import PAIRS
 from rules.engines.reggae_revolution.game import STARTERS_PER_SYMBOL, ReggaeRevolutionGame
 from rules.engines.reggae_revolution.plugin import ReggaeRevolutionPlugin
@@ -170,11 +174,11 @@ def goldfish(deck: Sequence[Mapping[str, Any]]) -> Goldfish:
     else:
         records += [r for r in box if r["type"] in ("villain", "scheme")]
     try:
+        card_specs(records)  # the card-data problems in their own words (not the game's wrapper)
         game = ReggaeRevolutionGame(records)
         game.new_initial_state(0, {"players": 1})  # the starter piles must deal a deck
-    except ValueError as exc:  # SetupError included; the card-data problems are the cause
-        detail = exc.__cause__ or exc
-        raise SetupError(f"Reggae Revolution cannot play this deck: {detail}") from exc
+    except ValueError as exc:  # CardDataError and SetupError included
+        raise SetupError(f"Reggae Revolution cannot play this deck: {exc}") from exc
     keys = {spec.name: spec.key for spec in game.specs}
     return Goldfish(game, tuple(keys[str(r["name"])] for r in lineup) or None)
 
