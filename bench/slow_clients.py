@@ -20,9 +20,7 @@ import datetime as dt
 import os
 import platform
 import resource
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,26 +37,10 @@ from deckwright.proxy import (  # noqa: E402
     Site,
     find_nginx,
     free_port,
+    hold_unfinished_requests,
     local_production_env,
+    prepare_data_dir,
 )
-
-
-def hang(port: int, count: int, stack: ExitStack) -> int:
-    opened = 0
-    for index in range(count):
-        try:
-            client = stack.enter_context(socket.create_connection(("127.0.0.1", port), timeout=5))
-        except OSError:
-            break
-        if index % 5:
-            client.sendall(b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Ag")
-        else:
-            client.sendall(
-                b"POST /api/v1/validate/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                b"Content-Type: text/plain\r\nContent-Length: 100000\r\n\r\n60 Copies"
-            )
-        opened += 1
-    return opened
 
 
 def probe(port: int, probes: int, timeout: float) -> tuple[int, list[float]]:
@@ -91,13 +73,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="deckwright-slow-") as folder, ExitStack() as stack:
         data_dir = Path(folder)
         env = local_production_env(data_dir, "bench-slow-clients-" + "x" * 40)
-        for command in (["migrate"], ["collectstatic"]):
-            subprocess.run(
-                [sys.executable, "manage.py", *command, "--noinput", "--verbosity", "0"],
-                cwd=ROOT,
-                env=env,
-                check=True,
-            )
+        prepare_data_dir(env)
         listen, upstream = free_port(), free_port()
         site = Site(
             listen=f"127.0.0.1:{listen}",
@@ -110,7 +86,7 @@ def main() -> None:
         rows = []
         for way, port in (("gunicorn alone", upstream), ("behind nginx", listen)):
             with ExitStack() as slow:
-                opened = hang(port, args.slow, slow)
+                opened = len(hold_unfinished_requests(port, args.slow, slow))
                 time.sleep(0.5)  # let the servers take them in
                 answered, seconds = probe(port, args.probes, args.timeout)
             rows.append((way, opened, answered, seconds))

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,6 +118,41 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def prepare_data_dir(env: dict[str, str]) -> None:
+    """As ``make serve`` does for the data directory of ``env``: the database migrated (the
+    API's rate-limit counters live in a table when REDIS_URL is unset), the static files
+    collected."""
+    for command in (["migrate"], ["collectstatic"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command, "--noinput", "--verbosity", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+
+
+def hold_unfinished_requests(port: int, count: int, stack: ExitStack) -> list[socket.socket]:
+    """Open up to ``count`` connections to ``port`` that never finish their request (the tests'
+    and benchmark's slow clients): four in five stop inside their headers, every fifth sends a
+    POST's headers and 9 of its 100,000 body bytes. ``stack`` closes them; fewer are returned
+    when the system refuses more."""
+    held = []
+    for index in range(count):
+        try:
+            client = stack.enter_context(socket.create_connection(("127.0.0.1", port), timeout=5))
+        except OSError:
+            break
+        if index % 5:
+            client.sendall(b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Ag")
+        else:
+            client.sendall(
+                b"POST /api/v1/validate/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: text/plain\r\nContent-Length: 100000\r\n\r\n60 Copies"
+            )
+        held.append(client)
+    return held
 
 
 def local_production_env(data_dir: Path, secret_key: str) -> dict[str, str]:

@@ -21,7 +21,15 @@ from pathlib import Path
 import httpx
 import pytest
 
-from deckwright.proxy import ProxyError, ProxyServer, Site, find_nginx, free_port
+from deckwright.proxy import (
+    ProxyError,
+    ProxyServer,
+    Site,
+    find_nginx,
+    free_port,
+    hold_unfinished_requests,
+    prepare_data_dir,
+)
 from tests.test_serving import ROOT, production_env
 
 pytestmark = pytest.mark.skipif(
@@ -36,14 +44,7 @@ CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("proxied")
-    env = production_env(directory)
-    for command in (["migrate"], ["collectstatic"]):
-        subprocess.run(
-            [sys.executable, "manage.py", *command, "--noinput", "--verbosity", "0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+    prepare_data_dir(production_env(directory))
     return directory
 
 
@@ -85,23 +86,6 @@ def proxied(ports: tuple[int, int]) -> Iterator[httpx.Client]:
         yield client
 
 
-def _hang(port: int, count: int, stack: ExitStack) -> list[socket.socket]:
-    """``count`` clients that never finish their request: most stop in the middle of their
-    headers, every fifth sends full headers of a POST but only part of its body."""
-    held = []
-    for index in range(count):
-        client = stack.enter_context(socket.create_connection(("127.0.0.1", port), timeout=5))
-        if index % 5:
-            client.sendall(b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Ag")
-        else:
-            client.sendall(
-                b"POST /api/v1/validate/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                b"Content-Type: text/plain\r\nContent-Length: 100000\r\n\r\n60 Copies"
-            )
-        held.append(client)
-    return held
-
-
 def _still_open(client: socket.socket) -> bool:
     client.setblocking(False)
     try:
@@ -116,7 +100,7 @@ def test_a_request_is_answered_while_500_slow_clients_hold_their_connections(
     ports: tuple[int, int], proxied: httpx.Client
 ) -> None:
     with ExitStack() as stack:
-        held = _hang(ports[0], SLOW_CLIENTS, stack)
+        held = hold_unfinished_requests(ports[0], SLOW_CLIENTS, stack)
         answer = proxied.get("/accounts/login/")  # times out after 5 s (gunicorn alone: never)
         assert answer.status_code == 200
         assert 'name="password"' in answer.text
@@ -128,7 +112,7 @@ def test_without_the_proxy_a_few_slow_clients_starve_gunicorn(ports: tuple[int, 
     # The failure the proxy is there for: the test server's gunicorn has 2 threads, and 3 clients
     # that never finish their request hold them, so a normal request is not answered.
     with ExitStack() as stack:
-        _hang(ports[1], 3, stack)
+        hold_unfinished_requests(ports[1], 3, stack)
         with pytest.raises(httpx.ReadTimeout):
             httpx.get(f"http://127.0.0.1:{ports[1]}/accounts/login/", timeout=3)
     # once they are gone, gunicorn answers again

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from deckwright.proxy import free_port, local_production_env
+from deckwright.proxy import free_port, local_production_env, prepare_data_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 TEN_YEARS = 315_360_000  # WhiteNoise's max-age for files whose name carries their content hash
@@ -45,15 +45,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(data_dir: Path) -> Iterator[httpx.Client]:
     env = production_env(data_dir)
-    # as `make serve` does: an empty database migrated (the API's rate-limit counters live in a
-    # table when REDIS_URL is unset), then the static files collected
-    for command in (["migrate"], ["collectstatic"]):
-        subprocess.run(
-            [sys.executable, "manage.py", *command, "--noinput", "--verbosity", "0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+    prepare_data_dir(env)
     port = free_port()
     bind = f"127.0.0.1:{port}"
     log = (data_dir / "gunicorn.log").open("w")

@@ -11,7 +11,8 @@ from django.test import RequestFactory
 from rest_framework.test import APIClient
 
 from deckwright.clientip import client_ip
-from deckwright.counters import counter_add, counter_clear, window_hit
+from deckwright.counters import counter_add, window_hit
+from tests.counter_stores import STORES, shared_counter_store
 from tests.test_settings_env import _settings_in_subprocess
 
 pytestmark = pytest.mark.django_db
@@ -19,40 +20,11 @@ pytestmark = pytest.mark.django_db
 REDIS_URL = "redis://127.0.0.1:6379/11"  # this suite's own Redis database, flushed only here
 
 
-def _redis_reason() -> str | None:
-    import redis
-
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
-    except (redis.RedisError, OSError) as error:
-        return f"Redis is not reachable at {REDIS_URL} ({error}); start redis-server to run it"
-    return None
-
-
-@pytest.fixture(params=["database", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(params=STORES)
 def shared_limits(request, settings):
     """Counters in a store every process shares, as in production."""
-    if request.param == "redis":
-        reason = _redis_reason()
-        if reason:
-            pytest.skip(reason)
-        settings.LIMITS_STORE = "cache"
-        settings.CACHES = {
-            **settings.CACHES,
-            settings.LIMITS_CACHE: {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
-                "LOCATION": REDIS_URL,
-                "KEY_PREFIX": "limits",
-            },
-        }
-    else:
-        settings.LIMITS_STORE = "database"  # the table of web/migrations/0001
-    counter_clear()
-    yield request.param
-    if request.param == "redis":
-        import redis
-
-        redis.Redis.from_url(REDIS_URL).flushdb()
+    with shared_counter_store(request.param, settings, REDIS_URL):
+        yield request.param
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from django.core import mail
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from deckwright.counters import counter_clear
+from tests.counter_stores import STORES, shared_counter_store
 
 pytestmark = pytest.mark.django_db
 
@@ -21,41 +21,12 @@ GUESSES_EACH = 4  # below the per-address lockout (5), so only the per-account l
 OWNER_HOME = "192.0.2.10"
 
 
-def _redis_reason() -> str | None:
-    import redis
-
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
-    except (redis.RedisError, OSError) as error:
-        return f"Redis is not reachable at {REDIS_URL} ({error}); start redis-server to run it"
-    return None
-
-
-@pytest.fixture(params=["database", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(params=STORES)
 def shared_counters(request, settings):
     """The guess counts in a store every process shares, as in production."""
-    if request.param == "redis":
-        reason = _redis_reason()
-        if reason:
-            pytest.skip(reason)
-        settings.LIMITS_STORE = "cache"
-        settings.CACHES = {
-            **settings.CACHES,
-            settings.LIMITS_CACHE: {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
-                "LOCATION": REDIS_URL,
-                "KEY_PREFIX": "limits",
-            },
-        }
-    else:
-        settings.LIMITS_STORE = "database"
     settings.ACCOUNT_GUESS_RATES = ["10/hour", "30/day"]
-    counter_clear()
-    yield request.param
-    if request.param == "redis":
-        import redis
-
-        redis.Redis.from_url(REDIS_URL).flushdb()
+    with shared_counter_store(request.param, settings, REDIS_URL):
+        yield request.param
 
 
 def log_in(client, password: str, address: str):

@@ -1,0 +1,55 @@
+"""The shared counter stores (deckwright.counters) for tests of limits every process shares."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from deckwright.counters import counter_clear
+
+#: the stores a limit's tests run on: the database table, and Redis where it runs
+STORES = ["database", pytest.param("redis", marks=pytest.mark.redis)]
+
+
+def redis_reason(url: str) -> str | None:
+    """Why Redis at ``url`` cannot be used (a message for a skip), or None when it answers."""
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+    except (redis.RedisError, OSError) as error:
+        return f"Redis is not reachable at {url} ({error}); start redis-server to run it"
+    return None
+
+
+@contextmanager
+def shared_counter_store(store: str, settings: Any, redis_url: str) -> Iterator[None]:
+    """Count limits in ``store`` ("database": the table of web/migrations/0001; "redis": the
+    test's own Redis database ``redis_url``, skipped with the reason where Redis is absent, and
+    flushed afterwards), starting from no counts."""
+    if store == "redis":
+        reason = redis_reason(redis_url)
+        if reason:
+            pytest.skip(reason)
+        settings.LIMITS_STORE = "cache"
+        settings.CACHES = {
+            **settings.CACHES,
+            settings.LIMITS_CACHE: {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": redis_url,
+                "KEY_PREFIX": "limits",
+            },
+        }
+    else:
+        settings.LIMITS_STORE = "database"
+    counter_clear()
+    try:
+        yield
+    finally:
+        if store == "redis":
+            import redis
+
+            redis.Redis.from_url(redis_url).flushdb()
