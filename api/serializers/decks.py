@@ -16,6 +16,17 @@ KINDS = ["text", "json", "csv"]
 MAX_DECKLIST = 200_000
 
 
+def zone_field() -> serializers.CharField:
+    """The optional zone of a card line (games with zones; empty: the game's first zone)."""
+    return serializers.CharField(
+        max_length=20,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="For games with zones; default: the game's first zone.",
+    )
+
+
 class DeckCardSerializer(serializers.Serializer):
     name = serializers.CharField()
     quantity = serializers.IntegerField()
@@ -84,13 +95,7 @@ class DeckCardChangeItemSerializer(serializers.Serializer):
     )
     name = serializers.CharField(max_length=200, help_text="The card's name, any case.")
     count = serializers.IntegerField(min_value=0, max_value=999, help_text="Copies (see op).")
-    zone = serializers.CharField(
-        max_length=20,
-        required=False,
-        allow_blank=True,
-        default="",
-        help_text="For games with zones; default: the game's first zone.",
-    )
+    zone = zone_field()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["op"] != "set" and attrs["count"] == 0:

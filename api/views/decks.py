@@ -241,13 +241,7 @@ class DeckCardChangeSerializer(serializers.Serializer):
         default=1,
         help_text="Copies to add; negative takes copies out (the last one removes the line).",
     )
-    zone = serializers.CharField(
-        max_length=20,
-        required=False,
-        allow_blank=True,
-        default="",
-        help_text="For games with zones; default: the game's first zone.",
-    )
+    zone = s.zone_field()
 
     def validate_quantity(self, value: int) -> int:
         if value == 0:
