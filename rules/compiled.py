@@ -10,8 +10,9 @@ beside their ``.py`` files from those very files: there is no second implementat
 - ``manage.py engines --info`` says which build is in use.
 - At import, ``rules/__init__.py`` calls :func:`choose`: the compiled modules are used only when
   their build stamp matches the source files byte for byte; a stale build (an engine edited
-  since) is ignored with a warning, so an edit never runs old code. ``DECKWRIGHT_ENGINES=python``
-  makes a process use pure Python although a build is there (CI runs one database each way).
+  since) is ignored with a warning, so an edit never runs old code. For now the compiled build
+  runs only where ``DECKWRIGHT_ENGINES=compiled`` asks for it: eight tests of the suite still
+  fail on it (docs/engines.md), so pure Python stays the default.
 """
 
 from __future__ import annotations
@@ -115,12 +116,13 @@ chosen = "python"
 
 
 def python_reason(has_build: bool, env_value: str, stamp_source: object, digest: str) -> str | None:
-    """Why a process must run pure Python, or None when the compiled build may run: there is a
-    build, the environment does not ask for Python, and the build is of this very source."""
+    """Why a process must run pure Python, or None when the compiled build may run: the
+    environment asks for it (opt-in until the whole suite passes on it: docs/engines.md), there
+    is a build, and the build is of this very source."""
+    if env_value.lower() != "compiled":
+        return f"the default; {ENV}=compiled runs the compiled build"
     if not has_build:
         return "no compiled build: make install builds one where a C compiler is"
-    if env_value.lower() in {"python", "interpreted"}:
-        return f"{ENV}={env_value}"
     if stamp_source != digest:
         return "the compiled build is older than the engines' source: make install"
     return None

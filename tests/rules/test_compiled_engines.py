@@ -46,7 +46,7 @@ def _play(engines: str | None) -> tuple[dict[str, str], list[str]]:
     "where a C compiler is present)",
 )
 def test_compiled_and_python_engines_play_byte_identical_games() -> None:
-    compiled_header, compiled_games = _play(None)
+    compiled_header, compiled_games = _play("compiled")
     python_header, python_games = _play("python")
     assert compiled_header == {"engines": "compiled"}
     assert python_header["engines"].startswith("python")
@@ -90,13 +90,15 @@ def test_a_process_told_to_run_python_loads_no_compiled_module() -> None:
     assert chosen.startswith("python")
 
 
-def test_only_a_build_of_this_very_source_runs() -> None:
+def test_only_a_build_of_this_very_source_runs_and_only_when_asked() -> None:
     digest = compiled.source_digest()
-    assert compiled.python_reason(True, "", digest, digest) is None
-    stale = compiled.python_reason(True, "", "0" * 64, digest)
+    assert compiled.python_reason(True, "compiled", digest, digest) is None
+    stale = compiled.python_reason(True, "compiled", "0" * 64, digest)
     assert stale is not None and "older than the engines' source" in stale
-    assert "no compiled build" in (compiled.python_reason(False, "", None, digest) or "")
-    assert compiled.python_reason(True, "python", digest, digest) == "DECKWRIGHT_ENGINES=python"
+    assert "no compiled build" in (compiled.python_reason(False, "compiled", None, digest) or "")
+    # pure Python by default, and when asked for
+    assert "the default" in (compiled.python_reason(True, "", digest, digest) or "")
+    assert compiled.python_reason(True, "python", digest, digest) is not None
 
 
 def test_editing_an_engine_changes_the_digest_a_build_is_checked_against(

@@ -98,7 +98,13 @@ def _play_to_the_end(client, played: PlayedGame, seed: int) -> PlayedGame:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_demo_pair_play_offers_first_starts_and_plays_a_whole_game(alice, demo, game):
+def test_the_demo_pair_play_offers_first_starts_and_plays_a_whole_game(alice, demo, game, settings):
+    # a whole game clicked through at test speed outruns the per-minute limit on moves
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "play_move": "100000/minute"},
+    }
     # given the demo set and /play/ opened on a game, as a newcomer finds it
     form = alice.get(reverse("play-home"), {"game": game})
     selects = _selects(form.content.decode())
