@@ -81,6 +81,26 @@ def two_decks(user, game: str):
     return make_deck(user, game=game, sample_name="legal-starting-deck", name="Starters"), None
 
 
+def game_some_moves_in(user, game: str, seed: int, moves: int):
+    """A game of ``game`` against the random agent, ``seed`` dealing it, with up to ``moves`` of
+    the player's moves picked at random (fewer when the game ends or the agent is to move)."""
+    import random
+
+    from rules.play import play_move, play_position, play_start
+
+    a, b = two_decks(user, game)
+    played = play_start(owner=user, deck=a, opponent=b, agent="random", seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state = play_position(played)
+        if state.is_terminal() or state.current_player() != played.seat:
+            break
+        index = rng.randrange(len(state.legal_actions()))
+        play_move(owner=user, pk=played.pk, index=index, version=played.version)
+        played.refresh_from_db()
+    return played
+
+
 def start(client, a, b, *, games=3, agents=("random", "random"), players=None, seed=5):
     data = {
         "deck_a": a.pk,

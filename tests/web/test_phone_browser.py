@@ -7,14 +7,10 @@ Uses the browser fixtures of ``tests/web/conftest.py`` (skipped, saying why, wit
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from rules.models import PlayedGame
-from rules.play import play_move, play_position, play_start
 from tests.web.browser import BROWSER_TESTS, TIMEOUT_MS, expect, log_in, shot
-from tests.web.test_matchup_runs import GAMES, two_decks
+from tests.web.test_matchup_runs import GAMES, game_some_moves_in
 
 pytestmark = BROWSER_TESTS
 
@@ -66,19 +62,10 @@ def test_the_menu_is_a_row_of_links_on_a_desktop(page, user, password):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_games_play_page_fits_a_phone(phone, user, password, game):
     # given a game some moves in (the board has grown where the game has one)
-    a, b = two_decks(user, game)
-    played = play_start(owner=user, deck=a, opponent=b, agent="random", seed=34)
-    rng = random.Random(34)
-    for _ in range(40):
-        state = play_position(played)
-        if state.is_terminal() or state.current_player() != played.seat:
-            break
-        index = rng.randrange(len(state.legal_actions()))
-        play_move(owner=user, pk=played.pk, index=index, version=played.version)
-        played.refresh_from_db()
+    played = game_some_moves_in(user, game, 34, 40)
     # when the player opens it on a phone
     log_in(phone, user, password)
-    phone.goto(f"/play/{PlayedGame.objects.get().pk}/")
+    phone.goto(f"/play/{played.pk}/")
     expect(phone.get_by_test_id("table")).to_be_visible()
     # then the page is no wider than the screen: a wide board scrolls inside itself
     assert _page_width(phone) <= PHONE["width"], game

@@ -4,7 +4,6 @@ out-of-range or foreign move is refused with a 4xx without touching the stored g
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -14,8 +13,8 @@ from hypothesis import strategies as st
 
 from rules.engines.core import find_plugin
 from rules.models import PlayedGame
-from rules.play import play_move, play_position, play_start
-from tests.web.test_matchup_runs import GAMES, two_decks
+from rules.play import play_position
+from tests.web.test_matchup_runs import GAMES, game_some_moves_in, two_decks
 from web.narration import card_pages
 
 pytestmark = pytest.mark.django_db
@@ -120,16 +119,7 @@ def _keys_in(table: dict) -> set[str]:
 )
 def test_the_play_page_never_names_a_card_hidden_from_the_player(alice, user, game, seed, moves):
     # given a game some random moves in
-    a, b = two_decks(user, game)
-    played = play_start(owner=user, deck=a, opponent=b, agent="random", seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        state = play_position(played)
-        if state.is_terminal() or state.current_player() != played.seat:
-            break
-        index = rng.randrange(len(state.legal_actions()))
-        play_move(owner=user, pk=played.pk, index=index, version=played.version)
-        played.refresh_from_db()
+    played = game_some_moves_in(user, game, seed, moves)
     # when the player's page is drawn
     body = alice.get(reverse("play-game", args=[played.pk])).content.decode()
     text = re.sub(r"<[^>]+>", " ", body)
