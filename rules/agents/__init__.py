@@ -3,6 +3,7 @@ and ``team``, which plays a game's own policy where its plugin supplies one."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -73,6 +74,19 @@ def parse_entrant(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
+#: the option a TypeError names, as pure Python ("unexpected keyword argument 'x'") and a
+#: compiled class ("'x' is an invalid keyword argument") word it
+_UNKNOWN_OPTION = re.compile(r"unexpected keyword argument '(\w+)'|'(\w+)' is an invalid keyword")
+
+
+def _option_error(name: str, error: TypeError) -> str:
+    """What is wrong with an agent's options, in the same words whichever build runs."""
+    found = _UNKNOWN_OPTION.search(str(error))
+    if found is None:
+        return str(error)
+    return f"{name} has no option {found.group(1) or found.group(2)!r}"
+
+
 def _option(text: str) -> Any:
     for kind in (int, float):
         try:
@@ -95,7 +109,7 @@ def web_agent(spec: str, plugin: GamePlugin | None = None) -> Callable[[int], Ag
     try:
         make_agent(name, seed=0, **merged)
     except TypeError as error:
-        raise ValueError(f"{spec!r}: {error}") from None
+        raise ValueError(f"{spec!r}: {_option_error(name, error)}") from None
     build: Callable[[int], Agent] = partial(make_agent, name, **merged)
     if weights_file is None:
         return build

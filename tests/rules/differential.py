@@ -16,12 +16,24 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from rules import compiled
 from rules.agents import web_agent
 from rules.engines.core import find_plugin, get_game, registered_games
 from rules.simulation import game_record, play_out
+
+#: a test that spies on an engine's or agent's method by replacing it on the class: a compiled
+#: class's methods cannot be replaced, so it runs on the pure-Python build only (CI runs the
+#: suite pure Python on one database), while this module holds the compiled build to the same
+#: games
+spies_on_methods = pytest.mark.skipif(
+    compiled.chosen == "compiled",
+    reason="a spy cannot replace a compiled class's method; test_compiled_engines.py holds the "
+    "compiled build to the same games as the pure-Python one",
+)
 
 
 def records(games: int) -> list[dict[str, object]]:

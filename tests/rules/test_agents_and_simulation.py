@@ -9,10 +9,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from rules import compiled
 from rules.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, RandomAgent, make_agent
 from rules.engines.core import Rng, get_game, registered_games
 from rules.simulation import run, wilson_interval
+from tests.rules.differential import spies_on_methods
 from tests.rules.rvr_helpers import GAME, play, position
 
 
@@ -53,11 +53,7 @@ def test_alpha_beta_refuses_hidden_information():
         AlphaBetaAgent().act(state)
 
 
-@pytest.mark.skipif(
-    compiled.chosen == "compiled",
-    reason="a spy cannot replace a compiled class's method; test_compiled_engines.py holds the "
-    "compiled build to the same games as this pure-Python one",
-)
+@spies_on_methods
 def test_mcts_searches_determinisations_not_the_real_hidden_state(monkeypatch):
     state = GAME.new_initial_state(4, {"variant": "secret-random"})
     play(state, "place citizen b2")

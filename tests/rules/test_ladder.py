@@ -86,7 +86,7 @@ def test_entrants_are_read_with_their_options_and_bad_ones_refused():
     ):
         with pytest.raises(ValueError, match=words):
             parse_entrant(bad)
-    with pytest.raises(ValueError, match="unexpected keyword"):
+    with pytest.raises(ValueError, match="mcts has no option 'bogus'"):
         web_agent("mcts(bogus=1)", plugin_for(RVR))
 
 

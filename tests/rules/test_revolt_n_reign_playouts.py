@@ -25,6 +25,7 @@ from rules.engines.revolt_n_reign.state import (
     LP_VICTORY,
     PETITION_VICTORY,
 )
+from tests.rules.differential import spies_on_methods
 
 GAME = RevoltNReignGame()
 SETUPS = GAME.example_setups()
@@ -294,6 +295,7 @@ def test_mcts_lays_its_pillar_before_it_ends_the_turn() -> None:
     assert len(state.pillars[0]) == before + 1
 
 
+@spies_on_methods
 @pytest.mark.parametrize(
     "agent", [MCTSAgent(seed=1, iterations=30), PlanAgent(seed=1, samples=20)], ids=["mcts", "plan"]
 )
@@ -343,6 +345,7 @@ def test_plan_agent_scores_a_turn_against_the_rivals_best_reply() -> None:
     assert [agent._score(state.clone(), END, [], seed) for seed in range(8)] == [-LATER] * 8
 
 
+@spies_on_methods
 def test_plan_agent_searches_determinisations_from_its_own_seat(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -368,28 +368,26 @@ def test_each_fast_solver_shortcut_keeps_the_value(shortcut, data):
 
 def _end_nodes(count: int, empty: int) -> list:
     """Compact placement-phase nodes of random old-style playouts with ``empty`` cells (or
-    fewer), with the solver that built them."""
+    fewer), with the solver that built them and one built for the same position with
+    ``simple_destroyers`` off (every destroyer and direction tried, turns enumerated)."""
     found = []
     for seed in range(count):
         state = random_endgame(seed, empty)
         if state.phase == "place" and not state.citizen_due:
             solver = FastSolver(state)
-            found.append((solver, solver.compact(state)))
+            generic = _fast_without(state, simple_destroyers=False)
+            found.append((solver, generic, solver.compact(state)))
     return found
 
 
 def test_destructions_valued_once_per_space_agree_with_every_destroyer():
     # given end positions (two spaces to fill) where the player to move may hold destroyers
     nodes = _end_nodes(60, 2)
-    assert any(solver.destroyers for solver, _ in nodes)
-    for solver, node in nodes:
+    assert any(solver.destroyers for solver, _, _ in nodes)
+    for solver, generic, node in nodes:
         # when _small_search values each space within reach once (King, General and Wizard
         # destroying the same tile from the same space leave the same value) and when it
         # tries every destroyer and every direction
-        generic = FastSolver.__new__(FastSolver)
-        generic.__dict__.update(solver.__dict__)
-        generic.simple_destroyers = False
-        generic.refills, generic.last = {}, {}
         fast = solver._small_search(node, -float("inf"), float("inf"))
         slow = generic._small_search(node, -float("inf"), float("inf"))
         # then the exact values agree
@@ -400,11 +398,8 @@ def test_the_closed_form_look_ahead_agrees_with_the_enumerated_one():
     # given positions four to seven spaces from the end
     nodes = [item for empty in (4, 5, 6, 7) for item in _end_nodes(25, empty)]
     assert nodes
-    for solver, node in nodes:
+    for solver, enumerated, node in nodes:
         # when the one-turn look-ahead is taken in closed form and by enumerating every turn
-        enumerated = FastSolver.__new__(FastSolver)
-        enumerated.__dict__.update(solver.__dict__)
-        enumerated.simple_destroyers = False
         # then both give the same estimate, for either player to move
         for player in (0, 1):
             mover = (*node[:4], player, False)

@@ -1064,12 +1064,14 @@ class FastSolver:
                 nh0, nh1, nn = (h0, h1 ^ low, neutral) if player else (h0 ^ low, h1, neutral)
             else:
                 nh0, nh1, nn = h0, h1, neutral ^ low
-            shield_bit = self.shielded[tile]
+            # (not ``shield_bit``: that name holds an int above, and a compiled build keeps one
+            # type per name, so a bool stored in it fails)
+            shielded = self.shielded[tile]
             cells = empty
             while cells:
                 spot = cells & -cells
                 cells ^= spot
-                placed = up | spot << shift | (spot << 18 if shield_bit else 0)
+                placed = up | spot << shift | (spot << 18 if shielded else 0)
                 for group in self.groups[tile][player][spot.bit_length() - 1]:
                     hit = group & plain
                     if not hit:
