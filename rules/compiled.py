@@ -10,9 +10,9 @@ beside their ``.py`` files from those very files: there is no second implementat
 - ``manage.py engines --info`` says which build is in use.
 - At import, ``rules/__init__.py`` calls :func:`choose`: the compiled modules are used only when
   their build stamp matches the source files byte for byte; a stale build (an engine edited
-  since) is ignored with a warning, so an edit never runs old code. For now the compiled build
-  runs only where ``DECKWRIGHT_ENGINES=compiled`` asks for it: eight tests of the suite still
-  fail on it (docs/engines.md), so pure Python stays the default.
+  since) is ignored with a warning, so an edit never runs old code. A fresh build runs by
+  default; ``DECKWRIGHT_ENGINES=python`` runs pure Python (CI runs the suite both ways, one
+  build on each database).
 """
 
 from __future__ import annotations
@@ -116,11 +116,10 @@ chosen = "python"
 
 
 def python_reason(has_build: bool, env_value: str, stamp_source: object, digest: str) -> str | None:
-    """Why a process must run pure Python, or None when the compiled build may run: the
-    environment asks for it (opt-in until the whole suite passes on it: docs/engines.md), there
-    is a build, and the build is of this very source."""
-    if env_value.lower() != "compiled":
-        return f"the default; {ENV}=compiled runs the compiled build"
+    """Why a process must run pure Python, or None when the compiled build runs: the
+    environment does not ask for pure Python, there is a build, and it is of this very source."""
+    if env_value.lower() == "python":
+        return f"{ENV}=python asks for it"
     if not has_build:
         return "no compiled build: make install builds one where a C compiler is"
     if stamp_source != digest:

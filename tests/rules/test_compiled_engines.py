@@ -90,15 +90,17 @@ def test_a_process_told_to_run_python_loads_no_compiled_module() -> None:
     assert chosen.startswith("python")
 
 
-def test_only_a_build_of_this_very_source_runs_and_only_when_asked() -> None:
+def test_only_a_build_of_this_very_source_runs_and_pure_python_when_asked() -> None:
     digest = compiled.source_digest()
+    # a fresh build runs by default (and when asked for by name)
+    assert compiled.python_reason(True, "", digest, digest) is None
     assert compiled.python_reason(True, "compiled", digest, digest) is None
-    stale = compiled.python_reason(True, "compiled", "0" * 64, digest)
+    stale = compiled.python_reason(True, "", "0" * 64, digest)
     assert stale is not None and "older than the engines' source" in stale
-    assert "no compiled build" in (compiled.python_reason(False, "compiled", None, digest) or "")
-    # pure Python by default, and when asked for
-    assert "the default" in (compiled.python_reason(True, "", digest, digest) or "")
-    assert compiled.python_reason(True, "python", digest, digest) is not None
+    assert "no compiled build" in (compiled.python_reason(False, "", None, digest) or "")
+    # pure Python when asked for, whatever the build
+    assert "=python asks for it" in (compiled.python_reason(True, "python", digest, digest) or "")
+    assert "=python" in (compiled.python_reason(True, "PYTHON", digest, digest) or "")
 
 
 def test_editing_an_engine_changes_the_digest_a_build_is_checked_against(
