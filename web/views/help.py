@@ -1,4 +1,4 @@
-"""Help pages: the repository's guides (``docs/*.md``) rendered on the site."""
+"""Help pages for players: how to search for cards, and the agents a game offers."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from web.docs import help_page
+from web.queryhelp import query_help_games
 
 
 @require_GET
 def query_help(request: HttpRequest) -> HttpResponse:
-    """The card query language, from ``docs/query-language.md`` as the file stands."""
-    return render(request, "web/help_page.html", {"page": help_page("query-language")})
+    """How to write a card query, with every game's fields and worked examples."""
+    return render(request, "web/query_help.html", {"games": query_help_games()})
 
 
 @require_GET
