@@ -102,3 +102,20 @@ def test_a_query_error_links_to_the_help(client):
     body = client.get(reverse("card-browser"), {"q": "cost<<"}).content.decode()
     assert 'data-testid="query-error"' in body
     assert f'href="{reverse("query-help")}">How queries are written' in body
+
+
+# -- the AI players -------------------------------------------------------------------------------
+
+
+def test_the_agents_page_gives_each_game_its_levels_and_its_ladder(client):
+    body = client.get(reverse("agents-help")).content.decode()
+    assert "<title>The AI players — Deckwright</title>" in body
+    sections = dict(re.findall(r'<section [^>]*data-game="([^"]+)">(.*?)</section>', body, re.S))
+    assert set(sections) == set(Game.objects.values_list("slug", flat=True))
+    rnr = sections["revolt-n-reign"]
+    assert "Hard: turn plans" in rnr and "rated +" in rnr  # a level, with its rating
+    ladder = re.findall(r"<tr><td>(\d+)</td><td>([^<]*)</td><td>([^<]*)</td>", rnr)
+    assert [rank for rank, _, _ in ladder] == [str(n) for n in range(1, len(ladder) + 1)]
+    assert ("Random", "+0") in [(agent, elo) for _, agent, elo in ladder]
+    # an agent tried at another budget is named in words, not as a setting string
+    assert not [agent for _, agent, _ in ladder if "=" in agent]

@@ -6,8 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from web.docs import help_page
-from web.queryhelp import query_help_games
+from web.help import agents_help_games, query_help_games
 
 
 @require_GET
@@ -18,5 +17,6 @@ def query_help(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def agents_help(request: HttpRequest) -> HttpResponse:
-    """The agents and their strength ladders, from ``docs/agents.md`` as the file stands."""
-    return render(request, "web/help_page.html", {"page": help_page("agents")})
+    """The AI players of each game: the levels /play/ offers, the agents of matchups and
+    simulations, and how strong each is on the game's ladder."""
+    return render(request, "web/agents_help.html", {"games": agents_help_games()})
