@@ -45,6 +45,18 @@ def browser_url(game: Game, query: str) -> str:
     return f"{reverse('card-browser')}?{urlencode({'game': game.slug, 'q': query})}"
 
 
+# the search box's examples when no game is chosen: one of each kind of term
+GENERAL_HINTS = ("t:attack b:eagle ip<=3", '"draw 1 card"', "-t:pillar")
+
+
+def query_hints(game: Game | None) -> tuple[str, ...]:
+    """Example queries for the search box: the chosen game's own (its plug-in's first few)."""
+    plugin = find_plugin(game.slug) if game is not None else None
+    if plugin is None or not plugin.words.query_examples:
+        return GENERAL_HINTS
+    return tuple(query for query, _ in plugin.words.query_examples[:3])
+
+
 def query_help_games() -> list[GameQueryHelp]:
     """Every game with cards, in the site's order, with its fields and examples."""
     sections = []

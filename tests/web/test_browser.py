@@ -58,6 +58,7 @@ def test_choosing_a_game_brings_its_own_filters(page):
     )
     expect(page.get_by_label("Rarity")).to_have_count(0)  # the game has no rarities
     expect(page).to_have_url(re.compile(r"game=reign-absolute"))
+    expect(page.locator("#q-help")).to_contain_text("faction:elves t:unit")
     faction.select_option(label="Elves")
     expect(page.get_by_test_id("result-count")).to_have_text("6 cards")
     expect(page.get_by_role("link", name=re.compile("Elves Oak Queen"))).to_be_visible()

@@ -103,3 +103,18 @@ def test_an_htmx_search_brings_the_filters_of_the_game_now_chosen(client):
     assert options(body, "branch") == ["Any alignment", "Regality", "Religion", "Neutral"]
     assert options(body, "type") == ["Any type", "Tile"]
     assert 'data-testid="result-count">31 cards' in body
+    assert '<p class="help" id="q-help" hx-swap-oob="true">' in body  # the search hint too
+
+
+def test_the_search_hint_gives_the_chosen_games_examples_and_its_help(client):
+    body = browse(client, game="reggae-revolution")
+    hint = re.search(r'<p class="help" id="q-help".*?</p>', body).group(0)
+    assert "<code>colour:red t:main</code>" in hint and "ip&lt;=3" not in hint
+    assert 'href="/help/query-language/#game-reggae-revolution"' in hint
+    assert "#game-reggae-revolution" in browse_help(client)
+
+
+def browse_help(client) -> str:
+    """The anchors of the query help page's game sections."""
+    body = client.get(reverse("query-help")).content.decode()
+    return " ".join(f"#{anchor}" for anchor in re.findall(r'<h2 id="(game-[^"]+)"', body))

@@ -8,6 +8,7 @@ from django.shortcuts import render
 from cards.images.links import card_image_links
 from cards.selectors import card_browse, card_filter_choices
 from web.forms import CardBrowserForm
+from web.help import query_hints
 
 
 def card_browser(request: HttpRequest) -> HttpResponse:
@@ -47,6 +48,7 @@ def card_browser(request: HttpRequest) -> HttpResponse:
     }
     status = 400 if error or (form.is_bound and form.errors) else 200
     context.update(card_filter_choices(form.chosen_game))
+    context["query_hints"] = query_hints(form.chosen_game)
     if request.htmx and not request.htmx.history_restore_request:
         # htmx swaps 2xx only by default; static/js/deckwright.js also swaps 400/422. The
         # filters that follow the game come along out of band, for the game now chosen.
