@@ -65,6 +65,18 @@ def test_choosing_a_game_brings_its_own_filters(page):
     shot(page, "card-browser-game-filters")
 
 
+def test_an_example_of_the_query_help_opens_its_cards(page):
+    page.goto("/help/query-language/")
+    shot(page, "query-help")
+    reggae = page.locator('section[data-game="reggae-revolution"]')
+    expect(reggae.get_by_role("rowheader", name="Colour")).to_be_visible()
+    reggae.get_by_role("link", name="colour:red t:main").click()
+    expect(page.get_by_label("Search", exact=True)).to_have_value("colour:red t:main")
+    expect(page.get_by_label("Game")).to_have_value("reggae-revolution")
+    expect(page.get_by_label("Colour")).to_be_visible()
+    expect(page.get_by_test_id("result-count")).to_have_text("12 cards")
+
+
 def test_card_browser_on_a_phone(browser, live_server):
     context = browser.new_context(base_url=live_server.url, viewport={"width": 375, "height": 740})
     phone = context.new_page()
