@@ -23,6 +23,7 @@ from cards.search.paging import (
     card_page,
     page_number,
 )
+from cards.vocabulary import vocabularies
 
 
 def game_list_with_counts() -> QuerySet[Game]:
@@ -336,19 +337,12 @@ def card_filter_choices(game: Game | None = None) -> dict[str, Any]:
     branch is a Faction, a Colour ...), and a filter the game has no values for is left out; with
     none, every game's values, grouped by game.
     """
-    games = list(Game.objects.order_by("sort_order", "name"))
+    known = vocabularies()  # from memory: the filters cost no query
+    games = list(known.games)
     rows: dict[str, dict[int, list[Any]]] = {}
-    for name, model, ordering in (
-        ("type", CardType, ("game_id", "sort_order", "name")),
-        ("branch", Branch, ("game_id", "sort_order", "name")),
-        ("rarity", Rarity, ("game_id", "sort_order", "name")),
-        ("set", CardSet, ("game_id", "release_date", "code")),
-    ):
-        found = model.objects.order_by(*ordering)
-        if game is not None:
-            found = found.filter(game=game)
+    for name in ("type", "branch", "rarity", "set"):
         by_game: dict[int, list[Any]] = {}
-        for row in found:
+        for row in known.entries(name, game):
             by_game.setdefault(row.game_id, []).append(row)
         rows[name] = by_game
     shown = games if game is None else [game]

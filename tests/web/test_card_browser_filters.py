@@ -118,3 +118,15 @@ def browse_help(client) -> str:
     """The anchors of the query help page's game sections."""
     body = client.get(reverse("query-help")).content.decode()
     return " ".join(f"#{anchor}" for anchor in re.findall(r'<h2 id="(game-[^"]+)"', body))
+
+
+def test_the_filters_cost_no_query_of_their_own(client, django_assert_max_num_queries):
+    url = reverse("card-browser")
+    client.get(url, {"game": "reign-absolute"})  # warm the vocabularies searches read from memory
+    for game in ("reign-absolute", "revolt-n-reign", ""):
+        with django_assert_max_num_queries(4) as counted:
+            response = client.get(url, {"game": game}, HTTP_HX_REQUEST="true")
+        assert 'id="game-filters"' in response.content.decode()
+        tables = " ".join(query["sql"] for query in counted.captured_queries)
+        for vocabulary in ("cards_cardtype", "cards_branch", "cards_rarity", "cards_cardset"):
+            assert f'FROM "{vocabulary}"' not in tables, (game, vocabulary)
