@@ -53,6 +53,11 @@ class SearchField:
     """The same values as the game prints them ("Liberty Bell")."""
 
     @property
+    def choices(self) -> list[tuple[str, str]]:
+        """(value, printed name) of each value a choice takes."""
+        return list(zip(self.values, self.value_names, strict=True))
+
+    @property
     def name(self) -> str:
         """The shortest name, the one examples use."""
         return self.names[0]

@@ -79,7 +79,8 @@ def test_each_game_lists_its_own_fields_in_its_own_words(help_body):
     rnr = field_rows(sections["revolt-n-reign"])
     assert "<code>ip</code>" in rnr["IP cost"]
     assert "<code>liberty-bell</code>" in rnr["Branch"]
-    assert "<code>RNR2</code>" in rnr["Set"]
+    assert "<code>RNR2</code> (Frontier Charters)" in rnr["Set"]  # a code, and what it stands for
+    assert "<code>liberty-bell</code>," in rnr["Branch"]  # a value that says it all stands alone
     factions = field_rows(sections["reign-absolute"])["Faction"]
     assert "<code>umbrous</code>" in factions and "<code>eagle</code>" not in factions
     assert "Branch" not in field_rows(sections["rival-realms"])  # Rival Realms has none
