@@ -320,7 +320,7 @@ class DeckSettingsForm(DeckVersionMixin):
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.chosen_game = game
+        self.game = game
         self.fields["format"].choices = game_format_choices(game)
         self.fields["format"].help_text = f"The formats of {game.name}."
         variants = rules_for(game.slug).variants
@@ -335,16 +335,16 @@ class DeckSettingsForm(DeckVersionMixin):
         variant = (self.cleaned_data.get("variant") or "").strip()
         if not variant:
             return None
-        variants = rules_for(self.chosen_game.slug).variants
+        variants = rules_for(self.game.slug).variants
         if variant not in variants:
             known = ", ".join(variants)
             raise forms.ValidationError(
-                f"{self.chosen_game.name} has no variant {variant!r} (known: {known})."
+                f"{self.game.name} has no variant {variant!r} (known: {known})."
             )
         return variant
 
     def clean_format(self) -> Format | None:
-        fmt, error = clean_game_format(self.chosen_game, self.cleaned_data.get("format"))
+        fmt, error = clean_game_format(self.game, self.cleaned_data.get("format"))
         if error:
             raise forms.ValidationError(error)
         return fmt
