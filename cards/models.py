@@ -8,6 +8,7 @@ against the game's card schema) and behaviour lives in ``effects`` (the game's e
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -303,6 +304,10 @@ class Card(models.Model):
             raise ValidationError(errors)
 
 
+# the source the card loader gives a ruling of docs/rules/<game>.md (cards.services)
+_OWN_RULING = re.compile(r"docs/rules/[a-z0-9-]+\.md, ruling (\d+)")
+
+
 class Ruling(models.Model):
     """An official or house ruling about one card."""
 
@@ -316,3 +321,10 @@ class Ruling(models.Model):
 
     def __str__(self) -> str:
         return f"{self.card}: {self.text[:40]}"
+
+    @property
+    def source_label(self) -> str:
+        """Where the ruling comes from, as a page says it: one of the project's own rulings
+        ("Deckwright ruling 6", its file left to developers), else the source as stored."""
+        own = _OWN_RULING.fullmatch(self.source)
+        return f"Deckwright ruling {own.group(1)}" if own else self.source

@@ -23,6 +23,7 @@ from cards.search.paging import (
     card_page,
     page_number,
 )
+from cards.vocabulary import vocabularies
 
 
 def game_list_with_counts() -> QuerySet[Game]:
@@ -318,31 +319,42 @@ def card_browse(
     return CardBrowse(page=page_obj, total=page_obj.count, total_exact=page_obj.count_exact)
 
 
-def card_filter_choices() -> dict[str, Any]:
-    """Games and every game's types, branches, rarities and sets, for the browser's filters."""
-    games = list(Game.objects.order_by("sort_order", "name"))
-    by_game: dict[str, dict[int, list[Any]]] = {}
-    for label, model in (
-        ("types", CardType),
-        ("branches", Branch),
-        ("rarities", Rarity),
-    ):
-        grouped: dict[int, list[Any]] = {}
-        for row in model.objects.order_by("game_id", "sort_order", "name"):
-            grouped.setdefault(row.game_id, []).append(row)
-        by_game[label] = grouped
-    sets: dict[int, list[CardSet]] = {}
-    for row in CardSet.objects.order_by("game_id", "release_date", "code"):
-        sets.setdefault(row.game_id, []).append(row)
-    by_game["sets"] = sets
+@dataclass(frozen=True)
+class CardFilter:
+    """One of the card browser's filters that follow the game: its choices, game by game."""
 
-    def grouped(label: str) -> list[tuple[Game, list[Any]]]:
-        return [(g, by_game[label].get(g.pk, [])) for g in games if by_game[label].get(g.pk)]
+    name: str
+    """The form field and query parameter (``type``, ``branch``, ``rarity``, ``set``)."""
+    label: str
+    empty: str
+    groups: list[tuple[Game, list[Any]]]
 
-    return {
-        "games": games,
-        "types": grouped("types"),
-        "branches": grouped("branches"),
-        "rarities": grouped("rarities"),
-        "sets": grouped("sets"),
-    }
+
+def card_filter_choices(game: Game | None = None) -> dict[str, Any]:
+    """The games, and the browser's type, branch, rarity and set filters with their choices.
+
+    With a game chosen, each filter offers that game's values only, under the game's words (its
+    branch is a Faction, a Colour ...), and a filter the game has no values for is left out; with
+    none, every game's values, grouped by game.
+    """
+    known = vocabularies()  # from memory: the filters cost no query
+    games = list(known.games)
+    rows: dict[str, dict[int, list[Any]]] = {}
+    for name in ("type", "branch", "rarity", "set"):
+        by_game: dict[int, list[Any]] = {}
+        for row in known.entries(name, game):
+            by_game.setdefault(row.game_id, []).append(row)
+        rows[name] = by_game
+    shown = games if game is None else [game]
+
+    def groups(name: str) -> list[tuple[Game, list[Any]]]:
+        return [(g, rows[name][g.pk]) for g in shown if rows[name].get(g.pk)]
+
+    branch_word = game.branch_label if game is not None and game.branch_label else "Branch"
+    filters = [
+        CardFilter("type", "Type", "Any type", groups("type")),
+        CardFilter("branch", branch_word, f"Any {branch_word.lower()}", groups("branch")),
+        CardFilter("rarity", "Rarity", "Any rarity", groups("rarity")),
+        CardFilter("set", "Set", "Any set", groups("set")),
+    ]
+    return {"games": games, "filters": [f for f in filters if f.groups]}

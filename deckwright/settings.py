@@ -35,7 +35,6 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("DECKWRIGHT_DATA_DIR", str(BASE_DIR / "var")))
 DATA_DIR.mkdir(parents=True, exist_ok=True)  # the SQLite file and media live here
 FIXTURES_DIR = BASE_DIR / "fixtures"
-DOCS_DIR = BASE_DIR / "docs"  # the user guides; the help pages render them (web/docs.py)
 RULINGS_DIR = BASE_DIR / "docs" / "rules"  # docs/rules/<game>.md: card pages show their rulings
 # `manage.py load_demo` (run by `make run` and `make data`) loads the demo set unless this is 0.
 DEMO_DATA = env_bool("DECKWRIGHT_DEMO", True)

@@ -4,7 +4,8 @@ The toy game (``tests/toygame``) lives in the test suite only. It is plugged in 
 game is (``register_plugin``, then ``rules.plugins.plugin_wire`` for its Django-side pieces), and
 every shared surface must then serve it: card loading with its card check, validation, test
 hands (model and page), matchups (web page and ``simulate``, with decklist files too), metagame
-simulation jobs, card images in its own style, and the REST API. The first test checks that no
+simulation jobs, card images in its own style, the REST API, and the query help and card
+browser filters. The first test checks that no
 shared file names it.
 """
 
@@ -284,6 +285,18 @@ def test_the_api_serves_its_cards_and_validates_its_decks(toy, client):
     assert checked.status_code == 200
     codes = {violation["code"] for violation in checked.json()["violations"]}
     assert codes == {"toy-deck-size", "toy-copies"}
+
+
+def test_the_query_help_gives_it_its_fields_and_examples_and_the_browser_its_filters(toy, client):
+    help_page = client.get(reverse("query-help")).content.decode()
+    section = help_page.split(f'data-game="{SLUG}">', 1)[1].split("</section>", 1)[0]
+    assert '<th scope="row">Suit</th>' in section and "<code>suit</code>" in section
+    assert '<th scope="row">Points</th>' in section and "<code>points</code>" in section
+    assert "<code data-query>suit:sun points&gt;=3</code>" in section
+    found = client.get(reverse("card-browser"), {"game": SLUG, "q": "suit:sun points>=3"})
+    body = found.content.decode()
+    assert "Noon Three" in body and "Blaze Five" in body and "Dawn One" not in body
+    assert '<label for="id_branch">Suit</label>' in body
 
 
 def test_the_plugin_is_found_by_slug_and_declares_the_rest(toy):

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from cards.models import Branch, CardSet, CardType, Game, Rarity
+from cards.vocabulary import game_by_slug, vocabularies
 from decks.decklist import guess_kind
 from decks.events.services import DEFAULT_TIME_ZONE, time_zone_names
 from decks.models import Event, Format, Visibility
@@ -85,6 +86,32 @@ class CardBrowserForm(forms.Form):
         choices=[("asc", "Ascending"), ("desc", "Descending")], required=False, label="Order"
     )
     view = forms.ChoiceField(choices=[("grid", "Images"), ("list", "List")], required=False)
+
+    # the filters whose choices follow the game, and the vocabulary each names
+    GAME_FILTERS = {"type": "type", "branch": "branch", "rarity": "rarity", "set": "set"}
+
+    def __init__(self, data: QueryDict | None = None, **kwargs: Any) -> None:
+        self.chosen_game = game_by_slug(str(data.get("game") or "")) if data is not None else None
+        if data is not None and self.chosen_game is not None:
+            data = self._without_other_games_choices(data, self.chosen_game)
+        super().__init__(data, **kwargs)
+        if self.chosen_game is not None:
+            for name in self.GAME_FILTERS:
+                field = self.fields[name]
+                assert isinstance(field, forms.ModelChoiceField)
+                field.queryset = field.queryset.filter(game=self.chosen_game)
+
+    def _without_other_games_choices(self, data: QueryDict, game: Game) -> QueryDict:
+        """``data`` less the filters chosen for another game (left from before the game changed):
+        they are cleared, not refused, so choosing a game never answers with an error."""
+        data = data.copy()
+        known = vocabularies()
+        for name, kind in self.GAME_FILTERS.items():
+            value = str(data.get(name) or "")
+            row = known.by_id[kind].get(int(value)) if value.isdigit() and len(value) < 10 else None
+            if row is not None and row.game_id != game.pk:
+                del data[name]
+        return data
 
 
 class DecklistInputMixin(forms.Form):

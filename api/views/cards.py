@@ -142,13 +142,14 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         summary="Search cards",
-        description="Filter with q (the card query language, docs/query-language.md) and/or the "
+        description="Filter with q (the card query language, explained with every game's fields "
+        "at /help/query-language/) and/or the "
         "form-style parameters; all of them combine with AND.",
         parameters=[
             OpenApiParameter(
                 "q",
                 OpenApiTypes.STR,
-                description="Card query language (docs/query-language.md). A query that does not "
+                description="Card query language (see /help/query-language/). A query that does not "
                 "parse is a 400 invalid-query problem with its position.",
                 examples=[
                     OpenApiExample("Eagle attacks up to 3 IP", value="t:attack b:eagle ip<=3"),

@@ -226,7 +226,7 @@ class _Compiler:
         found = close_matches(field, known, limit=1, cutoff=60, partial=False)
         hint = f" Did you mean {known[found[0]]!r}?" if found else ""
         raise self.ctx.error(
-            f"Unknown field {field!r}.{hint} See docs/query-language.md for every field.",
+            f"Unknown field {field!r}.{hint} The query help lists every game's fields.",
             node.position,
             len(field),
             expected=known,

@@ -32,6 +32,7 @@ class ToyDuelPlugin(GamePlugin):
         end_reasons={"target": "someone reached 15 points", "cards-out": "the cards ran out"},
         matchup_rules="Toy Duel: two numbered decks race to 15 points; deck A moves first.",
         matchup_timing="a blink a game",
+        query_examples=(("suit:sun points>=3", "Sun cards worth 3 points or more"),),
     )
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:

@@ -86,6 +86,36 @@ def store_matchup_job(
     return simulation_job_create(kind="matchup", plan=plan, owner=owner, seed=seed, **create)
 
 
+def two_rnr_decks(owner) -> tuple[Deck, Deck]:
+    """Two legal Revolt N Reign sample decks of ``owner``."""
+    return make_deck(owner, name="Eagles"), make_deck(
+        owner, name="Bisons", sample_name="legal-bison-pressure"
+    )
+
+
+@pytest.fixture
+def finished_matchup(user):
+    """A two-game Revolt N Reign matchup job of ``user``'s, played to the end."""
+    from rules.jobs import simulation_job_play_inline
+
+    a, b = two_rnr_decks(user)
+    job = store_matchup_job(user, a, b, games=2, seed=3, dispatch=False)
+    return simulation_job_play_inline(job_id=job.pk)
+
+
+@pytest.fixture
+def played_game(alice, user):
+    """A game against the AI that ``user`` (logged in as ``alice``) started on /play/."""
+    from django.urls import reverse
+
+    from rules.models import PlayedGame
+
+    a, b = two_rnr_decks(user)
+    page = alice.post(reverse("play-new"), {"deck": a.pk, "opponent": b.pk, "agent": "random"})
+    assert page.status_code == 302
+    return PlayedGame.objects.latest("pk")
+
+
 # -- browser tests (tests/web/browser.py) ---------------------------------------------------------
 
 

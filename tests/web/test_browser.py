@@ -47,6 +47,36 @@ def test_search_cards_and_open_one(page):
     shot(page, "card-detail")
 
 
+def test_choosing_a_game_brings_its_own_filters(page):
+    page.goto("/cards/")
+    page.get_by_label("Game").select_option(label="Reign Absolute: Umbrous Edition")
+    # the filters follow at once (htmx), under the game's own word for a branch
+    faction = page.get_by_label("Faction")
+    expect(faction).to_be_visible()
+    expect(faction.locator("option")).to_have_text(
+        ["Any faction", "Empire", "Elves", "Azuma", "Umbrous"]
+    )
+    expect(page.get_by_label("Rarity")).to_have_count(0)  # the game has no rarities
+    expect(page).to_have_url(re.compile(r"game=reign-absolute"))
+    expect(page.locator("#q-help")).to_contain_text("faction:elves t:unit")
+    faction.select_option(label="Elves")
+    expect(page.get_by_test_id("result-count")).to_have_text("6 cards")
+    expect(page.get_by_role("link", name=re.compile("Elves Oak Queen"))).to_be_visible()
+    shot(page, "card-browser-game-filters")
+
+
+def test_an_example_of_the_query_help_opens_its_cards(page):
+    page.goto("/help/query-language/")
+    shot(page, "query-help")
+    reggae = page.locator('section[data-game="reggae-revolution"]')
+    expect(reggae.get_by_role("rowheader", name="Colour")).to_be_visible()
+    reggae.get_by_role("link", name="colour:red t:main").click()
+    expect(page.get_by_label("Search", exact=True)).to_have_value("colour:red t:main")
+    expect(page.get_by_label("Game")).to_have_value("reggae-revolution")
+    expect(page.get_by_label("Colour")).to_be_visible()
+    expect(page.get_by_test_id("result-count")).to_have_text("12 cards")
+
+
 def test_card_browser_on_a_phone(browser, live_server):
     context = browser.new_context(base_url=live_server.url, viewport={"width": 375, "height": 740})
     phone = context.new_page()

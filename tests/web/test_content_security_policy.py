@@ -9,11 +9,6 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from rules.jobs import simulation_job_play_inline
-from rules.models import PlayedGame
-from tests.web.conftest import store_matchup_job
-from tests.web.test_matchup_runs import two_decks
-
 pytestmark = pytest.mark.django_db
 
 
@@ -63,21 +58,6 @@ def assert_no_inline_script_without_the_nonce(response, where: str) -> None:
     page.feed(response.content.decode())
     assert page.handlers == [], where
     assert all(nonce == nonces[0] for nonce in page.script_nonces), where
-
-
-@pytest.fixture
-def finished_matchup(user):
-    a, b = two_decks(user, "revolt-n-reign")
-    job = store_matchup_job(user, a, b, games=2, seed=3, dispatch=False)
-    return simulation_job_play_inline(job_id=job.pk)
-
-
-@pytest.fixture
-def played_game(alice, user):
-    a, b = two_decks(user, "revolt-n-reign")
-    page = alice.post(reverse("play-new"), {"deck": a.pk, "opponent": b.pk, "agent": "random"})
-    assert page.status_code == 302
-    return PlayedGame.objects.latest("pk")
 
 
 def main_pages(deck, run, game) -> list[str]:

@@ -80,3 +80,15 @@ def test_every_games_play_page_fits_a_phone(phone, user, password, game):
         )
         assert spilled == 0, f"{spilled} spaces of the {game} board hold cards wider than them"
     shot(phone, f"phone-play-{game}")
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/help/query-language/", "/help/agents/", "/cards/?game=reign-absolute&view=list"],
+)
+def test_the_help_pages_and_a_games_card_filters_fit_a_phone(phone, path):
+    phone.goto(path)
+    expect(phone.get_by_role("heading", level=1)).to_be_visible()
+    # the page is no wider than the screen: a wide table scrolls inside itself
+    assert _page_width(phone) <= PHONE["width"], path
+    shot(phone, "phone" + path.split("?")[0].rstrip("/").replace("/", "-"))

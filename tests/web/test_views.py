@@ -9,6 +9,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 from cards.models import Card
 from decks.events.services import event_create
@@ -171,6 +172,16 @@ def test_card_page_shows_formats_rulings_and_public_decks(client, user):
     assert "Legal</span> in Standard" in body
     assert "Public Eagles" in body
     assert "Secret Eagles" not in body
+
+
+def test_a_ruling_on_a_card_page_says_which_ruling_not_which_file(client):
+    card = rnr_card("Militia Bill")
+    ruling = card.rulings.first()
+    assert ruling is not None and ruling.source.startswith("docs/rules/")  # as the API gives it
+    body = client.get(card.get_absolute_url()).content.decode()
+    number = ruling.source.rsplit(" ", 1)[1]
+    assert f"(Deckwright ruling {number}): {escape(ruling.text)}" in body
+    assert "docs/rules/" not in body
 
 
 def test_card_page_shows_a_banned_card(client):

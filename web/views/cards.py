@@ -8,10 +8,12 @@ from django.shortcuts import render
 from cards.images.links import card_image_links
 from cards.selectors import card_browse, card_filter_choices
 from web.forms import CardBrowserForm
+from web.help import query_hints
 
 
 def card_browser(request: HttpRequest) -> HttpResponse:
-    """Search every game's cards; htmx requests get the results block only."""
+    """Search every game's cards; htmx requests get the results block and the filters that
+    follow the chosen game (its types, branches, rarities and sets) only."""
     form = CardBrowserForm(request.GET or None)
     data = form.cleaned_data if form.is_valid() else {}
     query = request.GET.get("q", "") if not data else data.get("q", "")
@@ -33,6 +35,7 @@ def card_browser(request: HttpRequest) -> HttpResponse:
     error = browse.error
     context = {
         "form": form,
+        "chosen_game": form.chosen_game,
         "browse": browse,
         "cards": cards,
         "view": view,
@@ -44,8 +47,11 @@ def card_browser(request: HttpRequest) -> HttpResponse:
         "form_errors": form.errors if form.is_bound else {},
     }
     status = 400 if error or (form.is_bound and form.errors) else 200
+    context.update(card_filter_choices(form.chosen_game))
+    context["query_hints"] = query_hints(form.chosen_game)
     if request.htmx and not request.htmx.history_restore_request:
-        # htmx swaps 2xx only by default; static/js/deckwright.js also swaps 400/422.
+        # htmx swaps 2xx only by default; static/js/deckwright.js also swaps 400/422. The
+        # filters that follow the game come along out of band, for the game now chosen.
+        context["filters_out_of_band"] = True
         return render(request, "web/_card_results.html", context, status=status)
-    context.update(card_filter_choices())
     return render(request, "web/card_browser.html", context, status=status)

@@ -1,4 +1,4 @@
-"""Help pages: the repository's guides (``docs/*.md``) rendered on the site."""
+"""Help pages for players: how to search for cards, and the agents a game offers."""
 
 from __future__ import annotations
 
@@ -6,16 +6,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from web.docs import help_page
+from web.help import agents_help_games, query_help_games
 
 
 @require_GET
 def query_help(request: HttpRequest) -> HttpResponse:
-    """The card query language, from ``docs/query-language.md`` as the file stands."""
-    return render(request, "web/help_page.html", {"page": help_page("query-language")})
+    """How to write a card query, with every game's fields and worked examples."""
+    return render(request, "web/query_help.html", {"games": query_help_games()})
 
 
 @require_GET
 def agents_help(request: HttpRequest) -> HttpResponse:
-    """The agents and their strength ladders, from ``docs/agents.md`` as the file stands."""
-    return render(request, "web/help_page.html", {"page": help_page("agents")})
+    """The AI players of each game: the levels /play/ offers, the agents of matchups and
+    simulations, and how strong each is on the game's ladder."""
+    return render(request, "web/agents_help.html", {"games": agents_help_games()})

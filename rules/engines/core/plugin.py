@@ -133,6 +133,9 @@ class PageWords:
     #: a house rule's setup key -> the rulebook's own value (the rule is off at it); a rule not
     #: listed here is off when its key is missing or false
     book_values: Mapping[str, Any] = field(default_factory=dict)
+    #: worked card queries for the query help page: (query, what it finds in words); each must
+    #: find cards of the game (a test runs every one the page shows)
+    query_examples: tuple[tuple[str, str], ...] = ()
 
     def mulligan_label(self, policy: str) -> str:
         """A mulligan policy in words (its name with spaces when the game gives none)."""

@@ -83,6 +83,12 @@ class RegalityVsReligionPlugin(GamePlugin):
         matchup_timing="greedy, MCTS and alpha-beta a fraction of a second a game",
         play_pairing="The AI plays the other alignment (a Regality deck faces a Religion deck) "
         "in your deck's variant: both decks must name the same one. You move first.",
+        query_examples=(
+            ("alignment:regality", "the Regality side's tiles"),
+            ("b:religion", "the Religion side's tiles"),
+            ("alignment:neutral o:banish", "neutral tiles whose rules text says banish"),
+            ("o:destroy", "tiles whose rules text says destroy"),
+        ),
     )
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:

@@ -56,6 +56,13 @@ class ReggaeRevolutionPlugin(GamePlugin):
         "size, the whole team played by deck A's agent; or one to four decks, one player each, "
         "each played by its deck's agent. The result is how often the team wins.",
         matchup_timing="MCTS 5-8 s a game",
+        query_examples=(
+            ("colour:red t:main", "red main-deck cards"),
+            ("t:villain persuasion>=2", "villains that take 2 or more cards to persuade"),
+            ("sc>=3 -t:villain", "cards costing 3 symbols or more, villains left out"),
+            ("t:scheme", "the schemes"),
+            ("o:draw", "cards whose rules text says draw"),
+        ),
     )
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:

@@ -83,6 +83,13 @@ class ReignAbsolutePlugin(GamePlugin):
         matchup_timing="MCTS about 1 s a game",
         play_pairing="The AI plays another faction than yours; a Reinforcement draw decides "
         "who moves first (Setup).",
+        query_examples=(
+            ("faction:elves t:unit", "the Elves' units"),
+            ("t:liege", "every faction's Liege"),
+            ("strength>=5", "cards with a strength of 5 or more"),
+            ("db>=2", "cards with a defence bonus of 2 or more"),
+            ("o:move", "cards whose rules text says move"),
+        ),
     )
 
     def action_words(self, state: State, action: Action) -> tuple[Part, ...]:

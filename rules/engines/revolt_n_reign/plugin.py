@@ -81,6 +81,15 @@ class RevoltNReignPlugin(GamePlugin):
         book_values=HOUSE_RULE_BOOK_VALUES,
         matchup_rules="Revolt N Reign: two decks, each played by its own agent.",
         matchup_timing="MCTS under a second a game, turn plans about 4 s",
+        query_examples=(
+            ("t:attack b:eagle ip<=3", "Eagle Attack cards costing 3 IP or less"),
+            ("t:pillar r>=uncommon", "Pillars that are uncommon or rare"),
+            ("st:petition", "the Petitions (Rights cards that stay in play)"),
+            ("(b:bison OR b:scroll) t:defense", "Defense cards of the Bison or the Scroll branch"),
+            ("dp>=25", "cards with 25 Defense points or more"),
+            ("o:draw -t:rights", "cards whose rules text says draw, Rights cards left out"),
+            ('!"Stamp Act"', "exactly the card named Stamp Act"),
+        ),
     )
 
     playtest_zones: ClassVar[tuple[tuple[str, str], ...]] = (

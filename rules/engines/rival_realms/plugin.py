@@ -64,6 +64,14 @@ class RivalRealmsPlugin(GamePlugin):
         matchup_timing="the policy a fraction of a second a game; greedy about two seconds (it "
         "keeps its units home unless an attack is lethal, so one game in six runs to the turn "
         "limit); MCTS three to four seconds",
+        query_examples=(
+            ("t:unit attack>=4", "units with an attack of 4 or more"),
+            ("t:realm sc<=2", "realms costing 2 supply or less"),
+            ("st:archer", "archers"),
+            ("r:rare t:reinforce", "rare reinforce cards"),
+            ("generation>=2", "cards that give 2 supply or more"),
+            ("copies>=4", "cards the set holds 4 or more copies of"),
+        ),
     )
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
