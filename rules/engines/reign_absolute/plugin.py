@@ -17,6 +17,7 @@ from rules.engines.core import (
 )
 from rules.engines.core.api import State
 from rules.engines.core.narration import CardRef, Part
+from rules.engines.core.playtest import Playtest, PlaytestCounter
 from rules.engines.core.table import card_name
 from rules.engines.reign_absolute.cards import CardDataError, CardSpec, card_spec
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
@@ -83,6 +84,24 @@ class ReignAbsolutePlugin(GamePlugin):
         matchup_timing="MCTS about 1 s a game",
         play_pairing="The AI plays another faction than yours; a Reinforcement draw decides "
         "who moves first (Setup).",
+    )
+
+    #: Setup: no hand, the faction deck shuffled face down and its units placed one at a time
+    #: (a draw takes the next one), revealed in combat; the one Reinforcement a turn draws
+    playtest: ClassVar[Playtest | None] = Playtest(
+        zones=(
+            ("draw", "Faction deck"),
+            ("hand", "Unit to place"),
+            ("battlefield", "Battlefield"),
+            ("discard", "Unit discard pile"),
+        ),
+        draw="draw",
+        hand="hand",
+        hidden=frozenset({"draw"}),
+        tap="Reveal",
+        untap="Turn face down",
+        tap_look="revealed",
+        counters=(PlaytestCounter("Reinforcements drawn"),),
     )
 
     def action_words(self, state: State, action: Action) -> tuple[Part, ...]:
