@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from rules.engines.core import plugin_for
 from rules.engines.regality_vs_religion.game import RvRGame
@@ -72,7 +73,9 @@ def test_the_opening_is_the_engines(alice, user, game, hand, mulligans, counters
     assert page.context["turn"] == 1 and 'data-testid="playtest-turn"' in html
     # and, without any script, the opening hand and every zone read as text
     for name in zones.get(rules.hand, []):
-        assert name in html
+        assert escape(name) in html
+    for _, zone_name in rules.zones:
+        assert escape(zone_name) in html
 
 
 def test_each_games_setup_zones(alice, user):
@@ -155,10 +158,15 @@ def test_a_pile_gives_its_top_card_and_takes_cards_back_on_top(alice, user):
     assert _zones(page)["draw"][0] == unit and page.context["draw_count"] == 11
 
 
-def test_games_without_a_turn_refuse_one(alice, user):
-    _, url, _ = _open(alice, user, "rival-realms")
+def test_cards_are_turned_only_in_play_and_only_where_the_game_turns_them(alice, user):
+    _, url, page = _open(alice, user, "rival-realms")
+    assert 'data-testid="playtest-tap"' not in page.content.decode()
     refused = alice.post(url, {"op": "tap", "source": "hand", "index": 0})
     assert refused.status_code == 400 and "turns no card" in refused.content.decode()
+    _, url, page = _open(alice, user, "revolt-n-reign")
+    assert page.content.decode().count('data-testid="playtest-tap"') == 3  # the three Acts
+    refused = alice.post(url, {"op": "tap", "source": "hand", "index": 0})
+    assert refused.status_code == 400 and "Only a card in play" in refused.content.decode()
 
 
 def test_bad_counter_changes_are_refused(alice, user):
@@ -166,3 +174,10 @@ def test_bad_counter_changes_are_refused(alice, user):
     for data in ({"counter": 9, "delta": 1}, {"counter": 0, "delta": "x"}):
         assert alice.post(url, {"op": "counter", **data}).status_code == 400
     assert _counters(alice.get(url)) == {"Life": STARTING_LIFE, "Supply": 0}
+
+
+def test_an_htmx_action_gets_the_new_layout_at_once(alice, user):
+    _, url, _ = _open(alice, user, "rival-realms")
+    drawn = alice.post(url, {"op": "draw"}, HTTP_HX_REQUEST="true")
+    assert drawn.status_code == 200 and len(_zones(drawn)["hand"]) == REALMS_HAND + 1
+    assert 'id="playtest"' in drawn.content.decode()

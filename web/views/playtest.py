@@ -32,7 +32,8 @@ def playtest_available(game_slug: str) -> bool:
 @heavy_page("playtest")
 def deck_playtest(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: the layout; POST ``op``: ``restart`` or one of ``rules.engines.core.playtest.apply``'s
-    actions (draw, shuffle, mulligan, move, tap, counter, turn, undo), then back to the layout."""
+    actions (draw, shuffle, mulligan, move, tap, counter, turn, undo), then back to the layout
+    (htmx's posts get the new layout at once: one request an action, not two)."""
     deck = deck_for_viewer(request.user, pk)
     plugin = find_plugin(deck.game.slug)
     if plugin is None or plugin.playtest is None:
@@ -58,8 +59,8 @@ def deck_playtest(request: HttpRequest, pk: int) -> HttpResponse:
             except PlaytestError as exc:
                 error = str(exc)
         request.session[key] = layout
-        if not error:
-            return redirect("deck-playtest", pk=deck.pk)
+        if not error and not request.headers.get("HX-Request"):
+            return redirect("deck-playtest", pk=deck.pk)  # a reload does not post again
     request.session[key] = layout
     context = {"deck": deck, "error": error, **_page(deck.game.slug, rules, layout)}
     return render(request, "web/deck_playtest.html", context, status=400 if error else 200)
@@ -81,6 +82,7 @@ def _page(game_slug: str, rules: Playtest, layout: dict[str, Any]) -> dict[str, 
                 "id": zone_id,
                 "name": name,
                 "hidden": zone_id in rules.hidden,
+                "taps": bool(rules.tap) and zone_id in rules.tap_zones,
                 "count": len(cards),
                 "cards": [
                     {

@@ -42,9 +42,10 @@ class Playtest:
     shown face down, as a count. ``draw`` is the zone cards are drawn from and ``hand`` the zone
     they are drawn to ("" where the game draws nothing); the opening deals ``opening_hand``
     cards, which may be shuffled back and dealt again ``mulligans`` times (0: the game has no
-    mulligan). ``tap`` is the game's word for turning a card (and ``untap`` for turning it
-    back, ``tap_look`` how it shows: ``sideways``, ``reversed`` or ``revealed``); "" where the
-    game turns no card. ``untap_each_turn``: the next turn turns every card back.
+    mulligan). ``tap`` is the game's word for turning a card in one of ``tap_zones`` (the zones
+    in play), ``untap`` for turning it back and ``tap_look`` how it shows (``sideways``,
+    ``reversed`` or ``revealed``); "" where the game turns no card. ``untap_each_turn``: the
+    next turn turns every card back.
     """
 
     zones: tuple[tuple[str, str], ...]
@@ -55,6 +56,7 @@ class Playtest:
     mulligan_word: str = "Mulligan"
     hidden: frozenset[str] = frozenset()
     tap: str = ""
+    tap_zones: frozenset[str] = frozenset()
     untap: str = ""
     tap_look: str = "sideways"
     untap_each_turn: bool = False
@@ -216,6 +218,8 @@ def _tap(rules: Playtest, layout: dict[str, Any], data: Mapping[str, Any]) -> No
     if not rules.tap:
         raise PlaytestError("This game turns no card.")
     source, index = _card(layout, data)
+    if source not in rules.tap_zones:
+        raise PlaytestError("Only a card in play is turned.")
     card = layout["zones"][source][index]
     card[1] = not card[1]
 

@@ -97,6 +97,7 @@ class RegalityVsReligionPlugin(GamePlugin):
             ("removed", "Removed from the board"),
         ),
         tap="Turn",
+        tap_zones=frozenset({"board"}),
         untap="Turn back",
         tap_look="reversed",
         counters=(PlaytestCounter("Allies"), PlaytestCounter("Victories")),

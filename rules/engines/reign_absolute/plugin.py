@@ -99,6 +99,7 @@ class ReignAbsolutePlugin(GamePlugin):
         hand="hand",
         hidden=frozenset({"draw"}),
         tap="Reveal",
+        tap_zones=frozenset({"battlefield"}),
         untap="Turn face down",
         tap_look="revealed",
         counters=(PlaytestCounter("Reinforcements drawn"),),
