@@ -63,6 +63,11 @@
 
   document.addEventListener("click", function (event) {
     if (!root() || !root().contains(event.target)) return;
+    var drop = event.target.closest("[data-drop]");
+    if (drop && picked) {
+      move(picked.source, picked.index, drop.getAttribute("data-drop"));
+      return;
+    }
     if (event.target.closest("form, button, select")) return;
     var card = cardOf(event.target);
     if (card) {

@@ -1,5 +1,5 @@
 """The manual playtest in a real browser, for every game (issue 34, item 4): opened from a demo
-deck, the opening dealt, a card drawn, moved by click and by drag (by tapping twice at phone
+deck, the opening dealt, a card drawn, moved by click and by drag (by keyboard at phone
 width), turned where the game turns
 cards, a counter changed, undone, started again. Screenshots at desktop width and at 375 px go to
 ``test-artifacts/playtest-<game>-*.png``.
@@ -18,6 +18,7 @@ from django.urls import reverse
 from decks.demo import demo_deck_list
 from rules.engines.core import plugin_for
 from tests.web.browser import BROWSER_TESTS, TIMEOUT_MS, expect, shot
+from tests.web.test_content_security_policy_browser import watch_violations
 
 pytestmark = [*BROWSER_TESTS, pytest.mark.django_db(transaction=True)]
 
@@ -86,13 +87,17 @@ def _exercise(tab, game: str, url: str, name: str, *, drag: bool) -> None:
     _zone(tab, target).locator("h2").click()
     expect(_cards(tab, target)).to_have_count(1)
     expect(_cards(tab, source)).to_have_count(held - 1)
-    # move by drag (on a desktop; a phone's screen shows the two zones apart, and touch screens
-    # move by tapping: the card, then a card of the zone it goes to)
+    # move by drag on a desktop (a phone's screen shows the two zones apart, and touch screens
+    # do not drag), by keyboard at phone width
     if drag:
         _drag(tab, _cards(tab, source).first, _zone(tab, target))
-    else:
-        _cards(tab, source).first.click()
-        _cards(tab, target).first.click()
+    else:  # by keyboard: Enter on the card, then the zone's "Put here" button
+        _cards(tab, source).first.focus()
+        tab.keyboard.press("Enter")
+        put = _zone(tab, target).get_by_role("button", name="Put it in")
+        expect(put).to_be_visible()
+        put.focus()
+        tab.keyboard.press("Enter")
     expect(_cards(tab, target)).to_have_count(2)
     expect(_cards(tab, source)).to_have_count(held - 2)
     # turn a card where the game turns cards
@@ -148,6 +153,7 @@ def test_every_game_is_playtested_from_a_demo_deck(
     page, phone, patient_expect, roomy_playtest_rate
 ) -> None:
     call_command("load_demo", stdout=io.StringIO())
+    violations = [watch_violations(page), watch_violations(phone)]
     played = set()
     for deck in demo_deck_list():
         game = deck.game.slug
@@ -163,3 +169,25 @@ def test_every_game_is_playtested_from_a_demo_deck(
         width = int(phone.evaluate("document.scrollingElement.scrollWidth"))
         assert width <= PHONE["width"], (game, width)
     assert played == set(PLAY_ZONE)
+    assert violations == [[], []]  # no Content-Security-Policy violation
+
+
+def test_without_javascript_the_opening_reads_and_forms_move_cards(browser, live_server):
+    call_command("load_demo", stdout=io.StringIO())
+    deck = demo_deck_list().filter(game__slug="rival-realms").first()
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    try:
+        tab.goto(reverse("deck-playtest", args=[deck.pk]))
+        hand = _cards(tab, "hand")
+        expect(hand).to_have_count(plugin_for("rival-realms").playtest.opening_hand)
+        name = hand.first.get_attribute("data-name")
+        expect(tab.get_by_test_id("playtest-draw")).to_contain_text("Draw Deck: 33 cards")
+        _shot(tab, "playtest-rival-realms-no-script")
+        tab.get_by_label(f"Move {name} to").first.select_option(label="Field")
+        _zone(tab, "hand").get_by_role("button", name="Move").first.click()
+        expect(_cards(tab, "field")).to_have_count(1)
+        expect(_zone(tab, "field")).to_contain_text(name)
+    finally:
+        context.close()
