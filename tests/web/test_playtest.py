@@ -16,6 +16,7 @@ from rules.engines.reggae_revolution.state import MAX_REDRAWS
 from rules.engines.revolt_n_reign.state import MAX_MULLIGANS, OPENING_HAND, START_LP
 from rules.engines.rival_realms.state import HAND_SIZE as REALMS_HAND
 from rules.engines.rival_realms.state import STARTING_LIFE
+from tests.rules.doctor_helpers import decks
 from tests.web.test_matchup_runs import two_decks
 
 pytestmark = pytest.mark.django_db
@@ -181,3 +182,12 @@ def test_an_htmx_action_gets_the_new_layout_at_once(alice, user):
     drawn = alice.post(url, {"op": "draw"}, HTTP_HX_REQUEST="true")
     assert drawn.status_code == 200 and len(_zones(drawn)["hand"]) == REALMS_HAND + 1
     assert 'id="playtest"' in drawn.content.decode()
+
+
+def test_a_game_without_a_playtest_says_so(toy_duel, alice, user):
+    # given the toy game, whose plugin declares no playtest
+    sun, _ = decks(user)
+    url = reverse("deck-playtest", args=[sun.pk])
+    assert f'href="{url}"' not in alice.get(reverse("deck-detail", args=[sun.pk])).content.decode()
+    page = alice.get(url)
+    assert page.status_code == 404 and "no manual playtest" in page.content.decode()
