@@ -140,6 +140,20 @@
     if (data.length === 2) move(data[0], data[1], zone.getAttribute("data-zone"));
   });
 
+  // A refused action that htmx does not swap in (too many actions a minute, a server error):
+  // say so where the page's own errors appear, instead of leaving the click unanswered.
+  document.addEventListener("htmx:responseError", function (event) {
+    var box = root();
+    if (!box || !box.contains(event.target)) return;
+    var problem = box.querySelector("[data-pt-problem]");
+    if (!problem) return;
+    var status = event.detail && event.detail.xhr ? event.detail.xhr.status : 0;
+    problem.textContent = status === 429
+      ? "Too many actions for now: wait a minute, then reload the page."
+      : "That action did not go through: reload the page to see the current layout.";
+    problem.hidden = false;
+  });
+
   // After htmx swaps a new layout in, mark it as scripted again.
   document.addEventListener("htmx:afterSettle", setup);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);

@@ -191,3 +191,17 @@ def test_without_javascript_the_opening_reads_and_forms_move_cards(browser, live
         expect(_zone(tab, "field")).to_contain_text(name)
     finally:
         context.close()
+
+
+def test_a_refused_action_is_said_not_swallowed(page, settings):
+    call_command("load_demo", stdout=io.StringIO())
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "playtest": "3/minute"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    deck = demo_deck_list().filter(game__slug="rival-realms").first()
+    page.goto(reverse("deck-playtest", args=[deck.pk]))
+    hand = plugin_for("rival-realms").playtest.opening_hand
+    for drawn in (1, 2):  # the page and two draws are allowed, the third draw is not
+        page.get_by_test_id("playtest-draw-button").click()
+        expect(_cards(page, "hand")).to_have_count(hand + drawn)
+    page.get_by_test_id("playtest-draw-button").click()
+    expect(page.get_by_role("alert")).to_contain_text("Too many actions for now")

@@ -13,6 +13,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from decks.models import Deck
 from decks.selectors import deck_for_viewer
 from rules.engines.core import GamePlugin, card_key, find_plugin
 from rules.engines.core.playtest import Playtest, PlaytestError, apply, fits, mulligan_allowed
@@ -66,7 +67,7 @@ def deck_playtest(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/deck_playtest.html", context, status=400 if error else 200)
 
 
-def _deal(plugin: GamePlugin, deck: Any) -> dict[str, Any]:
+def _deal(plugin: GamePlugin, deck: Deck) -> dict[str, Any]:
     return plugin.playtest_open(deck_cards(deck), secrets.randbelow(2**31))
 
 
