@@ -22,6 +22,9 @@
     var box = root();
     if (!box) return;
     box.classList.remove("pt-picking");
+    Array.prototype.forEach.call(box.querySelectorAll(".pt-from"), function (zone) {
+      zone.classList.remove("pt-from");
+    });
     Array.prototype.forEach.call(box.querySelectorAll(".pt-card.picked"), function (card) {
       card.classList.remove("picked");
       card.removeAttribute("aria-pressed");
@@ -51,6 +54,7 @@
       name: card.getAttribute("data-name"),
     };
     card.classList.add("picked");
+    card.closest("[data-zone]").classList.add("pt-from");
     card.setAttribute("aria-pressed", "true");
     root().classList.add("pt-picking");
     say(picked.name + " picked up: click a zone to put it there, Escape to let go.");

@@ -106,7 +106,7 @@ class RevoltNReignPlugin(GamePlugin):
         opening_hand=OPENING_HAND,
         mulligans=MAX_MULLIGANS,
         tap="Turn sideways",
-        tap_zones=frozenset({"ua", "pillars", "defense", "attack", "rights"}),
+        tap_zones=frozenset({"pillars"}),
         untap="Turn straight",
         untap_each_turn=True,
         counters=(PlaytestCounter("LP", START_LP), PlaytestCounter("IP", 0)),
