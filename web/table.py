@@ -65,6 +65,12 @@ def _card_links(game_slug: str, stamp: tuple[Any, ...]) -> dict[str, dict[str, A
     return cached[1]
 
 
+def card_links(game_slug: str) -> dict[str, dict[str, Any]]:
+    """Per card key of the game: its name, page and image links (``name``, ``url``, ``image``,
+    ``thumb``, ``alt``), cached until a card of the game changes."""
+    return _card_links(game_slug, _card_data_stamp(game_slug))
+
+
 def table_for(
     game_slug: str,
     state: State,

@@ -1,6 +1,9 @@
-"""A manual playtest of a deck: draw, play and move cards by hand, with no opponent and no rules
-enforced (the game's plugin names the zones, ``GamePlugin.playtest_zones``). The layout lives in
-the visitor's session, one per deck; nothing is stored in the database."""
+"""A manual playtest of a deck, for every game that declares one (``GamePlugin.playtest``): the
+opening as the game's rulebook deals it, then draw, move, turn cards and keep the scores by hand,
+with no opponent and no rule enforced (``rules.engines.core.playtest``). The layout lives in the
+visitor's session, one per deck; nothing is stored in the database. Every action is a form post,
+so the page works without JavaScript; ``static/js/playtest.js`` adds moving cards by click or
+drag and sends the same posts without reloading the page."""
 
 from __future__ import annotations
 
@@ -10,10 +13,13 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from decks.models import Deck
 from decks.selectors import deck_for_viewer
-from rules.engines.core import Rng, find_plugin
+from rules.engines.core import GamePlugin, card_key, find_plugin
+from rules.engines.core.playtest import Playtest, PlaytestError, apply, fits, mulligan_allowed
 from rules.matchups import deck_cards
 from web.limits import heavy_page
+from web.table import card_links
 
 SESSION_KEY = "web:playtest:{pk}"
 
@@ -21,75 +27,87 @@ SESSION_KEY = "web:playtest:{pk}"
 def playtest_available(game_slug: str) -> bool:
     """Whether the game's plugin offers a manual playtest."""
     plugin = find_plugin(game_slug)
-    return plugin is not None and bool(plugin.playtest_zones)
+    return plugin is not None and plugin.playtest is not None
 
 
 @heavy_page("playtest")
 def deck_playtest(request: HttpRequest, pk: int) -> HttpResponse:
-    """GET: the layout; POST ``op``: ``draw``, ``shuffle`` (the draw pile), ``restart``, or
-    ``move`` (card ``index`` of zone ``source`` to zone ``target``), then back to the layout."""
+    """GET: the layout; POST ``op``: ``restart`` or one of ``rules.engines.core.playtest.apply``'s
+    actions (draw, shuffle, mulligan, move, tap, counter, turn, undo), then back to the layout
+    (htmx's posts get the new layout at once: one request an action, not two)."""
     deck = deck_for_viewer(request.user, pk)
     plugin = find_plugin(deck.game.slug)
-    if plugin is None or not plugin.playtest_zones:
+    if plugin is None or plugin.playtest is None:
         return render(
             request,
             "web/message.html",
             {"title": "No manual playtest", "text": f"{deck.game.name} has no manual playtest."},
             status=404,
         )
+    rules = plugin.playtest
     key = SESSION_KEY.format(pk=deck.pk)
-    names = dict(plugin.playtest_zones)
-    zones: dict[str, list[str]] | None = request.session.get(key)
-    if zones is None or set(zones) != set(names):
-        zones = plugin.playtest_deal(deck_cards(deck), secrets.randbelow(2**31))
+    layout: Any = request.session.get(key)
+    if not fits(rules, layout):
+        layout = _deal(plugin, deck)
     error = ""
     if request.method == "POST":
         op = request.POST.get("op", "")
-        draw = plugin.playtest_zones[0][0]
         if op == "restart":
-            zones = plugin.playtest_deal(deck_cards(deck), secrets.randbelow(2**31))
-        elif op == "shuffle":
-            Rng(secrets.randbelow(2**31)).shuffle(zones[draw])
-        elif op == "draw":
-            hand = plugin.playtest_zones[1][0]
-            if zones[draw]:
-                zones[hand].append(zones[draw].pop(0))
-            else:
-                error = "The draw pile is empty."
-        elif op == "move":
-            error = _move(zones, request.POST)
+            layout = _deal(plugin, deck)
         else:
-            error = "Pick one of the buttons."
-        request.session[key] = zones
-        if not error:
-            return redirect("deck-playtest", pk=deck.pk)
-    request.session[key] = zones
-    draw_id = plugin.playtest_zones[0][0]
-    context: dict[str, Any] = {
-        "deck": deck,
-        "error": error,
-        "draw_count": len(zones[draw_id]),
-        "zones": [
-            {"id": zone_id, "name": name, "cards": list(enumerate(zones[zone_id]))}
-            for zone_id, name in plugin.playtest_zones
-            if zone_id != draw_id
-        ],
-        "targets": list(plugin.playtest_zones),
-    }
+            try:
+                apply(rules, layout, op, request.POST)
+            except PlaytestError as exc:
+                error = str(exc)
+        request.session[key] = layout
+        if not error and not request.headers.get("HX-Request"):
+            return redirect("deck-playtest", pk=deck.pk)  # a reload does not post again
+    request.session[key] = layout
+    context = {"deck": deck, "error": error, **_page(deck.game.slug, rules, layout)}
     return render(request, "web/deck_playtest.html", context, status=400 if error else 200)
 
 
-def _move(zones: dict[str, list[str]], data: Any) -> str:
-    """Move a card between zones; the reason it cannot ("" when it moved)."""
-    source, target = data.get("source", ""), data.get("target", "")
-    if source not in zones or target not in zones:
-        return "There is no such zone."
-    raw = str(data.get("index", ""))
-    if not raw.isdigit() or int(raw) >= len(zones[source]):
-        return "That card is no longer there: the layout below is the current one."
-    card = zones[source].pop(int(raw))
-    if target == next(iter(zones)):
-        zones[target].insert(0, card)  # back on top of the draw pile
-    else:
-        zones[target].append(card)
-    return ""
+def _deal(plugin: GamePlugin, deck: Deck) -> dict[str, Any]:
+    return plugin.playtest_open(deck_cards(deck), secrets.randbelow(2**31))
+
+
+def _page(game_slug: str, rules: Playtest, layout: dict[str, Any]) -> dict[str, Any]:
+    """What the template draws: every zone with its cards (image links where the card has a
+    page), the counters, the turn and which buttons apply."""
+    links = card_links(game_slug)
+    zones = []
+    for zone_id, name in rules.zones:
+        cards = layout["zones"][zone_id]
+        zones.append(
+            {
+                "id": zone_id,
+                "name": name,
+                "hidden": zone_id in rules.hidden,
+                "taps": bool(rules.tap) and zone_id in rules.tap_zones,
+                "count": len(cards),
+                "cards": [
+                    {
+                        "index": index,
+                        "name": card_name,
+                        "turned": bool(turned),
+                        "link": links.get(card_key(card_name)),
+                    }
+                    for index, (card_name, turned) in enumerate(cards)
+                ],
+            }
+        )
+    return {
+        "rules": rules,
+        "zones": zones,
+        "targets": list(rules.zones),
+        "counters": [
+            {"index": index, "name": counter.name, "value": layout["counters"][index]}
+            for index, counter in enumerate(rules.counters)
+        ],
+        "turn": layout["turn"],
+        "draw_count": len(layout["zones"][rules.draw]) if rules.draw else 0,
+        "hand_count": len(layout["zones"][rules.hand]) if rules.hand else 0,
+        "can_mulligan": mulligan_allowed(rules, layout),
+        "mulligans_left": rules.mulligans - layout["mulligans"],
+        "can_undo": bool(layout["history"]),
+    }

@@ -34,6 +34,7 @@ from mypy_extensions import mypyc_attr
 
 from rules.engines.core.api import Action, CardSightings, Game, SetupError, State
 from rules.engines.core.narration import CardRef, Narrator, Part, TurnGroup
+from rules.engines.core.playtest import Playtest, open_layout
 from rules.engines.core.registry import discover_engines, register_game, unregister_game
 from rules.engines.core.rng import Rng
 from rules.engines.core.table import TableBuilder, card_name
@@ -216,9 +217,9 @@ class GamePlugin:
     #: "package.module:Class" of the game's ``Narrator`` (None: the shared one, which names each
     #: event's kind and player only)
     narrator: ClassVar[str | None] = None
-    #: the zones of a manual playtest (draw, play, move cards by hand, no opponent) as
-    #: (id, name) pairs, the draw pile first; empty: the game offers no manual playtest
-    playtest_zones: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: what a manual playtest offers (zones, the opening, turning cards, the scores kept by
+    #: hand: ``rules.engines.core.playtest``); None: the game offers no manual playtest
+    playtest: ClassVar[Playtest | None] = None
     #: "package.module:function" of the game's ``TableBuilder`` (``rules.engines.core.table``):
     #: an engine state and a viewing seat (None: open) turned into the table a page draws, or None
     table_builder: ClassVar[str | None] = None
@@ -374,14 +375,24 @@ class GamePlugin:
         return self.narration(seats, names).narrate(events)
 
     def playtest_deal(self, deck: DeckCards, seed: int) -> dict[str, list[str]]:
-        """A manual playtest's starting zones (``playtest_zones`` ids -> card names): the whole
-        deck shuffled into the draw pile; a game overrides it to lay out what starts in play."""
+        """A manual playtest's setup zones before the opening hand is drawn (zone id -> card
+        names, the top of a pile first): the whole deck shuffled into the draw pile; a game
+        overrides it to lay out what its setup puts elsewhere."""
+        if self.playtest is None:
+            return {}
         names = deck.names()
         Rng(seed).shuffle(names)
-        zones: dict[str, list[str]] = {zone_id: [] for zone_id, _ in self.playtest_zones}
-        if self.playtest_zones:
-            zones[self.playtest_zones[0][0]] = names
+        zones: dict[str, list[str]] = {zone_id: [] for zone_id in self.playtest.zone_ids}
+        if self.playtest.draw:
+            zones[self.playtest.draw] = names
         return zones
+
+    def playtest_open(self, deck: DeckCards, seed: int) -> dict[str, Any]:
+        """A manual playtest's opening layout (``rules.engines.core.playtest``): the setup
+        zones of ``playtest_deal`` and the opening hand drawn; ``KeyError`` without a playtest."""
+        if self.playtest is None:
+            raise KeyError(f"{self.name} has no manual playtest")
+        return open_layout(self.playtest, self.playtest_deal(deck, seed), seed)
 
     def action_words(self, state: State, action: Action) -> tuple[Part, ...]:
         """A legal action of ``state`` as a button says it: its kind as a verb, card keys as

@@ -16,6 +16,7 @@ from rules.engines.core import (
     SeatPlan,
     SetupError,
 )
+from rules.engines.core.playtest import Playtest, PlaytestCounter
 from rules.engines.regality_vs_religion.game import (
     BOARD_FULL,
     DEATH,
@@ -90,6 +91,31 @@ class RegalityVsReligionPlugin(GamePlugin):
             ("o:destroy", "tiles whose rules text says destroy"),
         ),
     )
+
+    #: Preparations: no draw and no hand, the side's tiles open in its area beside the neutral
+    #: area; a placed tile is turned to change sides (Game overview), allies counted at the end
+    #: and victories towards the best of three (Game end)
+    playtest: ClassVar[Playtest | None] = Playtest(
+        zones=(
+            ("area", "Your area"),
+            ("neutral", "Neutral area"),
+            ("board", "The board"),
+            ("removed", "Removed from the board"),
+        ),
+        tap="Turn",
+        tap_zones=frozenset({"board"}),
+        untap="Turn back",
+        tap_look="reversed",
+        counters=(PlaytestCounter("Allies"), PlaytestCounter("Victories")),
+    )
+
+    def playtest_deal(self, deck: DeckCards, seed: int) -> dict[str, list[str]]:
+        """The side's tiles in the player's area, the deck's neutral tiles in the neutral area."""
+        zones = super().playtest_deal(deck, seed)
+        side, neutral = deck.names("side"), deck.names("neutral")
+        zones["area"] = side if side or neutral else deck.names()  # a list without its zones
+        zones["neutral"] = neutral
+        return zones
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
         """Why the engine could not play this tile (its powers are not all understood)."""

@@ -52,6 +52,7 @@ from rules.engines.reggae_revolution.state import (
     LIMIT_REASON,
     LINEUP_SIZE,
     LOSS_REASON,
+    MAX_REDRAWS,
     REDRAW,
     WIN_REASON,
     ReggaeState,
@@ -66,7 +67,6 @@ ZONE_TYPES: dict[str, tuple[str, ...]] = {
     LINEUP: ("main", "wild"),
     VILLAIN: ("villain", "scheme"),
 }
-MAX_REDRAWS = 1  # §Setup: a new hand "once"
 TURN_LIMIT = 200
 PAIR_TURNS = (5, 10)
 #: symbols raised thresholds: a wild card costs 4 symbols, so 4 on turn 1 (8 over turns 1-2)

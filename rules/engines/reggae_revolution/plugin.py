@@ -7,9 +7,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rules.engines.core import DeckCards, Difficulty, GamePlugin, PageWords, SeatPlan, SetupError
-from rules.engines.reggae_revolution.effects import effect_problems
+from rules.engines.core.playtest import Playtest, PlaytestCounter
+from rules.engines.core.rng import Rng
+from rules.engines.reggae_revolution.effects import SYMBOLS, effect_problems
 from rules.engines.reggae_revolution.game import ReggaeRevolutionGame
-from rules.engines.reggae_revolution.state import LIMIT_REASON, LOSS_REASON, WIN_REASON
+from rules.engines.reggae_revolution.state import (
+    HAND_SIZE,
+    LIMIT_REASON,
+    LINEUP_SIZE,
+    LOSS_REASON,
+    MAX_REDRAWS,
+    WIN_REASON,
+)
 
 
 class ReggaeRevolutionPlugin(GamePlugin):
@@ -64,6 +73,44 @@ class ReggaeRevolutionPlugin(GamePlugin):
             ("o:draw", "cards whose rules text says draw"),
         ),
     )
+
+    #: Setup's hand of 6 from the starting deck and its one new hand, the places Setup makes room
+    #: for, and the symbol pool a played card raises (§Play), one counter per symbol
+    playtest: ClassVar[Playtest | None] = Playtest(
+        zones=(
+            ("draw", "Draw pile"),
+            ("hand", "Hand"),
+            ("discard", "Discard pile"),
+            ("scored", "Scored area"),
+            ("lineup", "Lineup"),
+            ("villains", "Villains in play"),
+            ("main", "Main deck"),
+            ("villain", "Villain deck"),
+            ("destroyed", "Destroyed pile"),
+        ),
+        draw="draw",
+        hand="hand",
+        hidden=frozenset({"draw", "main", "villain"}),
+        opening_hand=HAND_SIZE,
+        mulligans=MAX_REDRAWS,
+        mulligan_word="New hand",
+        counters=tuple(PlaytestCounter(symbol.title()) for symbol in SYMBOLS),
+    )
+
+    def playtest_deal(self, deck: DeckCards, seed: int) -> dict[str, list[str]]:
+        """The starting deck shuffled into the draw pile; a full setup's main and villain decks
+        shuffled face down, its lineup face up (dealt from the main deck when it lists none)."""
+        zones = super().playtest_deal(deck, seed)
+        if deck.names(""):  # a list without its zones: every card in the draw pile
+            return zones
+        rng = Rng(seed)
+        for zone_id, deck_zone in (("draw", "starting"), ("main", "main"), ("villain", "villain")):
+            zones[zone_id] = deck.names(deck_zone)
+            rng.shuffle(zones[zone_id])
+        zones["lineup"] = deck.names("lineup")
+        while len(zones["lineup"]) < LINEUP_SIZE and zones["main"]:
+            zones["lineup"].append(zones["main"].pop(0))
+        return zones
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
         """The effects the engine could not execute, said as the loader reports them."""

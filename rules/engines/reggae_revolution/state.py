@@ -23,6 +23,7 @@ from rules.engines.reggae_revolution.evaluation import team_value
 POLICY: dict[str, Callable[..., Any]] = {}
 
 HAND_SIZE = 6
+MAX_REDRAWS = 1  # §Setup: a new hand "once" (the setup's one "mulligan" task per player)
 LINEUP_SIZE = 6
 POOL_KINDS: tuple[str, ...] = (*SYMBOLS, ANY)
 ALL_PAIRS = frozenset((symbol, colour) for symbol in SYMBOLS for colour in COLOURS)

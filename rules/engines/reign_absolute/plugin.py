@@ -17,6 +17,7 @@ from rules.engines.core import (
 )
 from rules.engines.core.api import State
 from rules.engines.core.narration import CardRef, Part
+from rules.engines.core.playtest import Playtest, PlaytestCounter
 from rules.engines.core.table import card_name
 from rules.engines.reign_absolute.cards import CardDataError, CardSpec, card_spec
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
@@ -90,6 +91,25 @@ class ReignAbsolutePlugin(GamePlugin):
             ("db>=2", "cards with a defence bonus of 2 or more"),
             ("o:move", "cards whose rules text says move"),
         ),
+    )
+
+    #: Setup: no hand, the faction deck shuffled face down and its units placed one at a time
+    #: (a draw takes the next one), revealed in combat; the one Reinforcement a turn draws
+    playtest: ClassVar[Playtest | None] = Playtest(
+        zones=(
+            ("draw", "Faction deck"),
+            ("hand", "Unit to place"),
+            ("battlefield", "Battlefield"),
+            ("discard", "Unit discard pile"),
+        ),
+        draw="draw",
+        hand="hand",
+        hidden=frozenset({"draw"}),
+        tap="Reveal",
+        tap_zones=frozenset({"battlefield"}),
+        untap="Turn face down",
+        tap_look="revealed",
+        counters=(PlaytestCounter("Reinforcements drawn"),),
     )
 
     def action_words(self, state: State, action: Action) -> tuple[Part, ...]:

@@ -15,6 +15,7 @@ from rules.engines.core import (
     State,
 )
 from rules.engines.core.narration import CardRef, Part
+from rules.engines.core.playtest import Playtest, PlaytestCounter
 from rules.engines.core.table import card_name
 from rules.engines.revolt_n_reign.cards import card_problems
 from rules.engines.revolt_n_reign.game import (
@@ -26,7 +27,10 @@ from rules.engines.revolt_n_reign.state import (
     ATTACK_VICTORY,
     DECK_OUT,
     LP_VICTORY,
+    MAX_MULLIGANS,
+    OPENING_HAND,
     PETITION_VICTORY,
+    START_LP,
     TURN_LIMIT,
 )
 
@@ -92,15 +96,29 @@ class RevoltNReignPlugin(GamePlugin):
         ),
     )
 
-    playtest_zones: ClassVar[tuple[tuple[str, str], ...]] = (
-        ("draw", "Draw pile"),
-        ("hand", "Hand"),
-        ("ua", "Unconstitutional Acts"),
-        ("pillars", "Pillars"),
-        ("defense", "Defense"),
-        ("attack", "Attack"),
-        ("rights", "Rights, Freedoms and Bills"),
-        ("discard", "Discard pile"),
+    #: Setup's Step 3 (an opening hand of 7 and up to two mulligans), the LP and IP trackers of
+    #: the components, Pillars turned sideways to pay IP and straightened for the next turn
+    playtest: ClassVar[Playtest | None] = Playtest(
+        zones=(
+            ("draw", "Draw pile"),
+            ("hand", "Hand"),
+            ("ua", "Unconstitutional Acts"),
+            ("pillars", "Pillars"),
+            ("defense", "Defense"),
+            ("attack", "Attack"),
+            ("rights", "Rights, Freedoms and Bills"),
+            ("discard", "Discard pile"),
+        ),
+        draw="draw",
+        hand="hand",
+        hidden=frozenset({"draw"}),
+        opening_hand=OPENING_HAND,
+        mulligans=MAX_MULLIGANS,
+        tap="Turn sideways",
+        tap_zones=frozenset({"pillars"}),
+        untap="Turn straight",
+        untap_each_turn=True,
+        counters=(PlaytestCounter("LP", START_LP), PlaytestCounter("IP", 0)),
     )
 
     def playtest_deal(self, deck: DeckCards, seed: int) -> dict[str, list[str]]:

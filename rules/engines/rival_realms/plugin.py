@@ -7,15 +7,18 @@ from typing import Any, ClassVar
 
 from rules.engines.core import Action, Difficulty, GamePlugin, HandWords, PageWords, State
 from rules.engines.core.narration import CardRef, Part
+from rules.engines.core.playtest import Playtest, PlaytestCounter
 from rules.engines.core.table import card_name
 from rules.engines.rival_realms.cards import CardDataError, card_spec
 from rules.engines.rival_realms.game import HOUSE_RULES, RivalRealmsGame
 from rules.engines.rival_realms.state import (
     CARD_REASON,
     DRAW_REASON,
+    HAND_SIZE,
     LIFE_REASON,
     LIMIT_REASON,
     STALEMATE_REASON,
+    STARTING_LIFE,
 )
 
 
@@ -77,6 +80,23 @@ class RivalRealmsPlugin(GamePlugin):
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
         """Why the engine could not use this card (its spec does not compile)."""
         return self.compile_problems(card_spec, CardDataError, record)
+
+    #: the Playing Area's five places, Setup's hand of 7 and 20 life (no mulligan), and the
+    #: supply each player counts during a turn
+    playtest: ClassVar[Playtest | None] = Playtest(
+        zones=(
+            ("draw", "Draw Deck"),
+            ("hand", "Hand"),
+            ("field", "Field"),
+            ("discard", "Discard Deck"),
+            ("lost", "Lost Deck"),
+        ),
+        draw="draw",
+        hand="hand",
+        hidden=frozenset({"draw"}),
+        opening_hand=HAND_SIZE,
+        counters=(PlaytestCounter("Life", STARTING_LIFE), PlaytestCounter("Supply", 0)),
+    )
 
     def action_words(self, state: State, action: Action) -> tuple[Part, ...]:
         """A Rival Realms action in the rulebook's words: cards by name, a card on the field by
