@@ -153,10 +153,9 @@ def main() -> None:
             report(figures)
         return
     runs = []
-    for engines in ("", "python"):
-        env = {key: value for key, value in os.environ.items() if key != compiled.ENV}
-        if engines:
-            env[compiled.ENV] = engines
+    for engines in ("compiled", "python"):
+        # The compiled build is opt-in (docs/engines.md): each run names its build.
+        env = dict(os.environ, **{compiled.ENV: engines})
         argv = [sys.argv[0], "--builds", "current", "--json", "--seconds", str(options.seconds)]
         if options.no_solver:
             argv.append("--no-solver")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from operator import itemgetter
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from rules.engines.core import (
     TERMINAL,
@@ -59,7 +59,7 @@ NO_TILE = "no-tile"
 NO_PLACEMENT = "no-placement"
 TURN_LIMIT = "turn-limit"
 END_REASONS = (BOARD_FULL, DEATH, NO_TILE, NO_PLACEMENT, TURN_LIMIT)
-WIN_SCORE = 20  # search value of a win before the ally margin is added
+WIN_SCORE: Final = 20  # search value of a win before the ally margin is added
 
 DECLINE = Action("decline")
 GO_FIRST = Action("order", ("first",))

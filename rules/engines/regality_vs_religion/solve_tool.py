@@ -65,6 +65,23 @@ BENCHMARK_POSITIONS = (
 )
 
 RANDOM_SIZES = (3, 4, 5)
+
+# Values (Regality's view) of ``random_endgame(seed, 6)`` for seeds 0-29: six empty cells, seven
+# or more spaces to fill where a tile lies face down. Recorded on 2026-12-02 from the solver as it
+# stood before the speed work of issue 29 item 5 (commit 2053753, ``make_solver(state).solve``,
+# compiled build; the pure-Python build gives the same values), so that a faster solver is
+# checked against the one before it: ``tests/rules/test_rvr_solver_values.py`` and
+# ``bench/solver.py`` compare with them.
+# fmt: off
+SIX_EMPTY_VALUES = (
+    -21, -21, 21, 21, 21, 21, -21, -21, -21, 21,  # seeds 0-9
+    -21, -21, 21, -21, 21, 21, -21, -21, 21, -21,  # seeds 10-19
+    21, 21, -21, -21, -21, -21, 21, 21, 21, 21,  # seeds 20-29
+)
+# fmt: on
+# The old-style opening (Regality places the Citizen first): Regality wins by one ally
+# (docs/rules/regality-vs-religion.md, Perfect play; the same solver on the same day).
+OPENING_VALUE = 21
 GAME_SLUG = RvRGame.slug
 
 

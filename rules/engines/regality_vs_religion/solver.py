@@ -9,17 +9,18 @@ tiles in play allow (all eight for old-style; a Fortuneteller or a Sage removes 
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from rules.engines.core import Action
 from rules.engines.regality_vs_religion.game import ENDGAME, WIN_SCORE, RvRState
 from rules.engines.regality_vs_religion.powers import TileSpec
 
-INF = float("inf")
+INF: Final = float("inf")
 
 
 def mtdf(search: Callable[[Any, float, float], float], node: Any) -> float:
@@ -424,7 +425,15 @@ class FastSolver:
             for perm in perms
             if perm != tuple(range(9))
         )
-        self.hand_shift = (36, 36 + count, 36 + 2 * count, 36 + 3 * count)
+        # Every tile stays with the side (or the neutral area) it started in until it is
+        # placed, so the three hands share one field of the keys: h0 | h1 | neutral says which
+        # tiles are where. Keys then fit in 63 bits (fast native integers when compiled).
+        self.owners = (
+            self._hand_mask(state.areas[0]),
+            self._hand_mask(state.areas[1]),
+            self._hand_mask(state.neutral),
+        )
+        self.hand_shift = (36, 36, 36, 36 + count)
         self.table: dict[int, tuple[float, float, int | None]] = {}
         self.last: dict[int, int] = {}
         self.canon: dict[int, int] = {}
@@ -433,11 +442,10 @@ class FastSolver:
         self.dominated_marks: dict[int, frozenset[int]] = {}
         self.dominated: dict[int, frozenset[int]] = {}
         self.refills: dict[int, float] = {}
-        # Keys of _refill's memo without neutral tiles: turners of each side, then three flags;
-        # of _small's: the two hands' classes (_small_suffix, count + 2 bits each).
-        self.class_shift = 39 + count
+        # Keys of _refill's and _small's memos: the turners (and, for _small, the mover's
+        # destroyers) of both sides in one field (each tile has one owner), then flags.
+        self.flag_shift = 37 + count
         self.powered = self.turners | self.destroyers
-        self.flag = 1 << count
         self.small_bounds: dict[int, tuple[float, float]] = {}
         self.max_table = max_table
         self.memo_limit = min(max_table, 1_000_000)
@@ -494,20 +502,22 @@ class FastSolver:
                 if shield[code & 31]:
                     board |= bit << 18
 
-        def mask(tiles: list[int]) -> int:
-            result = 0
-            for tile in tiles:
-                result |= 1 << self.local[tile]
-            return result
-
-        return (
-            board,
-            mask(state.areas[0]),
-            mask(state.areas[1]),
-            mask(state.neutral),
-            state.to_move,
-            state.citizen_due,
+        hands = (
+            self._hand_mask(state.areas[0]),
+            self._hand_mask(state.areas[1]),
+            self._hand_mask(state.neutral),
         )
+        if any(hand & ~owner for hand, owner in zip(hands, self.owners, strict=True)):
+            # The keys hold the three hands in one field (see __init__).
+            raise ValueError("this solver was built for a position with other hands")
+        return (board, hands[0], hands[1], hands[2], state.to_move, state.citizen_due)
+
+    def _hand_mask(self, tiles: list[int]) -> int:
+        """The bit mask of ``tiles`` over the tiles in play (``KeyError`` for one that is not)."""
+        result = 0
+        for tile in tiles:
+            result |= 1 << self.local[tile]
+        return result
 
     # ------------------------------------------------------------------ entry points
     def solve(self, state: RvRState, root_values: bool = False) -> Solution:
@@ -517,6 +527,10 @@ class FastSolver:
         self.nodes = 0
         values: dict[str, float] = {}
         best: Action | None = None
+        # The table's entries hold no reference cycles, so the cyclic collector would only
+        # walk millions of them again and again as they are made (7-12% of a deep solve).
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             if state.phase == "over":
                 value = state.search_value()
@@ -526,6 +540,9 @@ class FastSolver:
             complete = True
         except SolveTimeoutError:
             value, best, complete = 0.0, None, False
+        finally:
+            if collecting:
+                gc.enable()
         seconds = time.perf_counter() - start
         return Solution(
             float(value), best, self.nodes, seconds, len(self.table), complete, values, "turn"
@@ -730,11 +747,6 @@ class FastSolver:
         children: list[tuple[tuple[int, int, int, int, int, bool], int]] = []
         value: int | None  # a memo read may miss (None) before the value is computed
         dominated: frozenset[int] | None
-        moves_get = self.moves.get
-        moves_of = self._moves
-        dominated_get = self.dominated.get
-        last_get = self.last.get
-        last_value = self._last_value
         turners = self.turners
         bits = available
         while bits:
@@ -752,13 +764,13 @@ class FastSolver:
             dominated = _NO_BOARDS
             if weak:
                 weak_key = board | tile << 36 | player << 42 | weak << 43
-                dominated = dominated_get(weak_key)
+                dominated = self.dominated.get(weak_key)
                 if dominated is None:
                     dominated = self._dominated(board, weak, player, weak_key)
             move_base = player << 13 | tile << 8
-            moves = moves_get(board | tile << 36 | player << 42)
+            moves = self.moves.get(board | tile << 36 | player << 42)
             if moves is None:
-                moves = moves_of(board, tile, player)
+                moves = self._moves(board, tile, player)
             for what, after, value, code in moves:
                 if what >= 2:
                     if dominated and after in dominated:
@@ -766,9 +778,9 @@ class FastSolver:
                     if not next_tiles:
                         value = _no_tile_value(after, other)
                     elif what == 2:
-                        value = last_get(after | last_key)
+                        value = self.last.get(after | last_key)
                         if value is None:
-                            value = last_value(after, other, next_tiles)
+                            value = self._last_value(after, other, next_tiles)
                     else:
                         children.append(((after, nh0, nh1, nn, other, False), move_base | code))
                         continue
@@ -892,18 +904,16 @@ class FastSolver:
     def _small_suffix(self, player: int, mover: int, opponent: int) -> int:
         """``_small``'s memo key less the board (see ``_small``)."""
         shielded = self.shielded_tiles
-        flag = self.flag
         powers = mover & self.powered
         rest = mover ^ powers
-        mover_class = (
-            powers | (flag if rest & ~shielded else 0) | (flag << 1 if rest & shielded else 0)
+        flags = (
+            (1 if rest & ~shielded else 0)
+            | (2 if rest & shielded else 0)
+            | (4 if opponent & ~shielded else 0)
+            | (8 if opponent & shielded else 0)
         )
-        opponent_class = (
-            opponent & self.turners
-            | (flag if opponent & ~shielded else 0)
-            | (flag << 1 if opponent & shielded else 0)
-        )
-        return player << 36 | (mover_class | opponent_class << self.class_shift) << 37
+        # The mover's powers and the opponent's turners are tiles of different owners.
+        return player << 36 | (powers | opponent & self.turners) << 37 | flags << self.flag_shift
 
     def _small_probe(
         self, node: tuple[int, int, int, int, int, bool], key: int, alpha: float, beta: float
@@ -961,9 +971,6 @@ class FastSolver:
         plain = (r0 | r1) & ~sh
         up = board & _UP_FIELDS
         shift = 9 * player
-        last_get = self.last.get
-        last_value = self._last_value
-        turns_get = self.turns.get
         turners = self.turners
         opponent = h0 if player else h1
         # Tiles from the hand leave the opponent the same tiles; a neutral tile is one fewer.
@@ -991,7 +998,7 @@ class FastSolver:
                 if shields:
                     outcomes.append(placed | spot << 18)
                 cell = spot.bit_length() - 1
-                turns = turns_get(turns_key | cell << 1)
+                turns = self.turns.get(turns_key | cell << 1)
                 if turns is None:
                     turns = self._turns(player, cell, tiles)
                 for shield_bit, group in turns:
@@ -1006,9 +1013,9 @@ class FastSolver:
                     elif not next_tiles:
                         value = _no_tile_value(after, other)
                     else:
-                        value = last_get(after | last_key)
+                        value = self.last.get(after | last_key)
                         if value is None:
-                            value = last_value(after, other, next_tiles)
+                            value = self._last_value(after, other, next_tiles)
                     if maximising:
                         if value > best:
                             best = float(value)
@@ -1026,8 +1033,6 @@ class FastSolver:
             # space within reach of one of them from each empty space is valued once, its memo
             # read here. (Every destroyer here is unshielded and destroys a single space.)
             suffix = self._refill_suffix(other, opponent, hand & ~(bits & -bits))
-            refills_get = self.refills.get
-            reach_get = self.reach.get
             cells = empty
             while cells:
                 spot = cells & -cells
@@ -1035,7 +1040,7 @@ class FastSolver:
                 placed = up | spot << shift
                 cell = spot.bit_length() - 1
                 reach_key = player | cell << 1 | bits << 5
-                targets = reach_get(reach_key)
+                targets = self.reach.get(reach_key)
                 if targets is None:
                     targets = self._reach(player, cell, bits, reach_key)
                 targets &= plain
@@ -1043,7 +1048,7 @@ class FastSolver:
                     hit = targets & -targets
                     targets ^= hit
                     after = (placed & ~(hit | hit << 9)) | hit << 27
-                    value = refills_get(after | suffix)
+                    value = self.refills.get(after | suffix)
                     if value is None:
                         value = self._refill_by(after, empty ^ spot, cell, hit, node, bits)
                     if maximising:
@@ -1119,7 +1124,9 @@ class FastSolver:
         opponent = h0 if player else h1
         if neutral:
             s0, s1, s2, s3 = self.hand_shift
+            # (the top bit keeps these keys apart from those without neutral tiles)
             key = board | h0 << s0 | h1 << s1 | neutral << s2 | player << s3
+            key |= 1 << (self.flag_shift + 3)
         else:
             key = board | self._refill_suffix(player, hand, opponent)
         value = self.refills.get(key)
@@ -1132,7 +1139,6 @@ class FastSolver:
         placed = (board & _UP_FIELDS) | spot << (9 * player)
         cell = spot.bit_length() - 1
         turners = self.turners
-        last_get = self.last.get
         maximising = player == 0
         best = -INF if maximising else INF
         pools = [(hand, opponent | neutral)]
@@ -1159,7 +1165,7 @@ class FastSolver:
                 if not next_tiles:
                     value = _no_tile_value(after, other)
                 else:
-                    value = last_get(after | last_key)
+                    value = self.last.get(after | last_key)
                     if value is None:
                         value = self._last_value(after, other, next_tiles)
                 if value > best if maximising else value < best:
@@ -1214,12 +1220,8 @@ class FastSolver:
         flags = (1 if hand & ~shielded else 0) | (2 if hand & shielded else 0)
         if opponent:
             flags |= 4
-        return (
-            player << 36
-            | (hand & turners) << 37
-            | (opponent & turners) << self.class_shift
-            | flags << (self.class_shift << 1)
-        )
+        # The two sides' turners are tiles of different owners: one field holds both.
+        return player << 36 | ((hand | opponent) & turners) << 37 | flags << self.flag_shift
 
     def _turns(self, player: int, cell: int, tiles: int) -> tuple[tuple[int, int], ...]:
         """The distinct turns ``tiles`` offer from ``cell``: (shield bit of the tile, targets)."""
@@ -1390,12 +1392,11 @@ class FastSolver:
                 scored.append((score, child_key, child, move, small))
             else:
                 scored.sort(key=_FIRST, reverse=True)
-                search, search_small = self._search, self._small
                 for _, child_key, child, move, small in scored:
                     if small:
-                        value = search_small(child, alpha, beta)
+                        value = self._small(child, alpha, beta)
                     else:
-                        value = search(child, alpha, beta, child_key)
+                        value = self._search(child, alpha, beta, child_key)
                     if maximising:
                         if value > best:
                             best = value
@@ -1448,8 +1449,6 @@ class FastSolver:
         s0, s1, s2, _ = self.hand_shift
         history = self.history
         killers = self.killers[6 | player]
-        deltas_get = self.deltas.get
-        marks_get = self.dominated_marks.get
         weaker = self.weaker
         r0, r1, sh, down = board & 511, (board >> 9) & 511, (board >> 18) & 511, board >> 27
         empty = 511 & ~(r0 | r1 | down)
@@ -1457,11 +1456,7 @@ class FastSolver:
         up = board & _UP_FIELDS
         delta_key = empty | down << 9 | plain << 18 | player << 27
         reach_base = player << 5 | empty << 6
-        reach_get = self.tile_reaches.get
         memo = not neutral and self.small_memo
-        small_suffix = self._small_suffix
-        bounds_get = self.small_bounds.get
-        probe = self._small_probe
         scored = []
         bits = available
         while bits:
@@ -1476,21 +1471,21 @@ class FastSolver:
                 weak = 0
             next_tiles = (nh1 if other else nh0) | nn
             # The children's keys in _small's memo (the opponent moves; no neutral tiles).
-            suffix = small_suffix(other, next_tiles, nh0 if other else nh1) if memo else -1
+            suffix = self._small_suffix(other, next_tiles, nh0 if other else nh1) if memo else -1
             dominated = _NO_BOARDS
             if weak:
-                dominated = marks_get(delta_key | weak << 28)
+                dominated = self.dominated_marks.get(delta_key | weak << 28)
                 if dominated is None:
                     dominated = self._dominated_marks(empty, down, plain, player, weak)
             move_base = player << 13 | tile << 8
             # A tile's turns only see the unshielded tiles within its reach.
             reach_key = tile | reach_base
-            near = reach_get(reach_key)
+            near = self.tile_reaches.get(reach_key)
             if near is None:
                 near = self._tile_reach(tile, player, empty, reach_key)
             near &= plain
             tile_key = empty | down << 9 | near << 18 | player << 27 | tile << 28
-            deltas = deltas_get(tile_key)
+            deltas = self.deltas.get(tile_key)
             if deltas is None:
                 deltas = self._deltas(empty, down, near, tile, player, tile_key)
             if not next_tiles:
@@ -1522,7 +1517,7 @@ class FastSolver:
                     known = None
                 else:
                     small_key = after | suffix
-                    known = bounds_get(small_key)
+                    known = self.small_bounds.get(small_key)
                 if known is None:
                     score = float(_POPCOUNT[after & 511] - _POPCOUNT[(after >> 9) & 511])
                     if not maximising:
@@ -1549,7 +1544,6 @@ class FastSolver:
                     scored[index] = (1000, *item[1:])
                     break
         scored.sort(key=_FIRST, reverse=True)
-        search, search_small = self._search, self._small
         best_item = None
         # the window update below repeats ``_search``'s on purpose: a call per child is the
         # hottest path of the solver
@@ -1557,11 +1551,11 @@ class FastSolver:
             _, after, nh0, nh1, nn, move, small_key = item
             child = (after, nh0, nh1, nn, other, False)
             if after >> 27:
-                value = search(child, alpha, beta)
+                value = self._search(child, alpha, beta)
             elif small_key >= 0:
-                value = probe(child, small_key, alpha, beta)
+                value = self._small_probe(child, small_key, alpha, beta)
             else:
-                value = search_small(child, alpha, beta)
+                value = self._small(child, alpha, beta)
             if maximising:
                 if value > best:
                     best = value
@@ -1610,23 +1604,23 @@ class FastSolver:
 # Religion, 18-26 which of the face-up tiles carry a shield, 27-35 the face-down tiles (always
 # destroyed by the player who moved last, since a player's own destroyed tiles leave at the
 # start of its turn). A cell in none of them is empty.
-_UP_FIELDS = (1 << 27) - 1
+_UP_FIELDS: Final = (1 << 27) - 1
 # Move ordering: a destruction sorts as if it left this many allies fewer (it adds a turn to
 # the game, so its subtree is larger); nodes with at least this many spaces left to fill (empty
 # or face down), and within a turn of the root, order their children by a one-turn look-ahead.
-_DESTROY_PENALTY = 2
-_LOOKAHEAD_CELLS = 5
+_DESTROY_PENALTY: Final = 2
+_LOOKAHEAD_CELLS: Final = 5
 # A move that refuted a node with as many spaces left to fill (one of the last two such killer
 # moves) sorts as if it left this many allies more.
-_KILLER_BONUS = 3
-_HISTORY_STEP = 0.001
-_HISTORY_CAP = 0.999 - _HISTORY_STEP / 2
-_FIRST = itemgetter(0)
-_NO_BOARDS: frozenset[int] = frozenset()
+_KILLER_BONUS: Final = 3
+_HISTORY_STEP: Final = 0.001
+_HISTORY_CAP: Final = 0.999 - _HISTORY_STEP / 2
+_FIRST: Final = itemgetter(0)
+_NO_BOARDS: Final[frozenset[int]] = frozenset()
 # From this many spaces to fill at the root, end positions (two spaces or fewer left) are stored
 # in the table as well: a deep search reaches each of them by many move orders.
 _SMALL_IN_TABLE = 7
-_POPCOUNT = tuple(bin(m).count("1") for m in range(512))
+_POPCOUNT: Final = tuple(bin(m).count("1") for m in range(512))
 
 
 def _credit_cutoff(move: int, history: list[float], killers: list[int]) -> None:
