@@ -41,6 +41,8 @@ class CardSpec:
     persuasion: int
     effects: tuple[Mapping[str, Any], ...]
     copies: int
+    #: the cost as a count per symbol (``SYMBOLS`` order), what paying it is checked against
+    need: tuple[int, ...]
 
     @property
     def is_wild(self) -> bool:
@@ -112,7 +114,16 @@ def card_spec(record: Mapping[str, Any] | CardRecord) -> CardSpec:
         persuasion=persuasion,
         effects=tuple(with_defaults(e) for e in effects),
         copies=int(data.get("copies_in_set") or 1),
+        need=symbol_counts(cost),
     )
+
+
+def symbol_counts(symbols: Iterable[str]) -> tuple[int, ...]:
+    """How many of each symbol (``SYMBOLS`` order) ``symbols`` holds."""
+    counts = [0] * len(SYMBOLS)
+    for symbol in symbols:
+        counts[SYMBOLS.index(symbol)] += 1
+    return tuple(counts)
 
 
 def card_specs(records: Iterable[Mapping[str, Any] | CardRecord]) -> tuple[CardSpec, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, cast
 
 from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
-from rules.engines.reggae_revolution.cards import CardSpec
+from rules.engines.reggae_revolution.cards import CardSpec, symbol_counts
 from rules.engines.reggae_revolution.effects import ANY, COLOURS, SYMBOLS
 from rules.engines.reggae_revolution.evaluation import team_value
 
@@ -47,6 +47,25 @@ END = Action("end")
 STOP = Action("stop")
 KEEP = Action("keep")
 REDRAW = Action("redraw")
+
+
+#: the card actions met so far, by kind, card key and second key ("" for none): one object per
+#: distinct action, looked up rather than built at every decision
+_CARD_ACTIONS: dict[str, dict[str, dict[str, Action]]] = {}
+
+
+def card_action(kind: str, key: str, second: str = "") -> Action:
+    """The action ``kind`` naming the card ``key`` (and ``second``, a villain or "effect")."""
+    by_key = _CARD_ACTIONS.get(kind)
+    if by_key is None:
+        by_key = _CARD_ACTIONS[kind] = {}
+    by_second = by_key.get(key)
+    if by_second is None:
+        by_second = by_key[key] = {}
+    found = by_second.get(second)
+    if found is None:
+        found = by_second[second] = Action(kind, (key, second) if second else (key,))
+    return found
 
 
 class ReggaeState(State):
@@ -424,11 +443,18 @@ class ReggaeState(State):
 
     def can_afford(self, cost: Iterable[str]) -> bool:
         """Return True when the pool pays ``cost`` (named symbols first, then chosen symbols)."""
-        need = [0] * len(SYMBOLS)
-        for symbol in cost:
-            need[SYMBOLS.index(symbol)] += 1
-        short = sum(max(0, need[i] - self.pool[i]) for i in range(len(SYMBOLS)))
-        return short <= self.pool[-1]
+        return self.can_pay(symbol_counts(cost))
+
+    def can_pay(self, need: tuple[int, ...]) -> bool:
+        """Return True when the pool pays ``need`` symbols of each kind (``SYMBOLS`` order):
+        named symbols first, then chosen ones for the shortfall."""
+        pool = self.pool
+        short = 0
+        for index, count in enumerate(need):
+            have = pool[index]
+            if count > have:
+                short += count - have
+        return short <= pool[-1]
 
     def owner_cards(self, player: int) -> list[int]:
         """Return every card ``player`` owns: draw pile, hand and discard pile."""
@@ -444,20 +470,22 @@ class ReggaeState(State):
 
     def _main_actions(self) -> list[Action]:
         hand = self._distinct(self.hand[self.active])
+        table = self.table
         actions: list[Action] = []
         for card in hand:
-            spec = self.table[card]
-            actions.append(Action("play", (spec.key,)))
+            spec = table[card]
+            actions.append(card_action("play", spec.key))
             if spec.effects:
-                actions.append(Action("play", (spec.key, "effect")))
+                actions.append(card_action("play", spec.key, "effect"))
         for card in self.buyable(None):
-            actions.append(Action("buy", (self.table[card].key,)))
+            actions.append(card_action("buy", table[card].key))
         for villain in self._distinct(self.villains):
             for card in hand:
                 if self.may_give(card, villain):
-                    actions.append(Action("give", (self.table[card].key, self.table[villain].key)))
+                    actions.append(card_action("give", table[card].key, table[villain].key))
         if self.yays_left > 0:
-            actions.extend(Action("yay", (self.table[card].key,)) for card in hand)
+            for card in hand:
+                actions.append(card_action("yay", table[card].key))
         actions.append(END)
         return actions
 
@@ -466,9 +494,9 @@ class ReggaeState(State):
         offer = [*self.lineup, *(pile[-1] for pile in self.starter_piles.values() if pile)]
         result = []
         for card in self._distinct(offer):
-            cost = self.table[card].cost
-            if (max_cost is None and self.can_afford(cost)) or (
-                max_cost is not None and len(cost) <= max_cost
+            spec = self.table[card]
+            if (max_cost is None and self.can_pay(spec.need)) or (
+                max_cost is not None and len(spec.cost) <= max_cost
             ):
                 result.append(card)
         return result

@@ -63,8 +63,45 @@ DECISIONS = frozenset(
 
 def neighbours(square: Square) -> list[Square]:
     """Return the four orthogonally adjacent squares (there is no diagonal adjacency)."""
-    x, y = square
-    return [(x + dx, y + dy) for dx, dy in STEPS]
+    return [step[0] for step in steps_from(square)]
+
+
+#: One step from a square: the square reached, and the move, attack and swap actions to it.
+Step = tuple[Square, Action, Action, Action]
+#: the steps from each square met so far, built once per square so that listing legal moves
+#: allocates no square and no action (the board is small: a few hundred squares at most)
+_STEPS_FROM: dict[Square, tuple[Step, ...]] = {}
+#: the march actions from each square met so far, by the square marched to
+_MARCHES_FROM: dict[Square, dict[Square, Action]] = {}
+
+
+def steps_from(square: Square) -> tuple[Step, ...]:
+    """The four orthogonal steps from ``square`` (in ``STEPS`` order), with their actions."""
+    found = _STEPS_FROM.get(square)
+    if found is None:
+        x, y = square
+        found = tuple(
+            (
+                (x + dx, y + dy),
+                Action("move", (x, y, x + dx, y + dy)),
+                Action("attack", (x, y, x + dx, y + dy)),
+                Action("swap", (x, y, x + dx, y + dy)),
+            )
+            for dx, dy in STEPS
+        )
+        _STEPS_FROM[square] = found
+    return found
+
+
+def march_action(start: Square, far: Square) -> Action:
+    """The action marching the unit on ``start`` to ``far`` (one object per pair of squares)."""
+    marches = _MARCHES_FROM.get(start)
+    if marches is None:
+        marches = _MARCHES_FROM[start] = {}
+    found = marches.get(far)
+    if found is None:
+        found = marches[far] = Action("march", (start[0], start[1], far[0], far[1]))
+    return found
 
 
 class ReignState(State):
@@ -591,12 +628,13 @@ class ReignState(State):
 
     def _moves(self, player: int) -> list[Action]:
         actions = []
+        board = self.board
         for sq in self.units_of(player):
             if self.spec_at(sq).immobile:
                 continue
-            for target in neighbours(sq):
-                if target not in self.board:
-                    actions.append(Action("move", (*sq, *target)))
+            for target, move, _attack, _swap in steps_from(sq):
+                if target not in board:
+                    actions.append(move)
         return actions
 
     def _recalls(self, player: int) -> list[Action]:
@@ -646,24 +684,22 @@ class ReignState(State):
         table = self.table
         for sq in self.units_of(player):
             spec = table[board[sq]]
-            x, y = sq
             if not spec.immobile:
-                for dx, dy in STEPS:
-                    target = (x + dx, y + dy)
+                steps = steps_from(sq)
+                for target, move, attack, _swap in steps:
                     unit = board.get(target)
                     if unit is None:
-                        actions.append(Action("move", (x, y, *target)))
+                        actions.append(move)
                     elif owner[unit] != player:
-                        actions.append(Action("attack", (x, y, *target)))
+                        actions.append(attack)
                 if spec.march:
-                    actions.extend(
-                        Action("march", (x, y, *far)) for far in self._march_squares(sq, spec.march)
-                    )
+                    for far in self._march_squares(sq, spec.march):
+                        actions.append(march_action(sq, far))
                 if spec.swaps:
-                    for dx, dy in STEPS:
-                        unit = board.get((x + dx, y + dy))
+                    for target, _move, _attack, swap in steps:
+                        unit = board.get(target)
                         if unit is not None and owner[unit] == player:
-                            actions.append(Action("swap", (x, y, x + dx, y + dy)))
+                            actions.append(swap)
             if spec.peek_range:
                 actions.extend(self._peeks(player, sq, spec.peek_range))
         actions.append(DOOM)
@@ -678,7 +714,7 @@ class ReignState(State):
         for step in range(1, reach + 1):
             nxt = []
             for sq in frontier:
-                for n in neighbours(sq):
+                for n, _move, _attack, _swap in steps_from(sq):
                     if n not in seen and n not in self.board:
                         seen.add(n)
                         nxt.append(n)
