@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -132,11 +133,9 @@ def report(figures: dict[str, Any]) -> None:
         print(figures["solver"])
 
 
-def main() -> None:
-    """Print every figure, of one build or of both."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="Playout time per engine.")
-    parser.add_argument("--no-solver", action="store_true")
+def add_builds_option(parser: argparse.ArgumentParser) -> None:
+    """``--builds both|current`` (both when a compiled build is there), and the hidden
+    ``--json`` with which a run of one build hands its figures back."""
     parser.add_argument(
         "--builds",
         choices=("both", "current"),
@@ -144,6 +143,25 @@ def main() -> None:
         help="both builds, each in its own process, or only the one this process runs",
     )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+
+
+def figures_of_each_build(argv: list[str]) -> Iterator[dict[str, Any]]:
+    """Run this script again with ``argv`` on the compiled build, then on pure Python, each in
+    its own process (the build is chosen as a process starts), and yield the figures each
+    printed as JSON on its last line."""
+    for engines in ("compiled", "python"):
+        env = dict(os.environ, **{compiled.ENV: engines})
+        command = [sys.executable, sys.argv[0], "--builds", "current", "--json", *argv]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+        yield json.loads(done.stdout.splitlines()[-1])
+
+
+def main() -> None:
+    """Print every figure, of one build or of both."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="Playout time per engine.")
+    parser.add_argument("--no-solver", action="store_true")
+    add_builds_option(parser)
     options = parser.parse_args()
     if options.builds == "current":
         figures = measure(options.seconds, not options.no_solver)
@@ -153,17 +171,10 @@ def main() -> None:
             report(figures)
         return
     runs = []
-    for engines in ("compiled", "python"):
-        # The compiled build is opt-in (docs/engines.md): each run names its build.
-        env = dict(os.environ, **{compiled.ENV: engines})
-        argv = [sys.argv[0], "--builds", "current", "--json", "--seconds", str(options.seconds)]
-        if options.no_solver:
-            argv.append("--no-solver")
-        done = subprocess.run(
-            [sys.executable, *argv], env=env, capture_output=True, text=True, check=True
-        )
-        runs.append(json.loads(done.stdout.splitlines()[-1]))
-        report(runs[-1])
+    argv = ["--seconds", str(options.seconds), *(["--no-solver"] if options.no_solver else [])]
+    for figures in figures_of_each_build(argv):
+        runs.append(figures)
+        report(figures)
         print()
     fast, slow = runs
     print("== compiled / Python (actions/s), and the compiled build against the anchor")

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,6 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.engines import add_builds_option, figures_of_each_build
 from rules import compiled
 from rules.engines.core import get_game
 from rules.engines.regality_vs_religion.solve_tool import (
@@ -135,13 +134,7 @@ def main() -> None:
         default="compiled",
         help="which builds solve the opening (pure Python takes minutes)",
     )
-    parser.add_argument(
-        "--builds",
-        choices=("both", "current"),
-        default="both" if compiled.built_modules() else "current",
-        help="both builds, each in its own process, or only the one this process runs",
-    )
-    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    add_builds_option(parser)
     options = parser.parse_args()
     if options.builds == "current":
         with_opening = options.opening == "both" or (
@@ -153,14 +146,10 @@ def main() -> None:
             return
         sys.exit(1 if report(figures) else 0)
     errors = []
-    for engines in ("compiled", "python"):
-        env = dict(os.environ, **{compiled.ENV: engines})
-        argv = [sys.argv[0], "--builds", "current", "--json", "--seeds", str(options.seeds)]
-        argv += ["--opening", options.opening]
-        done = subprocess.run(
-            [sys.executable, *argv], env=env, capture_output=True, text=True, check=True
-        )
-        errors += report(json.loads(done.stdout.splitlines()[-1]))
+    for figures in figures_of_each_build(
+        ["--seeds", str(options.seeds), "--opening", options.opening]
+    ):
+        errors += report(figures)
         print()
     if errors:
         print("values changed:", "; ".join(errors))
