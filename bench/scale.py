@@ -105,8 +105,9 @@ def scratch_data() -> list[Any]:
 
 def new_job(decks: list[Any], games: int, chunk_size: int, agent: str, worker: bool) -> Any:
     """The metagame job both runs play (stored, not dispatched)."""
-    from rules.jobs import metagame_plan, simulation_job_create
+    from rules.jobs import simulation_job_create
     from rules.models import SimulationJob
+    from rules.plans import metagame_plan
 
     plan = metagame_plan(decks=decks, agent=agent, games_per_pairing=games)
     job = simulation_job_create(

@@ -45,8 +45,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
     from decks.models import Deck
-    from rules.jobs import JobPlan
     from rules.models import SimulationJob
+    from rules.plans import JobPlan
 
 #: game ``j`` against gauntlet deck ``o`` is job game ``o * STRIDE + j`` (an even stride keeps
 #: the seat rotation of game ``j`` the same against every gauntlet deck)
@@ -473,8 +473,8 @@ def doctor_plan(
     """A doctor job's plan: the unchanged deck against each gauntlet deck (its pairings), the
     screened swaps and the racing schedule (the plan's ``doctor``); ``seed`` orders the sample
     of swaps when the screen keeps more than ``max_swaps``."""
-    from rules.jobs import JobPlan, SimulationJobError, _check_decks, _deck_snapshots
     from rules.matchups import PlayRefused, deck_cards, play_agents_check, play_setup_check
+    from rules.plans import JobPlan, SimulationJobError, _check_decks, _deck_snapshots
 
     decks = [deck, *gauntlet]
     plugin = _check_decks(decks)

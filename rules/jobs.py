@@ -7,7 +7,7 @@ the decks alternate seats from game to game. Chunk ``c`` plays games ``c * chunk
 ``(c + 1) * chunk_size`` (the last one fewer), whatever played it before or after, so the results
 of a game never depend on the chunking.
 
-A chunk is played by a Celery task (``rules.tasks.simulation_chunk_play``) when a broker is
+A chunk is played by a Celery task (``simulation_chunk_play``, at the end of this module) when a broker is
 configured, one task per chunk, or in-process by the background runner of the process that
 created the job (``rules.runner``: one thread a process, one job after another), chunk after
 chunk, calling the same ``simulation_chunk_run``. No request plays a game. A chunk's games
@@ -43,35 +43,28 @@ import math
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connections, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from rules.cardstats import counts_add, game_card_counts
-from rules.engines.core import GamePlugin, SetupError
-from rules.matchups import (
-    PlayRefused,
-    play_agents_check,
-    play_decks_legal,
-    play_plugin,
-    play_setup_check,
-)
-from rules.metagame import MAX_DECKS, MIN_DECKS, MetagameError, meta_shares_normalised
+from rules.engines.core import SetupError
+from rules.metagame import MetagameError, meta_shares_normalised
 from rules.models import SimulationChunk, SimulationChunkLease, SimulationJob
+from rules.plans import JobPlan, SimulationJobError
 from rules.runner import background_play, background_wait, beating, held_ids
 from rules.services import chunk_totals, play_game, totals_add
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
-    from decks.models import Deck
 
 logger = logging.getLogger(__name__)
 #: how often a chunk the database refused (SQLite busy, a dropped connection) is tried again,
@@ -85,246 +78,8 @@ CREATABLE_KINDS = (
     SimulationJob.Kind.METAGAME,
     SimulationJob.Kind.DOCTOR,
 )
-#: the team a co-operative metagame or gauntlet seats when none is given: two players
-TEAM_SIZE = 2
-
 #: the key of a chunk's totals (and of a job's aggregate) holding its card performance counts
 CARDS = "cards"
-
-
-class SimulationJobError(ValueError):
-    """Decks, agents or numbers a job cannot be made of; the message says why, for the user."""
-
-
-@dataclass(frozen=True)
-class JobPlan:
-    """What a job plays: its decks (as stored) and its pairings (setup, agents, games)."""
-
-    game_slug: str
-    decks: list[dict[str, Any]]
-    pairings: list[dict[str, Any]]
-    #: a doctor job's swaps, schedule and decks' records (``rules.doctor``)
-    doctor: dict[str, Any] | None = None
-    #: the games of each chunk where they are fixed by the plan (a doctor's rounds)
-    chunk_games: list[int] | None = None
-
-    @property
-    def games_total(self) -> int:
-        if self.chunk_games is not None:
-            return sum(self.chunk_games)
-        return sum(int(pairing["games"]) for pairing in self.pairings)
-
-
-# -- planning -------------------------------------------------------------------------------------
-
-
-def _deck_snapshots(decks: Sequence[Deck]) -> list[dict[str, Any]]:
-    """Each deck's id, name, version and content hash now, labelled so that no two look alike."""
-    from decks.services import deck_hash
-
-    names = [deck.name for deck in decks]
-    snapshots = []
-    for deck in decks:
-        rows = deck.cards.select_related("card")
-        label = deck.name if names.count(deck.name) == 1 else f"{deck.name} (#{deck.pk})"
-        snapshots.append(
-            {
-                "deck": deck.pk,
-                "name": deck.name,
-                "label": label,
-                "version": deck.version,
-                "hash": deck_hash([(row.card.name, row.quantity, row.zone) for row in rows]),
-            }
-        )
-    return snapshots
-
-
-@contextmanager
-def _refusals() -> Iterator[None]:
-    """The shared checks' refusals (``rules.matchups``) as this module's error."""
-    try:
-        yield
-    except PlayRefused as error:
-        raise SimulationJobError(str(error)) from error
-
-
-def _check_decks(decks: Sequence[Deck]) -> GamePlugin:
-    """The decks' game plugin, once every deck is picked once and playable by its engine."""
-    with _refusals():
-        plugin = play_plugin(decks)
-    if len({deck.pk for deck in decks}) < len(decks):
-        raise SimulationJobError("A deck is named twice: pick each deck once.")
-    with _refusals():
-        play_decks_legal(plugin, decks)
-    return plugin
-
-
-def _pairing(
-    slug: str,
-    cards: Sequence[Any],
-    sides: Sequence[int],
-    agents: Sequence[str],
-    games: int,
-    players: int | None = None,
-) -> dict[str, Any]:
-    """A pairing of the decks ``sides`` (indexes into the job's decks), seated by the plugin;
-    ``players`` seats a co-operative team of that many with the one deck of ``sides``."""
-    from rules.matchups import seat_plan
-
-    players = players or len(sides)
-    try:
-        plan = seat_plan(slug, [cards[side] for side in sides], players=players, first=0)
-    except SetupError as error:
-        raise SimulationJobError(str(error)) from error
-    seated = [sides[index] for index in plan.seats]
-    seated_agents = [agents[index] for index in plan.seats]
-    with _refusals():
-        play_setup_check(slug, plan.setup, seated_agents)
-    return {"sides": seated, "agents": seated_agents, "setup": plan.setup, "games": games}
-
-
-def _even_games(games: int, what: str) -> None:
-    if games < 2 or games % 2:
-        raise SimulationJobError(
-            f"Games per pairing must be an even number of 2 or more, so that each deck of {what} "
-            f"sits in each seat equally often (not {games})."
-        )
-
-
-def _team_size(plugin: GamePlugin, players: int | None) -> int:
-    """The co-operative team a job seats: ``players`` (default ``TEAM_SIZE``), one the game
-    allows."""
-    size = TEAM_SIZE if players is None else players
-    if size not in plugin.team_sizes:
-        allowed = ", ".join(str(n) for n in plugin.team_sizes)
-        raise SimulationJobError(f"{plugin.name} seats teams of {allowed} players, not {size}.")
-    return size
-
-
-def metagame_plan(
-    *, decks: Sequence[Deck], agent: str, games_per_pairing: int, players: int | None = None
-) -> JobPlan:
-    """A round robin of ``decks`` (2 to 16 of one competitive game): every pair plays
-    ``games_per_pairing`` games (an even number, so each deck sits in each seat half the
-    time), every deck played by ``agent``.
-
-    In a co-operative game no deck plays another: each deck's own team of ``players`` (default
-    ``TEAM_SIZE``) plays ``games_per_pairing`` games against the game, one pairing a deck, and
-    the results are a field of team win rates (``rules.gauntlet.team_field_compute``)."""
-    if not MIN_DECKS <= len(decks) <= MAX_DECKS:
-        raise SimulationJobError(
-            f"A metagame has {MIN_DECKS} to {MAX_DECKS} decks, not {len(decks)}."
-        )
-    plugin = _check_decks(decks)
-    slug = plugin.slug
-    if plugin.cooperative:
-        if games_per_pairing < 1:
-            raise SimulationJobError("Every deck's team plays at least one game.")
-        size = _team_size(plugin, players)
-    else:
-        if players is not None:
-            raise SimulationJobError(
-                f"{plugin.name} is not co-operative: a metagame seats two decks, no team size."
-            )
-        _even_games(games_per_pairing, "a pair")
-    with _refusals():
-        play_agents_check(plugin, [agent])
-    from rules.matchups import deck_cards
-
-    cards = [deck_cards(deck) for deck in decks]
-    if plugin.cooperative:
-        pairings = [
-            _pairing(slug, cards, (index,), (agent,), games_per_pairing, players=size)
-            for index in range(len(decks))
-        ]
-    else:
-        pairings = [
-            _pairing(slug, cards, (a, b), (agent, agent), games_per_pairing)
-            for a in range(len(decks))
-            for b in range(a + 1, len(decks))
-        ]
-    return JobPlan(slug, _deck_snapshots(decks), pairings)
-
-
-def gauntlet_plan(*, decks: Sequence[Deck], agent: str, games_per_pairing: int) -> JobPlan:
-    """``decks[0]`` against each of ``decks[1:]`` (1 to 15 opponents of its game), every deck
-    played by ``agent``, ``games_per_pairing`` games an opponent (an even number: the decks swap
-    seats from game to game). In a co-operative game each other deck is the first deck's
-    partner in a team of two, and the results are how often each team wins."""
-    if not MIN_DECKS <= len(decks) <= MAX_DECKS:
-        raise SimulationJobError(
-            f"A gauntlet is a deck and 1 to {MAX_DECKS - 1} opponents, not {len(decks) - 1}."
-        )
-    plugin = _check_decks(decks)
-    _even_games(games_per_pairing, "a pairing")
-    with _refusals():
-        play_agents_check(plugin, [agent])
-    from rules.matchups import deck_cards
-
-    cards = [deck_cards(deck) for deck in decks]
-    pairings = [
-        _pairing(plugin.slug, cards, (0, other), (agent, agent), games_per_pairing)
-        for other in range(1, len(decks))
-    ]
-    return JobPlan(plugin.slug, _deck_snapshots(decks), pairings)
-
-
-def matchup_plan(
-    *,
-    decks: Sequence[Deck],
-    agents: Sequence[str],
-    games: int,
-    players: int | None = None,
-    fixed_seats: bool = False,
-) -> JobPlan:
-    """One table of ``decks`` (as many as the game seats; a deck may be named twice, to play
-    against itself), deck ``i`` played by ``agents[i]``, for ``games`` games; ``players`` is the
-    team size where one deck is played by a whole co-operative table. The seats rotate from game
-    to game unless ``fixed_seats`` keeps every deck in its seat (deck A then always sits first).
-
-    The one plan of a matchup, for the web's matchup and simulation forms, the API and the
-    command line; raises ``SimulationJobError`` with a message for the user."""
-    with _refusals():
-        plugin = play_plugin(decks)
-    slug = plugin.slug
-    if len(decks) < plugin.min_decks:
-        raise SimulationJobError(f"{plugin.name} is played by two decks: pick deck B as well.")
-    if len(decks) > plugin.max_decks:
-        most = "one deck" if plugin.max_decks == 1 else f"at most {plugin.max_decks} decks"
-        raise SimulationJobError(f"{plugin.name} is played by {most}, not {len(decks)}.")
-    if len(agents) != len(decks):
-        raise SimulationJobError(
-            f"Give one agent per deck: {len(decks)} decks, {len(agents)} agents."
-        )
-    with _refusals():
-        play_agents_check(plugin, agents)
-        play_decks_legal(plugin, decks)
-    if games < 1:
-        raise SimulationJobError("A matchup plays at least one game.")
-    from rules.matchups import deck_cards, seat_plan
-
-    cards = [deck_cards(deck) for deck in decks]
-    table = (players or TEAM_SIZE) if plugin.cooperative and len(decks) == 1 else None
-    try:
-        plan = seat_plan(slug, cards, players=table or len(decks), first=0)
-    except SetupError as error:
-        raise SimulationJobError(str(error)) from error
-    seated_agents = [agents[index] for index in plan.seats]
-    with _refusals():
-        play_setup_check(slug, plan.setup, seated_agents)
-    pairing = {
-        "sides": list(plan.seats),
-        "agents": seated_agents,
-        "setup": plan.setup,
-        "games": games,
-        "fixed_seats": fixed_seats,
-    }
-    snapshots = _deck_snapshots(decks)
-    labels = [snapshot["label"] for snapshot in snapshots]
-    if len(set(labels)) < len(labels):  # a deck against itself: deck A, deck B ...
-        for letter, snapshot in zip("ABCD", snapshots, strict=False):
-            snapshot["label"] = f"{snapshot['name']} ({letter})"
-    return JobPlan(slug, snapshots, [pairing])
 
 
 # -- chunks ---------------------------------------------------------------------------------------
@@ -574,8 +329,6 @@ def simulation_job_dispatch(*, job_id: int) -> None:
         return
     from celery import group
 
-    from rules.tasks import simulation_chunk_play
-
     # a doctor's rounds go one by one: each one queues the next once stored
     chunks = 1 if job.kind == SimulationJob.Kind.DOCTOR else job.chunk_count
     try:
@@ -760,7 +513,6 @@ def _next_round(job: SimulationJob, chunk: int) -> None:
         return
     if SimulationChunk.objects.filter(job_id=job.pk, index=chunk + 1).exists():
         return
-    from rules.tasks import simulation_chunk_play
 
     transaction.on_commit(lambda: simulation_chunk_play.delay(job.pk, chunk + 1))
 
@@ -852,8 +604,6 @@ def simulation_job_requeue(*, job: SimulationJob) -> list[int] | None:
     missing = [chunk for chunk in range(job.chunk_count) if chunk not in stored]
     from celery import group
 
-    from rules.tasks import simulation_chunk_play
-
     logger.info("simulation job %s: chunks %s queued again", job.pk, missing)
     if missing:
         group(simulation_chunk_play.si(job.pk, chunk) for chunk in missing).apply_async()
@@ -886,7 +636,6 @@ def simulation_chunk_requeue(*, lease: SimulationChunkLease) -> bool:
     )
     if not claimed:
         return False
-    from rules.tasks import simulation_chunk_play
 
     logger.info(
         "simulation job %s: chunk %s lost its worker, queued again", lease.job_id, lease.index
@@ -989,3 +738,27 @@ def simulation_job_cancel(*, job: SimulationJob) -> bool:
     ).update(status=SimulationJob.Status.CANCELLED, finished_at=timezone.now())
     job.refresh_from_db()
     return bool(cancelled)
+
+
+# -- the workers' task ----------------------------------------------------------------------------
+
+
+@shared_task(
+    name="rules.simulation_chunk_play",
+    bind=True,
+    ignore_result=True,
+    # acknowledged once stored, and handed out again when the worker process dies mid-chunk
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=CHUNK_RETRIES,
+)
+def simulation_chunk_play(self: Any, job_id: int, chunk: int) -> str:
+    """The Celery task a worker runs: play chunk ``chunk`` of a simulation job and store it
+    (``simulation_chunk_run``: ``stored``, ``duplicate``, ``skipped``, ``failed`` or
+    ``missing``); a chunk the database refused is tried again, then recorded as refused."""
+    try:
+        return simulation_chunk_run(job_id=job_id, chunk=chunk)
+    except DatabaseError as error:
+        if self.request.retries >= CHUNK_RETRIES:
+            return simulation_chunk_refused(job_id=job_id, chunk=chunk, error=error)
+        raise self.retry(exc=error, countdown=2**self.request.retries) from error

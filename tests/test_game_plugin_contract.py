@@ -197,7 +197,8 @@ def test_it_has_web_matchups_seated_by_its_plugin(toy, user, alice):
 
 
 def test_it_has_metagame_jobs_with_the_same_matrix_whatever_the_chunks(toy, user):
-    from rules.jobs import metagame_plan, simulation_job_create, simulation_job_play_inline
+    from rules.jobs import simulation_job_create, simulation_job_play_inline
+    from rules.plans import metagame_plan
     from rules.selectors import simulation_job_metagame
 
     decks = [toy_deck(user, "sun"), toy_deck(user, "moon"), toy_deck(user, "sun", title="Sun 2")]

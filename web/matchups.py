@@ -2,7 +2,7 @@
 table (``rules.selectors.simulation_job_matchup``) as the page shows it.
 
 Every game with an engine has matchups. The game's plugin seats the decks
-(``GamePlugin.matchup_setup``, through ``rules.jobs.matchup_plan``): competitive games seat two
+(``GamePlugin.matchup_setup``, through ``rules.plans.matchup_plan``): competitive games seat two
 decks (Reign Absolute two to four), each played by its own agent, and the seats rotate from game
 to game unless the user asks for fixed seats (deck A then always moves first); a co-operative game
 seats a team: one starting deck for every player, all played by deck A's agent, or one deck (and

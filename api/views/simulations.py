@@ -24,17 +24,10 @@ from deckwright.clientip import client_ip
 from deckwright.inputs import ID_PATTERN
 from rules.doctor import DoctorError, doctor_plan, doctor_swap_apply
 from rules.engines.core import find_plugin
-from rules.jobs import (
-    JobPlan,
-    SimulationJobError,
-    gauntlet_plan,
-    matchup_plan,
-    metagame_plan,
-    simulation_job_cancel,
-    simulation_job_start,
-)
+from rules.jobs import simulation_job_cancel, simulation_job_start
 from rules.metagame import MetagameError, metagame_csv, metagame_json
 from rules.models import SimulationJob
+from rules.plans import JobPlan, SimulationJobError, gauntlet_plan, matchup_plan, metagame_plan
 from rules.quotas import GamesQuotaExceeded
 from rules.selectors import simulation_job_metagame, simulation_job_report, simulation_jobs_owned_by
 

@@ -23,7 +23,8 @@ from rules.doctor import (
     swap_legal,
     swap_worse,
 )
-from rules.jobs import SimulationJobError, simulation_job_create, simulation_job_play_inline
+from rules.jobs import simulation_job_create, simulation_job_play_inline
+from rules.plans import SimulationJobError
 from tests.rules.doctor_helpers import decks
 
 

@@ -6,15 +6,10 @@ from __future__ import annotations
 import pytest
 
 from rules.gauntlet import SideCounts, gauntlet_compute, team_field_compute
-from rules.jobs import (
-    SimulationJobError,
-    gauntlet_plan,
-    metagame_plan,
-    simulation_job_create,
-    simulation_job_play_inline,
-)
+from rules.jobs import simulation_job_create, simulation_job_play_inline
 from rules.metagame import MetagameError
 from rules.models import SimulationJob
+from rules.plans import SimulationJobError, gauntlet_plan, metagame_plan
 from rules.selectors import simulation_job_metagame, simulation_job_report
 from tests.rules.jobs_helpers import faction_decks, outcomes
 from tests.web.conftest import make_deck

@@ -14,8 +14,9 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from rules.adapters import engine_for
-from rules.jobs import matchup_plan, simulation_job_create, simulation_job_play_inline
+from rules.jobs import simulation_job_create, simulation_job_play_inline
 from rules.models import SimulationJob
+from rules.plans import matchup_plan
 from rules.selectors import matchup_game_record, simulation_job_matchup
 from rules.services import chunk_totals, play_game, totals_add
 from tests.rules.jobs_helpers import outcomes

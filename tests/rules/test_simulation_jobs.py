@@ -9,11 +9,8 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from rules.jobs import (
-    SimulationJobError,
     chunk_bounds,
     chunks_add,
-    matchup_plan,
-    metagame_plan,
     simulation_chunk_run,
     simulation_job_cancel,
     simulation_job_create,
@@ -21,6 +18,7 @@ from rules.jobs import (
     simulation_job_wait,
 )
 from rules.models import SimulationChunk, SimulationJob
+from rules.plans import SimulationJobError, matchup_plan, metagame_plan
 from rules.selectors import simulation_job_metagame
 from tests.rules.jobs_helpers import faction_decks, metagame_job, outcomes
 from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)

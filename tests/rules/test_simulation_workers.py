@@ -39,7 +39,7 @@ KINDS = ("metagame", "matchup")
 def greedy_plan(kind: str, owner):
     """12 games between two Reign Absolute decks played by greedy agents (a chunk of two games
     lasts long enough to be killed in the middle): a metagame's one pair, or a matchup."""
-    from rules.jobs import matchup_plan, metagame_plan
+    from rules.plans import matchup_plan, metagame_plan
 
     decks = faction_decks(owner, 2)
     if kind == "matchup":

@@ -78,7 +78,8 @@ def store_matchup_job(
 ):
     """A matchup job of decks ``a`` and ``b`` between random agents, stored as the matchup page
     stores it (``create`` passes on: ``chunk_size``, ``dispatch``)."""
-    from rules.jobs import matchup_plan, simulation_job_create
+    from rules.jobs import simulation_job_create
+    from rules.plans import matchup_plan
 
     plan = matchup_plan(
         decks=[a, b], agents=["random", "random"], games=games, fixed_seats=fixed_seats

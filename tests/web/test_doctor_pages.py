@@ -116,7 +116,7 @@ def test_another_players_public_deck_is_copied_into_the_visitors_decks_then_doct
 
 
 def test_a_matchup_jobs_page_shows_its_card_performance(toy_duel, deck_owner, client):
-    from rules.jobs import matchup_plan
+    from rules.plans import matchup_plan
 
     sun, moon = decks(deck_owner)
     plan = matchup_plan(decks=[sun, moon], agents=["greedy", "greedy"], games=6)

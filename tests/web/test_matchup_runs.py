@@ -619,7 +619,7 @@ SAMPLE_PAIRS = [
 @pytest.mark.parametrize(("game", "first", "second"), SAMPLE_PAIRS)
 def test_every_legal_sample_deck_can_start_a_matchup(user, game, first, second):
     from decks.decklist import decklist_read
-    from rules.jobs import matchup_plan
+    from rules.plans import matchup_plan
 
     text = sample(game, first)
     variant = decklist_read(text, "text").metadata.get("variant", "")

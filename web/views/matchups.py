@@ -20,9 +20,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from decks.selectors import deck_list_visible_to
 from deckwright.clientip import client_ip
 from deckwright.inputs import MAX_ID, MAX_INT32, ParameterError, bounded_int
-from rules.jobs import SimulationJobError, matchup_plan, simulation_job_start
+from rules.jobs import simulation_job_start
 from rules.matchups import agents_offered
 from rules.models import SimulationJob
+from rules.plans import SimulationJobError, matchup_plan
 from rules.quotas import GamesQuotaExceeded
 from rules.selectors import (
     MatchupGameError,

@@ -35,18 +35,11 @@ from rules.doctor import (
     swap_worse,
 )
 from rules.engines.core import find_plugin, plugins
-from rules.jobs import (
-    JobPlan,
-    SimulationJobError,
-    gauntlet_plan,
-    matchup_plan,
-    metagame_plan,
-    simulation_job_cancel,
-    simulation_job_start,
-)
+from rules.jobs import simulation_job_cancel, simulation_job_start
 from rules.matchups import agents_offered
 from rules.metagame import metagame_csv, metagame_json
 from rules.models import SimulationJob
+from rules.plans import JobPlan, SimulationJobError, gauntlet_plan, matchup_plan, metagame_plan
 from rules.quotas import GamesQuotaExceeded
 from rules.selectors import (
     simulation_job_games_played,

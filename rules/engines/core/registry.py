@@ -11,9 +11,14 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from rules.engines.core.api import Game
+
+#: the folder (and package) whose sub-packages are the engines, one a game
+ENGINES_FOLDER = Path(__file__).resolve().parent.parent
+ENGINES_PACKAGE = "rules.engines"
 
 G = TypeVar("G", bound=type[Game])
 
@@ -45,11 +50,11 @@ def discover_engines() -> None:
     global _discovered
     if _discovered:
         return
-    import rules.engines as package
-
-    for module in pkgutil.iter_modules(package.__path__):
+    # The folder is walked, not the ``rules.engines`` package imported: this module is part of
+    # that package's own import (no circle), and the compiled build keeps the same folders.
+    for module in pkgutil.iter_modules([str(ENGINES_FOLDER)]):
         if module.ispkg and module.name != "core":
-            importlib.import_module(f"{package.__name__}.{module.name}")
+            importlib.import_module(f"{ENGINES_PACKAGE}.{module.name}")
     _discovered = True
 
 

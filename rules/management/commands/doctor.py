@@ -17,12 +17,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.doctor import DoctorError, doctor_plan, doctor_swap_apply, doctor_text
-from rules.jobs import (
-    SimulationJobError,
-    simulation_job_create,
-)
+from rules.jobs import simulation_job_create
 from rules.management.jobrun import job_run_to_end
 from rules.models import SimulationJob
+from rules.plans import SimulationJobError
 
 
 def _names(text: str | None) -> list[str]:

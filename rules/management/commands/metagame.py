@@ -23,15 +23,11 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.gauntlet import rate_table_csv, rate_table_json, rate_table_text
-from rules.jobs import (
-    SimulationJobError,
-    gauntlet_plan,
-    metagame_plan,
-    simulation_job_create,
-)
+from rules.jobs import simulation_job_create
 from rules.management.jobrun import job_run_to_end
 from rules.metagame import Metagame, metagame_csv, metagame_json
 from rules.models import SimulationJob
+from rules.plans import SimulationJobError, gauntlet_plan, metagame_plan
 from rules.selectors import (
     simulation_job_gauntlet,
     simulation_job_metagame,
