@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
-from decks.validation.formats import check_format, format_id_for, format_rules
+from decks.validation.format_check import check_deck_format
+from decks.validation.formats import format_id_for, format_rules
 from decks.validation.game_rules import (
     GameRules,
     register,
@@ -112,7 +113,7 @@ def validate(
         snapshot = format_rules(format_id, day)
         report.format = snapshot.slug
         report.as_of = day
-        check_format(snapshot, deck.totals, report, index if deck.own_cards else None)
+        check_deck_format(snapshot, deck, report)
     elif as_of is not None:
         report.as_of = as_of
     return report

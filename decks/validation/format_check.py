@@ -3,8 +3,8 @@
 Pure Python over plain data (a ``FormatRules`` snapshot, built from the database once per format
 and date by ``decks.validation.formats``), no Django, so mypyc compiles it with the engines
 (``rules/compiled.py``). Most decks hold none of the cards a format names or leaves out: those are
-screened once per snapshot and game index, so such a deck costs a few set lookups and builds no
-message.
+screened once per snapshot and game index, so such a deck costs a few lookups and builds no
+message (``check_deck_format``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,7 @@ from dataclasses import dataclass
 
 from decks.validation.records import CardIndex, CardInfo
 from decks.validation.report import ValidationReport
-
-#: below this many screened cards, each is looked up in the deck; above, the deck in the screen
-_FEW = 16
+from decks.validation.resolved import ResolvedDeck
 
 
 @dataclass
@@ -31,44 +29,37 @@ class FormatRules:
     legal_sets: frozenset[str]
     banned: dict[int, str]
     restricted: dict[int, int]
-    screen: tuple[CardIndex, frozenset[CardInfo]] | None = None
-    """The cards of one game index that this format bans, restricts or leaves out (lazily)."""
+    screen: FormatScreen | None = None
+    """What this format says of the cards of one game index (``format_screen``)."""
 
 
-def screened_cards(rules: FormatRules, index: CardIndex) -> frozenset[CardInfo]:
-    """The cards of ``index`` that ``check_format`` must look at: banned, restricted, or from a
-    set the format does not allow (computed once per snapshot and index)."""
+class FormatScreen:
+    """A format's lists as one game index's cards: each card the format bans, restricts or leaves
+    out, with the copies a deck may hold (0, or a restricted card's limit)."""
+
+    def __init__(self, index: CardIndex, allowed: dict[CardInfo, int]) -> None:
+        self.index = index
+        self.allowed = allowed
+        self.cards = frozenset(allowed)
+
+
+def format_screen(rules: FormatRules, index: CardIndex) -> FormatScreen:
+    """The screen of ``rules`` for ``index``, computed once per snapshot and index."""
     screen = rules.screen
-    if screen is not None and screen[0] is index:
-        return screen[1]
-    flagged = frozenset(
-        card
-        for card in index.cards
-        if card.id in rules.banned
-        or card.id in rules.restricted
-        or card.set_code not in rules.legal_sets
-    )
-    rules.screen = (index, flagged)  # one assignment: a thread sees the old pair or the new one
-    return flagged
+    if screen is not None and screen.index is index:
+        return screen
+    allowed: dict[CardInfo, int] = {}
+    for card in index.cards:
+        if card.id in rules.banned or card.set_code not in rules.legal_sets:
+            allowed[card] = 0
+        elif card.id in rules.restricted:
+            allowed[card] = rules.restricted[card.id]
+    screen = FormatScreen(index, allowed)
+    rules.screen = screen  # one assignment: another thread sees the old screen or this one
+    return screen
 
 
-def _touches(flagged: frozenset[CardInfo], totals: dict[CardInfo, int]) -> bool:
-    if len(flagged) <= _FEW:
-        return any(card in totals for card in flagged)
-    return not flagged.isdisjoint(totals)
-
-
-def check_format(
-    rules: FormatRules,
-    totals: dict[CardInfo, int],
-    report: ValidationReport,
-    index: CardIndex | None = None,
-) -> None:
-    """Report banned cards, restricted cards over their limit and cards from sets not allowed.
-
-    With the deck's ``index``, a deck holding none of the format's screened cards is passed at
-    once (same report as the full check).
-    """
+def _warn_not_in_effect(rules: FormatRules, report: ValidationReport) -> None:
     if not rules.in_effect:
         report.warn(
             "format-not-in-effect",
@@ -76,8 +67,35 @@ def check_format(
             "applied as they stood",
             "Formats",
         )
-    if index is not None and not _touches(screened_cards(rules, index), totals):
-        return
+
+
+def check_deck_format(rules: FormatRules, deck: ResolvedDeck, report: ValidationReport) -> None:
+    """``check_format`` for a resolved deck, with the same report: a deck that holds none of the
+    cards the format screens is passed at once, one that holds them within their limits after a
+    look at each card, and only a deck that breaks the format gets the full check."""
+    _warn_not_in_effect(rules, report)
+    if deck.own_cards:
+        screen = format_screen(rules, deck.index)
+        if not deck.holds_any(screen.cards):
+            return
+        allowed = screen.allowed
+        cards, counts = deck.listed()
+        for card, count in zip(cards, counts, strict=True):
+            most = allowed.get(card)
+            if most is not None and count > most:
+                break
+        else:
+            return  # restricted cards within their limits: nothing to report
+    _check_cards(rules, deck.totals, report)
+
+
+def check_format(rules: FormatRules, totals: dict[CardInfo, int], report: ValidationReport) -> None:
+    """Report banned cards, restricted cards over their limit and cards from sets not allowed."""
+    _warn_not_in_effect(rules, report)
+    _check_cards(rules, totals, report)
+
+
+def _check_cards(rules: FormatRules, totals: dict[CardInfo, int], report: ValidationReport) -> None:
     day = rules.as_of.isoformat()
     outside: dict[str, list[str]] = {}
     for card, count in totals.items():

@@ -7,7 +7,6 @@ compiles it with the engines (``rules/compiled.py``); ``decks.validation.base`` 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from decks.validation.records import CardIndex, CardInfo
@@ -17,19 +16,50 @@ if TYPE_CHECKING:
     from decks.validation.game_rules import GameRules
 
 
-@dataclass
 class ResolvedDeck:
-    """A deck's entries matched to cards: totals per card, per zone, and what matched nothing."""
+    """A deck's entries matched to cards: totals per card, per zone, and what matched nothing.
 
-    index: CardIndex
-    totals: dict[CardInfo, int] = field(default_factory=dict)
-    zones: dict[str, dict[CardInfo, int]] = field(default_factory=dict)
-    card_count: int = 0
-    unknown: dict[str, int] = field(default_factory=dict)
-    unknown_by_zone: dict[str, int] = field(default_factory=dict)
-    own_cards: bool = True
-    """Every card is the index's own record (False when an entry passed a ``CardInfo`` of another
-    index: checks keyed by this index's records then look at every card)."""
+    A deck read from ``{exact name: quantity}`` (the fast path) keeps its cards and counts as two
+    lists and builds ``totals`` on first use: the checks that pass a deck read ``listed()``.
+    """
+
+    def __init__(
+        self,
+        index: CardIndex,
+        cards: list[CardInfo] | None = None,
+        copies: list[int] | None = None,
+    ) -> None:
+        self.index = index
+        self.zones: dict[str, dict[CardInfo, int]] = {}
+        self.card_count = 0
+        self.unknown: dict[str, int] = {}
+        self.unknown_by_zone: dict[str, int] = {}
+        self.own_cards = True
+        """Every card is the index's own record (False when an entry passed a ``CardInfo`` of
+        another index: checks keyed by this index's records then look at every card)."""
+        self._cards: list[CardInfo] = cards if cards is not None else []
+        self._copies: list[int] = copies if copies is not None else []
+        self._totals: dict[CardInfo, int] | None = None if cards is not None else {}
+
+    @property
+    def totals(self) -> dict[CardInfo, int]:
+        """Copies of each card, in the order the deck lists them."""
+        totals = self._totals
+        if totals is None:
+            totals = self._totals = dict(zip(self._cards, self._copies, strict=True))
+        return totals
+
+    def listed(self) -> tuple[list[CardInfo], list[int]]:
+        """The deck's cards and their copies as two lists in ``totals`` order."""
+        totals = self._totals
+        if totals is None:
+            return self._cards, self._copies
+        return list(totals), list(totals.values())
+
+    def holds_any(self, cards: frozenset[CardInfo]) -> bool:
+        """Whether the deck holds any of ``cards``."""
+        held = self._cards if self._totals is None else self._totals
+        return not cards.isdisjoint(held)  # a C loop over the deck's cards, a hash lookup each
 
     def count(self, predicate: Any) -> int:
         """Total copies of the cards for which ``predicate(card)`` is true."""
@@ -53,11 +83,11 @@ def _entry_parts(entry: Any) -> tuple[Any, Any, str, int]:
 _INT_ONLY = frozenset({int})
 
 
-def _exact_totals(
-    by_name: dict[str, CardInfo], entries: dict[Any, Any], totals: dict[CardInfo, int]
-) -> int:
-    """Fill ``totals`` from ``{exact name: positive int}`` and return the card count, or -1 (and
-    ``totals`` left empty) when an entry is anything else: the general loop then reads them all.
+def _exact_entries(
+    by_name: dict[str, CardInfo], entries: dict[Any, Any]
+) -> tuple[list[CardInfo], list[int]] | None:
+    """The cards and copies of ``{exact name: positive int}``, or None when an entry is anything
+    else: the general loop then reads them all.
 
     The fast path of the benchmark and the API, in C-level loops (as fast interpreted as
     compiled): a card has one exact name, so such keys never meet the same card twice, and no
@@ -66,13 +96,12 @@ def _exact_totals(
     cards = list(map(by_name.get, entries))
     quantities = list(entries.values())
     if (
-        None in cards
+        not all(cards)  # a name that matched nothing (a card record is always true)
         or not set(map(type, quantities)) <= _INT_ONLY
         or (quantities and min(quantities) <= 0)
     ):
-        return -1
-    totals.update(zip(cast("list[CardInfo]", cards), quantities, strict=True))
-    return sum(quantities)
+        return None
+    return cast("list[CardInfo]", cards), quantities
 
 
 def resolve(
@@ -82,14 +111,15 @@ def resolve(
     report: ValidationReport,
 ) -> ResolvedDeck:
     """Match entries to cards, summing repeated names; report unknown names and bad quantities."""
-    deck = ResolvedDeck(index)
-    totals = deck.totals
     rule_zones: tuple[str, ...] = rules.zones
     if not rule_zones and isinstance(entries, dict):
-        count = _exact_totals(index.by_name, entries, totals)
-        if count >= 0:
-            deck.card_count = count
+        exact = _exact_entries(index.by_name, entries)
+        if exact is not None:
+            deck = ResolvedDeck(index, exact[0], exact[1])
+            deck.card_count = sum(exact[1])
             return deck
+    deck = ResolvedDeck(index)
+    totals = deck.totals
     lookup_name = index.by_name.get
     default_zone = rule_zones[0] if rule_zones else ""
     bad_quantities: list[str] = []

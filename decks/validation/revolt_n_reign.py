@@ -115,7 +115,8 @@ class RevoltNReign(GameRules):
         buckets = [0, 0, 0, 0, 0]
         doubled: list[str] = []
         over: list[tuple[CardInfo, int]] = []
-        for card, count in deck.totals.items():
+        cards, counts = deck.listed()
+        for card, count in zip(cards, counts, strict=True):
             tag: CardLimits = card.tag
             buckets[tag.bucket] += count
             if count > 1:

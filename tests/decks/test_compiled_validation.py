@@ -21,9 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from decks.validation import card_index, validate
-from decks.validation.format_check import check_format
+from decks.validation.format_check import check_deck_format, check_format
 from decks.validation.formats import format_id_for, format_rules
 from decks.validation.report import ValidationReport
+from decks.validation.resolved import ResolvedDeck
 from rules import compiled
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,12 +138,13 @@ def test_the_format_screen_passes_exactly_the_decks_the_full_check_passes(data) 
     format_id = format_id_for("revolt-n-reign", format_slug)
     assert format_id is not None
     snapshot = format_rules(format_id, day)
-    # when the format is checked with the screen (the index given) and card by card
+    # when the format is checked with the screen (a resolved deck) and card by card
+    deck = ResolvedDeck(index, list(totals), list(totals.values()))
     screened, full = (
         ValidationReport(game="revolt-n-reign"),
         ValidationReport(game="revolt-n-reign"),
     )
-    check_format(snapshot, totals, screened, index)
+    check_deck_format(snapshot, deck, screened)
     check_format(snapshot, totals, full)
     # then the reports are the same
     assert screened.to_dict() == full.to_dict()
