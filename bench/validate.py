@@ -1,7 +1,7 @@
 """Benchmark: validate random Revolt N Reign decks in-process; print decks/s for each build.
 
     .venv/bin/python bench/validate.py [--decks 10000] [--seed 7] [--format standard]
-                                       [--rounds 3] [--builds both|current] [--profile]
+                                       [--rounds 3] [--builds both|current] [--profile|--steps]
 
 It builds a throw-away in-memory database, loads the game data (fixtures/), then times only the
 ``validate`` calls: once without a format and once with the format's ban list, restricted list
@@ -15,7 +15,9 @@ build is measured in its own process, compiled (``DECKWRIGHT_ENGINES=compiled``)
 (``DECKWRIGHT_ENGINES=python``). Each figure is the best of ``--rounds`` passes over the decks,
 in CPU seconds of the process (``time.process_time``: one core, less disturbed by other work on
 a shared machine); the wall-clock rate of the same pass is printed beside it. ``--profile``
-prints a cProfile of one pass (with the format) of the build this process runs instead.
+prints a cProfile of one pass (with the format) of the build this process runs instead;
+``--steps`` times each step of ``validate`` in it (matching, the game's rules, the format, the
+cache lookups).
 """
 
 from __future__ import annotations
@@ -149,6 +151,66 @@ def profile(decks_count: int, seed: int, format_slug: str) -> None:
     pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
 
 
+def steps(decks_count: int, seed: int, format_slug: str) -> None:
+    """Microseconds per deck of each step of ``validate``, in this process's build (best of 7)."""
+    setup()
+    from decks.validation import card_index, rules_for
+    from decks.validation.base import resolve
+    from decks.validation.format_check import check_deck_format
+    from decks.validation.formats import format_id_for, format_rules
+    from decks.validation.report import ValidationReport
+    from rules import compiled
+
+    decks = random_decks(decks_count, seed)
+    timed_pass(decks[:10], format_slug)
+    rules, index = rules_for(GAME), card_index(GAME)
+    format_id = format_id_for(GAME, format_slug)
+    assert format_id is not None
+    snapshot = format_rules(format_id, AS_OF)
+    scratch = ValidationReport(game=GAME)
+    resolved = [resolve(index, rules, deck, scratch) for deck in decks]
+    from decks.validation import validate
+
+    def best(run: Any) -> float:
+        times = []
+        for _ in range(7):
+            start = time.process_time()
+            run()
+            times.append(time.process_time() - start)
+        return min(times) / len(decks) * 1e6
+
+    print(f"== steps of one validation (us per deck, CPU, best of 7): {compiled.chosen}")
+    for label, run in (
+        (
+            f"validate, format {format_slug}",
+            lambda: [validate(GAME, d, format=format_slug, as_of=AS_OF) for d in decks],
+        ),
+        ("validate, no format", lambda: [validate(GAME, d, as_of=AS_OF) for d in decks]),
+        ("  resolve", lambda: [resolve(index, rules, d, scratch) for d in decks]),
+        (
+            "  the game's rules",
+            lambda: [rules.check(r, ValidationReport(game=GAME), None) for r in resolved],
+        ),
+        (
+            "  check_deck_format",
+            lambda: [check_deck_format(snapshot, r, scratch) for r in resolved],
+        ),
+        (
+            "  cache lookups and the report",
+            lambda: [
+                (
+                    format_id_for(GAME, format_slug),
+                    card_index(GAME),
+                    format_rules(format_id, AS_OF),
+                    ValidationReport(game=GAME),
+                )
+                for _ in decks
+            ],
+        ),
+    ):
+        print(f"{label:34s} {best(run):6.2f}")
+
+
 def main() -> None:
     from rules import compiled
 
@@ -164,10 +226,14 @@ def main() -> None:
         help="both builds, each in its own process, or only the one this process runs",
     )
     parser.add_argument("--profile", action="store_true", help="cProfile one pass instead")
+    parser.add_argument("--steps", action="store_true", help="time each step of validate instead")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.profile:
         profile(options.decks, options.seed, options.format)
+        return
+    if options.steps:
+        steps(options.decks, options.seed, options.format)
         return
     if options.builds == "current":
         figures = measure(options.decks, options.seed, options.format, options.rounds)
