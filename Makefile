@@ -78,9 +78,11 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# Static types of the pure-Python rules side (files and settings: [tool.mypy] in pyproject.toml).
+# Static types of the pure-Python rules side and of the compiled validation modules (files and
+# settings: [tool.mypy] in pyproject.toml).
 typecheck: install
-	$(BIN)/mypy rules/engines rules/agents rules/simulation.py rules/metagame.py rules/ladder.py
+	$(BIN)/mypy rules/engines rules/agents rules/simulation.py rules/metagame.py rules/ladder.py \
+		$(filter-out decks/validation/__init__.py decks/validation/base.py decks/validation/formats.py decks/validation/index.py,$(wildcard decks/validation/*.py))
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -1,8 +1,10 @@
 """The engines compiled from their own source, and the choice between that build and pure Python.
 
-The engines (``rules/engines``: the core and the five games, the solver included) and the agents
-(``rules/agents``) are typed Python that mypyc compiles to C extension modules, built in place
-beside their ``.py`` files from those very files: there is no second implementation of any rule.
+The engines (``rules/engines``: the core and the five games, the solver included), the agents
+(``rules/agents``) and the per-deck work of deck validation (``decks/validation``: matching a
+decklist to cards, each game's construction rules, a format's lists; not the modules that read
+the database) are typed Python that mypyc compiles to C extension modules, built in place beside
+their ``.py`` files from those very files: there is no second implementation of any rule.
 
 - ``manage.py engines --build`` (``make install`` runs the same build) compiles them when a C compiler
   and mypyc are present, and otherwise says why the engines stay pure Python; a failed build is
@@ -12,7 +14,10 @@ beside their ``.py`` files from those very files: there is no second implementat
   their build stamp matches the source files byte for byte; a stale build (an engine edited
   since) is ignored with a warning, so an edit never runs old code. A fresh build runs by
   default; ``DECKWRIGHT_ENGINES=python`` runs pure Python (CI runs the suite both ways, one
-  build on each database).
+  build on each database). The validation modules are in ``decks``, below this app: Django
+  imports every app's package (so this one, and the choice) before any app's models or
+  ``ready()``, which are what first import ``decks.validation``; a process that imports them
+  before the choice is warned.
 """
 
 from __future__ import annotations
@@ -35,10 +40,17 @@ from types import ModuleType
 
 RULES = Path(__file__).resolve().parent
 ROOT = RULES.parent
-#: the packages compiled, every module in them
-PACKAGES = ("rules/engines", "rules/agents")
-#: modules left interpreted: command-line tools that nothing hot calls
-LEFT_OUT = ("rules/engines/regality_vs_religion/solve_tool.py",)
+#: the packages compiled, every module in them but those ``LEFT_OUT``
+PACKAGES = ("rules/engines", "rules/agents", "decks/validation")
+#: modules left interpreted: command-line tools that nothing hot calls; validation's modules that
+#: read the database (the entry point, the cached card index and format snapshots)
+LEFT_OUT = (
+    "rules/engines/regality_vs_religion/solve_tool.py",
+    "decks/validation/__init__.py",
+    "decks/validation/base.py",
+    "decks/validation/formats.py",
+    "decks/validation/index.py",
+)
 STAMP = RULES / ".compiled-build.json"
 LOG = ROOT / "var" / "engines-build.log"
 #: DECKWRIGHT_ENGINES: "python" for pure Python; anything else (or unset) uses a fresh build
@@ -127,6 +139,17 @@ def python_reason(has_build: bool, env_value: str, stamp_source: object, digest:
     return None
 
 
+def _imported_before_choice() -> list[str]:
+    """Compiled modules already imported (which build they came from was not chosen)."""
+    prefixes = tuple(package.replace("/", ".") for package in PACKAGES)
+    return sorted(
+        name
+        for name, module in list(sys.modules.items())
+        if name.startswith(prefixes)
+        and (getattr(module, "__file__", "") or "").endswith(_EXTENSION_SUFFIXES)
+    )
+
+
 def choose() -> str:
     """Decide, once per process and before any engine is imported, which build runs."""
     global chosen
@@ -139,6 +162,13 @@ def choose() -> str:
         _stamp().get("source") if has_build else None,
         source_digest() if has_build else "",
     )
+    early = _imported_before_choice()
+    if early:
+        warnings.warn(
+            f"{', '.join(early)} imported before the build was chosen: import rules first",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     if reason is None:
         chosen = "compiled"
         return chosen
@@ -156,12 +186,14 @@ def choose() -> str:
 
 def info() -> dict[str, object]:
     """What a user or a page may want to know about the build in use."""
+    from decks.validation import resolved
     from rules.engines.core import api
 
     stamp = _stamp()
     return {
         "in_use": chosen,
         "engine_module": Path(api.__file__ or "").name,
+        "validation_module": Path(resolved.__file__ or "").name,
         "compiled_modules": len(built_modules()),
         "source_files": len(sources()),
         "built_at": stamp.get("built_at"),

@@ -8,27 +8,19 @@ when a format row changes, here at once and in other processes within a second.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from cards.caching import GenerationMemo
-from decks.validation.index import CardInfo
-from decks.validation.report import ValidationReport
+from decks.validation.format_check import FormatRules, check_format
+
+__all__ = [
+    "FormatRules",
+    "check_format",
+    "format_id_for",
+    "format_rules",
+    "format_rules_invalidate",
+]
 
 GENERATION_KEY = "deckwright:format-rules-generation"
-
-
-@dataclass(slots=True)
-class FormatRules:
-    """What one format allows on one date."""
-
-    format_id: int
-    slug: str
-    name: str
-    as_of: dt.date
-    in_effect: bool
-    legal_sets: frozenset[str]
-    banned: dict[int, str]
-    restricted: dict[int, int]
 
 
 def _build(format_id: int, as_of: dt.date) -> FormatRules:
@@ -100,50 +92,3 @@ def format_rules_invalidate() -> None:
 def format_rules_forget_local() -> None:
     _snapshots.forget_local()
     _format_ids.forget_local()
-
-
-def check_format(rules: FormatRules, totals: dict[CardInfo, int], report: ValidationReport) -> None:
-    """Report banned cards, restricted cards over their limit and cards from sets not allowed."""
-    day = rules.as_of.isoformat()
-    if not rules.in_effect:
-        report.warn(
-            "format-not-in-effect",
-            f"Format: {rules.name} is not in effect on {day}; its lists are applied as they stood",
-            "Formats",
-        )
-    outside: dict[str, list[str]] = {}
-    for card, count in totals.items():
-        if card.id in rules.banned:
-            reason = rules.banned[card.id]
-            report.add(
-                "banned",
-                f"Banned: {card.name} is banned in {rules.name} on {day}"
-                + (f" ({reason})" if reason else ""),
-                "Formats",
-                [card.name],
-                format=rules.slug,
-            )
-        limit = rules.restricted.get(card.id)
-        if limit is not None and count > limit:
-            report.add(
-                "restricted",
-                f"Restricted: {count} copies of {card.name}, {rules.name} allows {limit} on {day}",
-                "Formats",
-                [card.name],
-                count=count,
-                limit=limit,
-                format=rules.slug,
-            )
-        if card.set_code not in rules.legal_sets:
-            outside.setdefault(card.set_code, []).append(card.name)
-    for set_code, names in sorted(outside.items()):
-        names.sort()
-        report.add(
-            "not-in-format",
-            f"Not in format: {len(names)} card(s) from set {set_code}, which {rules.name} "
-            f"does not allow on {day}: {', '.join(names)}",
-            "Formats",
-            names,
-            set=set_code,
-            format=rules.slug,
-        )

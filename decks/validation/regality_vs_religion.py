@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from decks.validation.base import GameRules, ResolvedDeck, register
+from decks.validation.game_rules import GameRules, register
 from decks.validation.report import ValidationReport
+from decks.validation.resolved import ResolvedDeck
 
 SIDE, NEUTRAL_ZONE = "side", "neutral"
 REGALITY, RELIGION, NEUTRAL = "regality", "religion", "neutral"
@@ -37,7 +38,6 @@ VARIANT_RULES = {
 }
 
 
-@register
 class RegalityVsReligion(GameRules):
     slug = "regality-vs-religion"
     rulebook = "regality-vs-religion.txt"
@@ -145,3 +145,6 @@ class RegalityVsReligion(GameRules):
                 allowed=list(allowed),
                 variant=variant,
             )
+
+
+register(RegalityVsReligion)  # a call, not a decorator: the class is compiled

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from decks.validation.base import GameRules, ResolvedDeck, register
-from decks.validation.index import CardInfo
+from decks.validation.game_rules import GameRules, register
+from decks.validation.records import CardInfo
 from decks.validation.report import ValidationReport
+from decks.validation.resolved import ResolvedDeck
 
 STARTING, MAIN, LINEUP, VILLAIN = "starting", "main", "lineup", "villain"
 STARTER, MAIN_CARD, WILD, VILLAIN_CARD, SCHEME = "starter", "main", "wild", "villain", "scheme"
@@ -27,7 +28,6 @@ ZONE_TYPES = {
 }
 
 
-@register
 class ReggaeRevolution(GameRules):
     slug = "reggae-revolution"
     rulebook = "reggae-revolution.txt"
@@ -166,3 +166,6 @@ class ReggaeRevolution(GameRules):
                     missing,
                     zone=zone_label,
                 )
+
+
+register(ReggaeRevolution)  # a call, not a decorator: the class is compiled

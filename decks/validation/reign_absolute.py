@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import ClassVar
 
-from decks.validation.base import GameRules, ResolvedDeck, register
+from decks.validation.game_rules import GameRules, register
 from decks.validation.report import ValidationReport
+from decks.validation.resolved import ResolvedDeck
 
 LIEGE, UNIT = "liege", "unit"
 REQUIRED_LIEGES = 1
 
 
-@register
 class ReignAbsolute(GameRules):
     slug = "reign-absolute"
     rulebook = "reign-absolute.txt"
@@ -100,6 +100,9 @@ class ReignAbsolute(GameRules):
                     count=count,
                     required=card.copies_in_set,
                 )
+
+
+register(ReignAbsolute)  # a call, not a decorator: the class is compiled
 
 
 def _title(faction: str | None) -> str:

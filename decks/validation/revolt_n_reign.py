@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from decks.validation.base import GameRules, ResolvedDeck, register
-from decks.validation.index import CardIndex, CardInfo
+from decks.validation.game_rules import GameRules, register
+from decks.validation.records import CardIndex, CardInfo
 from decks.validation.report import ValidationReport
+from decks.validation.resolved import ResolvedDeck
 
 UA = "unconstitutional-act"
 PILLAR = "pillar"
@@ -59,7 +60,20 @@ def _a(noun: str) -> str:
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
-@register
+class CardLimits:
+    """What the construction rules say of one card, worked out once per card index (its tag)."""
+
+    __slots__ = ("bucket", "doublable", "kind", "limit", "rule")
+
+    def __init__(self, bucket: int, doublable: bool, limit: int, kind: str, rule: str) -> None:
+        self.bucket = bucket
+        """The cap the card counts towards (``*_BUCKET``)."""
+        self.doublable = doublable
+        self.limit = limit
+        self.kind = kind
+        self.rule = rule
+
+
 class RevoltNReign(GameRules):
     slug = "revolt-n-reign"
     rulebook = "revolt-n-reign.txt"
@@ -80,7 +94,7 @@ class RevoltNReign(GameRules):
         return card.type != UA
 
     def prepare(self, index: CardIndex) -> bool:
-        """Tag each card once per index: (cap bucket, may be doubled, limit, kind, limit's rule)."""
+        """Tag each card once per index with its ``CardLimits``."""
         for card in index.cards:
             if card.type == UA:
                 bucket = UA_BUCKET
@@ -92,7 +106,8 @@ class RevoltNReign(GameRules):
                 bucket = BILL_BUCKET
             else:
                 bucket = OTHER_BUCKET
-            card.tag = (bucket, card.type in DOUBLABLE, *copy_limit(card))
+            limit, kind, rule = copy_limit(card)
+            card.tag = CardLimits(bucket, card.type in DOUBLABLE, limit, kind, rule)
         return True
 
     def check(self, deck: ResolvedDeck, report: ValidationReport, variant: str | None) -> None:
@@ -100,13 +115,14 @@ class RevoltNReign(GameRules):
         buckets = [0, 0, 0, 0, 0]
         doubled: list[str] = []
         over: list[tuple[CardInfo, int]] = []
-        for card, count in deck.totals.items():
-            tag = card.tag
-            buckets[tag[0]] += count
+        cards, counts = deck.listed()
+        for card, count in zip(cards, counts, strict=True):
+            tag: CardLimits = card.tag
+            buckets[tag.bucket] += count
             if count > 1:
-                if tag[1]:
+                if tag.doublable:
                     doubled.append(card.name)
-                if count > tag[2]:
+                if count > tag.limit:
                     over.append((card, count))
         uas, rights, freedoms, bills, _ = buckets
 
@@ -132,7 +148,8 @@ class RevoltNReign(GameRules):
                 required=UA_COUNT,
             )
         for card, count in sorted(over, key=lambda item: item[0].name):
-            _, _, limit, kind, rule = card.tag
+            tag = card.tag
+            limit, kind, rule = tag.limit, tag.kind, tag.rule
             copies = "copy" if limit == 1 else "copies"
             report.add(
                 "copy-limit",
@@ -173,3 +190,6 @@ class RevoltNReign(GameRules):
                     count=count,
                     limit=cap,
                 )
+
+
+register(RevoltNReign)  # a call, not a decorator: the class is compiled

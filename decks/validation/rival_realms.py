@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from decks.validation.base import GameRules, ResolvedDeck, register
+from decks.validation.game_rules import GameRules, register
 from decks.validation.report import ValidationReport
+from decks.validation.resolved import ResolvedDeck
 
 DECK_SIZE = 40
 
 
-@register
 class RivalRealms(GameRules):
     slug = "rival-realms"
     rulebook = "rival-realms.md"
@@ -49,3 +49,6 @@ class RivalRealms(GameRules):
                     count=count,
                     limit=limit,
                 )
+
+
+register(RivalRealms)  # a call, not a decorator: the class is compiled

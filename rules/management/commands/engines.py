@@ -34,7 +34,8 @@ class Command(BaseCommand):
         details = compiled.info()
         self.stdout.write(f"Engines: {details['in_use']}")
         self.stdout.write(
-            f"  rules.engines.core.api is loaded from {details['engine_module']}; "
+            f"  rules.engines.core.api is loaded from {details['engine_module']}, "
+            f"decks.validation.resolved from {details['validation_module']}; "
             f"{details['compiled_modules']} compiled modules for {details['source_files']} "
             "source files"
         )
