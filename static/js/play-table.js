@@ -127,7 +127,9 @@
 
   function setup() {
     var root = area();
-    if (root) reset(root);
+    if (!root) return;
+    reset(root);
+    root.setAttribute("data-picks-ready", ""); // clicks are matched from now on
   }
   document.addEventListener("htmx:afterSettle", setup);
   if (document.readyState === "loading") {

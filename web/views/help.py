@@ -19,3 +19,9 @@ def query_help(request: HttpRequest) -> HttpResponse:
 def agents_help(request: HttpRequest) -> HttpResponse:
     """The agents and their strength ladders, from ``docs/agents.md`` as the file stands."""
     return render(request, "web/help_page.html", {"page": help_page("agents")})
+
+
+@require_GET
+def play_help(request: HttpRequest) -> HttpResponse:
+    """How to play against the AI by clicking the table, from ``docs/play.md``."""
+    return render(request, "web/help_page.html", {"page": help_page("play")})
