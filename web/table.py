@@ -85,7 +85,7 @@ def table_for(
     plugin = find_plugin(game_slug)
     if plugin is None or not plugin.has_table:
         return None
-    model = plugin.table(state, viewer)
+    model = plugin.table_with_picks(state, viewer)
     links = _card_links(game_slug, stamp or _card_data_stamp(game_slug))
     for zone in model["shared"]:
         zone["dom_id"] = f"table-shared-{zone['id']}"

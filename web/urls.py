@@ -34,6 +34,7 @@ urlpatterns = [
     path("cards/", cards.card_browser, name="card-browser"),
     path("help/query-language/", help.query_help, name="query-help"),
     path("help/agents/", help.agents_help, name="agents-help"),
+    path("help/play/", help.play_help, name="play-help"),
     path("decks/", decks.deck_list_public_view, name="deck-list-public"),
     path("decks/mine/", decks.deck_list_mine, name="deck-list-mine"),
     path("decks/new/", decks.deck_new, name="deck-new"),

@@ -112,6 +112,7 @@ def site(user, alice, legal_deck, finished_matchup, played_game) -> dict[str, li
         ],
         "query-help": [at("query-help")],
         "agents-help": [at("agents-help")],
+        "play-help": [at("play-help")],
         "deck-list-public": [at("deck-list-public")],
         "deck-list-mine": [at("deck-list-mine")],
         "deck-new": [at("deck-new"), *[at("deck-new", query=f"game={slug}") for slug in GAMES]],

@@ -250,3 +250,35 @@ def test_a_game_against_a_level_plays_its_agent_and_shows_the_thinking_time(alic
     assert played.reply_ms is not None
     page = alice.get(reverse("play-game", args=[played.pk])).content.decode()
     assert "The AI (Easy: " in page and "of CPU time over its last reply" in page
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_choice_on_the_page_has_a_click_path_on_its_table(alice, user, game):
+    """Click the table (issue 34, item 1): each word button carries the picks its action is
+    taken by, and each pick is an element of the page's table or a chip of the sticky bar."""
+    # given a game some random moves in, the player to act
+    played = game_some_moves_in(user, game, 34, 4)
+    page = alice.get(reverse("play-game", args=[played.pk]))
+    body = page.content.decode()
+    if not page.context["choices"]:
+        pytest.skip("the game ended within the random moves")
+    # then every word button has a path, and the paths are one per button, none beginning another
+    paths = re.findall(r'data-path="([^"]*)" data-testid="play-choice"', body)
+    assert len(paths) == len(page.context["choices"])
+    assert len(set(paths)) == len(paths)
+    for path in paths:
+        assert not any(other.startswith(path + " ") for other in paths), path
+    # and every pick of a path is on the page: a table element or a control chip
+    on_page = set(re.findall(r'data-pick="([^"]*)"', body))
+    for path in paths:
+        for pick in path.split(" "):
+            assert pick in on_page, (path, pick)
+    # the hand sits in the sticky bar beside the choices, and the page links to the help
+    assert 'data-testid="play-bar"' in body
+    assert f'href="{reverse("play-help")}"' in body
+
+
+def test_the_play_help_page_explains_clicking_the_table(client):
+    body = client.get(reverse("play-help")).content.decode()
+    assert "Click the table" in body and "The bar at the bottom" in body
+    assert "Escape" in body  # how to start a pick over

@@ -1,4 +1,5 @@
-"""Help pages for players: how to search for cards, and the agents a game offers."""
+"""Help pages for players: how to search for cards, the agents a game offers, and how to play
+against the AI."""
 
 from __future__ import annotations
 
@@ -20,3 +21,9 @@ def agents_help(request: HttpRequest) -> HttpResponse:
     """The AI players of each game: the levels /play/ offers, the agents of matchups and
     simulations, and how strong each is on the game's ladder."""
     return render(request, "web/agents_help.html", {"games": agents_help_games()})
+
+
+@require_GET
+def play_help(request: HttpRequest) -> HttpResponse:
+    """How to play against the AI by clicking the table, and the bar of choices."""
+    return render(request, "web/play_help.html")

@@ -172,16 +172,21 @@ def _owned(request: HttpRequest, pk: int) -> PlayedGame | None:
     return PlayedGame.objects.select_related("game").filter(pk=pk, owner_id=request.user.pk).first()
 
 
-def _choices(game: PlayedGame, state: Any) -> list[dict[str, Any]]:
-    """The player's legal actions as buttons: per action its index and its words."""
+def _choices(
+    game: PlayedGame, state: Any, table: dict[str, Any] | None
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """The player's legal actions as buttons (per action its index, its words and the picks
+    on ``table`` it is taken by: ``path``) and the control chips those paths use."""
     if game.status != PlayedGame.Status.ACTIVE or state.current_player() != game.seat:
-        return []
+        return [], []
     plugin = find_plugin(game.game.slug)
     if plugin is None:
-        return []
+        return [], []
     pages = card_pages(game.game.slug)
-    choices = []
-    for index, action in enumerate(state.legal_actions()):
+    actions = state.legal_actions()
+    paths = plugin.click_paths(state, game.seat, table) if table is not None else []
+    choices, controls = [], {}
+    for index, action in enumerate(actions):
         words = []
         for part in plugin.action_words(state, action):
             if isinstance(part, CardRef):
@@ -189,8 +194,14 @@ def _choices(game: PlayedGame, state: Any) -> list[dict[str, Any]]:
                 words.append(card.name if card is not None else part.name)
             else:
                 words.append(part)
-        choices.append({"index": index, "text": "".join(words)})
-    return choices
+        choice = {"index": index, "text": "".join(words), "path": ""}
+        if index < len(paths):
+            path, labels = paths[index]
+            choice["path"] = " ".join(path)
+            for pick, label in labels.items():
+                controls.setdefault(pick, label)
+        choices.append(choice)
+    return choices, [{"pick": pick, "label": label} for pick, label in controls.items()]
 
 
 @login_required
@@ -210,12 +221,15 @@ def _game_page(request: HttpRequest, game: PlayedGame, status: int = 200, error:
     names = seat_names(game, players)
     log = narrated_log(slug, events_for_player(state, game.seat), names)
     table = table_for(slug, state, game.seat, names)
+    choices, controls = _choices(game, state, table)
     context = {
         "game": game,
         "name": game.game.name,
         "table": table,
         "beside_choices": _beside_choices(table),
-        "choices": _choices(game, state),
+        "hand": _hand_in_bar(slug, table) if choices else [],
+        "choices": choices,
+        "controls": controls,
         "log": [group for group in log if group["lines"]],
         "result": result_words(game),
         "error": error,
@@ -238,6 +252,23 @@ def _beside_choices(table: dict[str, Any] | None) -> list[dict[str, Any]]:
         for zone in seat["zones"]
         if zone.get("beside_choices")
     ]
+
+
+def _hand_in_bar(slug: str, table: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The player's hand zones (``GamePlugin.hand_zones``), taken out of their seat on the
+    table to sit in the sticky bar beside the choices."""
+    plugin = find_plugin(slug)
+    if table is None or plugin is None:
+        return []
+    found = []
+    for seat in table["seats"]:
+        if not seat.get("viewer"):
+            continue
+        for zone in seat["zones"]:
+            if zone["id"] in plugin.hand_zones:
+                zone["in_bar"] = True  # the table leaves it out
+                found.append(zone)
+    return found
 
 
 @login_required

@@ -34,6 +34,7 @@ from mypy_extensions import mypyc_attr
 
 from rules.engines.core.api import Action, CardSightings, Game, SetupError, State
 from rules.engines.core.narration import CardRef, Narrator, Part, TurnGroup
+from rules.engines.core.picks import CONTROL, assign_picks, control, find_key, settle, table_picks
 from rules.engines.core.playtest import Playtest, open_layout
 from rules.engines.core.registry import discover_engines, register_game, unregister_game
 from rules.engines.core.rng import Rng
@@ -223,6 +224,8 @@ class GamePlugin:
     #: "package.module:function" of the game's ``TableBuilder`` (``rules.engines.core.table``):
     #: an engine state and a viewing seat (None: open) turned into the table a page draws, or None
     table_builder: ClassVar[str | None] = None
+    #: the zones of a seat the play page shows in its sticky bar, beside the choices (the hand)
+    hand_zones: ClassVar[tuple[str, ...]] = ("hand",)
 
     @property
     def slug(self) -> str:
@@ -421,6 +424,59 @@ class GamePlugin:
         module, _, function = self.table_builder.partition(":")
         builder: TableBuilder = getattr(importlib.import_module(module), function)
         return builder(state, viewer)
+
+    def table_with_picks(self, state: State, viewer: int | None) -> dict[str, Any]:
+        """The table of ``table``, every card the viewer sees and every cell with its ``pick``
+        (``rules.engines.core.picks``)."""
+        return assign_picks(self.table(state, viewer))
+
+    def action_picks(
+        self, state: State, action: Action, model: Mapping[str, Any], viewer: int
+    ) -> tuple[str, ...]:
+        """The picks ``viewer`` clicks to take ``action`` on the table ``model``: by default
+        each argument that is a card in sight (``find_key``), the rest as one control named by
+        the action. A game overrides this where its arguments are places or ids."""
+        picks: list[str] = []
+        for arg in action.args:
+            found = find_key(model, arg, viewer) if isinstance(arg, str) else None
+            if found is None:
+                break
+            picks.append(found)
+        if len(picks) < len(action.args) or not picks:
+            picks.append(control(str(action)))
+        return tuple(picks)
+
+    def control_words(self, state: State, action: Action, pick: str) -> str:
+        """What a control chip says when it stands for one step of ``action`` (a plugin's own
+        ``do:`` pick that is not the action's last step); by default the pick in words."""
+        return pick.removeprefix(CONTROL).replace("-", " ").capitalize()
+
+    def click_paths(
+        self, state: State, viewer: int, model: Mapping[str, Any]
+    ) -> list[tuple[tuple[str, ...], dict[str, str]]]:
+        """Per legal action of ``state`` (in order), the unambiguous picks ``viewer`` clicks on
+        the table ``model`` (from ``table_with_picks``) to take it, and the words of each control
+        chip the path uses (pick -> words)."""
+        actions = state.legal_actions()
+
+        def words(index: int) -> str:
+            return "".join(str(part) for part in self.action_words(state, actions[index]))
+
+        raw = [self.action_picks(state, action, model, viewer) for action in actions]
+        settled = settle(raw, table_picks(model), words)
+        out = []
+        for index, (path, labels) in enumerate(settled):
+            labels = dict(labels)
+            controls = [pick for pick in path if pick.startswith(CONTROL)]
+            for pick in controls:
+                if pick in labels:
+                    continue
+                if pick == path[-1] and len(controls) == 1:
+                    labels[pick] = words(index)
+                else:
+                    labels[pick] = self.control_words(state, actions[index], pick)
+            out.append((path, labels))
+        return out
 
     # --- tools --------------------------------------------------------------------------------
     def tool(self, name: str) -> GameTool:

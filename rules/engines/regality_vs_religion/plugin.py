@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rules.engines.core import (
+    Action,
     CardSightings,
     DeckCards,
     Difficulty,
@@ -15,8 +16,11 @@ from rules.engines.core import (
     PageWords,
     SeatPlan,
     SetupError,
+    State,
 )
+from rules.engines.core.picks import cell_pick, control, find_key
 from rules.engines.core.playtest import Playtest, PlaytestCounter
+from rules.engines.regality_vs_religion.board import CELL_NAMES
 from rules.engines.regality_vs_religion.game import (
     BOARD_FULL,
     DEATH,
@@ -174,6 +178,25 @@ class RegalityVsReligionPlugin(GamePlugin):
             return frozenset(other.get(card, card) for card in cards)
 
         return CardSightings(named(sightings.deck), named(sightings.drew), named(sightings.played))
+
+    #: a side's tiles in its area are its hand
+    hand_zones: ClassVar[tuple[str, ...]] = ("area",)
+
+    def action_picks(
+        self, state: State, action: Action, model: Mapping[str, Any], viewer: int
+    ) -> tuple[str, ...]:
+        """A tile where it lies (the side's area, the neutral area, the offer, the board),
+        then each square by its cell; what the table does not show is a control."""
+        picks = []
+        for arg in action.args:
+            if arg in CELL_NAMES:
+                picks.append(cell_pick(str(arg)))
+                continue
+            found = find_key(model, str(arg), viewer)
+            if found is None:
+                return (*picks, control(str(action)))
+            picks.append(found)
+        return tuple(picks) if picks else (control(str(action)),)
 
     def swap_seats(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         """The setup unchanged: the agents change alignments and so who moves first (both tile

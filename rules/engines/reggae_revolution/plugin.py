@@ -6,7 +6,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.engines.core import DeckCards, Difficulty, GamePlugin, PageWords, SeatPlan, SetupError
+from rules.engines.core import (
+    Action,
+    DeckCards,
+    Difficulty,
+    GamePlugin,
+    PageWords,
+    SeatPlan,
+    SetupError,
+    State,
+)
+from rules.engines.core.picks import card_pick
 from rules.engines.core.playtest import Playtest, PlaytestCounter
 from rules.engines.core.rng import Rng
 from rules.engines.reggae_revolution.effects import SYMBOLS, effect_problems
@@ -134,3 +144,20 @@ class ReggaeRevolutionPlugin(GamePlugin):
             setup["lineup"] = lineup
         seats = (0,) * players if len(decks) == 1 else tuple(range(players))
         return SeatPlan(setup, seats)
+
+    def action_picks(
+        self, state: State, action: Action, model: Mapping[str, Any], viewer: int
+    ) -> tuple[str, ...]:
+        """A card of the hand (played, yayed, discarded, given), a card of the lineup (bought),
+        then the villain a gift goes to."""
+        args = [str(arg) for arg in action.args]
+        if action.kind in ("play", "yay", "discard") and len(args) == 1:
+            return (card_pick("hand", viewer, args[0]),)
+        if action.kind == "buy" and len(args) == 1:
+            lineup = {
+                entry["key"] for z in model["shared"] if z["id"] == "lineup" for entry in z["cards"]
+            }
+            return (card_pick("lineup" if args[0] in lineup else "starters", None, args[0]),)
+        if action.kind == "give" and len(args) == 2:
+            return (card_pick("hand", viewer, args[0]), card_pick("villains", None, args[1]))
+        return super().action_picks(state, action, model, viewer)

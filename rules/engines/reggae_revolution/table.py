@@ -66,6 +66,12 @@ def reggae_table(state: ReggaeState, viewer: int | None) -> dict[str, Any]:
         seats=seats,
         shared=[
             zone("lineup", "Lineup", _keys([k for k in view["lineup"] if k is not None])),
+            zone(
+                "starters",
+                "Starter piles (the top card of each)",
+                _keys([state.table[pile[-1]].key for pile in state.starter_piles.values() if pile]),
+                count=sum(view["starter_piles"].values()),
+            ),
             zone("villains", "Villains", villains),
             zone("scored", "Scored", _keys(view["scored"])),
             zone("resolving", "Being resolved", _keys(view["resolving"])),

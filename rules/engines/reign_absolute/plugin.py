@@ -17,6 +17,7 @@ from rules.engines.core import (
 )
 from rules.engines.core.api import State
 from rules.engines.core.narration import CardRef, Part
+from rules.engines.core.picks import control, find_key
 from rules.engines.core.playtest import Playtest, PlaytestCounter
 from rules.engines.core.table import card_name
 from rules.engines.reign_absolute.cards import CardDataError, CardSpec, card_spec
@@ -134,6 +135,24 @@ class ReignAbsolutePlugin(GamePlugin):
             else:
                 parts.extend([" ", CardRef(arg, card_name(arg))])
         return tuple(parts)
+
+    def action_picks(
+        self, state: State, action: Action, model: Mapping[str, Any], viewer: int
+    ) -> tuple[str, ...]:
+        """Each square an action names, in order (``sq:x,y``), after the unit card it brings
+        back from the discard; an action naming none is a control."""
+        picks: list[str] = []
+        numbers: list[int] = []
+        for arg in action.args:
+            if isinstance(arg, int):
+                numbers.append(arg)
+                if len(numbers) == 2:
+                    picks.append(f"sq:{numbers[0]},{numbers[1]}")
+                    numbers = []
+            else:
+                found = find_key(model, str(arg), viewer)
+                picks.append(found if found is not None else control(str(action)))
+        return tuple(picks) if picks else (control(str(action)),)
 
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
         """Why the engine could not use this card (its spec does not compile)."""

@@ -77,8 +77,9 @@ def reign_table(state: ReignState, viewer: int | None) -> dict[str, Any]:
         if entry["moved"]:
             notes.append("moved")
         units[(x, y)] = card(mine["unit"], owner=owner, notes=notes)
-    xs = [x for x, _ in units] or [0]
-    ys = [y for _, y in units] or [0]
+    to_act_on = _squares_to_act_on(state, viewer)
+    xs = [x for x, _ in [*units, *to_act_on]] or [0]
+    ys = [y for _, y in [*units, *to_act_on]] or [0]
     left, right, bottom, top = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
     cells = [
         {
@@ -86,6 +87,7 @@ def reign_table(state: ReignState, viewer: int | None) -> dict[str, Any]:
             "column": x - left + 1,
             "row": top - y + 1,
             "cards": [units[(x, y)]] if (x, y) in units else [],
+            "pick": f"sq:{x},{y}",
         }
         for y in range(top, bottom - 1, -1)
         for x in range(left, right + 1)
@@ -128,3 +130,15 @@ def reign_table(state: ReignState, viewer: int | None) -> dict[str, Any]:
         ],
         grid=grid(right - left + 1, top - bottom + 1, cells, labels=False),
     )
+
+
+def _squares_to_act_on(state: ReignState, viewer: int | None) -> list[tuple[int, int]]:
+    """The squares the viewer's legal actions name when it is to act (a march may end two
+    squares away from every unit), so the board shows every square it can click."""
+    if viewer is None or state.is_terminal() or state.current_player() != viewer:
+        return []
+    squares = []
+    for action in state.legal_actions():
+        numbers = [arg for arg in action.args if isinstance(arg, int)]
+        squares += [(numbers[i], numbers[i + 1]) for i in range(0, len(numbers) - 1, 2)]
+    return squares

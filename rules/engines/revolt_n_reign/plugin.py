@@ -15,6 +15,7 @@ from rules.engines.core import (
     State,
 )
 from rules.engines.core.narration import CardRef, Part
+from rules.engines.core.picks import card_pick, control
 from rules.engines.core.playtest import Playtest, PlaytestCounter
 from rules.engines.core.table import card_name
 from rules.engines.revolt_n_reign.cards import card_problems
@@ -23,6 +24,7 @@ from rules.engines.revolt_n_reign.game import (
     HOUSE_RULES,
     RevoltNReignGame,
 )
+from rules.engines.revolt_n_reign.render import activated_words
 from rules.engines.revolt_n_reign.state import (
     ATTACK_VICTORY,
     DECK_OUT,
@@ -175,7 +177,7 @@ class RevoltNReignPlugin(GamePlugin):
         elif action.kind == "activate" and len(args) >= 3 and on_table(args[0]) is not None:
             source = on_table(args[0])
             assert source is not None
-            parts = ["Activate ", source, f" (effect {int(args[1]) + 1})"]
+            parts = ["Activate ", source, f" to {_effect_words(state, args[0], args[1])}"]
             if int(args[2]):
                 parts.append(f" with X = {args[2]}")
             targets = [part for part in map(on_table, args[3:]) if part is not None]
@@ -185,6 +187,54 @@ class RevoltNReignPlugin(GamePlugin):
             parts.extend([" targeting " if number == 0 else " and ", target])
         return tuple(parts)
 
+    def action_picks(
+        self, state: State, action: Action, model: Mapping[str, Any], viewer: int
+    ) -> tuple[str, ...]:
+        """A card from the hand, then the cards in play it targets (by id: two copies are two
+        targets); an activation is its card, the effect when the card has more than one, X when
+        X is paid, then its targets; a choice is the card chosen."""
+        args = list(action.args)
+        table = getattr(state, "table", ())
+
+        def in_play(cid: Any) -> list[str]:
+            return [f"card:{cid}"] if isinstance(cid, int) and 0 <= cid < len(table) else []
+
+        if action.kind in ("pillar", "play", "clash", "equalize", "discard") and args:
+            picks = [card_pick("hand", viewer, str(args[0]))]
+            return (*picks, *(pick for arg in args[1:] for pick in in_play(arg)))
+        if action.kind == "activate" and len(args) >= 3 and in_play(args[0]):
+            cid, index, x = int(args[0]), int(args[1]), int(args[2])
+            picks = in_play(cid)
+            if len(table[cid].by_trigger.get("activated", ())) > 1:
+                picks.append(control(f"effect-{cid}-{index}"))
+            if table[cid].effects[index].cost_ip == "X":
+                picks.append(control(f"x-{cid}-{index}-{x}"))
+            return (*picks, *(pick for arg in args[3:] for pick in in_play(arg)))
+        if action.kind == "choose":
+            choice = getattr(state, "choice", None)
+            if args and choice is not None and choice[1] != "discard" and in_play(args[0]):
+                return tuple(in_play(args[0]))
+            return (control(f"choose-{args[0] if args else 'none'}"),)
+        return super().action_picks(state, action, model, viewer)
+
+    def control_words(self, state: State, action: Action, pick: str) -> str:
+        """An activation's effect by what it does, X by its value."""
+        parts = pick.split("-")
+        if parts[0] == "do:effect" and len(parts) == 3:
+            return "To " + _effect_words(state, int(parts[1]), int(parts[2]))
+        if parts[0] == "do:x" and len(parts) == 5:
+            return f"X = {parts[4]}"
+        return super().control_words(state, action, pick)
+
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
         """The effects the engine could not execute, said as the loader reports them."""
         return [f"the {self.name} engine cannot play this card: {p}" for p in card_problems(record)]
+
+
+def _effect_words(state: State, cid: Any, index: Any) -> str:
+    """What effect ``index`` of card ``cid`` on the table does, in words."""
+    table = getattr(state, "table", ())
+    try:
+        return activated_words(table[int(cid)].effects[int(index)])
+    except (IndexError, TypeError, ValueError):
+        return f"use its effect {int(index) + 1}"

@@ -172,3 +172,28 @@ def rules_text(record: Mapping[str, Any] | CardRecord) -> str:
     data = record.as_record() if isinstance(record, CardRecord) else thaw(record)
     parts = [core_text(data), *(effect_text(e) for e in data.get("effects") or ())]
     return " ".join(part for part in parts if part)
+
+
+def activated_words(effect: Any) -> str:
+    """What an engine effect (``cards.Effect``) does, in the rules text's words and without its
+    cost ("deal 2 attack damage to an opponent's Defense"): the name an activation's button and
+    chip give it."""
+    words = []
+    for act in effect.acts:
+        data: dict[str, Any] = {
+            name: getattr(act, name)
+            for name in ("op", "target", "choice", "source", "whose", "delta")
+            if getattr(act, name) is not None
+        }
+        amount = act.amount
+        if amount is not None and not isinstance(amount, int):
+            data["amount"] = {"each": amount.each, "per": amount.per, "branch": amount.branch}
+            if amount.cap is not None:
+                data["amount"]["max"] = amount.cap
+        elif amount is not None:
+            data["amount"] = amount
+        try:
+            words.append(action_text(data))
+        except (KeyError, ValueError):
+            words.append(str(act.op).replace("_", " "))
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

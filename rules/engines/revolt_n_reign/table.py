@@ -45,7 +45,10 @@ def _in_play(entries: list[dict[str, Any]], owner: int) -> list[dict[str, Any]]:
             notes.append(f"{entry['remaining']} DP")
         if "locked_until_turn" in entry:
             notes.append(f"locked to turn {entry['locked_until_turn']}")
-        out.append(card(card_key(entry["name"]), name=entry["name"], notes=notes, owner=owner))
+        shown = card(card_key(entry["name"]), name=entry["name"], notes=notes, owner=owner)
+        if "id" in entry:
+            shown["pick"] = f"card:{entry['id']}"  # two copies in play are two targets
+        out.append(shown)
     return out
 
 

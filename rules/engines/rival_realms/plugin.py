@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from rules.engines.core import Action, Difficulty, GamePlugin, HandWords, PageWords, State
 from rules.engines.core.narration import CardRef, Part
+from rules.engines.core.picks import card_pick
 from rules.engines.core.playtest import Playtest, PlaytestCounter
 from rules.engines.core.table import card_name
 from rules.engines.rival_realms.cards import CardDataError, card_spec
@@ -128,7 +129,7 @@ class RivalRealmsPlugin(GamePlugin):
         if kind == "block" and len(args) == 4:
             return ("Block ", *on_field(args[2], args[3]), " with ", *on_field(args[0], args[1]))
         if kind == "use" and len(args) == 3:
-            return ("Use ", *on_field(args[0], args[1]), f"'s ability {int(args[2]) + 1}")
+            return ("Use ", *on_field(args[0], args[1]), " to ", _ability_words(state, args))
         if kind == "target" and len(args) == 2:
             return ("Target ", *on_field(args[0], args[1]))
         if kind == "pay" and len(args) == 2:
@@ -139,9 +140,93 @@ class RivalRealmsPlugin(GamePlugin):
             return ("Play ", named(args[0]), " for supply")
         return super().action_words(state, action)
 
+    def action_picks(
+        self, state: State, action: Action, model: Mapping[str, Any], viewer: int
+    ) -> tuple[str, ...]:
+        """A card from the hand; a unit on a field by its place there (a blocker, then the
+        attacker it blocks)."""
+        args = list(action.args)
+        if action.kind in ("play", "supply") and len(args) == 1:
+            return (card_pick("hand", viewer, str(args[0])),)
+        units = [
+            (unit["pick"], unit["key"])
+            for seat in model["seats"]
+            for zone in seat["zones"]
+            if zone["id"] == "field"
+            for unit in zone["cards"]
+            if unit.get("pick")
+        ]
+
+        def unit(key: Any, slot: Any, *, first: int) -> list[str]:
+            seats = [first, 1 - first]
+            for seat in seats:
+                pick = f"field{seat}:{slot}"
+                if (pick, key) in units:
+                    return [pick]
+            return []
+
+        rival = 1 - viewer
+        if action.kind == "block" and len(args) == 4:
+            return (*unit(args[0], args[1], first=viewer), *unit(args[2], args[3], first=rival))
+        if action.kind == "target" and len(args) == 2:
+            return tuple(unit(args[0], args[1], first=rival))
+        if action.kind in ("attack", "use", "pay", "assign") and len(args) >= 2:
+            return tuple(unit(args[0], args[1], first=viewer))
+        return super().action_picks(state, action, model, viewer)
+
 
 def _ordinal(number: int) -> str:
     suffix = (
         "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
     )
     return f"{number}{suffix}"
+
+
+#: an ability's target in words (any other target: its code with spaces)
+TARGET_WORDS = {
+    "this_unit": "this unit",
+    "enemy_unit": "an enemy unit",
+    "own_unit": "a unit of yours",
+}
+
+
+def _op_words(op: Mapping[str, Any]) -> str:
+    """One step of an ability (an ``op`` of its ``do`` list) in words."""
+    name = str(op.get("op", ""))
+    amount = op.get("amount", 1)
+    target = str(op.get("target", ""))
+    aimed = TARGET_WORDS.get(target, target.replace("_", " "))
+    if name == "gain_supply":
+        return f"gain {amount} supply"
+    if name == "draw":
+        return f"draw {amount} card{'s' if amount != 1 else ''}"
+    if name == "gain_life":
+        return f"gain {amount} life"
+    if name == "damage_rival":
+        return f"deal {amount} damage to the rival"
+    if name == "damage_unit":
+        return f"deal {amount} damage to {aimed}"
+    if name == "prevent_damage":
+        return f"prevent {amount} damage to {aimed}"
+    if name == "modify":
+        changes = [f"{op[part]:+d} {part}" for part in ("attack", "defense") if op.get(part)]
+        return f"give {aimed} {' and '.join(changes) or 'a change'}"
+    if name == "rival_discards":
+        return f"make the rival discard {amount}"
+    if name == "return_to_hand":
+        return f"return {aimed} to its owner's hand"
+    return name.replace("_", " ") + (f" {aimed}" if aimed else "")
+
+
+def _ability_words(state: State, args: list[Any]) -> str:
+    """What ability ``args[2]`` of the card ``args[0]`` does, from its effect data."""
+    table = getattr(state, "table", ())
+    spec = next((card for card in table if card.key == args[0]), None)
+    try:
+        ability = spec.abilities[int(args[2])] if spec is not None else None
+    except (IndexError, ValueError):
+        ability = None
+    if ability is None:
+        return f"use its ability {int(args[2]) + 1}"
+    steps = [_op_words(op) for op in ability.do]
+    return " and ".join(steps) or "use its ability"

@@ -50,6 +50,8 @@ def realms_table(state: RealmsState, viewer: int | None) -> dict[str, Any]:
             )
             for unit in public["fields"][p]
         ]
+        for slot, unit in enumerate(field):
+            unit["pick"] = f"field{p}:{slot}"  # a unit by its place: two copies, two targets
         seats.append(
             seat(
                 p,

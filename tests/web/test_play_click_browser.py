@@ -1,0 +1,146 @@
+"""Playing against the AI by clicking the table (issue 34, item 1, "Click the table"): a game
+of each of the five games, from the demo pair /play/ offers first, against the easy AI, where
+every move is made by clicking cards, units, squares and the table's control chips, never a word
+button. The paths are read from the page (each word button's ``data-path``), one is picked at
+random, and its picks are clicked one after the other; the page must outline the next pick
+after each click and post the move after the last one. A click on a card no action uses must
+say why. Screenshots at desktop width and at 375 px go to ``test-artifacts/play-click-*.png``.
+
+Every game is played whole: it must end within ``MOVES`` of the player's moves (random clicks
+end each of these games in far fewer: 10 to 150 moves). Only Revolt N Reign and Rival Realms,
+whose random play could run towards the engine's turn limit, may stop at ``MOVES`` instead of
+ending (the test prints when it does); measured, they ended too.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from decks.demo import demo_load
+from rules.models import PlayedGame
+from tests.decks.conftest import SAMPLES_DIR
+from tests.web.browser import ARTIFACTS, BROWSER_TESTS, expect, log_in, shot
+
+pytestmark = BROWSER_TESTS
+
+GAMES = [
+    "regality-vs-religion",
+    "reign-absolute",
+    "reggae-revolution",
+    "revolt-n-reign",
+    "rival-realms",
+]
+#: the most moves of the player's a game is clicked through (see the module docstring)
+MOVES = 400
+#: games that may stop at ``MOVES`` rather than end
+CAPPED = {"revolt-n-reign", "rival-realms"}
+
+
+def _version(tab) -> str | None:
+    return tab.evaluate(
+        "() => { const v = document.querySelector('#play-area [name=version]');"
+        " return v ? v.value : null; }"
+    )
+
+
+def _click_path(tab, path: list[str]) -> None:
+    """Click each pick of ``path`` on the table; after each but the last, the next is outlined."""
+    before = _version(tab)
+    for number, pick in enumerate(path):
+        target = tab.locator(f'#play-area [data-pick="{pick}"]:visible').first
+        expect(target).to_have_class(re.compile(r"\bpick-live\b"))
+        target.click()
+        if number + 1 < len(path):
+            expect(tab.get_by_test_id("pick-message")).to_contain_text("picked")
+    tab.wait_for_function(
+        "v => { const e = document.querySelector('#play-area [name=version]');"
+        " return !e || e.value != v; }",
+        arg=before,
+    )
+
+
+def _says_why_on_an_unusable_card(tab) -> bool:
+    """Click a card of the table that starts no path, if there is one: the page says why and
+    posts nothing. Returns whether one was found."""
+    starts = tab.evaluate(
+        "() => Array.from(document.querySelectorAll('#play-area button[data-path]'))"
+        ".map(b => b.dataset.path.split(' ')[0])"
+    )
+    unusable = tab.evaluate(
+        "starts => { const e = Array.from(document.querySelectorAll("
+        "'#play-area .tcard[data-pick]')).find(e => !starts.includes(e.dataset.pick)"
+        " && e.offsetParent); return e ? e.dataset.pick : null; }",
+        starts,
+    )
+    if unusable is None:
+        return False
+    before = _version(tab)
+    tab.locator(f'#play-area [data-pick="{unusable}"]').first.click()
+    expect(tab.get_by_test_id("pick-message")).to_contain_text("none of your legal actions")
+    assert _version(tab) == before
+    return True
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_is_played_by_clicking_the_table_only(page, user, password, settings, game):
+    # a game clicked through at test speed outruns the per-minute limit on moves
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "play_move": "100000/minute"},
+    }
+    # given the demo set, and a game started with the pair /play/ offers first, against easy
+    demo_load(samples_dir=SAMPLES_DIR)
+    log_in(page, user, password)
+    page.goto(f"/play/?game={game}")
+    page.get_by_label("AI", exact=True).select_option("easy")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_test_id("table")).to_be_visible()
+    status = page.get_by_test_id("play-status")
+    rng = random.Random(34)
+    said_why = False
+    moves = 0
+    # when the player clicks a random path of table elements for each move
+    while moves < MOVES:
+        if "Game over" in status.inner_text():
+            break
+        go_on = page.get_by_test_id("play-continue")
+        if go_on.count():
+            go_on.click()
+            continue
+        expect(status).to_contain_text("Your move")
+        # the page's script has read this page (a click before it would open a card's page)
+        page.wait_for_selector("#play-area[data-picks-ready]", state="attached")
+        paths = page.eval_on_selector_all(
+            "#play-area button[data-path]", "buttons => buttons.map(b => b.dataset.path)"
+        )
+        assert paths, "every choice has a click path"
+        if moves == 2:
+            shot(page, f"play-click-{game}-desktop")
+            # the window as a player sees it: the sticky bar at its bottom
+            page.screenshot(path=str(ARTIFACTS / f"play-click-{game}-desktop-window.png"))
+            page.set_viewport_size({"width": 375, "height": 740})
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 375 + 1, width
+            shot(page, f"play-click-{game}-375")
+            page.screenshot(path=str(ARTIFACTS / f"play-click-{game}-375-window.png"))
+            page.set_viewport_size({"width": 1280, "height": 900})
+        if not said_why:
+            said_why = _says_why_on_an_unusable_card(page)
+        _click_path(page, rng.choice(paths).split(" "))
+        moves += 1
+    played = PlayedGame.objects.get()
+    print(f"{game}: {moves} moves clicked, {played.status}")
+    # then the game went on by the clicks alone, to its end unless the game may be capped
+    assert len(played.actions) > moves
+    if game not in CAPPED or played.status == PlayedGame.Status.FINISHED:
+        expect(status).to_contain_text("Game over")
+        assert played.status == PlayedGame.Status.FINISHED
+    else:
+        print(f"{game}: stopped after {moves} clicked moves (MOVES), the game still in play")
+    shot(page, f"play-click-{game}-end")
+    page.set_viewport_size({"width": 375, "height": 740})
+    shot(page, f"play-click-{game}-end-375")
