@@ -388,8 +388,8 @@ def test_destructions_valued_once_per_space_agree_with_every_destroyer():
         # when _small_search values each space within reach once (King, General and Wizard
         # destroying the same tile from the same space leave the same value) and when it
         # tries every destroyer and every direction
-        fast = solver._small_search(node, -float("inf"), float("inf"))
-        slow = generic._small_search(node, -float("inf"), float("inf"))
+        fast = solver._small_search(*node, -float("inf"), float("inf"))
+        slow = generic._small_search(*node, -float("inf"), float("inf"))
         # then the exact values agree
         assert fast == slow
 
