@@ -168,7 +168,7 @@ def steps(decks_count: int, seed: int, format_slug: str) -> None:
     assert format_id is not None
     snapshot = format_rules(format_id, AS_OF)
     scratch = ValidationReport(game=GAME)
-    resolved = [resolve(index, rules, deck, scratch) for deck in decks]
+    resolved = [resolve(index, rules.zones, rules.pool_rule, deck, scratch) for deck in decks]
     from decks.validation import validate
 
     def best(run: Any) -> float:
@@ -186,7 +186,10 @@ def steps(decks_count: int, seed: int, format_slug: str) -> None:
             lambda: [validate(GAME, d, format=format_slug, as_of=AS_OF) for d in decks],
         ),
         ("validate, no format", lambda: [validate(GAME, d, as_of=AS_OF) for d in decks]),
-        ("  resolve", lambda: [resolve(index, rules, d, scratch) for d in decks]),
+        (
+            "  resolve",
+            lambda: [resolve(index, rules.zones, rules.pool_rule, d, scratch) for d in decks],
+        ),
         (
             "  the game's rules",
             lambda: [rules.check(r, ValidationReport(game=GAME), None) for r in resolved],

@@ -105,7 +105,7 @@ def validate(
     format_id = _format_id(slug, format)
     index = card_index(slug)
     report = ValidationReport(game=slug, variant=variant)
-    deck = resolve(index, rules, entries, report)
+    deck = resolve(index, rules.zones, rules.pool_rule, entries, report)
     report.card_count = deck.card_count
     rules.check(deck, report, variant)
     if format_id is not None:
@@ -126,6 +126,6 @@ def resolve_deck(
     slug = game if isinstance(game, str) else game.slug
     rules = rules_for(slug)
     report = ValidationReport(game=slug)
-    deck = resolve(card_index(slug), rules, entries, report)
+    deck = resolve(card_index(slug), rules.zones, rules.pool_rule, entries, report)
     report.card_count = deck.card_count
     return deck, report

@@ -7,13 +7,10 @@ compiles it with the engines (``rules/compiled.py``); ``decks.validation.base`` 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from decks.validation.records import CardIndex, CardInfo
 from decks.validation.report import ValidationReport
-
-if TYPE_CHECKING:
-    from decks.validation.game_rules import GameRules
 
 
 class ResolvedDeck:
@@ -106,12 +103,15 @@ def _exact_entries(
 
 def resolve(
     index: CardIndex,
-    rules: GameRules,
+    rule_zones: tuple[str, ...],
+    pool_rule: str,
     entries: Mapping[str, int] | Iterable[Any],
     report: ValidationReport,
 ) -> ResolvedDeck:
-    """Match entries to cards, summing repeated names; report unknown names and bad quantities."""
-    rule_zones: tuple[str, ...] = rules.zones
+    """Match entries to cards, summing repeated names; report unknown names and bad quantities
+    under ``pool_rule``. ``rule_zones`` and ``pool_rule`` are the game rules' (``GameRules``:
+    the zones it knows, the first where an entry without a zone goes; the rule its card list
+    is checked under), passed as values so that this module stays below the rules."""
     if not rule_zones and isinstance(entries, dict):
         exact = _exact_entries(index.by_name, entries)
         if exact is not None:
@@ -165,7 +165,7 @@ def resolve(
         report.add(
             "invalid-quantity",
             f"Quantity: {name} has a quantity that is not a whole number of at least 1",
-            rules.pool_rule,
+            pool_rule,
             [name],
         )
     for name, quantity in deck.unknown.items():
@@ -176,7 +176,7 @@ def resolve(
         report.add(
             "unknown-card",
             f"Unknown card: {name!r}{where} is not a {index.game_name} card{hint}",
-            rules.pool_rule,
+            pool_rule,
             [name],
             suggestions=suggestions,
             quantity=quantity,
@@ -188,7 +188,7 @@ def resolve(
             report.add(
                 "unknown-zone",
                 f"Zone: {index.game_name} has no zone {zone!r} (zones: {', '.join(rule_zones)})",
-                rules.pool_rule,
+                pool_rule,
                 names,
                 zone=zone,
             )
