@@ -28,7 +28,6 @@ import io
 import json
 import os
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -215,22 +214,16 @@ def steps(decks_count: int, seed: int, format_slug: str) -> None:
 
 
 def main() -> None:
-    from rules import compiled
+    from bench.engines import add_builds_option, figures_of_each_build
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decks", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--format", default="standard", help="the format of the second figure")
     parser.add_argument("--rounds", type=int, default=3, help="passes per figure (best counts)")
-    parser.add_argument(
-        "--builds",
-        choices=("both", "current"),
-        default="both" if compiled.built_modules() else "current",
-        help="both builds, each in its own process, or only the one this process runs",
-    )
+    add_builds_option(parser)
     parser.add_argument("--profile", action="store_true", help="cProfile one pass instead")
     parser.add_argument("--steps", action="store_true", help="time each step of validate instead")
-    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.profile:
         profile(options.decks, options.seed, options.format)
@@ -246,16 +239,11 @@ def main() -> None:
             report(figures)
         return
     runs = []
-    for build in ("compiled", "python"):
-        env = {**os.environ, compiled.ENV: build}
-        argv = [sys.argv[0], "--builds", "current", "--json"]
-        argv += ["--decks", str(options.decks), "--seed", str(options.seed)]
-        argv += ["--format", options.format, "--rounds", str(options.rounds)]
-        done = subprocess.run(
-            [sys.executable, *argv], env=env, capture_output=True, text=True, check=True
-        )
-        runs.append(json.loads(done.stdout.splitlines()[-1]))
-        report(runs[-1])
+    argv = ["--decks", str(options.decks), "--seed", str(options.seed)]
+    argv += ["--format", options.format, "--rounds", str(options.rounds)]
+    for figures in figures_of_each_build(argv):
+        runs.append(figures)
+        report(figures)
         print()
     fast, slow = runs
     print("== compiled / Python (decks/s, CPU)")
