@@ -91,6 +91,11 @@ def built_modules() -> list[Path]:
     return sorted(found)
 
 
+def fresh_build() -> bool:
+    """True when there is a compiled build, and of this very source."""
+    return bool(built_modules()) and _stamp().get("source") == source_digest()
+
+
 def _stamp() -> dict[str, object]:
     try:
         loaded = json.loads(STAMP.read_text())

@@ -26,6 +26,7 @@ from decks.validation.formats import format_id_for, format_rules
 from decks.validation.report import ValidationReport
 from decks.validation.resolved import ResolvedDeck
 from rules import compiled
+from tests.rules.differential import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "decks" / "validation_differential.py"
@@ -38,26 +39,13 @@ GAMES = (
 )
 
 
-def _fresh_build() -> bool:
-    return (
-        bool(compiled.built_modules())
-        and compiled._stamp().get("source") == compiled.source_digest()
-    )
-
-
 def _run(build: str) -> tuple[dict[str, str], list[str]]:
-    env = {**os.environ, compiled.ENV: build}
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT)], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    header, *lines = done.stdout.splitlines()
-    return json.loads(header), lines
+    return run_script(SCRIPT, build)
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(
-    not _fresh_build(),
+    not compiled.fresh_build(),
     reason="no compiled build matching the source (make install builds one where a C compiler "
     "is present)",
 )

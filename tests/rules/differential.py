@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +27,8 @@ from rules.agents import web_agent
 from rules.engines.core import find_plugin, get_game, registered_games
 from rules.simulation import game_record, play_out
 
+ROOT = Path(__file__).resolve().parents[2]
+
 #: a test that spies on an engine's or agent's method by replacing it on the class: a compiled
 #: class's methods cannot be replaced, so it runs on the pure-Python build only (CI runs the
 #: suite pure Python on one database), while this module holds the compiled build to the same
@@ -34,6 +38,21 @@ spies_on_methods = pytest.mark.skipif(
     reason="a spy cannot replace a compiled class's method; test_compiled_engines.py holds the "
     "compiled build to the same games as the pure-Python one",
 )
+
+
+def run_script(script: Path, build: str | None) -> tuple[dict[str, str], list[str]]:
+    """Run a differential ``script`` on ``build`` ("compiled", "python", or None for the
+    default) in its own process (the build is chosen as a process starts): the JSON header
+    it printed first (which build ran), and its other lines."""
+    env = {key: value for key, value in os.environ.items() if key != compiled.ENV}
+    if build is not None:
+        env[compiled.ENV] = build
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    header, *lines = done.stdout.splitlines()
+    return json.loads(header), lines
 
 
 def records(games: int) -> list[dict[str, object]]:

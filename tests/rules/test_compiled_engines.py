@@ -15,33 +15,19 @@ from pathlib import Path
 import pytest
 
 from rules import compiled
+from tests.rules.differential import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "rules" / "differential.py"
 
 
-def _fresh_build() -> bool:
-    return (
-        bool(compiled.built_modules())
-        and compiled._stamp().get("source") == compiled.source_digest()
-    )
-
-
 def _play(engines: str | None) -> tuple[dict[str, str], list[str]]:
-    env = {key: value for key, value in os.environ.items() if key != compiled.ENV}
-    if engines is not None:
-        env[compiled.ENV] = engines
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT)], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    header, *lines = done.stdout.splitlines()
-    return json.loads(header), lines
+    return run_script(SCRIPT, engines)
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(
-    not _fresh_build(),
+    not compiled.fresh_build(),
     reason="no compiled build of the engines matching their source (make install builds one "
     "where a C compiler is present)",
 )
