@@ -19,7 +19,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +156,19 @@ def figures_of_each_build(argv: list[str]) -> Iterator[dict[str, Any]]:
         yield json.loads(done.stdout.splitlines()[-1])
 
 
+def both_builds_reported(
+    argv: list[str], report: Callable[[dict[str, Any]], object]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The figures of the compiled build and of pure Python (``figures_of_each_build``), each
+    reported as it comes."""
+    runs = []
+    for figures in figures_of_each_build(argv):
+        runs.append(figures)
+        report(figures)
+        print()
+    return runs[0], runs[1]
+
+
 def main() -> None:
     """Print every figure, of one build or of both."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -170,13 +183,8 @@ def main() -> None:
         else:
             report(figures)
         return
-    runs = []
     argv = ["--seconds", str(options.seconds), *(["--no-solver"] if options.no_solver else [])]
-    for figures in figures_of_each_build(argv):
-        runs.append(figures)
-        report(figures)
-        print()
-    fast, slow = runs
+    fast, slow = both_builds_reported(argv, report)
     print("== compiled / Python (actions/s), and the compiled build against the anchor")
     for slug, rate in fast["engines"].items():
         ratio = rate["actions_s"] / slow["engines"][slug]["actions_s"]

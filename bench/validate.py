@@ -214,7 +214,7 @@ def steps(decks_count: int, seed: int, format_slug: str) -> None:
 
 
 def main() -> None:
-    from bench.engines import add_builds_option, figures_of_each_build
+    from bench.engines import add_builds_option, both_builds_reported
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decks", type=int, default=10_000)
@@ -238,14 +238,9 @@ def main() -> None:
         else:
             report(figures)
         return
-    runs = []
     argv = ["--decks", str(options.decks), "--seed", str(options.seed)]
     argv += ["--format", options.format, "--rounds", str(options.rounds)]
-    for figures in figures_of_each_build(argv):
-        runs.append(figures)
-        report(figures)
-        print()
-    fast, slow = runs
+    fast, slow = both_builds_reported(argv, report)
     print("== compiled / Python (decks/s, CPU)")
     for label, run in fast["runs"].items():
         print(f"{label:18s} {run['cpu_rate'] / slow['runs'][label]['cpu_rate']:5.2f}x")
