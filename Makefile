@@ -59,14 +59,20 @@ define SERVE_PREPARE
 endef
 
 .PHONY: serve serve-proxy
+# Live tables' WebSockets go to daphne on $(WS_PORT) (gunicorn's threads keep serving HTTP):
+# the pages open them there (DECKWRIGHT_WEBSOCKET_URL); behind nginx, /ws/ is passed to it.
+WS_PORT ?= 8002
 serve: install
 	@$(SERVE_PREPARE) && \
-	echo "Serving http://$(HOST):$(PORT)/ with gunicorn (DEBUG=0); Ctrl-C stops it" && \
-	exec $(BIN)/gunicorn -c deckwright/gunicorn.conf.py --bind $(HOST):$(PORT)
+	echo "Serving http://$(HOST):$(PORT)/ with gunicorn (DEBUG=0), WebSockets with daphne on $(WS_PORT); Ctrl-C stops them" && \
+	{ $(BIN)/daphne -b $(HOST) -p $(WS_PORT) deckwright.asgi:application & daphne=$$!; \
+	trap 'kill $$daphne 2>/dev/null' EXIT INT TERM; \
+	DECKWRIGHT_WEBSOCKET_URL=$${DECKWRIGHT_WEBSOCKET_URL:-ws://$(HOST):$(WS_PORT)} \
+	$(BIN)/gunicorn -c deckwright/gunicorn.conf.py --bind $(HOST):$(PORT); }
 
 serve-proxy: install
 	@$(SERVE_PREPARE) && \
-	exec $(BIN)/python manage.py serve_proxy --listen $(HOST):$(PORT) --upstream 127.0.0.1:$(UPSTREAM_PORT)
+	exec $(BIN)/python manage.py serve_proxy --listen $(HOST):$(PORT) --upstream 127.0.0.1:$(UPSTREAM_PORT) --websocket-upstream 127.0.0.1:$(WS_PORT)
 
 # A Celery worker for simulation jobs (matchups included); it needs CELERY_BROKER_URL (and so does
 # `make run`, to use it).
@@ -78,11 +84,10 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# Static types of the pure-Python rules side and of the compiled validation modules (files and
-# settings: [tool.mypy] in pyproject.toml).
+# Static types of the whole tree, with Django's and DRF's mypy plugins (the files and settings:
+# [tool.mypy] in pyproject.toml); .mypy_cache keeps a second run quick.
 typecheck: install
-	$(BIN)/mypy rules/engines rules/agents rules/simulation.py rules/metagame.py rules/ladder.py \
-		$(filter-out decks/validation/__init__.py decks/validation/base.py decks/validation/formats.py decks/validation/index.py,$(wildcard decks/validation/*.py))
+	$(BIN)/mypy
 
 format: install
 	$(BIN)/ruff check --fix .

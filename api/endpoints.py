@@ -68,7 +68,12 @@ def _view_methods(callback: Any) -> dict[str, str]:
         return {}
     actions = getattr(callback, "actions", None)
     if actions:  # a viewset route: HTTP method -> action
-        pairs = [(method, getattr(view_class, action, None)) for method, action in actions.items()]
+        # DRF adds "head" to this shared dict on the route's first GET: hidden as for plain views
+        pairs = [
+            (method, getattr(view_class, action, None))
+            for method, action in actions.items()
+            if method not in HIDDEN_METHODS
+        ]
     else:
         pairs = [
             (method, getattr(view_class, method))

@@ -10,20 +10,24 @@ import logging
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.core.exceptions import (
+    BadRequest,
+    PermissionDenied,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.urls import reverse
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from api.parsers import RefusedBody
-from api.problems import DRF_CODES, PROBLEM_TYPES, STATUS_CODES
 from cards.search import QueryError
+from common.problems import DRF_CODES, PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, problem
 from decks.errors import DeckBusyError
 
-PROBLEM_CONTENT_TYPE = "application/problem+json"
 logger = logging.getLogger(__name__)
 
 
@@ -89,37 +93,6 @@ class ServiceBusy(exceptions.APIException):
     def __init__(self, detail: str | None = None) -> None:
         super().__init__(detail=detail, code="busy")
         self.problem_headers = {"Retry-After": "1"}
-
-
-def problem_type_url(code: str, request: HttpRequest | None = None) -> str:
-    path = reverse("api:problem-detail", kwargs={"code": code})
-    return request.build_absolute_uri(path) if request is not None else path
-
-
-def problem(
-    status_code: int,
-    detail: str,
-    *,
-    code: str | None = None,
-    request: HttpRequest | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """The problem-details body for an error."""
-    code = code or STATUS_CODES.get(
-        status_code, "bad-request" if status_code < 500 else "server-error"
-    )
-    known = PROBLEM_TYPES.get(code)
-    body: dict[str, Any] = {
-        "type": problem_type_url(code, request) if known else "about:blank",
-        "title": known.title if known else "Error",
-        "status": status_code,
-        "detail": detail,
-        "code": code,
-    }
-    if request is not None:
-        body["instance"] = request.get_full_path()
-    body.update(extra)
-    return body
 
 
 def _flatten(detail: Any, prefix: str = "") -> list[dict[str, str]]:
@@ -194,8 +167,10 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         code = DRF_CODES.get(drf_code, drf_code if drf_code in PROBLEM_TYPES else None)
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
         extra: dict[str, Any] = {}
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            extra["retry_after"] = int(exc.wait + 0.999)
+        # Throttled sets ``wait`` in __init__; DRF's stubs leave the attribute out
+        wait: float | None = getattr(exc, "wait", None)
+        if isinstance(exc, exceptions.Throttled) and wait is not None:
+            extra["retry_after"] = int(wait + 0.999)
         extra.update(getattr(exc, "problem_extra", {}))
         body = problem(status_code, str(detail), code=code, request=request, **extra)
     else:  # Http404 / Django PermissionDenied, already turned into a response by DRF
@@ -226,13 +201,13 @@ def _json_problem(request: HttpRequest, status_code: int, detail: str) -> HttpRe
 def handler400(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
         return _json_problem(request, 400, "The request cannot be served as sent.")
-    return defaults.bad_request(request, exception)
+    return defaults.bad_request(request, exception or BadRequest())
 
 
 def handler403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
         return _json_problem(request, 403, "You may not do this.")
-    return defaults.permission_denied(request, exception)
+    return defaults.permission_denied(request, exception or PermissionDenied())
 
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

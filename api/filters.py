@@ -7,7 +7,7 @@ unknown vocabulary value is a 400 naming the parameter, as in the query language
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, ClassVar
 
 import django_filters
 from django import forms
@@ -42,8 +42,10 @@ class IntegerRangeField(RangeField):
     """``<name>_min`` / ``<name>_max`` as whole numbers within the database's integer range."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        bounds = {"min_value": INT_MIN, "max_value": INT_MAX}
-        fields = (forms.IntegerField(**bounds), forms.IntegerField(**bounds))
+        fields = (
+            forms.IntegerField(min_value=INT_MIN, max_value=INT_MAX),
+            forms.IntegerField(min_value=INT_MIN, max_value=INT_MAX),
+        )
         super().__init__(fields, *args, **kwargs)
 
 
@@ -83,7 +85,8 @@ class GameSlugField(forms.CharField):
         "invalid_choice": "Select a valid choice. That choice is not one of the available choices."
     }
 
-    def to_python(self, value: Any) -> Game | None:
+    # its cleaned value is the game, not the text (CharField's stubs say str)
+    def to_python(self, value: Any) -> Game | None:  # type: ignore[override]
         slug = super().to_python(value)
         if not slug:
             return None
@@ -134,8 +137,11 @@ class _SharedFields(dict[str, forms.Field]):
 class _GameScopedFilterSet(django_filters.FilterSet):
     game = GameFilter(help_text="A game slug.")
 
+    _cached_form_class: ClassVar[type[forms.Form]]
+
+    # django-filter returns a plain dict copy too; its stubs say OrderedDict
     @classmethod
-    def get_filters(cls) -> dict[str, django_filters.Filter]:
+    def get_filters(cls) -> dict[str, django_filters.Filter]:  # type: ignore[override]
         # django-filter's metaclass sets each class's base_filters from this, once
         return _SharedFilters(super().get_filters())
 

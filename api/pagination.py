@@ -7,6 +7,7 @@ says so in the ``Count-Estimated: true`` header), and exact ``next`` links eithe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import QuerySet
@@ -30,8 +31,9 @@ class CardPagination(PageNumberPagination):
     card_page: CardPage
 
     def paginate_queryset(
-        self, queryset: QuerySet[Any], request: Request, view: Any = None
+        self, queryset: QuerySet[Any, Any] | Sequence[Any], request: Request, view: Any = None
     ) -> list[Any]:
+        assert isinstance(queryset, QuerySet)  # the card list pages a queryset only
         self.request = request
         page_size = self.get_page_size(request) or 50
         wanted = request.query_params.get(self.page_query_param)
@@ -46,12 +48,14 @@ class CardPagination(PageNumberPagination):
     def get_next_link(self) -> str | None:
         if not self.card_page.has_next:
             return None
+        assert self.request is not None  # set by paginate_queryset, before any link
         url = self.request.build_absolute_uri()
         return replace_query_param(url, self.page_query_param, self.card_page.number + 1)
 
     def get_previous_link(self) -> str | None:
         if not self.card_page.has_previous:
             return None
+        assert self.request is not None  # set by paginate_queryset, before any link
         url = self.request.build_absolute_uri()
         if self.card_page.number == 2:
             return remove_query_param(url, self.page_query_param)

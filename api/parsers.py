@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import exceptions
-from rest_framework.parsers import JSONParser, get_encoding
 
-from deckwright.inputs import JSONInputError, json_loads_bounded, json_max_bytes, json_max_depth
+# DRF has parsers.get_encoding; its stubs leave it out
+from rest_framework.parsers import JSONParser, get_encoding  # type: ignore[attr-defined]
+
+from common.inputs import JSONInputError, json_loads_bounded, json_max_bytes, json_max_depth
 
 
 class RefusedBody(exceptions.ParseError):

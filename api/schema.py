@@ -4,17 +4,19 @@
 400/401/404/429/500 everywhere (bad parameters, a bad token, a missing object or page, throttling,
 a server fault), 403 where writing or signing in is involved, and what a view declares besides
 (``extra_error_statuses``, or ``extra_error_statuses_by_action``: 412, 428 and 503 for deck
-writes); each with an example body.
+writes); each with an example body. The catalogue's reads (``decks.httpcache``) also
+document their ``ETag`` and the ``304`` an ``If-None-Match`` with it gets.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import permissions, serializers
 
-from api.problems import PROBLEM_TYPES
+from common.problems import PROBLEM_TYPES
+from decks.httpcache import CACHE_HEADER, CATALOGUE_ROUTES
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
@@ -34,7 +36,7 @@ class ProblemSerializer(serializers.Serializer):
     detail = serializers.CharField()
     code = serializers.ChoiceField(choices=sorted(PROBLEM_TYPES))
     instance = serializers.CharField(required=False)
-    errors = ProblemFieldErrorSerializer(many=True, required=False)
+    errors = ProblemFieldErrorSerializer(many=True, required=False)  # type: ignore[assignment]  # stubs: declared fields leave the class
     parameter = serializers.CharField(required=False, help_text="invalid-query: the parameter.")
     query = serializers.CharField(required=False, help_text="invalid-query: the query text.")
     position = serializers.IntegerField(required=False, help_text="0-based offset of the problem.")
@@ -174,6 +176,23 @@ DESCRIPTIONS = {
 }
 
 
+NOT_MODIFIED = (
+    "Not Modified: If-None-Match named the current ETag (anonymous clients; docs/api.md, "
+    "Caching and conditional requests). No body."
+)
+CATALOGUE_HEADERS = {
+    "ETag": {
+        "schema": {"type": "string"},
+        "description": "Anonymous clients: a weak validator of this answer; send it back in "
+        "If-None-Match to get 304 while the catalogue has not changed.",
+    },
+    CACHE_HEADER: {
+        "schema": {"type": "string", "enum": ["hit", "miss", "revalidated", "bypass"]},
+        "description": "Anonymous clients: whether the shared response cache answered.",
+    },
+}
+
+
 class ProblemAutoSchema(AutoSchema):
     def _needs_auth(self) -> bool:
         classes = getattr(self.view, "permission_classes", [])
@@ -194,10 +213,27 @@ class ProblemAutoSchema(AutoSchema):
         codes += [str(code) for code in by_action.get(getattr(self.view, "action", None), ())]
         return sorted(set(codes))
 
-    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
+    def _is_catalogue_read(self) -> bool:
+        """True for a GET that ``decks.httpcache`` answers with validators (its URL name)."""
+        action = getattr(self.view, "action", None)
+        basename = getattr(self.view, "basename", None)
+        if self.method != "GET" or action is None or basename is None:
+            return False
+        suffix = {"list": "list", "retrieve": "detail"}.get(action)
+        if suffix is None:
+            suffix = getattr(getattr(self.view, action, None), "url_name", action)
+        return f"api:{basename}-{suffix}" in CATALOGUE_ROUTES
+
+    def _get_response_bodies(
+        self, direction: Literal["request", "response"] = "response"
+    ) -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
+        if self._is_catalogue_read():
+            if "200" in responses:
+                responses["200"].setdefault("headers", {}).update(CATALOGUE_HEADERS)
+            responses["304"] = {"description": NOT_MODIFIED, "headers": CATALOGUE_HEADERS}
         ref = self.resolve_serializer(ProblemSerializer, "response").ref
         for code in self._error_codes():
             entry = responses.setdefault(code, {"description": DESCRIPTIONS[code]})

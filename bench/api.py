@@ -16,6 +16,7 @@ nothing.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import subprocess
@@ -23,7 +24,9 @@ import sys
 import tempfile
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_URL = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/deckwright_bench")
@@ -129,7 +132,7 @@ def run_backend(backend: str, cards: int, requests: int) -> None:
     def bare(request, key: str) -> HttpResponse:
         return HttpResponse(precomputed[key], content_type="application/json")
 
-    urls = types.ModuleType("bench_urls")
+    urls: Any = types.ModuleType("bench_urls")  # its urlpatterns are set below
     urls.urlpatterns = [
         path("bare/<str:key>/", bare),
         path("", include("deckwright.urls")),
@@ -147,8 +150,8 @@ def run_backend(backend: str, cards: int, requests: int) -> None:
             assert response.status_code == 200, response.content[:300]
         return samples
 
-    cases = [
-        (label, lambda p=p, q=q: client.get(p, {**q, "game": "bench"}))
+    cases: list[tuple[str, Callable[[], Any]]] = [
+        (label, functools.partial(client.get, p, {**q, "game": "bench"}))
         for label, p, q in searches(example)
     ]
     cases.append(

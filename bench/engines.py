@@ -84,6 +84,7 @@ def playout_rate(slug: str, seconds: float) -> tuple[int, int, float]:
 def solver_rate(seconds: float) -> str:
     """Solve a fixed four-empty Regality vs Religion position with the reference decision-level
     solver and with the turn-level fast solver the command uses (both time-boxed)."""
+    from rules.engines.regality_vs_religion.game import RvRState
     from rules.engines.regality_vs_religion.solver import Solver, make_solver
 
     game = get_game("regality-vs-religion")
@@ -93,6 +94,7 @@ def solver_rate(seconds: float) -> str:
         ("fast solver", lambda s: make_solver(s, time_limit=max(seconds * 30, 60))),
     ):
         state = game.new_initial_state(0, {"variant": "old-style", "position": SOLVER_POSITION})
+        assert isinstance(state, RvRState)
         solution = build(state).solve(state)
         outcome = f"{solution.winner} by {solution.margin}" if solution.complete else "unfinished"
         lines.append(

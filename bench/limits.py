@@ -6,7 +6,7 @@
 Each of N processes is a separate Python interpreter (as gunicorn's workers are) that sends M
 anonymous ``GET /api/v1/games/`` through Django's full stack, each with a made-up
 ``X-Forwarded-For``, all against one SQLite file and a limit of 120 a minute. With counters every
-process shares (deckwright.counters: a database table without REDIS_URL, Redis with it) about 120
+process shares (common.counters: a database table without REDIS_URL, Redis with it) about 120
 pass whatever N is; with per-process memory (the old default) each process allows its own 120.
 (Counts are per fixed window of a minute, shifted per client: a run that straddles the end of
 its window may pass up to twice the limit, as with any fixed-window limiter.)
@@ -77,7 +77,7 @@ def run(backend: str, processes: int, requests: int, data_dir: Path) -> dict[str
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
     subprocess.run(
-        [sys.executable, "manage.py", "shell", "-v", "0", "-c", "from deckwright.counters import counter_clear; counter_clear()"],
+        [sys.executable, "manage.py", "shell", "-v", "0", "-c", "from common.counters import counter_clear; counter_clear()"],
         cwd=ROOT, env=env, check=True,
     )  # fmt: skip
     started = time.perf_counter()

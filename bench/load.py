@@ -14,13 +14,31 @@ The clients take turns through four endpoints: the card search of the API
 validation (``POST /api/v1/validate/``). It prints, per endpoint, requests, errors (any non-200
 answer, timeout or broken connection), throughput and p50/p99 latency, as Markdown tables.
 
-Everything is bounded and local: only 127.0.0.1, at most 1,000 clients and 600 s, a request
-times out after 30 s, and the server is stopped when its run ends (or the script is interrupted).
+Against a server already running (``make serve``, its database and data as they are):
+
+    .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --pid 12345 --clients 200
+
+``--pid`` (repeatable) names the server's processes; their CPU and their children's (gunicorn's
+workers) is read from /proc before and after the run and reported per answer. The server's
+throttle rates are its own: start it with ``API_THROTTLE_ANON=1000000/second`` (and ``_USER``)
+or most answers will be 429s, which count as errors.
+
+The load generator: ``wrk`` where it is installed (Debian's package; ``--load-client wrk``), with
+a Lua script cycling through the same four requests (it reports the mix as a whole, not per
+endpoint), else this script's own asyncio client. Either way the generator's own CPU is measured
+(``wrk``'s from the kernel's accounting of finished children, the asyncio client's from this
+process, which runs on one core) and the report says when it was the bottleneck: the asyncio
+client busy more than 80% of the run's time, or the machine's cores busy more than 90% with
+server and client together.
+
+Everything is bounded and local: only the loopback address (``--url`` too), at most 1,000
+clients and 600 s, a request times out after 30 s, and a server the script started is stopped
+when its run ends (or the script is interrupted).
 
 Throttling is lifted for the measurement: the servers get ``API_THROTTLE_ANON`` and
 ``API_THROTTLE_USER`` = ``1000000/second`` (every client here shares one address, so the
 production rate of 120 requests a minute would answer almost everything with 429). The throttle's
-own work (a cache read and write per API request) is still done and measured.
+own work (one round trip to the shared counters per API request) is still done and measured.
 
 PostgreSQL: ``BENCH_PG_ADMIN_URL`` (default ``postgres://postgres@127.0.0.1:5432/postgres``) must
 be allowed to create a role and a database. The servers connect as the role ``deckwright_load``
@@ -35,11 +53,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ipaddress
 import itertools
+import json
 import os
 import platform
+import re
+import resource
 import secrets
+import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -50,7 +74,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import httpx
 
@@ -186,16 +210,40 @@ def prepare_data(env: dict[str, str]) -> None:
         )
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of a process and its children (gunicorn's workers), from /proc."""
+def cpu_seconds(*pids: int) -> float:
+    """User and system CPU time of processes and their children (gunicorn's workers), from
+    /proc (a worker that exited during the run takes its time with it: restart-free runs)."""
     tick = os.sysconf("SC_CLK_TCK")
+    wanted = set(pids)
     total = 0.0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError, ValueError, IndexError):
             fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(stat.parent.name) == pid or int(fields[1]) == pid:
+            if int(stat.parent.name) in wanted or int(fields[1]) in wanted:
                 total += (int(fields[11]) + int(fields[12])) / tick
     return total
+
+
+def children_cpu() -> float:
+    """CPU seconds of this script's finished child processes (wrk)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def loopback_base(url: str) -> str:
+    """``url`` as scheme://host:port if its host is a loopback address, else SystemExit."""
+    parts = urlsplit(url)
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        raise SystemExit(f"--url must be http://host:port, not {url!r}")
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, parts.port or 80)}
+    except OSError as exc:
+        raise SystemExit(f"--url: cannot resolve {parts.hostname} ({exc})") from None
+    if not all(ipaddress.ip_address(address).is_loopback for address in addresses):
+        raise SystemExit(
+            "--url must be a loopback address: this script never loads another machine"
+        )
+    return urlunsplit((parts.scheme, parts.netloc, "", "", ""))
 
 
 @dataclass
@@ -331,6 +379,72 @@ class ConnectionWatch(threading.Thread):
                 self.stop.wait(0.25)
 
 
+WRK_SCRIPT = """
+local requests = {}
+%s
+local turn = 0
+request = function()
+  turn = turn + 1
+  return requests[(turn %% #requests) + 1]
+end
+"""
+
+
+def lua_string(text: str) -> str:
+    return "[==[" + text + "]==]"
+
+
+def run_wrk(base: str, plan: Plan, clients: int, seconds: float) -> tuple[str, float, float]:
+    """The mix through ``wrk`` (``clients`` connections, a thread per core); returns its
+    report, the run's length and wrk's CPU seconds."""
+    lines = []
+    for turn in range(len(SEARCHES) * len(plan.card_pages)):
+        endpoint = ENDPOINTS[turn % len(ENDPOINTS)]
+        method, path, options = plan.request(endpoint, turn // len(ENDPOINTS))
+        if "params" in options:
+            path += "?" + urlencode(options["params"])
+        if "json" in options:
+            body = json.dumps(options["json"])
+            headers = '{["Content-Type"] = "application/json"}'
+            call = f"wrk.format({lua_string(method)}, {lua_string(path)}, {headers}, {lua_string(body)})"
+        else:
+            call = f"wrk.format({lua_string(method)}, {lua_string(path)})"
+        lines.append(f"requests[#requests + 1] = {call}")
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(WRK_SCRIPT % "\n".join(lines))
+    threads = max(1, min(clients, os.cpu_count() or 1))
+    command = ["wrk", f"-t{threads}", f"-c{clients}", f"-d{seconds:g}s", "--latency"]
+    command += ["--timeout", f"{REQUEST_TIMEOUT:g}s", "-s", script.name, base]
+    before, started = children_cpu(), time.perf_counter()
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, check=True)
+    finally:
+        os.unlink(script.name)
+    return result.stdout, time.perf_counter() - started, children_cpu() - before
+
+
+def cpu_verdict(server_cpu: float, client_cpu: float, duration: float, in_process: bool) -> str:
+    """Whose CPU limited the run: the load generator's share, and the machine's."""
+    cores = os.cpu_count() or 1
+    client_share = client_cpu / duration
+    machine_share = (server_cpu + client_cpu) / (duration * cores)
+    text = (
+        f"Load generator CPU: {client_cpu:.1f} s ({client_share:.0%} of one core);"
+        f" server and generator together {machine_share:.0%} of the {cores} cores."
+    )
+    if in_process and client_share > 0.8:
+        text += (
+            " **The client was the bottleneck** (its one core was busy most of the run):"
+            " latency and throughput are the client's, not the server's."
+        )
+    elif machine_share > 0.9:
+        text += (
+            " **The machine's cores were saturated**; the generator took"
+            f" {client_cpu / max(server_cpu + client_cpu, 1e-9):.0%} of the CPU used."
+        )
+    return text
+
+
 def report(title: str, samples: dict[str, Sample], duration: float, extra: str) -> None:
     print(f"\n### {title}\n")
     print("| endpoint | requests | errors | req/s | p50 ms | p99 ms |")
@@ -375,6 +489,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, help="gunicorn workers (WEB_CONCURRENCY)")
     parser.add_argument("--threads", type=int, help="threads per worker (GUNICORN_THREADS)")
     parser.add_argument("--pg-role-limit", type=int, default=40, help="CONNECTION LIMIT (40)")
+    parser.add_argument("--url", help="a server already running (loopback only): no setup")
+    parser.add_argument(
+        "--pid", type=int, action="append", default=[], help="the --url server's process(es)"
+    )
+    parser.add_argument(
+        "--load-client",
+        choices=["auto", "wrk", "python"],
+        default="auto",
+        help="wrk where installed (auto), or this script's asyncio client",
+    )
     args = parser.parse_args()
     if not 1 <= args.clients <= MAX_CLIENTS:
         parser.error(f"--clients must be 1 to {MAX_CLIENTS}")
@@ -383,6 +507,12 @@ def main() -> None:
     if not 1024 <= args.port < 65535:
         parser.error("--port must be 1024 to 65534")
 
+    use_wrk = args.load_client == "wrk" or (args.load_client == "auto" and shutil.which("wrk"))
+    if args.load_client == "wrk" and not shutil.which("wrk"):
+        parser.error("--load-client wrk: wrk is not installed (Debian: apt-get install wrk)")
+    if args.url:
+        running_server_load(loopback_base(args.url), args, bool(use_wrk))
+        return
     databases = ["sqlite", "postgres"] if args.database == "both" else [args.database]
     servers = ["gunicorn", "runserver"] if args.server == "both" else [args.server]
     print(f"## Load: {args.clients} clients, {args.seconds:g} s per run")
@@ -424,6 +554,51 @@ def main() -> None:
                     )
                 name = "SQLite" if database == "sqlite" else "PostgreSQL"
                 report(f"{describe(kind, env)}, {name}", samples, duration, extra)
+
+
+def running_server_load(base: str, args: argparse.Namespace, use_wrk: bool) -> None:
+    """The mix against a server already running at ``base`` (``--url``)."""
+    for pid in args.pid:
+        if not Path(f"/proc/{pid}/stat").exists():
+            raise SystemExit(f"--pid {pid}: no such process on this machine")
+    generator = "wrk" if use_wrk else "asyncio client (this script, one core)"
+    print(f"## Load: {args.clients} clients, {args.seconds:g} s, against {base}; {generator}")
+    print(f"\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; {machine()}; load average {load_average()}")
+    plan = make_plan(base)
+    if args.warmup:
+        asyncio.run(load(base, plan, min(args.clients, 16), args.warmup))
+    cpu_before = cpu_seconds(*args.pid) if args.pid else 0.0
+    if use_wrk:
+        output, duration, client_cpu = run_wrk(base, plan, args.clients, args.seconds)
+        answered = wrk_answers(output)
+    else:
+        client_before = time.process_time()
+        samples, duration = asyncio.run(load(base, plan, args.clients, args.seconds))
+        client_cpu = time.process_time() - client_before
+        answered = sum(len(sample.latencies_ms) for sample in samples.values())
+    extra = ""
+    if args.pid:
+        cpu = cpu_seconds(*args.pid) - cpu_before
+        extra = (
+            f"Server CPU (pids {', '.join(map(str, args.pid))} and their children): {cpu:.1f} s,"
+            f" {cpu * 1000 / max(answered, 1):.2f} ms per answer."
+        )
+    else:
+        cpu = 0.0
+        extra = "Server CPU not measured (give its process ids with --pid)."
+    extra += " " + cpu_verdict(cpu, client_cpu, duration, in_process=not use_wrk)
+    extra += f" Load average after: {load_average()}."
+    if use_wrk:
+        print(f"\n### wrk, the mix as a whole\n\n```\n{output.strip()}\n```\n\n{extra}")
+    else:
+        report(f"the server at {base}", samples, duration, extra)
+
+
+def wrk_answers(output: str) -> int:
+    """Requests wrk completed, less its non-2xx/3xx answers."""
+    done = re.search(r"(\d+) requests in", output)
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    return (int(done.group(1)) if done else 0) - (int(bad.group(1)) if bad else 0)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,7 @@ def mcts_decisions(moves: int, seed: int, iterations: int, full_rollouts: bool =
     agent: uniform random rollouts to the end of the game.
     """
     from rules.agents import MCTSAgent, RandomAgent
+    from rules.agents.base import Agent
     from rules.engines.core import get_game
 
     game = get_game("revolt-n-reign")
@@ -97,7 +98,10 @@ def mcts_decisions(moves: int, seed: int, iterations: int, full_rollouts: bool =
     options: dict[str, Any] = (
         {"rollout_turns": None, "rollout_policy": False} if full_rollouts else {}
     )
-    agents = [MCTSAgent(seed=seed, iterations=iterations, **options), RandomAgent(seed=seed)]
+    agents: list[Agent] = [
+        MCTSAgent(seed=seed, iterations=iterations, **options),
+        RandomAgent(seed=seed),
+    ]
     decided = 0
     spent = 0.0
     while not state.is_terminal() and decided < moves:
@@ -140,8 +144,11 @@ def strength_game(
     """Play strength game ``index``: ``agent`` (``options`` passed to ``make_agent``) against ``opponent``."""
     from rules.agents import make_agent
     from rules.engines.core import get_game
+    from rules.engines.revolt_n_reign.game import RevoltNReignGame
+    from rules.engines.revolt_n_reign.state import RevoltState
 
     game = get_game("revolt-n-reign")
+    assert isinstance(game, RevoltNReignGame)  # its sample decks
     pairing = PAIRINGS[index % len(PAIRINGS)]
     seat = (index // len(PAIRINGS)) % 2
     decks = [game.sample_deck(pairing[0]), game.sample_deck(pairing[1])]
@@ -149,12 +156,13 @@ def strength_game(
         decks.reverse()
     game_seed = seed + index
     state = game.new_initial_state(game_seed, {"decks": decks})
-    agents = [None, None]
-    agents[seat] = make_agent(agent, seed=game_seed, **(options or {}))
-    agents[1 - seat] = make_agent(opponent, seed=game_seed + 7919)
+    assert isinstance(state, RevoltState)  # its turn count
+    mine = make_agent(agent, seed=game_seed, **(options or {}))
+    theirs = make_agent(opponent, seed=game_seed + 7919)
+    agents = [mine, theirs] if seat == 0 else [theirs, mine]
     start = time.perf_counter()
     while not state.is_terminal():
-        state.apply(agents[state.current_player()].act(state))  # type: ignore[union-attr]
+        state.apply(agents[state.current_player()].act(state))
     winner = state.winner()
     outcome = 0 if winner is None else (1 if winner == seat else -1)
     return StrengthGame(

@@ -38,6 +38,7 @@ import time
 import types
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -173,7 +174,7 @@ def main() -> None:
     def bare_json(request: HttpRequest, key: str) -> HttpResponse:
         return HttpResponse(precomputed[key], content_type="application/json")
 
-    urls = types.ModuleType("bench_search_urls")
+    urls: Any = types.ModuleType("bench_search_urls")  # its urlpatterns are set below
     urls.urlpatterns = [
         path("bare/rows/<str:key>/", bare_rows),
         path("bare/filter/<str:key>/", bare_filter),
@@ -217,7 +218,7 @@ def main() -> None:
     storages = {**settings.STORAGES}  # no collectstatic here: plain static URLs
     storages["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
     # Throttling off for the mix: without REDIS_URL its counters are two database writes per
-    # request (deckwright/counters.py), a cost of the limits, not of search; measured apart below.
+    # request (common/counters.py), a cost of the limits, not of search; measured apart below.
     # The views took DRF's default throttle classes when they were defined, so the setting alone
     # would not turn them off (figures before 2026-11-29 had the counters on in every row).
     throttles = APIView.throttle_classes

@@ -5,7 +5,7 @@
 
 Prepares a data directory (migrate, collectstatic) in a temporary folder, then starts gunicorn
 with the production settings of ``make serve`` (2 workers x 4 threads) and, in front of it, the
-private nginx of ``make serve-proxy`` (``deckwright.proxy``). For each way in (gunicorn's own
+private nginx of ``make serve-proxy`` (``common.proxy``). For each way in (gunicorn's own
 port, nginx's port) it opens ``--slow`` connections that each send part of a request and then
 nothing (four in five stop inside their headers, one in five sends the headers of a POST and 9
 of its 100,000 body bytes), then times ``--probes`` normal requests of the log-in page, one
@@ -32,7 +32,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from deckwright.proxy import (  # noqa: E402
+from common.proxy import (  # noqa: E402
     ProxyServer,
     Site,
     find_nginx,
@@ -78,6 +78,7 @@ def main() -> None:
         site = Site(
             listen=f"127.0.0.1:{listen}",
             upstream=f"127.0.0.1:{upstream}",
+            websocket_upstream=f"127.0.0.1:{free_port()}",
             static_root=data_dir / "staticfiles",
         )
         server = ProxyServer(site, data_dir / "proxy")

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.engines import add_builds_option, figures_of_each_build
 from rules import compiled
 from rules.engines.core import get_game
+from rules.engines.regality_vs_religion.game import RvRState
 from rules.engines.regality_vs_religion.solve_tool import (
     OPENING_VALUE,
     SIX_EMPTY_VALUES,
@@ -40,7 +41,7 @@ from rules.engines.regality_vs_religion.solver import make_solver
 
 def six_empty(seeds: int) -> dict[str, Any]:
     """Solve the seeded six-empty positions; return per-position and summary figures."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for seed in range(seeds):
         state = random_endgame(seed, 6)
         start = time.process_time()
@@ -70,6 +71,7 @@ def six_empty(seeds: int) -> dict[str, Any]:
 def opening() -> dict[str, Any]:
     """Solve the old-style opening; return its figures."""
     state = get_game("regality-vs-religion").new_initial_state(0, {"variant": "old-style"})
+    assert isinstance(state, RvRState)
     start = time.process_time()
     solution = make_solver(state).solve(state)
     return {

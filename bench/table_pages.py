@@ -52,7 +52,7 @@ def main() -> None:
 
     from decks.selectors import format_default
     from decks.services import deck_create
-    from rules.jobs import simulation_job_play_inline
+    from rules.lab.jobs import simulation_job_play_inline
 
     setup_test_environment()  # responses carry their template context (the step count)
     user = get_user_model().objects.create_user("bench", password="bench-password-1")

@@ -179,6 +179,15 @@ def steps(decks_count: int, seed: int, format_slug: str) -> None:
         return min(times) / len(decks) * 1e6
 
     print(f"== steps of one validation (us per deck, CPU, best of 7): {compiled.chosen}")
+
+    def check_rules() -> None:
+        for r in resolved:
+            rules.check(r, ValidationReport(game=GAME), None)
+
+    def check_formats() -> None:
+        for r in resolved:
+            check_deck_format(snapshot, r, scratch)
+
     for label, run in (
         (
             f"validate, format {format_slug}",
@@ -191,11 +200,11 @@ def steps(decks_count: int, seed: int, format_slug: str) -> None:
         ),
         (
             "  the game's rules",
-            lambda: [rules.check(r, ValidationReport(game=GAME), None) for r in resolved],
+            check_rules,
         ),
         (
             "  check_deck_format",
-            lambda: [check_deck_format(snapshot, r, scratch) for r in resolved],
+            check_formats,
         ),
         (
             "  cache lookups and the report",

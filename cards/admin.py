@@ -12,7 +12,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 class _VocabularyAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "game", "sort_order")
+    list_display: tuple[str, ...] = ("name", "slug", "game", "sort_order")
     list_filter = ("game",)
     search_fields = ("name", "slug")
 

@@ -11,6 +11,11 @@ printed numbers by the game's own names (``ip_cost``, ``attack_damage``) or by t
 Most games keep their folder under the project's ``fixtures/``; a game whose data lives elsewhere
 (the contract test's toy game) registers its folder with ``register_fixtures_dir``, and
 ``load_game_data`` finds it there.
+
+A game with an engine says its name and player counts once, in its engine's ``Game`` class: the
+rules app registers them here (``register_engine_facts``; this app cannot import the engines),
+``read_game`` fills them into the game's entry, and a ``game.yaml`` that repeats them is
+refused. Only a game without an engine (data alone) gives them in its ``game.yaml``.
 """
 
 from __future__ import annotations
@@ -63,6 +68,35 @@ def _read_yaml(path: Path) -> Any:
 _EXTRA_DIRS: dict[str, Path] = {}
 
 
+@dataclass(frozen=True)
+class EngineFacts:
+    """What a game's engine says of the game, which its ``game.yaml`` leaves to the engine."""
+
+    name: str
+    min_players: int
+    max_players: int
+
+
+#: the keys of ``game.yaml``'s ``game`` entry that a game with an engine leaves to it
+ENGINE_KEYS = ("name", "min_players", "max_players")
+_ENGINE_FACTS: dict[str, EngineFacts] = {}
+
+
+def register_engine_facts(slug: str, facts: EngineFacts) -> None:
+    """Take ``slug``'s name and player counts from its engine (the rules app calls this)."""
+    _ENGINE_FACTS[slug] = facts
+
+
+def unregister_engine_facts(slug: str) -> None:
+    """Forget what ``register_engine_facts`` registered for ``slug``."""
+    _ENGINE_FACTS.pop(slug, None)
+
+
+def engine_facts(slug: str) -> EngineFacts | None:
+    """``slug``'s name and player counts as its engine says them; None for a game without one."""
+    return _ENGINE_FACTS.get(slug)
+
+
 def register_fixtures_dir(slug: str, fixtures_dir: Path) -> None:
     """Read ``slug``'s data from ``fixtures_dir/<slug>/`` instead of the project's fixtures."""
     _EXTRA_DIRS[slug] = Path(fixtures_dir)
@@ -104,6 +138,15 @@ def read_game(fixtures_dir: Path, slug: str) -> GameData:
     game = raw.get("game")
     if not isinstance(game, dict) or game.get("slug") != slug:
         problems.append(f"{game_file}: 'game' must be a mapping whose slug is {slug!r}")
+    facts = engine_facts(slug)
+    if facts is not None and isinstance(game, dict):
+        repeated = [key for key in ENGINE_KEYS if key in game]
+        if repeated:
+            problems.append(
+                f"{game_file}: {', '.join(repeated)} come from the game's engine (its Game class);"
+                " remove them from game.yaml"
+            )
+        game = {**game, **{key: getattr(facts, key) for key in ENGINE_KEYS}}
     lists = {}
     for key in ("card_types", "branches", "rarities", "subtypes", "sets"):
         value = raw.get(key, [])
@@ -131,6 +174,7 @@ def read_game(fixtures_dir: Path, slug: str) -> GameData:
             cards.append((f"{where} ({entry.get('name', '?')})", entry))
     if problems:
         raise GameDataError(problems)
+    assert isinstance(game, dict)  # else a problem above was raised
     return GameData(
         slug=slug,
         folder=folder,

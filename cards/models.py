@@ -9,7 +9,7 @@ against the game's card schema) and behaviour lives in ``effects`` (the game's e
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Self
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -66,7 +66,7 @@ class Game(models.Model):
 
 
 class GameScopedQuerySet(models.QuerySet):
-    def for_game(self, game: Game | str) -> GameScopedQuerySet:
+    def for_game(self, game: Game | str) -> Self:
         if isinstance(game, Game):
             return self.filter(game=game)
         return self.filter(game__slug=game)
@@ -264,8 +264,8 @@ class Card(models.Model):
             "name": self.name,
             "type": self.card_type.slug if self.card_type_id else None,
             "subtypes": subtypes,
-            "branch": self.branch.slug if self.branch_id else None,
-            "rarity": self.rarity.slug if self.rarity_id else None,
+            "branch": self.branch.slug if self.branch is not None else None,
+            "rarity": self.rarity.slug if self.rarity is not None else None,
             "set": self.card_set.code if self.card_set_id else None,
             "copies_in_set": self.copies_in_set,
             "stats": self.stats,

@@ -23,7 +23,7 @@ from cards.search.paging import (
     card_page,
     page_number,
 )
-from cards.vocabulary import vocabularies
+from cards.vocabulary import attach_vocabulary, vocabularies
 
 
 def game_list_with_counts() -> QuerySet[Game]:
@@ -139,7 +139,7 @@ def _card_rows_template() -> QuerySet[Card]:
     return Card.objects.values(*CARD_LIST_VALUES, subtype_slugs=_card_json_lists()["subtype_slugs"])
 
 
-def card_rows_for_api() -> QuerySet[Card]:
+def card_rows_for_api() -> QuerySet[Card, Any]:
     """Cards as ``CARD_LIST_VALUES`` rows plus ``subtype_slugs`` (a JSON list, sorted, from a
     subquery: no second round trip for a page): the API list's base queryset (filter and sort
     it; ``values_list`` of other fields leaves the subquery out)."""
@@ -215,7 +215,7 @@ def card_detail_rows_forget_local() -> None:
     _detail_rows.forget_local()
 
 
-def card_type_counts(game: Game) -> QuerySet[Card]:
+def card_type_counts(game: Game) -> QuerySet[Card, Any]:
     """``[{"card_type__name", "n"}]``: how many cards of each type a game has, in type order."""
     return (
         Card.objects.filter(game=game)
@@ -306,16 +306,15 @@ def card_browse(
         "card_set": card_set,
     }
     cards = cards.filter(**{name: value for name, value in filters.items() if value is not None})
-    # One game's list takes that game for every row (no join, no prefetch query).
-    cards = cards.with_related(game_known=game is not None)
+    # The game, set, type, branch and rarity of every row come from memory (no join, no
+    # prefetch query); only the subtypes are read.
+    cards = cards.prefetch_related("subtypes")
     ordering = _ordering(sort, direction)
     try:
         page_obj = card_page(cards, ordering, page_number(page), per_page)
     except PageNotFound:
         page_obj = card_page(cards, ordering, 1, per_page)
-    if game is not None:
-        for card in page_obj.object_list:
-            card.game = game
+    attach_vocabulary(page_obj.object_list)
     return CardBrowse(page=page_obj, total=page_obj.count, total_exact=page_obj.count_exact)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 
 from cards.checks import card_check_errors
 from cards.gamedata import GameData, GameDataError, read_game
@@ -79,9 +79,9 @@ class LoadReport:
 
 
 def _upsert(
-    model: type, lookup: dict[str, Any], values: dict[str, Any], counts: ModelCounts
+    model: type[models.Model], lookup: dict[str, Any], values: dict[str, Any], counts: ModelCounts
 ) -> Any:
-    obj = model.objects.filter(**lookup).first()
+    obj = model._default_manager.filter(**lookup).first()
     if obj is None:
         obj = model(**lookup, **values)
         obj.full_clean()
@@ -174,7 +174,7 @@ def _validate_card(
     card = Card(game=game, **values)
     card.name_key = name_key(card.name)
     card.pending_subtypes = subtypes
-    problems = []
+    problems: list[str] = []
     try:
         card.full_clean(exclude=["name_key"], validate_unique=False, validate_constraints=False)
     except ValidationError as exc:
@@ -204,6 +204,159 @@ def _doc_rulings(slug: str, rulings_dir: Path | None) -> list[DocRuling]:
     return rulings_read(path) if path.is_file() else []
 
 
+#: the keys of ``game.yaml``'s ``game`` entry stored on the ``Game`` row
+GAME_FIELDS = (
+    "name",
+    "short_name",
+    "description",
+    "rulebook",
+    "min_players",
+    "max_players",
+    "branch_label",
+    "deck_summary",
+    "number_labels",
+    "sort_order",
+)
+
+
+def _game_upsert(slug: str, data: GameData, report: LoadReport) -> Game:
+    """The game's row, created or brought up to date from ``game.yaml``."""
+    values = {key: data.game[key] for key in GAME_FIELDS if key in data.game}
+    values["card_schema"] = data.card_schema
+    values.setdefault("short_name", "")
+    values.setdefault("description", "")
+    return _upsert(Game, {"slug": slug}, values, report.count("games"))
+
+
+def _vocabularies_upsert(
+    game: Game, slug: str, data: GameData, report: LoadReport
+) -> dict[str, dict[str, Any]]:
+    """The game's card types, branches, rarities, subtypes and sets, created or brought up to
+    date in file order, by kind and slug (sets by code)."""
+    vocab: dict[str, dict[str, Any]] = {}
+    for key, model, label, source in (
+        ("type", CardType, "card types", data.card_types),
+        ("branch", Branch, "branches", data.branches),
+        ("rarity", Rarity, "rarities", data.rarities),
+        ("subtypes", Subtype, "subtypes", data.subtypes),
+    ):
+        vocab[key] = {}
+        for order, entry in enumerate(source):
+            values = {
+                "name": entry.get("name", entry.get("slug")),
+                "description": (entry.get("description") or "").strip(),
+                "sort_order": order,
+            }
+            if model is Branch:
+                values["color"] = entry.get("color", "#777777")
+            obj = _upsert(
+                model, {"game": game, "slug": entry.get("slug")}, values, report.count(label)
+            )
+            vocab[key][obj.slug] = obj
+    vocab["set"] = {}
+    for entry in data.sets:
+        release = _parse_date(entry.get("release_date"))
+        if release is None:
+            raise GameDataError(
+                [f"{slug}/game.yaml: set {entry.get('code')!r} needs release_date as YYYY-MM-DD"]
+            )
+        obj = _upsert(
+            CardSet,
+            {"game": game, "code": entry.get("code")},
+            {
+                "name": entry.get("name", entry.get("code")),
+                "release_date": release,
+                "description": (entry.get("description") or "").strip(),
+            },
+            report.count("sets"),
+        )
+        vocab["set"][obj.code] = obj
+    return vocab
+
+
+Prepared = list[tuple[dict[str, Any], list[str], list[dict[str, Any]]]]
+
+
+def _cards_prepare(game: Game, data: GameData, vocab: dict[str, dict[str, Any]]) -> Prepared:
+    """Every card of the files as field values, subtypes and rulings, checked; raises
+    ``GameDataError`` listing every problem of every card (two cards of one name included)."""
+    prepared: Prepared = []
+    seen_keys: dict[str, str] = {}
+    problems = []
+    for where, raw in data.cards:
+        values, subtypes, card_problems = _card_values(data, where, raw, vocab)
+        if not card_problems:
+            _, card_problems = _validate_card(game, where, values, subtypes)
+        key = name_key(values.get("name", "")) if values else ""
+        if key and key in seen_keys:
+            card_problems.append(f"{where}: same name as {seen_keys[key]}")
+        elif key:
+            seen_keys[key] = where
+        problems.extend(card_problems)
+        prepared.append((values, subtypes, raw.get("rulings") or []))
+    if problems:
+        raise GameDataError(problems)
+    return prepared
+
+
+def _cards_store(
+    game: Game,
+    prepared: Prepared,
+    vocab: dict[str, dict[str, Any]],
+    doc_rulings: list[DocRuling],
+    report: LoadReport,
+) -> dict[str, Card]:
+    """Create or update every prepared card (only what changed is saved) and its rulings;
+    return the game's cards the files no longer list, by name key."""
+    existing = {card.name_key: card for card in Card.objects.filter(game=game)}
+    subtype_rows = {
+        (row["card_id"], row["subtype__slug"])
+        for row in Card.subtypes.through.objects.filter(card__game=game).values(
+            "card_id", "subtype__slug"
+        )
+    }
+    counts = report.count("cards")
+    names = [values["name"] for values, _, _ in prepared]
+    for values, subtypes, rulings in prepared:
+        card = existing.pop(name_key(values["name"]), None)
+        if card is None:
+            card = Card(game=game, **values)
+            card.save()
+            card.subtypes.set([vocab["subtypes"][s] for s in subtypes])
+            counts.created += 1
+        else:
+            dirty = [name for name, value in values.items() if getattr(card, name) != value]
+            current_subtypes = sorted(s for (cid, s) in subtype_rows if cid == card.pk)
+            if dirty:
+                for name in dirty:
+                    setattr(card, name, values[name])
+                card.save()
+            if current_subtypes != subtypes:
+                card.subtypes.set([vocab["subtypes"][s] for s in subtypes])
+            if dirty or current_subtypes != subtypes:
+                counts.updated += 1
+            else:
+                counts.unchanged += 1
+        _sync_rulings(
+            card,
+            [*rulings, *_card_doc_rulings(card, doc_rulings, subtypes, vocab, game.slug, names)],
+            report.count("rulings"),
+        )
+    return existing
+
+
+def _stale_prune(stale: dict[str, Card], report: LoadReport) -> None:
+    """Delete the cards the files no longer list, except those a deck uses (protected)."""
+    from django.db.models import ProtectedError
+
+    for card in stale.values():
+        try:
+            card.delete()
+            report.pruned += 1
+        except ProtectedError:
+            pass
+
+
 @transaction.atomic
 def game_data_load(
     *, slug: str, fixtures_dir: Path, prune: bool = False, rulings_dir: Path | None = None
@@ -225,138 +378,15 @@ def game_data_load(
     if problems:
         raise GameDataError([f"{slug}/game.yaml: {p}" for p in problems])
     report = LoadReport(game=slug)
-    game_values = {
-        key: data.game[key]
-        for key in (
-            "name",
-            "short_name",
-            "description",
-            "rulebook",
-            "min_players",
-            "max_players",
-            "branch_label",
-            "deck_summary",
-            "number_labels",
-            "sort_order",
-        )
-        if key in data.game
-    }
-    game_values["card_schema"] = data.card_schema
-    game_values.setdefault("short_name", "")
-    game_values.setdefault("description", "")
     try:
-        game = _upsert(Game, {"slug": slug}, game_values, report.count("games"))
-        vocab: dict[str, dict[str, Any]] = {}
-        for key, model, label in (
-            ("type", CardType, "card types"),
-            ("branch", Branch, "branches"),
-            ("rarity", Rarity, "rarities"),
-            ("subtypes", Subtype, "subtypes"),
-        ):
-            source = {
-                "type": data.card_types,
-                "branch": data.branches,
-                "rarity": data.rarities,
-                "subtypes": data.subtypes,
-            }[key]
-            vocab[key] = {}
-            for order, entry in enumerate(source):
-                values = {
-                    "name": entry.get("name", entry.get("slug")),
-                    "description": (entry.get("description") or "").strip(),
-                    "sort_order": order,
-                }
-                if model is Branch:
-                    values["color"] = entry.get("color", "#777777")
-                obj = _upsert(
-                    model, {"game": game, "slug": entry.get("slug")}, values, report.count(label)
-                )
-                vocab[key][obj.slug] = obj
-        vocab["set"] = {}
-        for entry in data.sets:
-            release = _parse_date(entry.get("release_date"))
-            if release is None:
-                raise GameDataError(
-                    [
-                        f"{slug}/game.yaml: set {entry.get('code')!r} needs release_date as YYYY-MM-DD"
-                    ]
-                )
-            obj = _upsert(
-                CardSet,
-                {"game": game, "code": entry.get("code")},
-                {
-                    "name": entry.get("name", entry.get("code")),
-                    "release_date": release,
-                    "description": (entry.get("description") or "").strip(),
-                },
-                report.count("sets"),
-            )
-            vocab["set"][obj.code] = obj
+        game = _game_upsert(slug, data, report)
+        vocab = _vocabularies_upsert(game, slug, data, report)
     except ValidationError as exc:
         raise GameDataError([f"{slug}/game.yaml: {m}" for m in exc.messages]) from exc
-
-    prepared: list[tuple[dict[str, Any], list[str], list[dict[str, Any]]]] = []
-    seen_keys: dict[str, str] = {}
-    problems = []
-    for where, raw in data.cards:
-        values, subtypes, card_problems = _card_values(data, where, raw, vocab)
-        if not card_problems:
-            _, card_problems = _validate_card(game, where, values, subtypes)
-        key = name_key(values.get("name", "")) if values else ""
-        if key and key in seen_keys:
-            card_problems.append(f"{where}: same name as {seen_keys[key]}")
-        elif key:
-            seen_keys[key] = where
-        problems.extend(card_problems)
-        prepared.append((values, subtypes, raw.get("rulings") or []))
-    if problems:
-        raise GameDataError(problems)
-
-    existing = {card.name_key: card for card in Card.objects.filter(game=game)}
-    subtype_rows = {
-        (row["card_id"], row["subtype__slug"])
-        for row in Card.subtypes.through.objects.filter(card__game=game).values(
-            "card_id", "subtype__slug"
-        )
-    }
-    counts = report.count("cards")
-    names = [values["name"] for values, _, _ in prepared]
-    for values, subtypes, rulings in prepared:
-        key = name_key(values["name"])
-        card = existing.pop(key, None)
-        if card is None:
-            card = Card(game=game, **values)
-            card.save()
-            card.subtypes.set([vocab["subtypes"][s] for s in subtypes])
-            counts.created += 1
-        else:
-            dirty = [name for name, value in values.items() if getattr(card, name) != value]
-            current_subtypes = sorted(s for (cid, s) in subtype_rows if cid == card.pk)
-            if dirty:
-                for name in dirty:
-                    setattr(card, name, values[name])
-                card.save()
-            if current_subtypes != subtypes:
-                card.subtypes.set([vocab["subtypes"][s] for s in subtypes])
-            if dirty or current_subtypes != subtypes:
-                counts.updated += 1
-            else:
-                counts.unchanged += 1
-        _sync_rulings(
-            card,
-            [*rulings, *_card_doc_rulings(card, doc_rulings, subtypes, vocab, slug, names)],
-            report.count("rulings"),
-        )
-    report.stale_cards = sorted(card.name for card in existing.values())
-    if prune and existing:
-        from django.db.models import ProtectedError
-
-        for card in existing.values():
-            try:
-                card.delete()
-                report.pruned += 1
-            except ProtectedError:
-                pass
+    stale = _cards_store(game, _cards_prepare(game, data, vocab), vocab, doc_rulings, report)
+    report.stale_cards = sorted(card.name for card in stale.values())
+    if prune and stale:
+        _stale_prune(stale, report)
     return report
 
 

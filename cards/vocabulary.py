@@ -11,6 +11,7 @@ The rows handed out are shared by every request of the process: read them, never
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,6 +108,28 @@ def row_labels(row: dict[str, Any]) -> dict[str, Any]:
         "branch__slug": branch.slug if branch is not None else None,
         "rarity__slug": rarity.slug if rarity is not None else None,
     }
+
+
+def attach_vocabulary(cards: Iterable[Any]) -> None:
+    """Give each card (fetched without joins) its game, set, type, branch and rarity from
+    memory, as ``select_related`` would have: the rows are shared, read them only."""
+    known = vocabularies()
+    for card in cards:
+        for field, kind in _CARD_FIELDS:
+            pk = getattr(card, f"{field}_id")
+            row = known.by_id[kind].get(pk) if pk is not None else None
+            if row is None and pk is not None:
+                row = entry(kind, pk)  # added a moment ago elsewhere: rebuilds once
+            setattr(card, field, row)
+
+
+_CARD_FIELDS = (
+    ("game", "game"),
+    ("card_set", "set"),
+    ("card_type", "type"),
+    ("branch", "branch"),
+    ("rarity", "rarity"),
+)
 
 
 def vocabularies_invalidate(**_kwargs: Any) -> None:

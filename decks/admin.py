@@ -2,10 +2,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 
 from decks.events.selectors import event_is_locked
+from decks.events.services import event_dates_problems
 from decks.models import (
     Deck,
     DeckCard,
@@ -16,6 +19,7 @@ from decks.models import (
     FormatSet,
     Registration,
 )
+from decks.services import format_and_variant_problems
 
 
 class FormatSetInline(admin.TabularInline):
@@ -77,9 +81,59 @@ class DeckVersionAdmin(admin.ModelAdmin):
         return False
 
 
+class EventAdminForm(forms.ModelForm):
+    """An event as the admin edits it, with the checks ``event_create`` makes: the format must
+    belong to the event's game, a variant must be one of that game's, and the dates must be sane
+    (``event_dates_problems``: a new or changed date or deadline is judged against the clock
+    too). The checks live here, not on the model, so the model imports no service."""
+
+    class Meta:
+        model = Event
+        fields = (
+            "game",
+            "format",
+            "name",
+            "date",
+            "decklist_deadline",
+            "time_zone",
+            "variant",
+            "organiser",
+        )
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        problems: dict[str, str] = {}
+        game = data.get("game")
+        if game is not None:
+            problems.update(
+                format_and_variant_problems(game, data.get("format"), data.get("variant") or "")
+            )
+        date, deadline = data.get("date"), data.get("decklist_deadline")
+        if date and deadline:
+            stored = Event.objects.filter(pk=self.instance.pk).first() if self.instance.pk else None
+            changed = frozenset(
+                field
+                for field, value in (("date", date), ("decklist_deadline", deadline))
+                if stored is None or getattr(stored, field) != value
+            )
+            problems.update(
+                event_dates_problems(
+                    date=date,
+                    decklist_deadline=deadline,
+                    time_zone=data.get("time_zone") or "",
+                    creating=stored is None,
+                    changed=changed,
+                )
+            )
+        for field, text in problems.items():
+            self.add_error(field if field in self.fields else None, f"{text}.")
+        return data
+
+
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    """Events as the site shows them; ``Event.clean`` makes the site's format and date checks.
+    """Events as the site shows them; ``EventAdminForm`` makes the site's format and date checks.
 
     The deadline is typed and shown here in UTC (the server's zone), whatever the event's zone.
     """
@@ -95,6 +149,7 @@ class EventAdmin(admin.ModelAdmin):
         "organiser",
     )
     list_filter = ("game",)
+    form = EventAdminForm
 
     @admin.display(boolean=True, description="locked")
     def locked(self, obj: Event) -> bool:
@@ -103,7 +158,9 @@ class EventAdmin(admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
         """An event added here without an organiser is organised by whoever added it."""
         if not change and obj.organiser_id is None:
-            obj.organiser = request.user
+            user = request.user
+            assert isinstance(user, User)  # the admin serves signed-in staff only
+            obj.organiser = user
         super().save_model(request, obj, form, change)
 
 

@@ -238,39 +238,6 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.date})"
 
-    def clean(self) -> None:
-        """The checks ``event_create`` makes, for events edited in the admin: the format must
-        belong to the event's game, a variant must be one of that game's, and the dates must be
-        sane (``decks.events.services.event_dates_problems``: a new or changed date or deadline
-        is judged against the clock too)."""
-        from django.core.exceptions import ValidationError
-
-        from decks.events.services import event_dates_problems
-        from decks.services import format_and_variant_problems
-
-        problems: dict[str, str] = {}
-        if self.game_id:
-            fmt = self.format if self.format_id else None
-            problems.update(format_and_variant_problems(self.game, fmt, self.variant))
-        if self.date and self.decklist_deadline:
-            stored = None if self._state.adding else Event.objects.filter(pk=self.pk).first()
-            changed = frozenset(
-                field
-                for field in ("date", "decklist_deadline")
-                if stored is None or getattr(stored, field) != getattr(self, field)
-            )
-            problems.update(
-                event_dates_problems(
-                    date=self.date,
-                    decklist_deadline=self.decklist_deadline,
-                    time_zone=self.time_zone,
-                    creating=stored is None,
-                    changed=changed,
-                )
-            )
-        if problems:
-            raise ValidationError({field: f"{text}." for field, text in problems.items()})
-
 
 class Registration(models.Model):
     """A player's entry to an event: the decklist exactly as submitted, its hash and verdict."""

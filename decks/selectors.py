@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Permission
+from django.contrib.auth.models import AnonymousUser, Permission, User
 from django.db.models import IntegerField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import Http404
@@ -54,7 +54,7 @@ def _with_card_count(decks: QuerySet[Deck]) -> QuerySet[Deck]:
     return decks.select_related("game", "format", "owner").annotate(card_count=total)
 
 
-def deck_readable_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Deck]:
+def deck_readable_by(user: User | AnonymousUser) -> QuerySet[Deck]:
     """Decks ``user`` may read: public and unlisted ones, and all of their own.
 
     Private decks of others are simply absent, so looking one up is a 404, not a 403. Each deck
@@ -63,19 +63,19 @@ def deck_readable_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Deck]:
     return _with_card_count(Deck.objects.filter(_readable(user)))
 
 
-def _readable(user: AbstractBaseUser | AnonymousUser) -> Q:
+def _readable(user: User | AnonymousUser) -> Q:
     condition = ~Q(visibility=Visibility.PRIVATE)
     if user.is_authenticated:
         condition |= Q(owner=user)
     return condition
 
 
-def deck_owned_by(deck: Deck, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def deck_owned_by(deck: Deck, user: User | AnonymousUser | None) -> bool:
     """The one ownership rule: only the user who made a deck (or cloned it) may change it."""
     return bool(user is not None and user.is_authenticated and user.pk == deck.owner_id)
 
 
-def deck_for_viewer(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
+def deck_for_viewer(user: User | AnonymousUser, pk: int) -> Deck:
     """The deck if ``user`` may see it (public, unlisted by link, or their own); else Http404,
     so a private deck's existence is not revealed."""
     deck = deck_readable_by(user).filter(pk=pk).first()
@@ -84,7 +84,7 @@ def deck_for_viewer(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
     return deck
 
 
-def deck_for_change(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
+def deck_for_change(user: User | AnonymousUser, pk: int) -> Deck:
     """The deck ``user`` is about to change: Http404 when they may not even see it, and
     ``DeckPermissionError`` when they may see it but it is not theirs (the API answers 403, the
     pages 404). The services check ownership again under the deck's lock.
@@ -99,7 +99,7 @@ def deck_for_change(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
     return deck
 
 
-def deck_with_cards(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
+def deck_with_cards(user: User | AnonymousUser, pk: int) -> Deck:
     """A readable deck with its card rows and their cards prefetched (the API's deck body)."""
     deck = deck_readable_by(user).prefetch_related("cards__card").filter(pk=pk).first()
     if deck is None:
@@ -108,7 +108,7 @@ def deck_with_cards(user: AbstractBaseUser | AnonymousUser, pk: int) -> Deck:
 
 
 def deck_list_for_viewer(
-    user: AbstractBaseUser | AnonymousUser, *, game_slug: str | None = None, mine: bool = False
+    user: User | AnonymousUser, *, game_slug: str | None = None, mine: bool = False
 ) -> QuerySet[Deck]:
     """The decks a list shows ``user``: public ones and their own (others' unlisted ones stay
     reachable by link only), newest change first."""
@@ -130,7 +130,7 @@ def deck_list_public(*, game: Game | None = None) -> QuerySet[Deck]:
     return _with_card_count(decks).order_by("-updated_at", "pk")
 
 
-def deck_list_owned(user: AbstractBaseUser, *, game: Game | None = None) -> QuerySet[Deck]:
+def deck_list_owned(user: User, *, game: Game | None = None) -> QuerySet[Deck]:
     """A user's own decks (of one game, when given), newest change first, with card counts."""
     decks = Deck.objects.filter(owner=user)
     if game is not None:
@@ -270,7 +270,7 @@ ORGANISERS_GROUP = "Organisers"  # created by migration decks 0002, with the per
 ORGANISER_PERMISSION = ("decks", "add_event")
 
 
-def user_is_organiser(user: AbstractBaseUser | AnonymousUser) -> bool:
+def user_is_organiser(user: User | AnonymousUser) -> bool:
     """Whether ``user`` may create events: an active member of the Organisers group, anyone given
     ``decks.add_event`` directly (e.g. in the admin), or a superuser."""
     app_label, codename = ORGANISER_PERMISSION
@@ -299,7 +299,8 @@ def format_check(
     entries and its reading errors, and counts as unreadable rather than illegal.
     """
     day = as_of or timezone.localdate()
-    results, codes = [], Counter()
+    results: list[dict[str, Any]] = []
+    codes: Counter[str] = Counter()
     for index, (name, entries, errors) in enumerate(decks):
         result: dict[str, Any] = {"index": index, "name": name, "errors": errors, "report": None}
         if entries is None:
@@ -699,7 +700,7 @@ def batch_read(
 
 
 def deck_list_visible_to(
-    user: AbstractBaseUser | AnonymousUser,
+    user: User | AnonymousUser,
     *,
     games: Iterable[str] | None = None,
     pk: int | None = None,

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import yaml
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, Group, Permission
+from django.contrib.auth.models import Group, Permission, User
 from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -86,8 +86,9 @@ def _read(decklist: str | Decklist | Iterable[Any] | Mapping[str, int], kind: st
         return decklist_read(decklist, kind)  # type: ignore[arg-type]
     if isinstance(decklist, Mapping):
         return Decklist([DecklistEntry(str(n), int(q)) for n, q in decklist.items()])
-    entries = []
-    for item in decklist:
+    entries: list[DecklistEntry] = []
+    rows: Iterable[Any] = decklist
+    for item in rows:
         if isinstance(item, tuple | list):
             name, quantity, *rest = item
             zone = rest[0] if rest else ""
@@ -127,7 +128,7 @@ def _snapshot(deck: Deck) -> list[dict[str, Any]]:
 
 
 def _record_version(
-    deck: Deck, note: str, *, author: AbstractBaseUser | None = None, foldable: bool = False
+    deck: Deck, note: str, *, author: User | None = None, foldable: bool = False
 ) -> DeckVersion:
     return DeckVersion.objects.create(
         deck=deck,
@@ -146,7 +147,7 @@ def deck_hash(entries: Iterable[Any] | Mapping[str, int]) -> str:
     Case, punctuation, line order and repeated lines do not change it; any count does.
     """
     counts: dict[tuple[str, str], int] = {}
-    items = entries.items() if isinstance(entries, Mapping) else entries
+    items: Iterable[Any] = entries.items() if isinstance(entries, Mapping) else entries
     for item in items:
         if isinstance(item, tuple | list):
             name, quantity, *rest = item
@@ -198,7 +199,7 @@ def _lock(deck: Deck | int) -> Deck:
     return Deck.objects.select_for_update(of=("self",)).select_related("game").get(pk=pk)
 
 
-def _check_owner(deck: Deck, actor: AbstractBaseUser | None) -> None:
+def _check_owner(deck: Deck, actor: User | None) -> None:
     """``actor`` None is the system (loaders, migrations, tests), which may change any deck."""
     if actor is not None and not deck_owned_by(deck, actor):
         raise DeckPermissionError("only the deck's owner can change it")
@@ -215,7 +216,7 @@ def _check_version(deck: Deck, expected_version: int | Collection[int] | None) -
 
 def _locked_for_write(
     deck: Deck | int,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     expected_version: int | Collection[int] | None,
 ) -> Deck:
     deck = _lock(deck)
@@ -224,9 +225,7 @@ def _locked_for_write(
     return deck
 
 
-def _fold_target(
-    deck: Deck, actor: AbstractBaseUser | None, onto: int | None
-) -> DeckVersion | None:
+def _fold_target(deck: Deck, actor: User | None, onto: int | None) -> DeckVersion | None:
     """The deck's latest version when a one-copy change by ``actor``, made from a page showing
     version ``onto``, may be folded into it: ``onto`` is still the latest (a click from an older
     page, another tab, gets its own version and is told what changed), and that version is a
@@ -262,7 +261,7 @@ def _bump(
     deck: Deck,
     note: str,
     *,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     fold: bool = False,
     fold_onto: int | None = None,
 ) -> Deck:
@@ -325,7 +324,7 @@ def _zone_of(deck: Deck, zone: str) -> str:
 @_write
 def deck_create(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     game: Game | str,
     name: str,
     decklist: str | Decklist | Iterable[Any] | Mapping[str, int] = "",
@@ -379,7 +378,7 @@ def deck_card_add(
     card: Card | str,
     quantity: int = 1,
     zone: str = "",
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     expected_version: int | Collection[int] | None = None,
     fold_onto: int | None = None,
 ) -> Deck:
@@ -417,7 +416,7 @@ def deck_card_remove(
     card: Card | str,
     quantity: int = 1,
     zone: str = "",
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     expected_version: int | Collection[int] | None = None,
     fold_onto: int | None = None,
 ) -> Deck:
@@ -457,7 +456,7 @@ def deck_card_set(
     card: Card | str,
     quantity: int,
     zone: str = "",
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     expected_version: int | Collection[int] | None = None,
 ) -> Deck:
     """Set how many copies of a card the deck holds (0 removes it); records a new version.
@@ -486,7 +485,7 @@ def deck_cards_add(
     deck: Deck,
     decklist: str | Decklist | Iterable[Any] | Mapping[str, int],
     kind: str = "text",
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     expected_version: int | Collection[int] | None = None,
 ) -> Deck:
     """Add a decklist's cards to the deck's (repeated names add up), as one version.
@@ -595,7 +594,7 @@ def deck_cards_change(
     *,
     deck: Deck,
     changes: Iterable[CardChange],
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     expected_version: int | Collection[int] | None = None,
 ) -> Deck:
     """Apply a list of card changes (add n, remove n, set n) under the deck's row lock, all or
@@ -631,7 +630,7 @@ def _setting_notes(
 def deck_update(
     *,
     deck: Deck,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     expected_version: int | Collection[int] | None = None,
     decklist: str | Decklist | Iterable[Any] | Mapping[str, int] | None = None,
     kind: str = "text",
@@ -709,7 +708,7 @@ def deck_cards_replace(
     deck: Deck,
     decklist: str | Decklist | Iterable[Any] | Mapping[str, int],
     kind: str = "text",
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     expected_version: int | Collection[int] | None = None,
 ) -> Deck:
     """Replace all of a deck's cards with a decklist's; records one new version if anything changed.
@@ -727,7 +726,7 @@ def deck_revert(
     *,
     deck: Deck,
     number: int,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     expected_version: int | Collection[int] | None = None,
 ) -> Deck:
     """Make the deck's cards those of its version ``number`` again, as a new version (the history
@@ -756,7 +755,7 @@ def deck_revert(
 def deck_details_update(
     *,
     deck: Deck,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     name: str | None = None,
     description: str | None = None,
     visibility: str | None = None,
@@ -784,7 +783,7 @@ def deck_details_update(
 def deck_delete(
     *,
     deck: Deck,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     expected_version: int | Collection[int] | None = None,
 ) -> None:
     """Delete a deck with its cards and versions; only its owner may."""
@@ -792,7 +791,7 @@ def deck_delete(
 
 
 @_write
-def deck_clone(*, deck: Deck, owner: AbstractBaseUser, name: str | None = None) -> Deck:
+def deck_clone(*, deck: Deck, owner: User, name: str | None = None) -> Deck:
     """Copy a deck (cards, format, variant) to ``owner``; a private deck only its owner may clone.
 
     The source is locked while it is read, so the copy is exactly the version its note names.
@@ -848,6 +847,107 @@ def _date(value: Any, where: str, problems: list[str]) -> dt.date | None:
 
 
 @transaction.atomic
+def _format_sets(
+    raw: dict[str, Any], where: str, sets: dict[str, CardSet], problems: list[str]
+) -> list[tuple[CardSet, dt.date | None, dt.date | None]]:
+    """A format entry's legal sets (a code, or ``{code, from, until}``), each with its dates."""
+    legal = []
+    for item in raw.get("sets") or []:
+        item = {"code": item} if isinstance(item, str) else item
+        code = item.get("code") if isinstance(item, dict) else None
+        if code not in sets:
+            problems.append(f"{where}: unknown set {code!r} (known: {', '.join(sets)})")
+            continue
+        legal.append(
+            (
+                sets[code],
+                _date(item.get("from"), where, problems),
+                _date(item.get("until"), where, problems),
+            )
+        )
+    return legal
+
+
+def _format_cards(
+    raw: dict[str, Any], where: str, index: Any, problems: list[str]
+) -> list[dict[str, Any]]:
+    """A format entry's banned and restricted cards as ``FormatCardEntry`` field values."""
+    entries = []
+    for status in (FormatCardStatus.BANNED, FormatCardStatus.RESTRICTED):
+        for item in raw.get(status.value) or []:
+            item = {"card": item} if isinstance(item, str) else item
+            name = item.get("card") if isinstance(item, dict) else None
+            card = index.lookup(str(name)) if name else None
+            if card is None:
+                suggestions = index.suggest(str(name)) if name else []
+                hint = f" (did you mean {' or '.join(suggestions)}?)" if suggestions else ""
+                problems.append(f"{where}: {status.value} card {name!r} is unknown{hint}")
+                continue
+            limit = item.get("limit", 0 if status == FormatCardStatus.BANNED else 1)
+            start = _date(item.get("from"), where, problems)
+            end = _date(item.get("until"), where, problems)
+            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+                problems.append(f"{where}: {name}: limit must be a whole number >= 0")
+                continue
+            entries.append(
+                {
+                    "card_id": card.id,
+                    "status": status.value,
+                    "limit": limit,
+                    "reason": str(item.get("reason") or ""),
+                    "effective_from": start,
+                    "effective_until": end,
+                }
+            )
+    return entries
+
+
+def _format_plan(
+    raw: Any, where: str, sets: dict[str, CardSet], index: Any, problems: list[str]
+) -> dict[str, Any] | None:
+    """One entry of ``formats.yaml`` checked and resolved (sets and cards looked up), its
+    problems added to ``problems``; None when it lacks a slug or a name."""
+    if not isinstance(raw, dict) or not raw.get("slug") or not raw.get("name"):
+        problems.append(f"{where}: a format needs 'slug' and 'name'")
+        return None
+    where = f"{where} ({raw['slug']})"
+    return {
+        "values": {
+            "name": str(raw["name"]),
+            "description": str(raw.get("description") or "").strip(),
+            "is_default": bool(raw.get("default", False)),
+            "effective_from": _date(raw.get("effective_from"), where, problems),
+            "effective_until": _date(raw.get("effective_until"), where, problems),
+        },
+        "slug": str(raw["slug"]),
+        "sets": _format_sets(raw, where, sets, problems),
+        "cards": _format_cards(raw, where, index, problems),
+    }
+
+
+def _format_store(game: Game, plan: dict[str, Any], report: FormatLoadReport) -> None:
+    """Write one resolved format: its row, its legal sets (only the changed rows) and its card
+    list (replaced whole)."""
+    fmt, _ = Format.objects.update_or_create(game=game, slug=plan["slug"], defaults=plan["values"])
+    report.formats += 1
+    wanted_sets = {(s.pk, start, end) for s, start, end in plan["sets"]}
+    have_sets = {
+        (row.card_set_id, row.effective_from, row.effective_until): row
+        for row in fmt.legal_sets.all()
+    }
+    for key, row in have_sets.items():
+        if key not in wanted_sets:
+            row.delete()
+    for set_id, start, end in wanted_sets - set(have_sets):
+        FormatSet.objects.create(
+            format=fmt, card_set_id=set_id, effective_from=start, effective_until=end
+        )
+    report.sets += len(wanted_sets)
+    fmt.card_entries.all().delete()
+    FormatCardEntry.objects.bulk_create(FormatCardEntry(format=fmt, **c) for c in plan["cards"])
+    report.entries += len(plan["cards"])
+
+
 def format_data_load(*, slug: str, fixtures_dir: Path) -> FormatLoadReport | None:
     """Load ``fixtures/<slug>/formats.yaml`` (if present) idempotently, after the game's cards.
 
@@ -870,89 +970,15 @@ def format_data_load(*, slug: str, fixtures_dir: Path) -> FormatLoadReport | Non
         raise DeckError([f"{path}: the top level needs a 'formats' list"])
     sets = {s.code: s for s in CardSet.objects.filter(game=game)}
     index = card_index(slug)
-    problems = report.problems
-    plans = []
-    for position, raw in enumerate(formats):
-        where = f"{slug}/{FORMATS_FILE}#{position}"
-        if not isinstance(raw, dict) or not raw.get("slug") or not raw.get("name"):
-            problems.append(f"{where}: a format needs 'slug' and 'name'")
-            continue
-        where = f"{where} ({raw['slug']})"
-        plan: dict[str, Any] = {
-            "values": {
-                "name": str(raw["name"]),
-                "description": str(raw.get("description") or "").strip(),
-                "is_default": bool(raw.get("default", False)),
-                "effective_from": _date(raw.get("effective_from"), where, problems),
-                "effective_until": _date(raw.get("effective_until"), where, problems),
-            },
-            "slug": str(raw["slug"]),
-            "sets": [],
-            "cards": [],
-        }
-        for item in raw.get("sets") or []:
-            item = {"code": item} if isinstance(item, str) else item
-            code = item.get("code") if isinstance(item, dict) else None
-            if code not in sets:
-                problems.append(f"{where}: unknown set {code!r} (known: {', '.join(sets)})")
-                continue
-            plan["sets"].append(
-                (
-                    sets[code],
-                    _date(item.get("from"), where, problems),
-                    _date(item.get("until"), where, problems),
-                )
-            )
-        for status in (FormatCardStatus.BANNED, FormatCardStatus.RESTRICTED):
-            for item in raw.get(status.value) or []:
-                item = {"card": item} if isinstance(item, str) else item
-                name = item.get("card") if isinstance(item, dict) else None
-                card = index.lookup(str(name)) if name else None
-                if card is None:
-                    suggestions = index.suggest(str(name)) if name else []
-                    hint = f" (did you mean {' or '.join(suggestions)}?)" if suggestions else ""
-                    problems.append(f"{where}: {status.value} card {name!r} is unknown{hint}")
-                    continue
-                limit = item.get("limit", 0 if status == FormatCardStatus.BANNED else 1)
-                start = _date(item.get("from"), where, problems)
-                end = _date(item.get("until"), where, problems)
-                if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-                    problems.append(f"{where}: {name}: limit must be a whole number >= 0")
-                    continue
-                plan["cards"].append(
-                    {
-                        "card_id": card.id,
-                        "status": status.value,
-                        "limit": limit,
-                        "reason": str(item.get("reason") or ""),
-                        "effective_from": start,
-                        "effective_until": end,
-                    }
-                )
-        plans.append(plan)
-    if problems:
-        raise DeckError(problems)
+    plans = [
+        _format_plan(raw, f"{slug}/{FORMATS_FILE}#{position}", sets, index, report.problems)
+        for position, raw in enumerate(formats)
+    ]
+    if report.problems:
+        raise DeckError(report.problems)
     for plan in plans:
-        fmt, _ = Format.objects.update_or_create(
-            game=game, slug=plan["slug"], defaults=plan["values"]
-        )
-        report.formats += 1
-        wanted_sets = {(s.pk, start, end) for s, start, end in plan["sets"]}
-        have_sets = {
-            (row.card_set_id, row.effective_from, row.effective_until): row
-            for row in fmt.legal_sets.all()
-        }
-        for key, row in have_sets.items():
-            if key not in wanted_sets:
-                row.delete()
-        for set_id, start, end in wanted_sets - set(have_sets):
-            FormatSet.objects.create(
-                format=fmt, card_set_id=set_id, effective_from=start, effective_until=end
-            )
-        report.sets += len(wanted_sets)
-        fmt.card_entries.all().delete()
-        FormatCardEntry.objects.bulk_create(FormatCardEntry(format=fmt, **c) for c in plan["cards"])
-        report.entries += len(plan["cards"])
+        if plan is not None:
+            _format_store(game, plan, report)
     from decks.validation.formats import format_rules_invalidate
 
     format_rules_invalidate()
@@ -972,23 +998,23 @@ def _organisers_group() -> Group:
     return group
 
 
-def _forget_permissions(user: AbstractBaseUser) -> None:
+def _forget_permissions(user: User) -> None:
     """Drop the permission caches ``has_perm`` keeps on the instance, so it sees the change."""
     for cache in ("_perm_cache", "_user_perm_cache", "_group_perm_cache"):
         user.__dict__.pop(cache, None)
 
 
 @transaction.atomic
-def organiser_grant(*, user: AbstractBaseUser) -> bool:
+def organiser_grant(*, user: User) -> bool:
     """Make ``user`` an organiser (a member of the Organisers group); False if they already were."""
     was_organiser = user_is_organiser(user)
-    user.groups.add(_organisers_group())  # type: ignore[attr-defined]
+    user.groups.add(_organisers_group())
     _forget_permissions(user)
     return not was_organiser and user_is_organiser(user)
 
 
 @transaction.atomic
-def organiser_revoke(*, user: AbstractBaseUser) -> bool:
+def organiser_revoke(*, user: User) -> bool:
     """Take the organiser role from ``user``: the group and the permission given directly.
 
     False if nothing changed: they were not an organiser, or still are one (a superuser, or through
@@ -996,8 +1022,8 @@ def organiser_revoke(*, user: AbstractBaseUser) -> bool:
     """
     app_label, codename = ORGANISER_PERMISSION
     was_organiser = user_is_organiser(user)
-    user.groups.remove(*Group.objects.filter(name=ORGANISERS_GROUP))  # type: ignore[attr-defined]
-    user.user_permissions.remove(  # type: ignore[attr-defined]
+    user.groups.remove(*Group.objects.filter(name=ORGANISERS_GROUP))
+    user.user_permissions.remove(
         *Permission.objects.filter(content_type__app_label=app_label, codename=codename)
     )
     _forget_permissions(user)

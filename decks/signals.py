@@ -34,7 +34,7 @@ def connect() -> None:
     m2m_changed.connect(
         _cards_changed, sender=Card.subtypes.through, dispatch_uid="decks-card-index-subtypes"
     )
-    for model in (Format, FormatSet, FormatCardEntry, CardSet):
-        uid = f"decks-format-rules-{model.__name__}"
-        post_save.connect(_formats_changed, sender=model, dispatch_uid=f"{uid}-save")
-        post_delete.connect(_formats_changed, sender=model, dispatch_uid=f"{uid}-delete")
+    for rules_model in (Format, FormatSet, FormatCardEntry, CardSet):
+        uid = f"decks-format-rules-{rules_model.__name__}"
+        post_save.connect(_formats_changed, sender=rules_model, dispatch_uid=f"{uid}-save")
+        post_delete.connect(_formats_changed, sender=rules_model, dispatch_uid=f"{uid}-delete")

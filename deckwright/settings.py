@@ -20,12 +20,14 @@ Variables (all optional for local use):
     EMAIL_BACKEND       Django email backend (default: the console backend, which prints mail)
     DEFAULT_FROM_EMAIL  sender of password-reset mail (default deckwright@localhost)
     DATABASE_CONN_MAX_AGE, DECKWRIGHT_HTTPS, SECURE_* ...: serving in production, docs/deploy.md
+    DECKWRIGHT_WEBSOCKET_URL where pages open live tables' WebSockets (default: their own address)
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
@@ -53,6 +55,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "t
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    "daphne",  # first: its runserver serves WebSockets too (live tables, `make run`)
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -67,6 +70,8 @@ INSTALLED_APPS = [
     "cards",
     "decks",
     "rules",
+    "tables",
+    "accounts",  # accounts, lockout, tokens, throttles and the limit counters' table
     "api",
     "django_htmx",
     "web",
@@ -75,7 +80,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "deckwright.middleware.ContentSecurityPolicyMiddleware",  # no inline script without a nonce
+    "common.middleware.ContentSecurityPolicyMiddleware",  # no inline script without a nonce
     "whitenoise.middleware.WhiteNoiseMiddleware",  # /static/ before sessions and the database
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -84,8 +89,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "deckwright.middleware.RefuseUnusableInputMiddleware",  # NUL in parameters: a 400, not a 500
-    "axes.middleware.AxesMiddleware",  # last: turns a lockout into web.lockout's 429 page
+    "common.middleware.RefuseUnusableInputMiddleware",  # NUL in parameters: a 400, not a 500
+    "decks.httpcache.CatalogueCacheMiddleware",  # ETag/304 and cached anonymous catalogue
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into accounts.lockout's 429 page
 ]
 
 ROOT_URLCONF = "deckwright.urls"
@@ -183,11 +189,36 @@ if env_str("REDIS_URL"):
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": env_str("REDIS_URL"),
     }
+# HTTP caching of the anonymous catalogue (decks/httpcache.py; docs/api.md "Caching and
+# conditional requests", docs/deploy.md): how long browsers and proxies may reuse an answer
+# (seconds, then revalidate by ETag), how long the shared response cache (the default cache) keeps
+# one (0: no response cache), and how old a card page's list of public decks may get.
+CATALOGUE_MAX_AGE = env_int("CATALOGUE_MAX_AGE", 60)
+RESPONSE_CACHE_SECONDS = env_int("RESPONSE_CACHE_SECONDS", 600)
+DECK_LISTS_SECONDS = env_int("DECK_LISTS_SECONDS", 60)
+# after a catalogue change, answers are drawn but not kept for this long (commits, memos catch up;
+# 0: keep at once, for one process or tests)
+CATALOGUE_SETTLE_SECONDS = env_int("CATALOGUE_SETTLE_SECONDS", 2)
+
+# Live tables (play a friend, docs/deploy.md "WebSockets"): moves reach every server process
+# through Redis when REDIS_URL is set; otherwise through one process's memory, which only works
+# while a single process serves every player of a table (the table page says which).
+CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
+    "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+}
+if env_str("REDIS_URL"):
+    CHANNEL_LAYERS["default"] = {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [env_str("REDIS_URL")]},
+    }
+# Where pages open their WebSocket: empty for this site's own address (runserver, or a proxy
+# passing /ws/ on); `make serve` sets it to its WebSocket server (ws://HOST:WS_PORT).
+WEBSOCKET_URL = env_str("DECKWRIGHT_WEBSOCKET_URL").rstrip("/")
 
 # Accounts and limits (docs/api.md "Throttling", "Tokens"; README "Configuration"). Every limit is
-# counted per client address from deckwright.clientip, in counters all processes share
-# (deckwright/counters.py): Redis through the "limits" cache when REDIS_URL is set, else a
-# database table (made by web/migrations/0001); never per-process memory, with which 4 workers
+# counted per client address from common.clientip, in counters all processes share
+# (common/counters.py): Redis through the "limits" cache when REDIS_URL is set, else a
+# database table (made by accounts/migrations/0001); never per-process memory, with which 4 workers
 # let 453 requests through a limit of 120.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", env_int("API_NUM_PROXIES", 0))
 if TRUSTED_PROXY_COUNT < 0:
@@ -204,12 +235,12 @@ if env_str("REDIS_URL"):
 # lock it out of the log-in page and POST /api/v1/auth/token/ for LOGIN_LOCKOUT_MINUTES (a failure
 # meanwhile restarts the wait). Keyed by address only: keyed by username, anyone could lock a
 # known user out of their own account. Guessing at one account from many addresses is slowed per
-# account (web/account_guard.py, docs/security.md): at most ACCOUNT_GUESS_RATES password checks
+# account (accounts/guard.py, docs/security.md): at most ACCOUNT_GUESS_RATES password checks
 # (comma-separated <count>/<second|minute|hour|day> tiers) at one account from addresses and
 # browsers it never logged in from; those it did (remembered ACCOUNT_KNOWN_DAYS) are exempt.
 AUTHENTICATION_BACKENDS = [
-    "web.lockout.LockoutBackend",
-    "web.account_guard.AccountGuardBackend",
+    "accounts.lockout.LockoutBackend",
+    "accounts.guard.AccountGuardBackend",
     "django.contrib.auth.backends.ModelBackend",  # checks without a request; session look-ups
 ]
 ACCOUNT_GUESS_RATES = env_list("ACCOUNT_GUESS_RATES", ["10/hour", "30/day"])
@@ -220,16 +251,16 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 # Failures age out after the cool-off; a success does not clear them, or logging into one's own
 # account between guesses would reset the count of an address guessing someone else's password.
 AXES_RESET_ON_SUCCESS = False
-AXES_CLIENT_IP_CALLABLE = "deckwright.clientip.axes_client_ip"
-AXES_USERNAME_CALLABLE = "deckwright.clientip.axes_username"
-AXES_LOCKOUT_CALLABLE = "web.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "common.clientip.axes_client_ip"
+AXES_USERNAME_CALLABLE = "common.clientip.axes_username"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 # API tokens expire this many days after they are issued (rotate or log in again for a new one).
 API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 30)
 # Games anonymous visitors may start per hour, on /matchups/ and /simulations/ alike
-# (rules/quotas.py); signed-in users count against SIMULATION_USER_GAMES_PER_HOUR below.
+# (rules/lab/quotas.py); signed-in users count against SIMULATION_USER_GAMES_PER_HOUR below.
 MATCHUP_ANON_GAMES_PER_HOUR = env_int("MATCHUP_ANON_GAMES_PER_HOUR", 40)
 MATCHUP_ANON_GAMES_PER_HOUR_IP = env_int("MATCHUP_ANON_GAMES_PER_HOUR_IP", 120)
-# Simulation jobs (rules/jobs.py, docs/scaling.md): games a signed-in account, and an address
+# Simulation jobs (rules/lab/jobs.py, docs/scaling.md): games a signed-in account, and an address
 # (all its accounts together), may start per clock hour (anonymous visitors share the matchup
 # quotas above); the most games one job plays; games a chunk plays by default and at most.
 SIMULATION_USER_GAMES_PER_HOUR = env_int("SIMULATION_USER_GAMES_PER_HOUR", 20_000)
@@ -273,18 +304,18 @@ for _name in (
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an anonymous client is told 401 with "WWW-Authenticate: Token".
-        "api.tokens.ExpiringTokenAuthentication",
+        "accounts.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_THROTTLE_CLASSES": [
-        "api.throttling.AnonymousRateThrottle",
-        "api.throttling.UserRateThrottle",
+        "accounts.throttling.AnonymousRateThrottle",
+        "accounts.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_THROTTLE_ANON", "120/minute"),
         "user": env_str("API_THROTTLE_USER", "1200/minute"),
-        # per client address (deckwright.clientip); the web pages use them too (web/limits.py)
+        # per client address (common.clientip); the web pages use them too (web/limits.py)
         "token": env_str("API_THROTTLE_TOKEN", "30/hour"),
         "signup": env_str("SIGNUP_RATE", "5/hour"),
         "password_reset": env_str("PASSWORD_RESET_RATE", "5/hour"),
@@ -304,7 +335,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    # api/throttling.py reads the address through deckwright.clientip; this keeps DRF's own
+    # accounts/throttling.py reads the address through common.clientip; this keeps DRF's own
     # get_ident on the same rule (0 means REMOTE_ADDR only, never "trust any header").
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
@@ -336,7 +367,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "FileKindEnum": ["text", "json", "csv"],
         "SimulationKindEnum": "rules.models.SimulationJob.Kind",
-        "SimulationCreateKindEnum": "rules.jobs.CREATABLE_KINDS",
+        "SimulationCreateKindEnum": "rules.lab.jobs.CREATABLE_KINDS",
         "DownloadKindEnum": ["json", "csv"],
         "CardChangeOpEnum": "decks.services.CARD_CHANGE_OPS",
     },

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from deckwright.inputs import IdConverter
+from common.inputs import IdConverter
 
 # <id:pk> in every app's URLs: a database id of at most 18 digits (longer ones are a 404).
 register_converter(IdConverter, "id")

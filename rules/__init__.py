@@ -1,4 +1,5 @@
-"""How a game is played: engines (pure Python), agents, simulation and test hands."""
+"""How a game is played: engines (pure Python), agents, simulation and test hands; the lab
+(``rules.lab``): simulation jobs, plans, the doctor, quotas and Celery tasks."""
 
 from rules.compiled import choose
 

@@ -1,4 +1,4 @@
-"""The rules app: engines, agents, simulation, matchups and test hands."""
+"""The rules app: engines, agents, simulation, matchups, test hands and the lab (``rules.lab``)."""
 
 from django.apps import AppConfig
 

@@ -16,65 +16,23 @@ that wins more when drawn helps, though a card drawn in long games is drawn more
 game, win or lose, so the gap is a hint, not a proof.
 
 What "drawn" and "played" mean differs from game to game (a tile held, a unit deployed); the
-pages say it in each game's words (``SIGHTING_WORDS``), and leave out the drawn columns of a
-deck whose every card was drawn in every game (``drawn_every_game``): they would only repeat the
-deck's own win rate.
+pages say it in each game's words (its plugin's ``PageWords.sightings``), and leave out the drawn
+columns of a deck whose every card was drawn in every game (``drawn_every_game``): they would
+only repeat the deck's own win rate.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from rules.engines.core import SightingWords, find_plugin
 from rules.engines.core.intervals import wilson_interval
 
 WHATS = ("drawn", "played", "unseen")
 
 
-@dataclass(frozen=True)
-class SightingWords:
-    """What a game's engine counts as a card drawn and a card played (``State.card_sightings``),
-    in words that finish "a card is drawn when..." and "played when..."."""
-
-    drawn: str
-    played: str
-    #: why every card of a deck is drawn in every game, where the rules make it so ("" if not)
-    always_drawn: str = ""
-
-
-#: per game slug; kept here, beside the figures, until the games' plugin words carry them. The
-#: definitions are the engines' (docs/doctor.md, "Card performance", has the table).
-SIGHTING_WORDS: Mapping[str, SightingWords] = {
-    "revolt-n-reign": SightingWords(
-        drawn="it left its side's draw pile by the end of the game (the UAs are in play from the "
-        "start), or was played",
-        played="its side played it: as a card, a Pillar, a Clash or for free in Step 5: "
-        "Pre-Game Equalization",
-    ),
-    "rival-realms": SightingWords(
-        drawn="it left its side's draw deck by the end of the game, or was played",
-        played="its side played it or put it onto its field",
-    ),
-    "reggae-revolution": SightingWords(
-        drawn="it was in the player's hand at any time (the Setup hand or its redraw, an Obtain, "
-        "a draw effect, a recovered card); with one deck for the whole team, in any player's",
-        played="it was used from the hand in the Main Phase: played, given to a villain (Sway) "
-        "or put into the score area (Yay)",
-    ),
-    "regality-vs-religion": SightingWords(
-        drawn="its side held it: the side's own tiles from the start, and any tile it picked, "
-        "recalled, lost to an Assassin, placed or had in its area at the end (in the standard "
-        "variant also the neutral area's tiles, which both sides take from)",
-        played="its side placed it on the board",
-    ),
-    "reign-absolute": SightingWords(
-        drawn="it was deployed on the battlefield",
-        played="it moved to another square, attacked or was attacked, or was revealed to lend "
-        "its strength to a combat",
-        always_drawn="§Setup deploys every Unit of the faction",
-    ),
-}
 #: a game without words of its own (a game being added, the test suite's toy game)
 DEFAULT_SIGHTING_WORDS = SightingWords(
     drawn="its player held it in hand at any time, or had it in play from the start",
@@ -83,8 +41,10 @@ DEFAULT_SIGHTING_WORDS = SightingWords(
 
 
 def sighting_words(slug: str) -> SightingWords:
-    """What "drawn" and "played" mean in the game ``slug``."""
-    return SIGHTING_WORDS.get(slug, DEFAULT_SIGHTING_WORDS)
+    """What "drawn" and "played" mean in the game ``slug`` (its plugin's words, else the shared)."""
+    plugin = find_plugin(slug)
+    words = plugin.words.sightings if plugin is not None else None
+    return words or DEFAULT_SIGHTING_WORDS
 
 
 @dataclass(frozen=True)
@@ -168,11 +128,3 @@ def drawn_every_game(rows: Sequence[Mapping[str, Any]]) -> bool:
     rate drawn is the deck's own and its drawn, not-seen and gap columns say nothing of it."""
     drawn = {(row["drawn"]["games"], row["drawn"]["wins"]) for row in rows}
     return len(drawn) == 1 and all(row["unseen"]["games"] == 0 for row in rows)
-
-
-def job_card_counts(totals: Iterable[Mapping[str, Any]]) -> dict[str, int]:
-    """The card counts of a job's pairings' totals (each ``totals["cards"]``) added up."""
-    added: dict[str, int] = {}
-    for pairing in totals:
-        added = counts_add(added, pairing.get("cards", {}))
-    return added

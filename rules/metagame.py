@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from deckwright.csvcells import csv_writer
+from common.csvcells import csv_writer
 from rules.engines.core.intervals import weighted_rate_interval, wilson_interval
 
 MIN_DECKS = 2

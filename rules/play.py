@@ -13,7 +13,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.db import transaction
 
@@ -31,7 +31,7 @@ from rules.matchups import (
 from rules.models import PlayedGame
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
 
     from decks.models import Deck
 
@@ -42,16 +42,26 @@ MAX_REPLY_ACTIONS = 2000
 PRIVATE_EVENTS = frozenset({"draw"})
 
 
+class StoredGame(Protocol):
+    """A game stored as seed, setup and actions (a ``PlayedGame``, a friend table's game)."""
+
+    game: Any  # the cards.Game row: its ``slug`` names the engine
+    seed: Any
+    setup: Any
+    actions: Any
+
+
 class PlayConflict(PlayRefused):
     """A move chosen at an older version of the game (a double submit, another tab)."""
 
 
-def play_position(game: PlayedGame) -> State:
-    """The position the stored actions lead to (replayed from the seed and setup)."""
+def play_position(game: StoredGame, count: int | None = None) -> State:
+    """The position the stored actions lead to, or the first ``count`` of them (replayed from
+    the seed and setup)."""
     from rules.adapters import engine_for
 
     state: State = engine_for(game.game.slug).new_initial_state(int(game.seed), game.setup)
-    for text in game.actions:
+    for text in game.actions if count is None else game.actions[:count]:
         state.apply(Action.parse(str(text)))
     return state
 
@@ -101,7 +111,7 @@ def _finish(game: PlayedGame, state: State) -> None:
 
 def play_start(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     deck: Deck,
     opponent: Deck | None,
     agent: str,
@@ -153,7 +163,7 @@ def play_start(
 
 
 def _advance(
-    owner: AbstractBaseUser,
+    owner: User,
     pk: int,
     version: int,
     step: Callable[[PlayedGame, State], None],
@@ -180,7 +190,7 @@ def _advance(
     return game
 
 
-def play_move(*, owner: AbstractBaseUser, pk: int, index: int, version: int) -> PlayedGame:
+def play_move(*, owner: User, pk: int, index: int, version: int) -> PlayedGame:
     """Apply the player's legal action number ``index`` (0-based, of the legal actions at
     ``version``) to their game ``pk``, then the agent's reply. Raises ``PlayedGame.DoesNotExist``
     for a game that is not theirs, ``PlayConflict`` for a stale version and ``PlayRefused`` for
@@ -199,7 +209,7 @@ def play_move(*, owner: AbstractBaseUser, pk: int, index: int, version: int) -> 
     return _advance(owner, pk, version, move)
 
 
-def play_continue(*, owner: AbstractBaseUser, pk: int, version: int) -> PlayedGame:
+def play_continue(*, owner: User, pk: int, version: int) -> PlayedGame:
     """Let the agent go on with a reply it left unfinished (``MAX_REPLY_ACTIONS`` reached) in
     ``owner``'s game ``pk`` at ``version``. Raises as ``play_move`` does, and ``PlayRefused``
     when it is the player's turn (nothing to continue); none of them changes the stored game."""
@@ -237,7 +247,7 @@ def events_for_player(state: State, seat: int) -> list[dict[str, Any]]:
     return events
 
 
-def game_record(game: PlayedGame, state: State) -> dict[str, Any]:
+def game_record(game: StoredGame, state: State) -> dict[str, Any]:
     """The stored game in the shape ``web.table.replay_table`` steps through."""
     return {
         "seed": game.seed,
@@ -247,7 +257,7 @@ def game_record(game: PlayedGame, state: State) -> dict[str, Any]:
     }
 
 
-def played_games_of(owner: AbstractBaseUser) -> Sequence[PlayedGame]:
+def played_games_of(owner: User) -> Sequence[PlayedGame]:
     """The player's games, latest move first."""
     return list(PlayedGame.objects.filter(owner_id=owner.pk).select_related("game")[:50])
 
@@ -260,3 +270,15 @@ def result_words(game: PlayedGame) -> str:
     plugin = find_plugin(game.game.slug)
     reason = plugin.words.end_reason(game.end_reason) if plugin and game.end_reason else ""
     return words.get(game.result, game.result) + (f" ({reason})" if reason else "")
+
+
+def public_events(state: State) -> list[dict[str, Any]]:
+    """The game's events as someone in no seat may read them (a spectator): no card drawn into
+    any hidden hand is named."""
+    events = []
+    for event in state.event_log():
+        record = event.as_dict()
+        if record.get("kind") in PRIVATE_EVENTS:
+            record = {key: value for key, value in record.items() if key != "card"}
+        events.append(record)
+    return events

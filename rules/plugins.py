@@ -8,7 +8,9 @@ a ``GamePlugin``). For each plugin this module registers, with the apps below th
 - its validation module (``decks/validation/<module>.py`` or the plugin's ``validation_module``)
   and card-face style (``cards/images/styles/<module>.py`` or ``style_module``), imported so they
   register themselves by slug;
-- its data folder, when the plugin keeps its fixtures outside the project's ``fixtures/``.
+- its data folder, when the plugin keeps its fixtures outside the project's ``fixtures/``;
+- its name and player counts, from its engine's ``Game`` class, which ``load_game_data`` writes
+  on the game's row (``cards.gamedata.register_engine_facts``: ``game.yaml`` leaves them out).
 
 ``RulesConfig.ready`` calls ``plugins_wire()``; a test that plugs a game in calls
 ``plugin_wire(plugin)`` after ``register_plugin`` and ``plugin_unwire(slug)`` at the end.
@@ -22,7 +24,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cards.checks import register_card_check, unregister_card_checks
-from cards.gamedata import register_fixtures_dir, unregister_fixtures_dir
+from cards.gamedata import (
+    EngineFacts,
+    register_engine_facts,
+    register_fixtures_dir,
+    unregister_engine_facts,
+    unregister_fixtures_dir,
+)
 from rules.engines.core import GamePlugin, plugins, unregister_plugin
 
 VALIDATION_PACKAGE = "decks.validation"
@@ -46,7 +54,8 @@ def _import_piece(path: str, slug: str, registered: Callable[[], list[str]]) -> 
 
 
 def plugin_wire(plugin: GamePlugin) -> None:
-    """Register one game's card checks, validation module, face style and data folder."""
+    """Register one game's card checks, validation module, face style, data folder and what its
+    engine says of it."""
     from cards.images.styles import registered_games as styled
     from decks.validation import registered_games as validated
 
@@ -57,6 +66,10 @@ def plugin_wire(plugin: GamePlugin) -> None:
     _import_piece(style, plugin.slug, styled)
     if plugin.fixtures_dir is not None:
         register_fixtures_dir(plugin.slug, Path(plugin.fixtures_dir))
+    engine = plugin.game
+    register_engine_facts(
+        plugin.slug, EngineFacts(engine.name, engine.min_players, engine.max_players)
+    )
 
 
 def plugin_unwire(slug: str) -> None:
@@ -68,6 +81,7 @@ def plugin_unwire(slug: str) -> None:
     unregister(slug)
     unregister_style(slug)
     unregister_fixtures_dir(slug)
+    unregister_engine_facts(slug)
     unregister_plugin(slug)
 
 

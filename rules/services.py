@@ -1,9 +1,9 @@
-"""Playing the games of a simulation job (``rules.jobs``), one at a time, and replaying one.
+"""Playing the games of a simulation job (``rules.lab.jobs``), one at a time, and replaying one.
 
 Game ``k`` of a job is one ``rules.simulation.run`` call of a single game seeded with
 ``game_seed(seed, k)``, so a game never depends on how the job was cut into chunks, on which
 worker played it or in what order: any game can be played again on its own, with ``log_game``
-keeping its full record for the replay (``rules.selectors.matchup_game_record``).
+keeping its full record for the replay (``rules.lab.selectors.matchup_game_record``).
 
 Seats rotate unless a pairing asks for fixed seats: game ``k`` seats side ``(s + k) mod N`` in
 seat ``s`` (``rules.simulation.seat_order``), so every deck sits in every seat, and moves first,
@@ -12,12 +12,13 @@ equally often; the totals count wins by side (deck) and by seat.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.agents import web_agent
+from rules.agents.base import Agent
 from rules.engines.core import Game, find_plugin
-from rules.simulation import AgentSpec, SimulationReport
+from rules.simulation import SimulationReport
 
 #: the agents a web matchup can offer, with what the page calls them; each game's plugin says
 #: which of them its matchups offer (``GamePlugin.matchup_agents``) and may label them its way
@@ -37,7 +38,7 @@ def game_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
 
-def agent_spec(name: str, game_slug: str = "") -> AgentSpec:
+def agent_spec(name: str, game_slug: str = "") -> Callable[[int], Agent]:
     """What ``rules.simulation.run`` takes for an agent name: the web's search budget, with the
     game's own budget for that agent on top (``GamePlugin.agent_budgets``). A difficulty level
     of the game (``GamePlugin.difficulty_levels``: "easy", "normal", "hard") is its agent."""

@@ -213,6 +213,185 @@ def play_out(state: State, seats: Sequence[Agent]) -> int:
     return actions
 
 
+def _setup_of(decks_or_setup: Mapping[str, Any] | Sequence[Any] | None) -> dict[str, Any]:
+    """A run's setup: a mapping as given, a list of decks as ``{"decks": [...]}``, or none."""
+    if decks_or_setup is None:
+        return {}
+    if isinstance(decks_or_setup, Mapping):
+        return dict(decks_or_setup)
+    return {"decks": list(decks_or_setup)}
+
+
+def _side_names(
+    engine: Game, players: int, rotate: bool, side_names: Sequence[str] | None
+) -> list[str]:
+    """The sides' labels: the caller's, else the engine's seat names (``side i`` when seats
+    rotate, since a side then sits in every seat)."""
+    if side_names is not None:
+        if len(side_names) != players:
+            raise ValueError(f"side_names needs {players} names, got {len(side_names)}")
+        return [str(name) for name in side_names]
+    if rotate:
+        return [f"side {i}" for i in range(players)]
+    return list(engine.player_names) or [f"player {i}" for i in range(players)]
+
+
+def _rounded_interval(wins: int, games: int) -> tuple[float, float, float]:
+    """The share ``wins / games`` and its Wilson 95% interval, rounded as reports print them."""
+    low, high = wilson_interval(wins, games)
+    return round(wins / games, 6), round(low, 6), round(high, 6)
+
+
+class _Tally:
+    """What ``run`` counts as its games end; ``report`` turns the counts into the report."""
+
+    def __init__(self, engine: Game, players: int, names: list[str]) -> None:
+        self.engine = engine
+        self.players = players
+        self.names = names
+        self.wins = [0] * players
+        self.seat_wins = [0] * players
+        self.moved_first = [0] * players
+        self.first_side_wins = [0] * players
+        self.draws = 0
+        self.lengths: list[int] = []
+        self.turns: list[int] = []
+        self.reasons: Counter[str] = Counter()
+        self.by_side: dict[str, Counter[str]] = {}
+        self.results: list[int | None] = []
+        self.team_wins = 0
+        self.team_losses = 0
+        self.first_games = 0
+        self.first_wins = 0
+        self.first_losses = 0
+        self.summaries: list[dict[str, Any]] = []
+
+    def add(self, state: Any, order: list[int], actions: int, card_sightings: bool) -> None:
+        """Count one finished game, whose seat ``s`` was played by side ``order[s]``."""
+        if self.engine.cooperative:
+            outcome = state.returns()[0]
+            self.team_wins += outcome > 0
+            self.team_losses += outcome < 0
+        seat_winner = state.winner()
+        winner = None if seat_winner is None else order[seat_winner]
+        self.results.append(winner)
+        reason = state.end_reason() or "ended"
+        if seat_winner is None or winner is None:
+            self.draws += 1
+        else:
+            self.wins[winner] += 1
+            self.seat_wins[seat_winner] += 1
+        self.lengths.append(actions)
+        self.reasons[reason] += 1
+        side = "draw" if winner is None else self.names[winner]
+        self.by_side.setdefault(side, Counter())[reason] += 1
+        turn_count = state.turn_count()
+        if turn_count is not None:
+            self.turns.append(turn_count)
+        first = state.first_player()
+        summary: dict[str, Any] = {
+            "winner": winner,
+            "length": actions,
+            "turns": turn_count,
+            "end_reason": reason,
+            "first_player": first,
+            "first_side": None if first is None else order[first],
+            "seats": order,
+        }
+        if card_sightings:
+            summary["cards"] = _sides_cards(self.engine, state, order)
+        self.summaries.append(summary)
+        if first is not None:
+            self.moved_first[order[first]] += 1
+            self.first_side_wins[order[first]] += seat_winner == first
+            self.first_games += 1
+            self.first_wins += seat_winner == first
+            self.first_losses += seat_winner is not None and seat_winner != first
+
+    def report(
+        self,
+        *,
+        setup: dict[str, Any],
+        games: int,
+        seed: int,
+        agents: Sequence[AgentSpec],
+        seat_names: list[str],
+        rotate: bool,
+        bucket_width: int,
+        game_log: dict[str, Any] | None,
+    ) -> SimulationReport:
+        """The report of the games counted so far (``games`` of them)."""
+        sides = []
+        for player in range(self.players):
+            spec = agents[player]
+            label = spec if isinstance(spec, str) else getattr(spec, "__name__", "custom")
+            share, low, high = _rounded_interval(self.wins[player], games)
+            sides.append(
+                SideResult(
+                    player,
+                    self.names[player],
+                    str(label),
+                    self.wins[player],
+                    share,
+                    low,
+                    high,
+                    self.moved_first[player],
+                    self.first_side_wins[player],
+                )
+            )
+        seat_results = [
+            SeatResult(
+                seat,
+                seat_names[seat],
+                self.seat_wins[seat],
+                *_rounded_interval(self.seat_wins[seat], games),
+            )
+            for seat in range(self.players)
+        ]
+        team = None
+        if self.engine.cooperative:
+            team = TeamResult(
+                self.team_wins, self.team_losses, *_rounded_interval(self.team_wins, games)
+            )
+        first_result = None
+        if self.first_games:
+            first_result = FirstPlayerResult(
+                self.first_games,
+                self.first_wins,
+                self.first_losses,
+                self.first_games - self.first_wins - self.first_losses,
+                *_rounded_interval(self.first_wins, self.first_games),
+            )
+        lengths, turns = self.lengths, self.turns
+        histogram = Counter(_bucket(length, bucket_width) for length in lengths)
+        return SimulationReport(
+            game=self.engine.slug,
+            setup=setup,
+            games=games,
+            seed=seed,
+            sides=sides,
+            draws=self.draws,
+            length_mean=round(sum(lengths) / games, 6),
+            length_min=min(lengths),
+            length_max=max(lengths),
+            length_histogram=dict(sorted(histogram.items())),
+            end_reasons=dict(sorted(self.reasons.items())),
+            results=self.results,
+            team=team,
+            alternate_seats=rotate,
+            seats=seat_results,
+            turns_mean=round(sum(turns) / len(turns), 6) if turns else None,
+            turns_min=min(turns) if turns else None,
+            turns_max=max(turns) if turns else None,
+            end_reasons_by_side={
+                side: dict(sorted(counts.items())) for side, counts in sorted(self.by_side.items())
+            },
+            first_player=first_result,
+            game_log=game_log,
+            game_summaries=self.summaries,
+        )
+
+
 def run(
     game: Game | str,
     decks_or_setup: Mapping[str, Any] | Sequence[Any] | None,
@@ -244,12 +423,7 @@ def run(
     engine does not tell.
     """
     engine = get_game(game) if isinstance(game, str) else game
-    if decks_or_setup is None:
-        setup: dict[str, Any] = {}
-    elif isinstance(decks_or_setup, Mapping):
-        setup = dict(decks_or_setup)
-    else:
-        setup = {"decks": list(decks_or_setup)}
+    setup = _setup_of(decks_or_setup)
     players = engine.num_players(setup)
     if len(agents) != players:
         raise ValueError(f"{engine.slug} needs {players} agents, got {len(agents)}")
@@ -259,26 +433,9 @@ def run(
     if log_game is not None and not 0 <= log_game < games:
         raise ValueError(f"log_game must be between 0 and {games - 1}")
     seat_names = list(engine.player_names) or [f"player {i}" for i in range(players)]
-    names = [f"side {i}" for i in range(players)] if rotate else list(seat_names)
-    if side_names is not None:
-        if len(side_names) != players:
-            raise ValueError(f"side_names needs {players} names, got {len(side_names)}")
-        names = [str(name) for name in side_names]
+    tally = _Tally(engine, players, _side_names(engine, players, rotate, side_names))
     seeds = Rng(seed)
-    wins = [0] * players
-    seat_wins = [0] * players
-    moved_first = [0] * players
-    first_side_wins = [0] * players
-    draws = 0
-    lengths: list[int] = []
-    turns: list[int] = []
-    reasons: Counter[str] = Counter()
-    by_side: dict[str, Counter[str]] = {}
-    results: list[int | None] = []
-    team_wins = team_losses = 0
-    first_games = first_wins = first_losses = 0
     game_log: dict[str, Any] | None = None
-    summaries: list[dict[str, Any]] = []
     for index in range(games):
         game_seed = seeds.next_u64() >> 1
         # seat s is played by side order[s]
@@ -289,124 +446,16 @@ def run(
             _agent(agents[side], (game_seed + 1 + seat) & 0xFFFFFFFF)
             for seat, side in enumerate(order)
         ]
-        actions = play_out(state, seats)
-        if engine.cooperative:
-            outcome = state.returns()[0]
-            team_wins += outcome > 0
-            team_losses += outcome < 0
-        seat_winner = state.winner()
-        winner = None if seat_winner is None else order[seat_winner]
-        results.append(winner)
-        reason = state.end_reason() or "ended"
-        if seat_winner is None or winner is None:
-            draws += 1
-        else:
-            wins[winner] += 1
-            seat_wins[seat_winner] += 1
-        lengths.append(actions)
-        reasons[reason] += 1
-        by_side.setdefault("draw" if winner is None else names[winner], Counter())[reason] += 1
-        turn_count = state.turn_count()
-        if turn_count is not None:
-            turns.append(turn_count)
-        first = state.first_player()
-        summaries.append(
-            {
-                "winner": winner,
-                "length": actions,
-                "turns": turn_count,
-                "end_reason": reason,
-                "first_player": first,
-                "first_side": None if first is None else order[first],
-                "seats": order,
-            }
-        )
-        if card_sightings:
-            summaries[-1]["cards"] = _sides_cards(engine, state, order)
-        if first is not None:
-            moved_first[order[first]] += 1
-            first_side_wins[order[first]] += seat_winner == first
-            first_games += 1
-            first_wins += seat_winner == first
-            first_losses += seat_winner is not None and seat_winner != first
+        tally.add(state, order, play_out(state, seats), card_sightings)
         if index == log_game:
             game_log = game_record(engine, index, game_seed, game_setup, state, order)
-    sides = []
-    for player in range(players):
-        low, high = wilson_interval(wins[player], games)
-        label = (
-            agents[player]
-            if isinstance(agents[player], str)
-            else getattr(agents[player], "__name__", "custom")
-        )
-        sides.append(
-            SideResult(
-                player,
-                names[player],
-                str(label),
-                wins[player],
-                round(wins[player] / games, 6),
-                round(low, 6),
-                round(high, 6),
-                moved_first[player],
-                first_side_wins[player],
-            )
-        )
-    seat_results = []
-    for seat in range(players):
-        low, high = wilson_interval(seat_wins[seat], games)
-        seat_results.append(
-            SeatResult(
-                seat,
-                seat_names[seat],
-                seat_wins[seat],
-                round(seat_wins[seat] / games, 6),
-                round(low, 6),
-                round(high, 6),
-            )
-        )
-    histogram = Counter(_bucket(length, bucket_width) for length in lengths)
-    team = None
-    if engine.cooperative:
-        low, high = wilson_interval(team_wins, games)
-        team = TeamResult(
-            team_wins, team_losses, round(team_wins / games, 6), round(low, 6), round(high, 6)
-        )
-    first_result = None
-    if first_games:
-        low, high = wilson_interval(first_wins, first_games)
-        first_result = FirstPlayerResult(
-            first_games,
-            first_wins,
-            first_losses,
-            first_games - first_wins - first_losses,
-            round(first_wins / first_games, 6),
-            round(low, 6),
-            round(high, 6),
-        )
-    return SimulationReport(
-        game=engine.slug,
+    return tally.report(
         setup=setup,
         games=games,
         seed=seed,
-        sides=sides,
-        draws=draws,
-        length_mean=round(sum(lengths) / games, 6),
-        length_min=min(lengths),
-        length_max=max(lengths),
-        length_histogram=dict(sorted(histogram.items())),
-        end_reasons=dict(sorted(reasons.items())),
-        results=results,
-        team=team,
-        alternate_seats=rotate,
-        seats=seat_results,
-        turns_mean=round(sum(turns) / len(turns), 6) if turns else None,
-        turns_min=min(turns) if turns else None,
-        turns_max=max(turns) if turns else None,
-        end_reasons_by_side={
-            side: dict(sorted(counts.items())) for side, counts in sorted(by_side.items())
-        },
-        first_player=first_result,
+        agents=agents,
+        seat_names=seat_names,
+        rotate=rotate,
+        bucket_width=bucket_width,
         game_log=game_log,
-        game_summaries=summaries,
     )

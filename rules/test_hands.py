@@ -1,22 +1,26 @@
 """Test hands: sample opening hands, mulligans and goldfish games of a deck, for every game.
 
-Each game's ``GamePlugin`` names its test-hands model (``hands_module``), a module that follows
-the protocol of ``rules.engines.core.hands`` (``MULLIGAN_POLICIES``, ``DEFAULT_POLICY``,
-``sample``, ``walk``). This module is the stable entry point: it finds the model by game slug,
-importing it only when first asked, and lists a game only when its model imports. A model that
-plays agents (``hands_use_agents``) gets ``rules.agents.make_agent``: agents sit above the
-engines, so the model never imports them. A deck is one ``Card.record()`` dict per physical copy,
-each with a ``"zone"`` key.
+Each game's ``GamePlugin`` names its test-hands model (``hands_model``), a ``HandsModel``
+subclass (``rules.engines.core.hands``) that ``GamePlugin.hands()`` makes. This module is the
+stable entry point: it finds the model by game slug, importing it only when first asked, and
+lists a game only when its model imports. A model that plays agents (``uses_agents``) gets
+``rules.agents.make_agent``: agents sit above the engines, so the model never imports them. A
+deck is one ``Card.record()`` dict per physical copy, each with a ``"zone"`` key.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from types import ModuleType
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.engines.core import find_plugin, plugins
-from rules.engines.core.hands import HandSummary, HandWalk, resolve_policy
+from rules.engines.core.hands import (
+    AgentFactory,
+    HandsModel,
+    HandSummary,
+    HandWalk,
+    MulliganPolicy,
+)
 
 __all__ = [
     "HandSummary",
@@ -24,36 +28,35 @@ __all__ = [
     "available",
     "default_policy",
     "games",
-    "hands_module",
+    "hands_model",
     "policies",
     "sample",
     "walk",
 ]
 
-_loaded: dict[str, ModuleType | None] = {}
+_loaded: dict[str, HandsModel | None] = {}
 
 
-def hands_module(game: str) -> ModuleType | None:
-    """Return the game's hands module, or None when it has none (or no engine plugs it in)."""
+def hands_model(game: str) -> HandsModel | None:
+    """Return the game's test-hands model, or None when it has none (or no engine plugs it in)."""
     if game not in _loaded:
         plugin = find_plugin(game)
         _loaded[game] = plugin.hands() if plugin is not None else None
     return _loaded[game]
 
 
-def _extras(game: str) -> dict[str, Any]:
-    """What the game's model needs besides the deck: the agents, when it plays them."""
-    plugin = find_plugin(game)
-    if plugin is not None and plugin.hands_use_agents:
-        from rules.agents import make_agent
+def _agents(model: HandsModel) -> AgentFactory | None:
+    """The agents the game's model plays, when it plays them."""
+    if not model.uses_agents:
+        return None
+    from rules.agents import make_agent
 
-        return {"make_agent": make_agent}
-    return {}
+    return make_agent
 
 
 def available(game: str) -> bool:
     """Whether the game has a test-hands model."""
-    return hands_module(game) is not None
+    return hands_model(game) is not None
 
 
 def games() -> list[str]:
@@ -61,32 +64,29 @@ def games() -> list[str]:
     return sorted(plugin.slug for plugin in plugins() if available(plugin.slug))
 
 
-def _module(game: str) -> ModuleType:
-    module = hands_module(game)
-    if module is None:
+def _model(game: str) -> HandsModel:
+    model = hands_model(game)
+    if model is None:
         known = ", ".join(games()) or "none"
         raise KeyError(f"no test-hands model for {game!r} (games with one: {known})")
-    return module
+    return model
 
 
 def policies(game: str) -> list[str]:
     """The game's mulligan policies by name, the default first (only "never" without mulligans)."""
-    module = _module(game)
-    names = list(module.MULLIGAN_POLICIES)
-    default = module.DEFAULT_POLICY
-    return [default, *(name for name in names if name != default)]
+    return _model(game).policies()
 
 
 def default_policy(game: str) -> str:
     """The mulligan policy the game's model uses unless told otherwise."""
-    return str(_module(game).DEFAULT_POLICY)
+    return _model(game).default_policy
 
 
 def sample(
     deck: Sequence[Mapping[str, Any]],
     n: int = 100,
     seed: int = 0,
-    mulligan_policy: str | Callable[..., bool] | None = None,
+    mulligan_policy: str | MulliganPolicy | None = None,
     *,
     game: str,
 ) -> HandSummary:
@@ -96,13 +96,8 @@ def sample(
     means the game's default. Raises ``KeyError`` for a game without a model, ``ValueError`` for
     an unknown policy name and ``rules.engines.core.SetupError`` for a deck the engine refuses.
     """
-    module = _module(game)
-    policy = module.DEFAULT_POLICY if mulligan_policy is None else mulligan_policy
-    resolve_policy(module.MULLIGAN_POLICIES, policy)  # an unknown name fails before any game
-    report: HandSummary = module.sample(
-        deck, n=n, seed=seed, mulligan_policy=policy, **_extras(game)
-    )
-    return report
+    model = _model(game)
+    return model.sample(deck, n, seed, mulligan_policy, make_agent=_agents(model))
 
 
 def walk(
@@ -115,7 +110,7 @@ def walk(
     turns: int = 0,
 ) -> HandWalk:
     """Replay one goldfish game of ``deck``: the opening, ``mulligans`` taken, kept, ``turns``."""
-    result: HandWalk = _module(game).walk(
-        deck, seed=seed, mulligans=mulligans, kept=kept, turns=turns, **_extras(game)
+    model = _model(game)
+    return model.walk(
+        deck, seed=seed, mulligans=mulligans, kept=kept, turns=turns, make_agent=_agents(model)
     )
-    return result

@@ -45,8 +45,15 @@ def pytest_configure(config: pytest.Config) -> None:
         "LOCATION": default.get("LOCATION", "") if shares_memory else "deckwright-test-limits",
         "KEY_PREFIX": "limits",
     }
+    # The shared response cache (decks/httpcache.py) is off too: a test that changes rows
+    # without a signal, or rolls back a write, must not be answered from an earlier test's copy;
+    # tests/test_http_caching.py turns it on. Nor do validators wait for a change to settle: a
+    # test's writes are never committed by another process.
     override_settings(
-        LIMITS_STORE="cache", CACHES={**settings.CACHES, settings.LIMITS_CACHE: memory}
+        LIMITS_STORE="cache",
+        CACHES={**settings.CACHES, settings.LIMITS_CACHE: memory},
+        RESPONSE_CACHE_SECONDS=0,
+        CATALOGUE_SETTLE_SECONDS=0,
     ).enable()
 
 
@@ -149,25 +156,40 @@ def read_rulebook(file_name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+#: the test suite's toy game: the template game ``manage.py startgame`` writes, by this name
+TOY_SLUG = "toy-duel"
+TOY_NAME = "Toy Duel"
+
+
 @pytest.fixture
-def toy_duel(db):
-    """The test suite's toy game (``tests/toygame``) plugged in and its cards loaded, for one
-    test; unplugged afterwards."""
+def toy_tree(tmp_path_factory) -> Path:
+    """A temporary project tree (the project's data folders) with the toy game written into it
+    at the conventional paths by ``manage.py startgame``."""
+    from tests.game_tree import project_tree
+
+    tree = project_tree(tmp_path_factory.mktemp("project"))
+    call_command(
+        "startgame", TOY_SLUG, "--name", TOY_NAME, "--root", str(tree), stdout=io.StringIO()
+    )
+    return tree
+
+
+@pytest.fixture
+def toy_duel(db, toy_tree, settings):
+    """The toy game planted in its tree, found by ``discover_engines`` (no hand registration),
+    wired in and its cards loaded, for one test; unplugged afterwards."""
     from decks.validation.index import card_index_forget_local
     from rules import test_hands
-    from rules.engines.core import register_plugin
-    from rules.plugins import plugin_unwire, plugin_wire
-    from tests.toygame.engine import SLUG as slug
-    from tests.toygame.plugin import ToyDuelPlugin
+    from rules.engines.core import plugin_for
+    from tests.game_tree import planted
 
-    plugin = register_plugin(ToyDuelPlugin())
-    plugin_wire(plugin)
-    test_hands._loaded.pop(slug, None)
-    card_index_forget_local()
-    call_command("load_game_data", "--game", slug, stdout=io.StringIO())
-    yield plugin
-    plugin_unwire(slug)
-    test_hands._loaded.pop(slug, None)
+    with planted(toy_tree, settings) as found:
+        assert found == [TOY_SLUG]
+        test_hands._loaded.pop(TOY_SLUG, None)
+        card_index_forget_local()
+        call_command("load_game_data", "--game", TOY_SLUG, stdout=io.StringIO())
+        yield plugin_for(TOY_SLUG)
+    test_hands._loaded.pop(TOY_SLUG, None)
     card_index_forget_local()
 
 

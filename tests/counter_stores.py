@@ -1,4 +1,4 @@
-"""The shared counter stores (deckwright.counters) for tests of limits every process shares."""
+"""The shared counter stores (common.counters) for tests of limits every process shares."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from deckwright.counters import counter_clear
+from common.counters import counter_clear
 
 #: the stores a limit's tests run on: the database table, and Redis where it runs
 STORES = ["database", pytest.param("redis", marks=pytest.mark.redis)]
@@ -27,7 +27,7 @@ def redis_reason(url: str) -> str | None:
 
 @contextmanager
 def shared_counter_store(store: str, settings: Any, redis_url: str) -> Iterator[None]:
-    """Count limits in ``store`` ("database": the table of web/migrations/0001; "redis": the
+    """Count limits in ``store`` ("database": the table of accounts/migrations/0001; "redis": the
     test's own Redis database ``redis_url``, skipped with the reason where Redis is absent, and
     flushed afterwards), starting from no counts."""
     if store == "redis":

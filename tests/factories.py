@@ -7,6 +7,7 @@ import datetime as dt
 import factory
 
 from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Ruling, Subtype
+from decks.models import Format
 
 
 class GameFactory(factory.django.DjangoModelFactory):
@@ -167,3 +168,12 @@ class MatchupJobFactory(factory.django.DjangoModelFactory):
                 [0, index % 2, 10, None, "turn-limit", 0] for index in range(job.games_total)
             ],
         )
+
+
+def default_format(game: str) -> Format:
+    """The game's default format (every game of the fixtures has one)."""
+    from decks.selectors import format_default
+
+    found = format_default(game)
+    assert found is not None, game
+    return found

@@ -1,4 +1,4 @@
-"""Every CSV the project writes neutralises formula-like text cells (``deckwright.csvcells``):
+"""Every CSV the project writes neutralises formula-like text cells (``common.csvcells``):
 the helper itself, then each export (decklist, legality report, gauntlet table, metagame
 matrix) with a deck or card named like a formula."""
 
@@ -9,9 +9,9 @@ import io
 
 import pytest
 
+from common.csvcells import csv_cell, csv_cell_restore
 from decks.decklist.csvio import format_csv, parse_csv
 from decks.validation.report import legality_csv_rows, legality_csv_write
-from deckwright.csvcells import csv_cell, csv_cell_restore
 from rules.gauntlet import SideCounts, gauntlet_compute, rate_table_csv
 from rules.metagame import PairingCounts, metagame_compute, metagame_csv
 

@@ -46,9 +46,10 @@ from decks.events.services import event_create, registration_submit
 from decks.models import Event
 from decks.selectors import format_default
 from decks.services import deck_create, organiser_grant
-from rules.jobs import simulation_job_play_inline
+from rules.lab.jobs import simulation_job_play_inline
+from rules.lab.runner import background_wait
 from rules.models import SimulationJob
-from rules.runner import background_wait
+from tests.factories import default_format
 from tests.web.conftest import sample
 from tests.web.test_matchup_runs import RELIGION_STANDARD
 
@@ -249,13 +250,13 @@ def _build_world() -> World:
         game=RNR,
         name="Eagle Control",
         decklist=sample(RNR, "legal-eagle-control"),
-        format=format_default(RNR),
+        format=default_format(RNR),
         visibility="public",
     )
     event = event_create(
         organiser=user,
         game=deck.game,
-        format=format_default(RNR),
+        format=default_format(RNR),
         name="Open",
         date=dt.date.today() + dt.timedelta(days=7),
         decklist_deadline=timezone.now() + dt.timedelta(days=3),
@@ -409,12 +410,13 @@ _ORIGINAL = {
     for name in ("__getitem__", "get", "getlist", "__contains__")
 }
 _ORIGINAL_FILE_INPUT = FileInput.value_from_datadict
-_ORIGINAL_BODY = HttpRequest.body
+_ORIGINAL_BODY: property = vars(HttpRequest)["body"]
 BODY_READ = "<body>"
 
 
 def _watched_body(self: HttpRequest) -> bytes:
     _READ.add(BODY_READ)
+    assert _ORIGINAL_BODY.fget is not None
     return _ORIGINAL_BODY.fget(self)
 
 
@@ -442,15 +444,15 @@ FILE_KEY_MARK = "file:"
 def watch_reads() -> Iterator[set[str]]:
     for name in _ORIGINAL:
         setattr(MultiValueDict, name, _watching(name))
-    FileInput.value_from_datadict = _watching_files
-    HttpRequest.body = property(_watched_body)
+    setattr(FileInput, "value_from_datadict", _watching_files)  # noqa: B010 (a spy)
+    setattr(HttpRequest, "body", property(_watched_body))  # noqa: B010
     try:
         yield _READ
     finally:
         for name, original in _ORIGINAL.items():
             setattr(MultiValueDict, name, original)
-        FileInput.value_from_datadict = _ORIGINAL_FILE_INPUT
-        HttpRequest.body = _ORIGINAL_BODY
+        setattr(FileInput, "value_from_datadict", _ORIGINAL_FILE_INPUT)  # noqa: B010
+        setattr(HttpRequest, "body", _ORIGINAL_BODY)  # noqa: B010
         _READ.clear()
 
 
@@ -589,8 +591,8 @@ def _sweep_query(sweep: Sweep, client: Client, who: str, path: str, reads: Reads
         sweep.send(client, who, "get", f"{path}?{pairs}")
     for key in reads.keys if sweep.first_alone("get", reads.keys) else []:
         for value in ALONE_TEXT:
-            pairs = list({**reads.filler, key: value}.items())
-            sweep.send(client, who, "get", f"{path}?{_query(pairs)}")
+            alone = list({**reads.filler, key: value}.items())
+            sweep.send(client, who, "get", f"{path}?{_query(alone)}")
 
 
 def _sweep_form(sweep: Sweep, client: Client, who: str, path: str, reads: Reads) -> None:

@@ -1,4 +1,4 @@
-"""deckwright.inputs: ids in paths, bounded whole numbers, JSON read without recursion."""
+"""common.inputs: ids in paths, bounded whole numbers, JSON read without recursion."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.urls import Resolver404, resolve
 from hypothesis import given
 from hypothesis import strategies as st
 
-from deckwright.inputs import (
+from common.inputs import (
     MAX_ID,
     JSONInputError,
     ParameterError,
@@ -89,7 +89,7 @@ def test_thousands_of_brackets_are_refused_without_recursing():
 
 
 # storable text: no NUL, no lone surrogate (both refused, see below)
-storable = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), max_size=5)
+storable = st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=5)
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | storable,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(storable, inner),

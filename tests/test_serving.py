@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from deckwright.proxy import free_port, local_production_env, prepare_data_dir
+from common.proxy import free_port, local_production_env, prepare_data_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 TEN_YEARS = 315_360_000  # WhiteNoise's max-age for files whose name carries their content hash

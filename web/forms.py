@@ -16,12 +16,12 @@ from django.utils.html import format_html
 
 from cards.models import Branch, CardSet, CardType, Game, Rarity
 from cards.vocabulary import game_by_slug, vocabularies
+from common.inputs import MAX_ID, MAX_INT32
 from decks.decklist import guess_kind
 from decks.events.services import DEFAULT_TIME_ZONE, time_zone_names
 from decks.models import Event, Format, Visibility
 from decks.selectors import format_default
 from decks.validation import rules_for
-from deckwright.inputs import MAX_ID, MAX_INT32
 from rules.engines.core import find_plugin, plugins
 
 MAX_UPLOAD_BYTES = 512 * 1024
@@ -31,6 +31,20 @@ KIND_CHOICES = [
     ("json", "JSON"),
     ("csv", "CSV"),
 ]
+
+
+def _choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """The form's field ``name``, declared as a choice field (its choices are set per request)."""
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField), name
+    return field
+
+
+def _model_field(form: forms.BaseForm, name: str) -> forms.ModelChoiceField[Any]:
+    """The form's field ``name``, declared as a model choice field (its queryset is per request)."""
+    field = form.fields[name]
+    assert isinstance(field, forms.ModelChoiceField), name
+    return field
 
 
 class SignupForm(UserCreationForm):
@@ -52,6 +66,43 @@ def _format_choices(empty: str | None) -> list[Any]:
     return choices
 
 
+class VocabularyChoiceField(forms.ModelChoiceField):
+    """A game (by slug) or a vocabulary row (by id) found in the vocabularies every process keeps
+    in memory (``cards.vocabulary``): checking a choice costs no query. It accepts and refuses
+    what ``ModelChoiceField`` over its queryset did (``game``: only rows of that game)."""
+
+    def __init__(self, kind: str, *args: Any, **kwargs: Any) -> None:
+        self.kind = kind
+        self.game: Game | None = None
+        super().__init__(*args, **kwargs)
+
+    def to_python(self, value: Any) -> Any:
+        if value in self.empty_values:
+            return None
+        self.validate_no_null_characters(value)
+        row = self._find(value)
+        if row is None:
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"],
+                code="invalid_choice",
+                params={"value": value},
+            )
+        return row
+
+    def _find(self, value: Any) -> Any:
+        known = vocabularies()
+        if self.kind == "game":
+            return known.by_slug.get(str(value))
+        try:
+            pk = int(str(value))
+        except ValueError:
+            return None
+        row = known.by_id[self.kind].get(pk)
+        if row is not None and self.game is not None and row.game_id != self.game.pk:
+            return None
+        return row
+
+
 class CardBrowserForm(forms.Form):
     """The card browser's search box, filters, sort and view (all optional, all GET)."""
 
@@ -61,16 +112,23 @@ class CardBrowserForm(forms.Form):
         label="Search",
         help_text='Query language, e.g. t:attack b:eagle ip<=3 or "draw 1 card".',
     )
-    game = forms.ModelChoiceField(
+    game = VocabularyChoiceField(
+        "game",
         Game.objects.order_by("sort_order", "name"),
         required=False,
         to_field_name="slug",
         empty_label="All games",
     )
-    type = forms.ModelChoiceField(CardType.objects.all(), required=False, empty_label="Any type")
-    branch = forms.ModelChoiceField(Branch.objects.all(), required=False, empty_label="Any")
-    rarity = forms.ModelChoiceField(Rarity.objects.all(), required=False, empty_label="Any rarity")
-    set = forms.ModelChoiceField(CardSet.objects.all(), required=False, empty_label="Any set")
+    type = VocabularyChoiceField(
+        "type", CardType.objects.all(), required=False, empty_label="Any type"
+    )
+    branch = VocabularyChoiceField(
+        "branch", Branch.objects.all(), required=False, empty_label="Any"
+    )
+    rarity = VocabularyChoiceField(
+        "rarity", Rarity.objects.all(), required=False, empty_label="Any rarity"
+    )
+    set = VocabularyChoiceField("set", CardSet.objects.all(), required=False, empty_label="Any set")
     sort = forms.ChoiceField(
         choices=[
             ("name", "Name"),
@@ -98,8 +156,10 @@ class CardBrowserForm(forms.Form):
         if self.chosen_game is not None:
             for name in self.GAME_FILTERS:
                 field = self.fields[name]
-                assert isinstance(field, forms.ModelChoiceField)
+                assert isinstance(field, VocabularyChoiceField)
+                assert field.queryset is not None  # declared with one
                 field.queryset = field.queryset.filter(game=self.chosen_game)
+                field.game = self.chosen_game
 
     def _without_other_games_choices(self, data: QueryDict, game: Game) -> QueryDict:
         """``data`` less the filters chosen for another game (left from before the game changed):
@@ -236,7 +296,7 @@ class DeckCreateForm(DecklistInputMixin):
             }
         )
         self.fields["game"].help_text = "The game format and variant below follow the game."
-        fmt_field = self.fields["format"]
+        fmt_field = _choice_field(self, "format")
         fmt_field.choices = game_format_choices(chosen)
         default = format_default(chosen) if chosen is not None else None
         fmt_field.initial = default.pk if default is not None else ""
@@ -244,11 +304,11 @@ class DeckCreateForm(DecklistInputMixin):
             "Which sets are legal and which cards are banned or restricted; the default format "
             "is chosen for you, so ban lists are checked."
         )
-        variant_field = self.fields["variant"]
+        variant_field = _choice_field(self, "variant")
         rules = rules_for(chosen.slug) if chosen is not None else None
         variants = rules.variants if rules is not None else ()
         variant_field.choices = [(v, variant_label(v)) for v in variants]
-        if variants:
+        if variants and chosen is not None:
             variant_field.initial = rules.default_variant if rules is not None else variants[0]
             variant_field.help_text = f"How {chosen.name} is set up (its rulebook's variants)."
         else:
@@ -257,7 +317,8 @@ class DeckCreateForm(DecklistInputMixin):
 
     def _chosen_game(self, slug: str) -> Game | None:
         """The game posted (if it is one), else the one asked for, else the first."""
-        games = self.fields["game"].queryset
+        games = _model_field(self, "game").queryset
+        assert games is not None  # declared with one
         if self.is_bound:
             slug = self.data.get(self.add_prefix("game")) or slug
         found = games.filter(slug=slug).first() if slug else None
@@ -267,16 +328,13 @@ class DeckCreateForm(DecklistInputMixin):
         """Show the refused form again with the game's default format selected in place of the
         format of another game (the error beside it says what was wrong)."""
         default = format_default(game)
-        self.data = self.data.copy()
-        self.data[self.add_prefix("format")] = str(default.pk) if default is not None else ""
-
-    @property
-    def has_variants(self) -> bool:
-        """Whether the chosen game has variants (the variant select is shown)."""
-        return not isinstance(self.fields["variant"].widget, forms.HiddenInput)
+        data = self.data.copy() if isinstance(self.data, QueryDict) else dict(self.data)
+        self.data = data
+        data[self.add_prefix("format")] = str(default.pk) if default is not None else ""
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         game: Game | None = data.get("game")
         data["format_obj"] = None
         if game is not None:
@@ -321,11 +379,11 @@ class DeckSettingsForm(DeckVersionMixin):
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        self.fields["format"].choices = game_format_choices(game)
+        _choice_field(self, "format").choices = game_format_choices(game)
         self.fields["format"].help_text = f"The formats of {game.name}."
         variants = rules_for(game.slug).variants
         if variants:
-            self.fields["variant"].choices = [(v, variant_label(v)) for v in variants]
+            _choice_field(self, "variant").choices = [(v, variant_label(v)) for v in variants]
             self.fields["variant"].help_text = f"How {game.name} is set up."
         else:  # nothing to choose: the field is not shown and the deck's variant stays
             del self.fields["variant"]
@@ -358,7 +416,8 @@ class DeckPasteForm(DecklistInputMixin, DeckVersionMixin):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not self.errors and not (data.get("decklist") or "").strip() and not data.get("file"):
             raise forms.ValidationError("Paste a decklist or choose a file.")
         return data
@@ -382,7 +441,8 @@ class DeckCardSetForm(DeckVersionMixin):
     zone = forms.CharField(required=False, max_length=20)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not self.errors and (data.get("quantity") is None) == (data.get("change") in (None, "")):
             raise forms.ValidationError("Give either a quantity or a change of one copy.")
         return data
@@ -406,7 +466,7 @@ class DeckViewForm(forms.Form):
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         own = "Zone" if rules_for(game.slug).zones else "Type"
-        self.fields["group"].choices = [
+        _choice_field(self, "group").choices = [
             ("", f"{own} (the game's own)"),
             *([("type", "Type")] if own == "Zone" else []),
             ("cost", "Cost"),
@@ -461,13 +521,14 @@ class DeckOddsForm(forms.Form):
     def __init__(self, *args: Any, names: list[str], game_slug: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game_slug = game_slug
-        self.fields["cards"].choices = [(name, name) for name in names]
+        _choice_field(self, "cards").choices = [(name, name) for name in names]
         if rules_for(game_slug).cards_seen(1) is None:
-            self.fields["by"].choices = [("draws", "in the first N cards")]
+            _choice_field(self, "by").choices = [("draws", "in the first N cards")]
             self.fields["by"].initial = "draws"
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         if data.get("by") == "turn":
@@ -506,7 +567,7 @@ class TournamentCheckForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["format"].choices = _format_choices(None)
+        _choice_field(self, "format").choices = _format_choices(None)
 
     def clean_format(self) -> Format:
         fmt = Format.objects.select_related("game").filter(pk=self.cleaned_data["format"]).first()
@@ -573,8 +634,8 @@ class EventForm(forms.Form):
                 },
             )
         super().__init__(*args, **kwargs)
-        self.fields["format"].choices = _format_choices(None)
-        self.fields["time_zone"].choices = [(name, name) for name in time_zone_names()]
+        _choice_field(self, "format").choices = _format_choices(None)
+        _choice_field(self, "time_zone").choices = [(name, name) for name in time_zone_names()]
         for name, field in self.fields.items():
             if changeable is not None and name not in changeable:
                 field.disabled = True
@@ -632,11 +693,12 @@ class RegistrationForm(DecklistInputMixin):
 
     def __init__(self, *args: Any, decks: list[Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["deck"].choices = [("", "—")] + [(d.pk, d.name) for d in decks or []]
+        _choice_field(self, "deck").choices = [("", "—")] + [(d.pk, d.name) for d in decks or []]
         self.fields["decklist"].label = "Decklist"
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         has_text = (data.get("decklist") or "").strip() or data.get("file")
         if not self.errors and not has_text and not data.get("deck"):
             raise forms.ValidationError(
@@ -664,10 +726,15 @@ class MultipleFileField(forms.FileField):
 
 
 class TournamentFilesForm(TournamentCheckForm):
-    files = MultipleFileField(required=False, label="Or upload decklist files")
+    # the form's metaclass moves declared fields out of the class, so this one never shadows
+    # BaseForm.files (the uploads); django-stubs cannot tell
+    files = MultipleFileField(  # type: ignore[assignment]
+        required=False, label="Or upload decklist files"
+    )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         texts = []
         for upload in data.get("files") or []:
             if upload.size > MAX_UPLOAD_BYTES:
@@ -702,7 +769,7 @@ class TestHandsForm(forms.Form):
     def __init__(self, *args: Any, policies: list[tuple[str, str]], **kwargs: Any) -> None:
         """``policies``: the game's (name, words) pairs, its default first."""
         super().__init__(*args, **kwargs)
-        self.fields["policy"].choices = policies
+        _choice_field(self, "policy").choices = policies
         self.fields["policy"].initial = policies[0][0] if policies else None
 
 
@@ -719,6 +786,18 @@ def _many_deck_games() -> str:
 def _team_sizes() -> list[int]:
     """Every team size a co-operative game offers."""
     return sorted({size for plugin in plugins() for size in plugin.team_sizes}) or [2]
+
+
+def deck_label(deck: Any) -> str:
+    """A deck in a list of choices: its name, its game and its owner."""
+    return f"{deck.name} ({deck.game.name}, {deck.owner})"
+
+
+class DeckChoiceField(forms.ModelChoiceField):
+    """One deck, labelled with :func:`deck_label`."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return deck_label(obj)
 
 
 class GameDeckSelect(forms.Select):
@@ -747,28 +826,27 @@ class AgentSelect(forms.Select):
 
 
 class MatchupForm(forms.Form):
-    deck_a = forms.ModelChoiceField(queryset=None, label="Deck A", widget=GameDeckSelect)
+    deck_a = DeckChoiceField(queryset=None, label="Deck A", widget=GameDeckSelect)
     agent_a = forms.ChoiceField(choices=(), label="Deck A played by", widget=AgentSelect)
-    deck_b = forms.ModelChoiceField(
-        queryset=None, label="Deck B", required=False, widget=GameDeckSelect
-    )
+    deck_b = DeckChoiceField(queryset=None, label="Deck B", required=False, widget=GameDeckSelect)
     agent_b = forms.ChoiceField(
         choices=(), label="Deck B played by", widget=AgentSelect, required=False
     )
-    deck_c = forms.ModelChoiceField(
-        queryset=None, label="Deck C", required=False, widget=GameDeckSelect
-    )
+    deck_c = DeckChoiceField(queryset=None, label="Deck C", required=False, widget=GameDeckSelect)
     agent_c = forms.ChoiceField(
         choices=(), label="Deck C played by", widget=AgentSelect, required=False
     )
-    deck_d = forms.ModelChoiceField(
-        queryset=None, label="Deck D", required=False, widget=GameDeckSelect
-    )
+    deck_d = DeckChoiceField(queryset=None, label="Deck D", required=False, widget=GameDeckSelect)
     agent_d = forms.ChoiceField(
         choices=(), label="Deck D played by", widget=AgentSelect, required=False
     )
     players = forms.TypedChoiceField(
-        choices=(), coerce=int, initial=2, required=False, empty_value=2
+        choices=(),
+        coerce=int,
+        initial=2,
+        required=False,
+        # Django takes any empty value; django-stubs type it as str | None
+        empty_value=2,  # type: ignore[arg-type]
     )
     fixed_seats = forms.BooleanField(
         required=False,
@@ -803,13 +881,13 @@ class MatchupForm(forms.Form):
             f"For {team}, the team's starting deck (every player's, unless you pick decks B to "
             "D for the others)."
         )
-        deck_b = self.fields["deck_b"]
+        deck_b = _model_field(self, "deck_b")
         deck_b.empty_label = f"None ({team} with one deck)"
         deck_b.help_text = f"The opponent's deck, of the same game; for {team}, a second player."
         for name in ("deck_c", "deck_d"):
-            self.fields[name].empty_label = "None"
+            _model_field(self, name).empty_label = "None"
             self.fields[name].help_text = f"Only for {many}: one more player."
-        self.fields["players"].choices = [(n, str(n)) for n in _team_sizes()]
+        _choice_field(self, "players").choices = [(n, str(n)) for n in _team_sizes()]
         self.fields["players"].label = f"Team size ({team})"
         self.fields["players"].help_text = (
             f"{team} is played together: with deck A alone, every player of the team starts "
@@ -817,19 +895,19 @@ class MatchupForm(forms.Form):
             "player per deck, each played by its deck's agent. The result is the team's win rate."
         )
         for name in self.DECKS:
-            self.fields[name].queryset = decks
-            self.fields[name].label_from_instance = lambda d: f"{d.name} ({d.game.name}, {d.owner})"
+            _model_field(self, name).queryset = decks
         games: dict[str, list[str]] = {}
         for slug, names in self.offers.items():
             for agent in names:
                 games.setdefault(agent, []).append(slug)
         for name in self.AGENTS:
-            self.fields[name].choices = list(agents.items())
+            _choice_field(self, name).choices = list(agents.items())
             self.fields[name].widget.games = games
             self.fields[name].help_text = "Each game offers its own agents (listed above)."
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         a = data.get("deck_a")
         if a is None:
             return data
@@ -880,7 +958,15 @@ class GameDeckCheckboxes(forms.CheckboxSelectMultiple):
 
 class DeckIdsField(forms.ModelMultipleChoiceField):
     """Decks by id; an id that is not a whole number from 1 to ``MAX_ID`` is refused before the
-    database is asked (SQLite cannot hold a larger integer)."""
+    database is asked (SQLite cannot hold a larger integer). Each deck is labelled with its name,
+    its game (unless ``with_game`` is false) and its owner."""
+
+    def __init__(self, *args: Any, with_game: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.with_game = with_game
+
+    def label_from_instance(self, obj: Any) -> str:
+        return deck_label(obj) if self.with_game else f"{obj.name} ({obj.owner})"
 
     def _check_values(self, value: Any) -> Any:
         for pk in value:
@@ -892,7 +978,12 @@ class DeckIdsField(forms.ModelMultipleChoiceField):
                     code="invalid_pk_value",
                     params={"pk": text[:40]},
                 )
-        return super()._check_values(value)
+        # django-stubs leave out ModelMultipleChoiceField's private _check_values
+        return super()._check_values(value)  # type: ignore[misc]
+
+
+#: the planner's parameter names (``SimulationJobError.field``) that this form calls otherwise
+JOB_FIELDS = {"agents": "agent", "games": "games_per_pairing", "chunk_size": "games_per_pairing"}
 
 
 class SimulationForm(forms.Form):
@@ -912,7 +1003,7 @@ class SimulationForm(forms.Form):
         label="Kind of job",
         help_text="Empty means a metagame.",
     )
-    hero = forms.ModelChoiceField(
+    hero = DeckChoiceField(
         queryset=None,
         required=False,
         label="Gauntlet: your deck",
@@ -969,17 +1060,15 @@ class SimulationForm(forms.Form):
         """``decks``: the decks the visitor may pick; ``games``: (slug, name) of every game
         with a metagame."""
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = games
-        self.fields["decks"].queryset = decks
-        self.fields["decks"].label_from_instance = lambda d: f"{d.name} ({d.game.name}, {d.owner})"
-        self.fields["hero"].queryset = decks
-        self.fields["hero"].label_from_instance = lambda d: f"{d.name} ({d.game.name}, {d.owner})"
+        _choice_field(self, "game").choices = games
+        _model_field(self, "decks").queryset = decks
+        _model_field(self, "hero").queryset = decks
         offers = {plugin.slug: list(plugin.matchup_agents) for plugin in plugins()}
         wanted = {slug for slug, _ in games}
         from rules.matchups import agent_label
 
         names = dict.fromkeys(n for slug, ns in offers.items() if slug in wanted for n in ns)
-        self.fields["agent"].choices = [(name, agent_label(name)) for name in names]
+        _choice_field(self, "agent").choices = [(name, agent_label(name)) for name in names]
         by_agent: dict[str, list[str]] = {}
         for slug, agents in offers.items():
             for agent in agents:
@@ -1002,10 +1091,12 @@ class SimulationForm(forms.Form):
             ) from error
 
     def clean(self) -> dict[str, Any]:
-        from rules.matchups import agents_refused
-        from rules.metagame import MAX_DECKS, MIN_DECKS, MetagameError, meta_shares_normalised
-
-        data = super().clean()
+        """What only this form knows: the decks are of the game picked, and a gauntlet's own
+        deck. Every rule of the job itself (how many decks, even games, agents, meta shares) is
+        the planner's and ``simulation_job_start``'s: the view puts their refusals beside the
+        field they name (``SimulationJobError.field``)."""
+        super().clean()
+        data = self.cleaned_data
         slug = data.get("game")
         plugin = find_plugin(slug) if slug else None
         decks = list(data.get("decks") or [])
@@ -1018,45 +1109,21 @@ class SimulationForm(forms.Form):
                 f"Pick decks of {plugin.name} only: {others[0].name} is a "
                 f"{others[0].game.name} deck.",
             )
-        kind = data.get("kind") or "metagame"
-        hero = data.get("hero")
-        if kind == "gauntlet":
+        if (data.get("kind") or "metagame") == "gauntlet":
+            hero = data.get("hero")
             if hero is None:
                 self.add_error("hero", "Pick the deck the gauntlet plays against the others.")
             elif hero.game.slug != slug:
                 self.add_error("hero", f"Pick a deck of {plugin.name}: {hero.name} is not one.")
             else:
-                decks = [hero, *(deck for deck in decks if deck.pk != hero.pk)]
-                data["decks"] = decks
-        counted = "decks" not in self.errors and "hero" not in self.errors
-        if counted and kind != "matchup" and decks and not MIN_DECKS <= len(decks) <= MAX_DECKS:
-            picked = len(decks) - (1 if kind == "gauntlet" else 0)
-            wanted = (
-                f"1 to {MAX_DECKS - 1} opponents"
-                if kind == "gauntlet"
-                else f"{MIN_DECKS} to {MAX_DECKS} decks"
-            )
-            self.add_error("decks", f"Pick {wanted} ({picked} picked).")
-        games = data.get("games_per_pairing")
-        even = kind == "gauntlet" or (kind == "metagame" and not plugin.cooperative)
-        if games is not None and even and games % 2:
-            self.add_error(
-                "games_per_pairing",
-                f"Give an even number ({games - 1} or {games + 1}): each deck of a pair then "
-                "sits in each seat equally often.",
-            )
-        agent = data.get("agent")
-        if agent and agent not in plugin.matchup_agents:
-            self.add_error("agent", agents_refused(plugin, agent))
-        shares = data.get("meta_shares")
-        if shares and kind == "matchup":
-            self.add_error("meta_shares", "A matchup has no field to weigh: leave it empty.")
-        elif shares and decks and "decks" not in self.errors:
-            try:
-                meta_shares_normalised(shares, len(decks) - (1 if kind == "gauntlet" else 0))
-            except MetagameError as error:
-                self.add_error("meta_shares", str(error))
+                data["decks"] = [hero, *(deck for deck in decks if deck.pk != hero.pk)]
         return data
+
+    def job_error(self, error: Exception) -> None:
+        """Put a refusal of the planner or of ``simulation_job_start`` beside the field it names
+        (its ``field``, in this form's names), else beside the decks."""
+        field = JOB_FIELDS.get(getattr(error, "field", ""), getattr(error, "field", ""))
+        self.add_error(field if field in self.fields else "decks", str(error))
 
 
 class DoctorForm(forms.Form):
@@ -1065,6 +1132,7 @@ class DoctorForm(forms.Form):
 
     gauntlet = DeckIdsField(
         queryset=None,
+        with_game=False,
         required=False,
         widget=forms.CheckboxSelectMultiple,
         label="Gauntlet",
@@ -1092,6 +1160,5 @@ class DoctorForm(forms.Form):
     def __init__(self, *args: Any, gauntlet: Any, agents: list[tuple[str, str]], **kwargs: Any):
         """``gauntlet``: the decks the visitor may pick; ``agents``: the game's (name, label)."""
         super().__init__(*args, **kwargs)
-        self.fields["gauntlet"].queryset = gauntlet
-        self.fields["gauntlet"].label_from_instance = lambda d: f"{d.name} ({d.owner})"
-        self.fields["agent"].choices = agents
+        _model_field(self, "gauntlet").queryset = gauntlet
+        _choice_field(self, "agent").choices = agents

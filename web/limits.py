@@ -1,9 +1,9 @@
 """Limits of the pages, on the shared counters: per address for the account pages (sign-up,
 password reset), per client for the CPU-heavy pages (replays, test hands, play moves, playtest).
 
-They use the REST API's throttle class (``api.throttling.AddressRateThrottle``) with the rates
+They use the REST API's throttle class (``accounts.throttling.AddressRateThrottle``) with the rates
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope]`` (read at request time), so the web and the API
-count in the same shared counters (``deckwright.counters``) and read client addresses the same
+count in the same shared counters (``common.counters``) and read client addresses the same
 way. Over a limit the answer is the 429 page, with ``Retry-After``.
 """
 
@@ -20,9 +20,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from api.throttling import AddressRateThrottle
-from deckwright.clientip import client_ip
-from deckwright.counters import counter_add, window_hit
+from accounts.throttling import AddressRateThrottle
+from common.clientip import client_ip
+from common.counters import counter_add, window_hit
 
 #: the CPU-heavy pages' scopes (rates in DEFAULT_THROTTLE_RATES) and what the 429 page calls them
 HEAVY_PAGES = {

@@ -1,14 +1,14 @@
 """Matchups on the web: which games and agents the matchup form offers, and a matchup job's
-table (``rules.selectors.simulation_job_matchup``) as the page shows it.
+table (``rules.lab.selectors.simulation_job_matchup``) as the page shows it.
 
 Every game with an engine has matchups. The game's plugin seats the decks
-(``GamePlugin.matchup_setup``, through ``rules.plans.matchup_plan``): competitive games seat two
+(``GamePlugin.matchup_setup``, through ``rules.lab.plans.matchup_plan``): competitive games seat two
 decks (Reign Absolute two to four), each played by its own agent, and the seats rotate from game
 to game unless the user asks for fixed seats (deck A then always moves first); a co-operative game
 seats a team: one starting deck for every player, all played by deck A's agent, or one deck (and
 agent) per player. The result is each deck's win rate, each seat's, and how whoever moved first
 fared; for a team, the team's win rate. A matchup is a ``SimulationJob(kind="matchup")`` like any
-other job (``rules.jobs``); this module only reads its outputs.
+other job (``rules.lab.jobs``); this module only reads its outputs.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engines.core import GamePlugin, PageWords, find_plugin, plugins
+from rules.lab.selectors import MatchupTable
 from rules.matchups import agent_label
-from rules.selectors import MatchupTable
 from web.charts import bar_chart, bucket_points
 
 

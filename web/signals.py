@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 from django.http import HttpRequest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 #: the matchup runs an anonymous visitor started before matchups were jobs (their jobs remember
 #: the runs' ids), claimed for their account when they log in
@@ -18,7 +20,7 @@ SESSION_JOBS = "web:anonymous-simulation-jobs"
 
 @receiver(user_logged_in, dispatch_uid="web.claim_anonymous_matchup_runs")
 def claim_anonymous_matchup_runs(
-    sender: Any, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any
+    sender: Any, request: HttpRequest | None, user: User, **kwargs: Any
 ) -> None:
     """Simulation jobs (matchups included) started before logging in (or signing up) move to
     the account."""
@@ -27,6 +29,6 @@ def claim_anonymous_matchup_runs(
     run_ids = request.session.pop(SESSION_RUNS, None) or []
     job_ids = request.session.pop(SESSION_JOBS, None) or []
     if job_ids or run_ids:
-        from rules.jobs import simulation_jobs_claim  # the engines load only when needed
+        from rules.lab.jobs import simulation_jobs_claim  # the engines load only when needed
 
         simulation_jobs_claim(user=user, job_ids=job_ids, legacy_run_ids=run_ids)

@@ -13,15 +13,10 @@ from django.db.models import Count, Max
 from cards.images.links import card_image_links
 from cards.models import Card
 from rules.engines.core import Action, Game, State, card_key, find_plugin
+from rules.engines.core.table import PUBLIC
 
 #: the viewer parameter of the open view (both hands shown: replays of finished games)
 OPEN = "open"
-
-
-def table_available(game_slug: str) -> bool:
-    """Whether the game's plugin declares a table view."""
-    plugin = find_plugin(game_slug)
-    return plugin is not None and plugin.has_table
 
 
 def _card_data_stamp(game_slug: str) -> tuple[Any, ...]:
@@ -74,18 +69,22 @@ def card_links(game_slug: str) -> dict[str, dict[str, Any]]:
 def table_for(
     game_slug: str,
     state: State,
-    viewer: int | None,
+    viewer: int | str | None,
     seat_names: Sequence[str] = (),
     *,
     stamp: tuple[Any, ...] | None = None,
 ) -> dict[str, Any] | None:
-    """The table of ``state`` seen from seat ``viewer`` (None: the open view), every card with
+    """The table of ``state`` seen from seat ``viewer`` (None: the open view; ``PUBLIC``: what
+    no seat holds privately, for spectators), every card with
     its ``link`` (name, page, image URLs; None for a back or a card without a page), seats named
     by ``seat_names`` where given. None when the game has no table view."""
     plugin = find_plugin(game_slug)
     if plugin is None or not plugin.has_table:
         return None
-    model = plugin.table_with_picks(state, viewer)
+    if viewer == PUBLIC:
+        model = plugin.public_table(state)
+    else:
+        model = plugin.table_with_picks(state, viewer if isinstance(viewer, int) else None)
     links = _card_links(game_slug, stamp or _card_data_stamp(game_slug))
     for zone in model["shared"]:
         zone["dom_id"] = f"table-shared-{zone['id']}"
@@ -155,10 +154,11 @@ def replay_table(
     record: Mapping[str, Any],
     step: int,
     seat_names: Sequence[str],
-    viewer: int | None,
+    viewer: int | str | None,
 ) -> dict[str, Any] | None:
     """The table as replay step ``step`` (1-based, one per group of the narrated log) of a
-    stored game leaves it, seen from ``viewer`` (None: open). None without a table view."""
+    stored game leaves it, seen from ``viewer`` (None: open; ``PUBLIC``: a spectator's). None
+    without a table view."""
     plugin = find_plugin(game_slug)
     if plugin is None or not plugin.has_table or step < 1:
         return None

@@ -1,8 +1,8 @@
 """Test hands on a deck page: the opening (with mulligans where the game has them), goldfish turns
 and figures over many hands, for every game with a test-hands model.
 
-The rules engines do the work through ``rules.test_hands`` (one protocol for every game, see
-``rules.engines.core.hands``); this module only turns a deck into engine records and asks the
+The rules engines do the work through ``rules.test_hands`` (each game's model is a
+``rules.engines.core.hands.HandsModel`` its plugin makes); this module only turns a deck into engine records and asks the
 game's plugin what a page calls things. A walk is stateless: ``(seed, mulligans, kept, turns)``
 in the URL replays the same game exactly, because an engine's randomness comes only from its
 seed.

@@ -2,13 +2,14 @@
 
 from django.urls import include, path, re_path
 
-from deckwright.inputs import ID_PATTERN
+from common.inputs import ID_PATTERN
 from web.views import (
     accounts,
     cards,
     catalogue,
     decks,
     events,
+    friends,
     help,
     matchups,
     play,
@@ -68,6 +69,24 @@ urlpatterns = [
     path("play/<id:pk>/move/", play.play_action, name="play-move"),
     path("play/<id:pk>/continue/", play.play_continue_view, name="play-continue"),
     path("play/<id:pk>/replay/", play.play_replay, name="play-replay"),
+    path("play/friends/new/", friends.friend_new, name="friend-new"),
+    path("play/friends/<id:pk>/", friends.friend_table_page, name="friend-table"),
+    path("play/friends/<id:pk>/ai/", friends.friend_ai, name="friend-ai"),
+    path("play/friends/<id:pk>/replay/", friends.friend_replay, name="friend-replay"),
+    path("play/friends/<id:pk>/reveal/", friends.friend_reveal, name="friend-reveal"),
+    path(
+        "play/friends/<id:pk>/watch/replay/",
+        friends.friend_watch_replay,
+        name="friend-watch-replay-public",
+    ),
+    path("play/friends/<id:pk>/watch/", friends.friend_watch, name="friend-watch-public"),
+    path(
+        "play/friends/<id:pk>/watch/<str:token>/replay/",
+        friends.friend_watch_replay,
+        name="friend-watch-replay",
+    ),
+    path("play/friends/<id:pk>/watch/<str:token>/", friends.friend_watch, name="friend-watch"),
+    path("play/friends/join/<str:token>/", friends.friend_join, name="friend-join"),
     path("matchups/", matchups.matchup_new, name="matchup-new"),
     # a matchup run's links from before matchups were jobs: for good at the job it became
     path("matchups/<id:pk>/", matchups.matchup_run_moved, name="matchup-run-moved"),

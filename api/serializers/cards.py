@@ -82,7 +82,7 @@ class CardSetSerializer(serializers.Serializer):
 
 class RulingSerializer(serializers.Serializer):
     published_on = serializers.DateField()
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # stubs: declared fields leave the class
     text = serializers.CharField()
 
 
@@ -130,7 +130,8 @@ class CardSerializer(serializers.Serializer):
             request = self.context.get("request")
             path = reverse("api:card-list")
             base = request.build_absolute_uri(path) if request is not None else path
-            self.context["_card_url_base"] = base
+            # the context is the dict the view passed; DRF's stubs type it read-only
+            self.context["_card_url_base"] = base  # type: ignore[index]
         return f"{base}{card.pk}/"
 
     def to_representation(self, card: Card) -> dict[str, Any]:
@@ -145,8 +146,8 @@ class CardSerializer(serializers.Serializer):
             "collector_number": card.collector_number,
             "type": card.card_type.slug,
             "subtypes": self.get_subtypes(card),
-            "branch": card.branch.slug if card.branch_id else None,
-            "rarity": card.rarity.slug if card.rarity_id else None,
+            "branch": card.branch.slug if card.branch is not None else None,
+            "rarity": card.rarity.slug if card.rarity is not None else None,
             "cost": card.cost,
             "numbers": _numbers(card),
             "rules_text": card.rules_text,

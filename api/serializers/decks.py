@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.encoding import smart_str
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from cards.models import Game
+from cards.vocabulary import game_by_slug
+from common.inputs import MAX_INT32
 from decks.models import Deck, Format, Visibility
 from decks.services import CARD_CHANGE_OPS
-from deckwright.inputs import MAX_INT32
 
 KINDS = ["text", "json", "csv"]
 MAX_DECKLIST = 200_000
@@ -116,7 +118,7 @@ class DeckUpdateSerializer(DecklistInputMixin):
         max_length=40,
         help_text="One of the game's variants; empty clears it.",
     )
-    changes = DeckCardChangeItemSerializer(
+    changes = DeckCardChangeItemSerializer(  # type: ignore[call-arg]  # stubs: many=True hands it to the ListSerializer
         many=True,
         required=False,
         min_length=1,
@@ -218,7 +220,7 @@ class DeckInputSerializer(DecklistInputMixin):
     """One deck to judge: decklist text (in ``kind``) or a list of cards."""
 
     name = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    cards = CardCountSerializer(many=True, required=False, max_length=2000)
+    cards = CardCountSerializer(many=True, required=False, max_length=2000)  # type: ignore[call-arg]  # stubs: many=True hands it to the ListSerializer
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("decklist" in attrs) == ("cards" in attrs):
@@ -226,8 +228,24 @@ class DeckInputSerializer(DecklistInputMixin):
         return attrs
 
 
+class GameSlugField(serializers.SlugRelatedField):
+    """A game by its slug, looked up in the games every process keeps in memory
+    (``cards.vocabulary``, rebuilt when the catalogue's generation moves): no query. Answers
+    and errors are those of ``SlugRelatedField(slug_field="slug")``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(slug_field="slug", queryset=Game.objects.all(), **kwargs)
+
+    def to_internal_value(self, data: Any) -> Game:
+        # the database compared the value's text with the slug column, whatever its type
+        game = game_by_slug(smart_str(data))
+        if game is None:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=smart_str(data))
+        return game
+
+
 class ValidateRequestSerializer(DeckInputSerializer):
-    game = serializers.SlugRelatedField(slug_field="slug", queryset=Game.objects.all())
+    game = GameSlugField()
     format = serializers.SlugField(required=False, allow_null=True)
     as_of = serializers.DateField(required=False, allow_null=True)
     variant = serializers.CharField(required=False, allow_blank=True, max_length=40)
@@ -249,14 +267,12 @@ class FormatSerializer(serializers.Serializer):
 
 
 class FormatCheckRequestSerializer(serializers.Serializer):
-    game = serializers.SlugRelatedField(
-        slug_field="slug",
-        queryset=Game.objects.all(),
+    game = GameSlugField(
         required=False,
         help_text="Needed only when several games have a format with this slug.",
     )
     as_of = serializers.DateField(required=False, allow_null=True)
-    decks = DeckInputSerializer(many=True, min_length=1, max_length=100)
+    decks = DeckInputSerializer(many=True, min_length=1, max_length=100)  # type: ignore[call-arg]  # stubs: many=True hands it to the ListSerializer
 
 
 class FormatCheckResultSerializer(serializers.Serializer):
@@ -265,7 +281,7 @@ class FormatCheckResultSerializer(serializers.Serializer):
     legal = serializers.BooleanField()
     codes = serializers.ListField(child=serializers.CharField())
     report = ValidationReportSerializer(allow_null=True)
-    errors = serializers.ListField(child=serializers.CharField())
+    errors = serializers.ListField(child=serializers.CharField())  # type: ignore[assignment]  # stubs: declared fields leave the class
 
 
 class FormatCheckSummarySerializer(serializers.Serializer):

@@ -96,6 +96,7 @@ class EventWriteSerializer(serializers.Serializer):
             raise serializers.ValidationError({"name": ["An event needs a name."]})
         if "format" in attrs:
             game = attrs.get("game") or (event.game if event else None)
+            assert game is not None  # a POST or PUT names the game; a PATCH has the event's
             attrs["format"] = format_for(attrs["format"], game)
         return attrs
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
-from deckwright.inputs import MAX_ID, MAX_INT32
-from rules.jobs import CREATABLE_KINDS
+from common.inputs import MAX_ID, MAX_INT32
+from rules.lab.jobs import CREATABLE_KINDS
+from rules.lab.selectors import simulation_job_games_played
 from rules.metagame import MAX_DECKS
 from rules.models import SimulationJob
-from rules.selectors import simulation_job_games_played
 
 
 class RateSerializer(serializers.Serializer):
@@ -25,7 +25,7 @@ class SeatResultSerializer(RateSerializer):
 
 class MatchupDeckResultSerializer(RateSerializer):
     side = serializers.IntegerField(help_text="The deck's seat in the first game (0 for seat 1).")
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # stubs: declared fields leave the class
     deck = serializers.IntegerField(allow_null=True, help_text="The deck's id.")
     agent = serializers.CharField()
     moved_first = serializers.IntegerField(
@@ -142,7 +142,7 @@ class SimulationCreateSerializer(serializers.Serializer):
 class JobDeckSerializer(serializers.Serializer):
     deck = serializers.IntegerField(allow_null=True, help_text="The deck's id.")
     name = serializers.CharField()
-    label = serializers.CharField(help_text="Its name in the results (the id added to twins).")
+    label = serializers.CharField(help_text="Its name in the results (the id added to twins).")  # type: ignore[assignment]  # stubs: declared fields leave the class
     version = serializers.IntegerField(help_text="The deck's version when the job started.")
 
 
@@ -192,7 +192,7 @@ class SimulationJobSerializer(serializers.Serializer):
 
 class SideResultSerializer(RateSerializer):
     deck = serializers.IntegerField(help_text="The deck's index in the job's decks.")
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # stubs: declared fields leave the class
     agent = serializers.CharField()
 
 
@@ -215,7 +215,7 @@ class MatrixCellSerializer(serializers.Serializer):
 
 class FieldRateSerializer(serializers.Serializer):
     deck = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # stubs: declared fields leave the class
     share = serializers.FloatField(help_text="Its meta share, normalised (the shares sum to 1).")
     games = serializers.IntegerField()
     win_rate = serializers.FloatField(
@@ -248,7 +248,7 @@ class _DoctorSwapFields(serializers.Serializer):
     swap = serializers.IntegerField(help_text="The swap's index (POST it to apply_swap).")
     out = serializers.CharField(help_text="The card one copy of which is taken out.")
     zone = serializers.CharField(help_text="The zone of the deck the swap is made in.")
-    source = serializers.CharField(
+    source = serializers.CharField(  # type: ignore[assignment]  # stubs: declared fields leave the class
         allow_null=True,
         help_text="null: the card put in comes from outside the deck; else the zone of the deck "
         "it comes from, and the card taken out goes there (an exchange between zones).",
@@ -299,7 +299,7 @@ class CardRateSerializer(serializers.Serializer):
 
 class RateRowSerializer(serializers.Serializer):
     deck = serializers.IntegerField(help_text="The opponent's, partner's or team's deck index.")
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # stubs: declared fields leave the class
     share = serializers.FloatField(help_text="Its weight in the overall rate (shares sum to 1).")
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
@@ -328,7 +328,7 @@ class RateTableSerializer(serializers.Serializer):
 
 class CardFiguresSerializer(serializers.Serializer):
     deck = serializers.IntegerField(help_text="The deck's index in the job's decks.")
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # stubs: declared fields leave the class
     card = serializers.CharField()
     drawn = CardRateSerializer(help_text="Games its player drew it (or played it).")
     played = CardRateSerializer(help_text="Games its player played it.")

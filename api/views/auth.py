@@ -1,8 +1,8 @@
 """Authentication: exchange a password for a token, rotate or revoke it, and who am I.
 
 The password exchange goes through ``django.contrib.auth.authenticate`` with the Django request,
-so the log-in lockout (django-axes, ``web.lockout``) counts its failures and refuses a locked-out
-address, and the per-account guess limit (``web.account_guard``) slows guessing at one account
+so the log-in lockout (django-axes, ``accounts.lockout``) counts its failures and refuses a locked-out
+address, and the per-account guess limit (``accounts.guard``) slows guessing at one account
 from many addresses, exactly as on the log-in page; it is also throttled per address (``token``
 rate).
 """
@@ -20,10 +20,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.throttling import TokenRateThrottle
-from api.tokens import token_expires_at, token_issue, token_revoke, token_rotate
-from web.account_guard import failed_attempts, refused_message, refused_wait
-from web.lockout import LOCKED_OUT_CODE, lockout_message, retry_after_seconds
+from accounts.guard import failed_attempts, refused_message, refused_wait
+from accounts.lockout import LOCKED_OUT_CODE, lockout_message, retry_after_seconds
+from accounts.throttling import TokenRateThrottle
+from accounts.tokens import token_expires_at, token_issue, token_revoke, token_rotate
+from accounts.users import signed_in
 
 ACCOUNT_GUARDED_CODE = "account-guarded"
 
@@ -133,7 +134,7 @@ class TokenView(APIView):
         description="Revoke your token: every script using it gets 401 from now on.",
     )
     def delete(self, request: Request) -> Response:
-        token_revoke(user=request.user)
+        token_revoke(user=signed_in(request.user))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -146,7 +147,7 @@ class TokenView(APIView):
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def token_rotate_view(request: Request) -> Response:
-    return Response(_token_body(token_rotate(user=request.user)))
+    return Response(_token_body(token_rotate(user=signed_in(request.user))))
 
 
 @extend_schema(tags=["auth"], responses=MeSerializer)

@@ -46,7 +46,7 @@ from cards.selectors import (
     game_list_with_counts,
     vocabulary_list,
 )
-from deckwright.inputs import ID_PATTERN
+from common.inputs import ID_PATTERN
 
 conditional = method_decorator(conditional_page, name="dispatch")
 
@@ -132,7 +132,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_value_regex = ID_PATTERN
     pagination_class = CardPagination
 
-    def get_queryset(self) -> QuerySet[Card]:
+    def get_queryset(self) -> QuerySet[Card, Any]:
+        """The list's plain rows (dicts), or a card's model rows for one card."""
         if self.action == "list":
             return card_rows_for_api()
         return card_list_for_api(detail=self.action == "retrieve")

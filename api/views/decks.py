@@ -34,6 +34,7 @@ from rest_framework.response import Response
 from api.errors import PreconditionFailed, PreconditionRequired
 from api.serializers import decks as s
 from cards.models import Game
+from common.inputs import ID_PATTERN
 from decks.decklist import DecklistParseError, decklist_entries, decklist_read
 from decks.models import Deck, DeckVersion, Format
 from decks.selectors import (
@@ -64,7 +65,6 @@ from decks.services import (
     deck_update,
 )
 from decks.validation import UnknownFormatError, UnknownVariantError, rules_for, validate
-from deckwright.inputs import ID_PATTERN
 
 SAMPLE_DECKLIST = "# name: Sample\n[Unconstitutional Act]\n1 Stamp Act\n1 Sugar Act\n1 Tea Act\n"
 VALIDATE_EXAMPLES = [
@@ -624,7 +624,7 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         if len(found) > 1:
             raise ValidationError({"game": ["Several games have this format: say which."]})
         fmt = found[0]
-        decks = []
+        decks: list[tuple[str, list[Any] | None, list[str]]] = []
         for deck in data["decks"]:
             try:
                 decks.append((deck.get("name", ""), _entries(fmt.game, deck), []))

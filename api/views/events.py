@@ -4,7 +4,8 @@ submitted decklists; players register a decklist until the deadline. Thin: every
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from django.db.models import QuerySet
 from drf_spectacular.utils import (
@@ -20,10 +21,12 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.users import signed_in
 from api.errors import Conflict
 from api.schema import PROBLEM_MEDIA_TYPE, ProblemAutoSchema, problem_example
 from api.serializers import events as s
 from api.views.decks import SAMPLE_DECKLIST
+from common.inputs import ID_PATTERN
 from decks.decklist import DecklistParseError
 from decks.events.errors import (
     EventConflictError,
@@ -47,7 +50,6 @@ from decks.events.services import (
 )
 from decks.models import Event, Registration
 from decks.selectors import user_is_organiser
-from deckwright.inputs import ID_PATTERN
 
 
 def _problem(exc: Exception) -> APIException:
@@ -75,7 +77,9 @@ class IsOrganiser(BasePermission):
 class EventSchema(ProblemAutoSchema):
     """Event operations, with the organiser 403 as the example of creating one."""
 
-    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
+    def _get_response_bodies(
+        self, direction: Literal["request", "response"] = "response"
+    ) -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         if direction == "response" and getattr(self.view, "action", None) == "create":
             examples = responses["403"]["content"][PROBLEM_MEDIA_TYPE]["examples"]
@@ -124,7 +128,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[Event]:
         return event_list()
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Sequence[Any]:
         if self.action == "create":
             return [IsAuthenticated(), IsOrganiser()]
         if self.action in ("update", "partial_update", "destroy"):
@@ -156,7 +160,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         body = s.EventWriteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
-            event = event_create(organiser=request.user, **body.validated_data)
+            event = event_create(organiser=signed_in(request.user), **body.validated_data)
         except (OrganiserRequiredError, EventError) as exc:
             raise _problem(exc) from None
         return self._event_response(event, status.HTTP_201_CREATED)
@@ -172,7 +176,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         changes = dict(body.validated_data)
         changes.pop("game", None)  # the format names the game
         try:
-            event_update(event=event, actor=request.user, **changes)
+            event_update(event=event, actor=signed_in(request.user), **changes)
         except (EventPermissionError, EventError) as exc:
             raise _problem(exc) from None
         return self._event_response(event)
@@ -213,7 +217,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
     def destroy(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         try:
-            event_delete(event=event, actor=request.user)
+            event_delete(event=event, actor=signed_in(request.user))
         except (EventPermissionError, EventError) as exc:
             raise _problem(exc) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -254,7 +258,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         try:
             registration = registration_submit(
                 event=event,
-                player=request.user,
+                player=signed_in(request.user),
                 decklist=body.validated_data["decklist"],
                 kind=body.validated_data["kind"],
             )

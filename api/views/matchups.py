@@ -15,9 +15,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.errors import problem
-from deckwright.inputs import ID_PATTERN
-from rules.selectors import simulation_job_legacy_run
+from common.inputs import ID_PATTERN
+from common.problems import problem
+from rules.lab.selectors import simulation_job_legacy_run
 
 #: when the matchup URLs were deprecated (2026-12-02T00:00:00Z), as RFC 9745 writes it
 DEPRECATED_SINCE = "@1796169600"

@@ -13,8 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.endpoints import api_endpoints
-from api.problems import PROBLEM_TYPES
 from api.serializers.cards import ProblemTypeSerializer
+from common.problems import PROBLEM_TYPES
 
 
 class EndpointSerializer(serializers.Serializer):

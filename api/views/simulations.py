@@ -1,6 +1,6 @@
 """Simulation jobs over the API: start a matchup, gauntlet or metagame job, list yours, follow one, cancel
 it, read its results (a metagame's matrix also as CSV or JSON). Thin: plans, quotas and jobs are
-``rules.jobs`` and ``rules.quotas``'; results are ``rules.selectors``'."""
+``rules.lab.jobs`` and ``rules.lab.quotas``'; results are ``rules.lab.selectors``'."""
 
 from __future__ import annotations
 
@@ -16,20 +16,25 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.users import signed_in
 from api.errors import Conflict
 from api.serializers import simulations as s
+from common.clientip import client_ip
+from common.inputs import ID_PATTERN
 from decks.errors import DeckError, DeckVersionConflict
 from decks.selectors import deck_list_visible_to
-from deckwright.clientip import client_ip
-from deckwright.inputs import ID_PATTERN
-from rules.doctor import DoctorError, doctor_plan, doctor_swap_apply
 from rules.engines.core import find_plugin
-from rules.jobs import simulation_job_cancel, simulation_job_start
+from rules.lab.doctor import DoctorError, doctor_plan, doctor_swap_apply
+from rules.lab.jobs import simulation_job_cancel, simulation_job_start
+from rules.lab.plans import JobPlan, SimulationJobError, gauntlet_plan, matchup_plan, metagame_plan
+from rules.lab.quotas import GamesQuotaExceeded
+from rules.lab.selectors import (
+    simulation_job_metagame,
+    simulation_job_report,
+    simulation_jobs_owned_by,
+)
 from rules.metagame import MetagameError, metagame_csv, metagame_json
 from rules.models import SimulationJob
-from rules.plans import JobPlan, SimulationJobError, gauntlet_plan, matchup_plan, metagame_plan
-from rules.quotas import GamesQuotaExceeded
-from rules.selectors import simulation_job_metagame, simulation_job_report, simulation_jobs_owned_by
 
 
 class QuotaExceeded(exceptions.APIException):
@@ -102,8 +107,6 @@ def _plan(user: Any, data: dict[str, Any]) -> JobPlan:
                 games_per_pairing=data["games_per_pairing"],
                 players=data.get("players"),
             )
-        if "meta_shares" in data:
-            raise SimulationJobError("Meta shares weigh a metagame's field; a matchup has none.")
         agents = data.get("agents") or [agent] * len(decks)
         return matchup_plan(
             decks=decks,
@@ -113,7 +116,19 @@ def _plan(user: Any, data: dict[str, Any]) -> JobPlan:
             fixed_seats=data.get("fixed_seats", False),
         )
     except SimulationJobError as error:
-        raise exceptions.ValidationError(str(error)) from error
+        raise job_refused(error) from error
+
+
+#: the planner's parameter names (``SimulationJobError.field``) that the API calls otherwise
+API_FIELDS = {"games": "games_per_pairing"}
+
+
+def job_refused(error: SimulationJobError) -> exceptions.ValidationError:
+    """A refusal of the planner or of ``simulation_job_start`` as a 400, under the request field
+    it names (``SimulationJobError.field``) or, when it names none, the whole request's."""
+    if not error.field:
+        return exceptions.ValidationError(str(error))
+    return exceptions.ValidationError({API_FIELDS.get(error.field, error.field): [str(error)]})
 
 
 class SimulationJobViewSet(
@@ -160,7 +175,7 @@ class SimulationJobViewSet(
                 meta_shares=data.get("meta_shares"),
             )
         except SimulationJobError as error:
-            raise exceptions.ValidationError(str(error)) from error
+            raise job_refused(error) from error
         except GamesQuotaExceeded as error:
             raise QuotaExceeded(error) from error
         body = s.SimulationJobSerializer(job).data
@@ -218,7 +233,7 @@ class SimulationJobViewSet(
             raise Conflict("Only a finished doctor job's swaps can be applied.")
         try:
             deck = doctor_swap_apply(
-                job=job, swap=params.validated_data["swap"], actor=request.user
+                job=job, swap=params.validated_data["swap"], actor=signed_in(request.user)
             )
         except (DoctorError, DeckVersionConflict) as error:
             raise Conflict(str(error)) from error

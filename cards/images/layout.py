@@ -57,13 +57,6 @@ class Box:
             max(self.y1, other.y1),
         )
 
-    def split_x(self, at: int, gap: int = 0) -> tuple[Box, Box]:
-        """Cut into a left box ``at`` pixels wide and the rest, ``gap`` pixels apart."""
-        return (
-            Box(self.x0, self.y0, self.x0 + at, self.y1),
-            Box(self.x0 + at + gap, self.y0, self.x1, self.y1),
-        )
-
     def split_y(self, at: int, gap: int = 0) -> tuple[Box, Box]:
         """Cut into a top box ``at`` pixels tall and the rest, ``gap`` pixels apart."""
         return (

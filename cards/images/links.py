@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.urls import reverse
 
-from cards.images.face import CardFace, face_for_card
+from cards.images.face import DIGEST_LENGTH, CardFace, face_for_card
 from cards.images.render import image_digest, output_size
+from cards.links import SLUG, RouteFill
 from cards.models import Card
 
+_DIGEST = re.compile(f"[0-9a-f]{{{DIGEST_LENGTH}}}")  # cards.images.urls.DigestConverter
 _ROUTES = {"full": "card-image", "thumb": "card-image-thumb", "icon": "card-image-icon"}
 
 
@@ -50,8 +54,32 @@ def card_image_url(face: CardFace, variant: str = "full", *, digest: str | None 
 
 def card_image_links(card: Card) -> CardImageLinks:
     """URLs, sizes and alt text of ``card``'s image, for templates (no rendering happens here)."""
-    face = face_for_card(card)
-    url = card_image_url(face, "full", digest=image_digest(face))
+    return _links(face_for_card(card), card_image_url)
+
+
+def card_image_links_many(cards: Iterable[Card]) -> list[CardImageLinks]:
+    """``card_image_links`` of each card, with one URL reversal for them all (a list page)."""
+    cards = list(cards)
+    if not cards:
+        return []
+    route = RouteFill(
+        _ROUTES["full"],
+        {
+            "game": ("zgamez", SLUG),
+            "slug": ("zcardz", SLUG),
+            "digest": (("f0e1d2c3b4a59687" * 4)[:DIGEST_LENGTH], _DIGEST),
+        },
+    )
+
+    def url(face: CardFace, variant: str = "full", *, digest: str | None = None) -> str:
+        assert variant == "full"
+        return route.url(game=face.game_slug, slug=face.slug, digest=digest or image_digest(face))
+
+    return [_links(face_for_card(card), url) for card in cards]
+
+
+def _links(face: CardFace, image_url: Callable[..., str]) -> CardImageLinks:
+    url = image_url(face, "full", digest=image_digest(face))
     # The thumbnail and icon routes differ from the full image's only by the suffix
     # (cards/images/urls.py): one reverse() a card instead of three (a page shows 50 cards).
     stem = url.removesuffix(".png")

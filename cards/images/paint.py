@@ -122,16 +122,17 @@ class Painter:
         for index, line in enumerate(fitted.lines):
             if not line:
                 continue
-            bbox = font.getbbox(line, anchor="la", stroke_width=stroke)
+            # whole pixels: a FreeType font's box is in them (typed float for other fonts)
+            bbox = [round(edge) for edge in font.getbbox(line, anchor="la", stroke_width=stroke)]
             left_overhang = -min(0, bbox[0])
             width = _ink_width(line, font, stroke)
             if align == "center":
-                x = region.x0 + (region.width - width) / 2
+                start = region.x0 + (region.width - width) / 2
             elif align == "right":
-                x = region.x1 - width
+                start = region.x1 - width
             else:
-                x = region.x0
-            x = round(x) + left_overhang
+                start = region.x0
+            x = round(start) + left_overhang
             y = top + index * fitted.line_height
             ink_box = Box(x + bbox[0], y + bbox[1], x + bbox[2], y + bbox[3])
             planned.append((x, y, line, ink_box))

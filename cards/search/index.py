@@ -75,7 +75,7 @@ def byte_ordered_text(db_connection: BaseDatabaseWrapper | None = None) -> bool:
             cursor.execute("SELECT datcollate FROM pg_database WHERE datname = current_database()")
             row = cursor.fetchone()
         cached = bool(row) and row[0].split(".")[0] in ("C", "POSIX", "ucs_basic")
-        db_connection._deckwright_byte_order = cached
+        setattr(db_connection, "_deckwright_byte_order", cached)  # noqa: B010 (read by getattr above)
     return cached
 
 

@@ -198,7 +198,8 @@ def _local_sort(queryset: QuerySet[Any], ordering: list[Any]) -> list[tuple[str,
         if isinstance(item, str):
             name, descending, nulls_last = item.lstrip("-"), item.startswith("-"), False
         elif isinstance(item, OrderBy) and isinstance(item.expression, F):
-            name, descending = item.expression.name, item.descending
+            # F keeps the field's name; django-stubs leave the attribute out
+            name, descending = item.expression.name, item.descending  # type: ignore[attr-defined]
             nulls_last = bool(item.nulls_last)
         else:
             return None

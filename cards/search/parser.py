@@ -7,8 +7,9 @@ The grammar lives in ``grammar.lark`` (LALR, contextual lexer). Parsing never ra
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -120,7 +121,8 @@ class Comparison(Node):
     value: str
     value_position: int
     quoted: bool = False
-    raw: str = field(default="", compare=False)
+    # dataclasses.field by its module: ``field`` above is this class's own attribute
+    raw: str = dataclasses.field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,12 @@ class MatchAll(Node):
 
 def _unquote(token: str) -> str:
     return token[1:-1] if len(token) >= 2 and token[0] == token[-1] == '"' else token
+
+
+def _at(token: Token) -> int:
+    """Where a token of the query starts (the lexer sets it on every token it makes)."""
+    assert token.start_pos is not None
+    return token.start_pos
 
 
 class _ToAst(Transformer):
@@ -144,19 +152,20 @@ class _ToAst(Transformer):
 
     def negation(self, items: list[Token | Node]) -> Node:
         neg, item = items
-        return Not(position=neg.start_pos, item=item)
+        assert isinstance(neg, Token) and isinstance(item, Node)  # the grammar: "-" expression
+        return Not(position=_at(neg), item=item)
 
     def word(self, items: list[Token]) -> Node:
         (token,) = items
-        return Text(position=token.start_pos, text=str(token))
+        return Text(position=_at(token), text=str(token))
 
     def phrase(self, items: list[Token]) -> Node:
         (token,) = items
-        return Text(position=token.start_pos, text=_unquote(str(token)), quoted=True)
+        return Text(position=_at(token), text=_unquote(str(token)), quoted=True)
 
     def exact(self, items: list[Token]) -> Node:
         (token,) = items
-        return ExactName(position=token.start_pos, name=_unquote(str(token)[1:]))
+        return ExactName(position=_at(token), name=_unquote(str(token)[1:]))
 
     def comparison(self, items: list[Token]) -> Node:
         field_op, value = items
@@ -164,11 +173,11 @@ class _ToAst(Transformer):
         match = _OPERATOR.search(text)
         assert match is not None  # the FIELD_OP terminal always ends with an operator
         return Comparison(
-            position=field_op.start_pos,
+            position=_at(field_op),
             field=text[: match.start()].lower(),
             operator=match.group(1),
             value=_unquote(str(value)),
-            value_position=value.start_pos,
+            value_position=_at(value),
             quoted=value.type == "PHRASE",
             raw=text + str(value),
         )
@@ -187,6 +196,7 @@ def _describe(expected: set[str] | frozenset[str]) -> list[str]:
 def _syntax_error(query: str, exc: UnexpectedInput) -> QuerySyntaxError:
     if isinstance(exc, UnexpectedCharacters):
         position = exc.pos_in_stream
+        assert position is not None  # a character the lexer refused has its place
         char = query[position] if position < len(query) else ""
         expected = _describe(exc.allowed or set())
         if char == '"':

@@ -184,7 +184,8 @@ def deck_counts(
         items = [(name, quantity, "") for name, quantity in entries.items()]
     else:
         items = []
-        for entry in entries:
+        rows: Iterable[Any] = entries
+        for entry in rows:
             if isinstance(entry, tuple | list):
                 name, quantity, *rest = entry
                 items.append((name, quantity, rest[0] if rest else ""))

@@ -6,6 +6,7 @@ import csv
 import io
 import re
 
+from common.csvcells import csv_cell_restore, csv_writer
 from decks.decklist.model import (
     MAX_NAME_LENGTH,
     MAX_QUANTITY,
@@ -17,7 +18,6 @@ from decks.decklist.model import (
     quantity_message,
     sideboard_message,
 )
-from deckwright.csvcells import csv_cell_restore, csv_writer
 
 COLUMNS = ("quantity", "name", "zone")
 _NEGATIVE = re.compile(r"^[-\u2212]\s*\d+$")
@@ -102,7 +102,7 @@ def parse_csv(text: str | bytes) -> Decklist:
 
 def format_csv(entries: list[tuple[int, str, str]]) -> str:
     """Write ``(quantity, name, zone)`` entries as CSV with a header row (formula-like names
-    neutralised: ``deckwright.csvcells``; ``parse_csv`` takes the quote off again)."""
+    neutralised: ``common.csvcells``; ``parse_csv`` takes the quote off again)."""
     out = io.StringIO()
     writer = csv_writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from common.inputs import JSONInputError, json_loads_bounded
 from decks.decklist.model import (
     MAX_NAME_LENGTH,
     MAX_QUANTITY,
@@ -16,7 +17,6 @@ from decks.decklist.model import (
     is_sideboard,
     sideboard_message,
 )
-from deckwright.inputs import JSONInputError, json_loads_bounded
 
 
 def parse_json(text: str | bytes) -> Decklist:

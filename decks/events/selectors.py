@@ -12,7 +12,7 @@ import zoneinfo
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
@@ -45,21 +45,23 @@ def event_list() -> QuerySet[Event]:
     )
 
 
-def event_is_organised_by(event: Event, user: AbstractBaseUser | AnonymousUser) -> bool:
+def event_is_organised_by(event: Event, user: User | AnonymousUser) -> bool:
     """Whether ``user`` is the event's own organiser: the one person who changes or deletes it
     and reads its submitted decklists. Not a superuser who is not (they use the admin), and still
     true after the organiser role was revoked (the event stays theirs)."""
     return bool(user.is_authenticated and event.organiser_id == user.pk)
 
 
-def event_check_organiser(event: Event, user: AbstractBaseUser | AnonymousUser, doing: str) -> None:
+def event_check_organiser(event: Event, user: User | AnonymousUser, doing: str) -> None:
     """Raise ``EventPermissionError`` unless ``user`` organises the event; ``doing`` completes
     "Only the event's organiser ..."."""
     if not event_is_organised_by(event, user):
         raise EventPermissionError(f"Only the event's organiser {doing}.")
 
 
-def _registration_count(event: Event) -> int:
+def event_registration_count(event: Event) -> int:
+    """How many registrations the event has: the ``registration_count`` of ``event_list`` when
+    the event came from it, else counted."""
     counted = getattr(event, "registration_count", None)
     return counted if counted is not None else event.registrations.count()
 
@@ -70,7 +72,7 @@ def event_changeable_fields(event: Event, *, now: dt.datetime | None = None) -> 
     them; once locked, only the name."""
     if event_is_locked(event, now=now):
         return CHANGEABLE_WHEN_LOCKED
-    if _registration_count(event):
+    if event_registration_count(event):
         return EVENT_FIELDS - FIXED_ONCE_REGISTERED
     return EVENT_FIELDS
 
@@ -79,7 +81,7 @@ def event_change_refusal(event: Event, field: str, *, now: dt.datetime | None = 
     """Why ``field`` may not change now (for a field outside ``event_changeable_fields``)."""
     if event_is_locked(event, now=now):
         return "the event is locked (its decklist deadline has passed): only its name may change"
-    count = _registration_count(event)
+    count = event_registration_count(event)
     players = "1 player has" if count == 1 else f"{count} players have"
     return (
         f"{players} registered in this game, format and variant, so the {field.replace('_', ' ')} "
@@ -90,7 +92,7 @@ def event_change_refusal(event: Event, field: str, *, now: dt.datetime | None = 
 def event_deletion_refusal(event: Event, *, now: dt.datetime | None = None) -> str | None:
     """Why the organiser may not delete the event, or None if they may: a locked event with
     registrations is the record of a tournament (an administrator can still delete it)."""
-    if event_is_locked(event, now=now) and _registration_count(event):
+    if event_is_locked(event, now=now) and event_registration_count(event):
         return (
             "the event is locked and holds its players' submitted decklists, the record of the "
             "tournament: it can no longer be deleted (ask an administrator)"
@@ -98,16 +100,14 @@ def event_deletion_refusal(event: Event, *, now: dt.datetime | None = None) -> s
     return None
 
 
-def registrations_visible_to(
-    event: Event, user: AbstractBaseUser | AnonymousUser
-) -> QuerySet[Registration]:
+def registrations_visible_to(event: Event, user: User | AnonymousUser) -> QuerySet[Registration]:
     """Every registration of the event, with the submitted decklists: for its organiser only
     (``EventPermissionError`` for anyone else), first submitted first."""
     event_check_organiser(event, user, "sees every registration")
     return event.registrations.select_related("event", "player").order_by("submitted_at", "pk")
 
 
-def registration_of(event: Event, user: AbstractBaseUser | AnonymousUser) -> Registration | None:
+def registration_of(event: Event, user: User | AnonymousUser) -> Registration | None:
     """The user's own registration for the event, if any."""
     if not user.is_authenticated:
         return None

@@ -12,7 +12,7 @@ import zoneinfo
 from functools import cache
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -170,7 +170,7 @@ def event_create(
     name: str,
     date: dt.date,
     decklist_deadline: dt.datetime,
-    organiser: AbstractBaseUser,
+    organiser: User,
     variant: str = "",
     time_zone: str = DEFAULT_TIME_ZONE,
     now: dt.datetime | None = None,
@@ -197,6 +197,7 @@ def event_create(
     )
     if problems:
         raise EventError(problems)
+    assert deadline is not None  # else its problem was raised
     return Event.objects.create(
         game=game,
         format=format,
@@ -228,7 +229,7 @@ def _event_for_update(event: Event) -> Event:
 def event_update(
     *,
     event: Event,
-    actor: AbstractBaseUser,
+    actor: User,
     name: str | None = None,
     format: Format | None = None,
     variant: str | None = None,
@@ -315,7 +316,7 @@ def event_update(
 
 @transaction.atomic
 def event_close_registrations(
-    *, event: Event, actor: AbstractBaseUser, now: dt.datetime | None = None
+    *, event: Event, actor: User, now: dt.datetime | None = None
 ) -> Event:
     """Close the registrations now: the decklist deadline becomes this moment, so the event is
     locked from then on (no list submitted, replaced or withdrawn), its lists final. Its
@@ -334,7 +335,7 @@ def event_close_registrations(
 
 
 @transaction.atomic
-def event_delete(*, event: Event, actor: AbstractBaseUser, now: dt.datetime | None = None) -> int:
+def event_delete(*, event: Event, actor: User, now: dt.datetime | None = None) -> int:
     """Delete an event and its registrations; returns how many registrations went with it.
 
     Its organiser only (``EventPermissionError``), and not once it is locked with registrations
@@ -387,7 +388,7 @@ EMPTY_REGISTRATION = (
 def registration_submit(
     *,
     event: Event,
-    player: AbstractBaseUser,
+    player: User,
     decklist: str,
     kind: str = "text",
     now: dt.datetime | None = None,

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from deckwright.csvcells import csv_writer
+from common.csvcells import csv_writer
 
 #: the legality CSV's columns after the first, which names the deck (its file or its name)
 LEGALITY_CSV_COLUMNS = ("verdict", "card_count", "code", "message", "rule", "cards")

@@ -122,11 +122,6 @@ class AlphaBeta:
         return best_value, best_action
 
 
-def hint_is_portable(state: State) -> bool:
-    """A stored best action is only reused when keys are not symmetry-reduced."""
-    return state.canonical_key() is None
-
-
 class AlphaBetaAgent:
     """Plays the alpha-beta best action for the player to act (perfect information only)."""
 

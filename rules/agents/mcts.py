@@ -30,7 +30,7 @@ from rules.engines.core import CHANCE, Action, Rng, State
 AUTO: Literal["auto"] = "auto"
 
 
-def _candidates(state: State) -> list[Action]:
+def search_candidates(state: State) -> list[Action]:
     """The actions worth searching: the engine's ``search_actions()`` (default: all legal)."""
     return state.search_actions()
 
@@ -119,7 +119,7 @@ class MCTSAgent:
     def act(self, state: State) -> Action:
         """Return the most visited root action after the search."""
         player = state.current_player()
-        legal = _candidates(state)
+        legal = search_candidates(state)
         settled = unsearched_choice(state, legal, self.advice)
         if settled is not None:
             return settled
@@ -162,7 +162,7 @@ class MCTSAgent:
                 node = child
                 path.append(node)
                 continue
-            actions = _candidates(state)
+            actions = search_candidates(state)
             for action in actions:
                 child = node.children.get(action)
                 if child is not None:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 
 from rules.agents.base import searchable_view
-from rules.agents.mcts import _candidates, play_out, unsearched_choice
+from rules.agents.mcts import play_out, search_candidates, unsearched_choice
 from rules.engines.core import CHANCE, Action, Rng, State
 
 #: the weight of a score the plan does not settle: its game goes on past the mover's turn
@@ -72,7 +72,7 @@ class PlanAgent:
     def act(self, state: State) -> Action:
         """Return the first action of the best turn plan found."""
         player = state.current_player()
-        legal = _candidates(state)
+        legal = search_candidates(state)
         settled = unsearched_choice(state, legal, self.advice)
         if settled is not None:
             return settled
@@ -128,7 +128,7 @@ class PlanAgent:
             state.apply_unchecked(action)
             return self._value(state, player), [action]
         best, best_line = -math.inf, []
-        for action in _candidates(state):
+        for action in search_candidates(state):
             child = state.clone()
             child.apply_unchecked(action)
             value, line = self._line(child, player, budget)

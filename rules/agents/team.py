@@ -18,9 +18,11 @@ class TeamAgent:
 
     name = "team"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, policy: str = "") -> None:
         # the policies are deterministic; the seed is kept for the common agent signature
         self.rng = Rng(seed)
+        #: a policy of the game's ``team_policies`` by name ("": the game's own)
+        self.variant = policy
         self._policies: dict[str, Policy] = {}
 
     def act(self, state: State) -> Action:
@@ -28,16 +30,19 @@ class TeamAgent:
         slug = state.game.slug
         policy = self._policies.get(slug)
         if policy is None:
-            policy = game_policy(slug)
+            policy = game_policy(slug, self.variant)
             self._policies[slug] = policy
         return policy(state)
 
 
-def game_policy(slug: str) -> Policy:
-    """The policy of game ``slug``; ``ValueError`` naming the game when it has none."""
+def game_policy(slug: str, variant: str = "") -> Policy:
+    """The policy of game ``slug`` (its policy ``variant`` when named); ``ValueError`` naming
+    the game when it has none."""
     plugin = find_plugin(slug)
-    policy = plugin.policy() if plugin is not None else None
+    policy = plugin.policy(variant) if plugin is not None else None
     if policy is None:
         name = plugin.name if plugin is not None else slug
+        if variant:
+            raise ValueError(f"{name} has no team policy {variant!r}")
         raise ValueError(f"{name} has no team policy of its own: the 'team' agent cannot play it")
     return policy

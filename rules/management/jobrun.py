@@ -8,7 +8,11 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rules.jobs import simulation_job_cancel, simulation_job_dispatch, simulation_job_play_inline
+from rules.lab.jobs import (
+    simulation_job_cancel,
+    simulation_job_dispatch,
+    simulation_job_play_inline,
+)
 from rules.models import SimulationJob
 
 POLL_SECONDS = 1.0

@@ -70,7 +70,12 @@
       say(root, "It is not your move now: nothing on the table can be used until it is.");
       return;
     }
-    if (chosen.length && chosenElements.indexOf(element) >= 0) {
+    var next = matching(root).some(function (path) {
+      return path.picks[chosen.length] === token;
+    });
+    // a second click on a picked element starts over, unless a path goes through it again (a
+    // card that is both targets of one action: "card:40 card:40")
+    if (!next && chosen.length && chosenElements.indexOf(element) >= 0) {
       reset(root);
       say(root, "Started over: click what you want to act with.");
       return;
@@ -132,6 +137,7 @@
     root.setAttribute("data-picks-ready", ""); // clicks are matched from now on
   }
   document.addEventListener("htmx:afterSettle", setup);
+  document.addEventListener("deckwright:table-updated", setup); // a friend table's new position
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", setup);
   } else {

@@ -63,6 +63,19 @@
   function setup() {
     var box = root();
     if (box) box.classList.add("pt-js");
+    if (!picked) return;
+    // A layout swapped in while a card was picked up (a slow answer to an earlier move): pick the
+    // same card up again on the new layout, or let go of it when it is no longer there.
+    var again = box && Array.prototype.filter.call(
+      box.querySelectorAll(".pt-card[data-source]"),
+      function (card) {
+        return card.getAttribute("data-source") === picked.source &&
+          card.getAttribute("data-index") === picked.index &&
+          card.getAttribute("data-name") === picked.name;
+      }
+    )[0];
+    if (again) pick(again);
+    else clearPick();
   }
 
   document.addEventListener("click", function (event) {

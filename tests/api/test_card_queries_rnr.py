@@ -26,6 +26,13 @@ def num(record: Record, name: str) -> int | None:
     return record["numbers"].get(name)
 
 
+def num_of(record: Record, name: str) -> int:
+    """A number the record has (the test fails on a record without it)."""
+    value = num(record, name)
+    assert value is not None, (record["name"], name)
+    return value
+
+
 def has_text(record: Record, word: str) -> bool:
     return (
         name_key(word) in name_key(record["name"]) or word.lower() in record["rules_text"].lower()
@@ -37,7 +44,7 @@ def rules(record: Record, text: str) -> bool:
 
 
 def cmp(name: str, test: Callable[[int], bool]) -> Callable[[Record], bool]:
-    return lambda r: num(r, name) is not None and test(num(r, name))
+    return lambda r: num(r, name) is not None and test(num_of(r, name))
 
 
 UA = "unconstitutional-act"
@@ -51,7 +58,7 @@ QUERIES: list[tuple[str, list[str] | Callable[[Record], bool]]] = [
     ('b:"Liberty Bell" t:attack r:rare', ["Bell Tower Barrage", "Overthrow the Governor"]),
     ("st:petition b:eagle", ["Petition of the Merchants", "Sailors' Petition"]),
     ("s:RNR2 t:defense", ["Gazette Office Guard", "Prairie Fort", "Signal Fire Guard"]),
-    ("ip<=1 t:attack", lambda r: r["type"] == "attack" and num(r, "ip_cost") <= 1),
+    ("ip<=1 t:attack", lambda r: r["type"] == "attack" and num_of(r, "ip_cost") <= 1),
     ("ip=0", cmp("ip_cost", lambda v: v == 0)),
     ("cost:0", cmp("ip_cost", lambda v: v == 0)),
     ("cost>=6", cmp("ip_cost", lambda v: v >= 6)),
@@ -129,7 +136,7 @@ QUERIES: list[tuple[str, list[str] | Callable[[Record], bool]]] = [
     ("r>uncommon OR r<uncommon", lambda r: r["rarity"] != "uncommon"),
     (
         "branch:Eagle type:Rights cost<2",
-        lambda r: r["type"] == "rights" and r["branch"] == "eagle" and num(r, "ip_cost") < 2,
+        lambda r: r["type"] == "rights" and r["branch"] == "eagle" and num_of(r, "ip_cost") < 2,
     ),
 ]
 

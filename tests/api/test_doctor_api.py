@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
-from rules.jobs import simulation_job_play_inline
+from rules.lab.jobs import simulation_job_play_inline
 from tests.rules.doctor_helpers import decks
 
 URL = "/api/v1/simulations/"

@@ -193,6 +193,7 @@ def test_patching_a_format_alone_reads_it_in_the_event_game(host, event_id) -> N
 def test_moving_to_another_game_needs_its_format(host, event_id) -> None:
     alone = host.patch(f"/api/v1/events/{event_id}/", {"game": "rival-realms"}, format="json")
     rival_format = Format.objects.filter(game__slug="rival-realms").first()
+    assert rival_format is not None
     both = host.patch(
         f"/api/v1/events/{event_id}/",
         {"game": "rival-realms", "format": rival_format.slug},

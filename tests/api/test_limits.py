@@ -10,8 +10,8 @@ import pytest
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-from deckwright.clientip import client_ip
-from deckwright.counters import counter_add, window_hit
+from common.clientip import client_ip
+from common.counters import counter_add, window_hit
 from tests.counter_stores import STORES, shared_counter_store
 from tests.test_settings_env import _settings_in_subprocess
 
@@ -62,7 +62,7 @@ def _stored_keys(backend: str) -> list[str]:
         import redis
 
         raw = redis.Redis.from_url(REDIS_URL).keys("*")
-        return [key.decode().split(":", 2)[-1] for key in raw]
+        return [(key.decode() if isinstance(key, bytes) else key).split(":", 2)[-1] for key in raw]
     from django.db import connection
 
     with connection.cursor() as cursor:
@@ -110,7 +110,7 @@ def test_a_request_without_an_address_has_the_empty_address(settings):
     # a Unix-socket server or Django's force_login: no REMOTE_ADDR; axes stores None for it
     from django.http import HttpRequest
 
-    from deckwright.clientip import axes_client_ip
+    from common.clientip import axes_client_ip
 
     assert client_ip(HttpRequest()) == ""
     assert axes_client_ip(HttpRequest()) is None

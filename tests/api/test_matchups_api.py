@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cards.models import Game
-from rules.jobs import simulation_job_play_inline
+from rules.lab.jobs import simulation_job_play_inline
 from rules.models import SimulationJob
 from tests.factories import MatchupJobFactory
 from tests.web.conftest import make_deck, store_matchup_job

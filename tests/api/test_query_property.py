@@ -59,7 +59,7 @@ def test_generated_queries_parse_or_get_a_positioned_400(api_client, query):
     response = api_client.get("/api/v1/cards/", {"q": query, "page_size": 5})
     assert response.status_code in (200, 400), response.content
     if response.status_code == 400 and "\x00" in query:
-        # no text may hold a NUL (deckwright.middleware): refused before the parser, naming q
+        # no text may hold a NUL (common.middleware): refused before the parser, naming q
         body = response.json()
         assert body["code"] == "validation-error"
         assert "'q'" in body["detail"] and "NUL" in body["detail"]

@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from rules.jobs import simulation_job_play_inline
+from rules.lab.jobs import simulation_job_play_inline
 from rules.models import SimulationJob
 from tests.rules.jobs_helpers import faction_decks
 from tests.web.conftest import make_deck
@@ -90,7 +90,7 @@ def test_a_matchup_job_reports_its_one_pairing(alice, user):
 
 
 def test_a_running_job_shows_partial_results_and_can_be_cancelled_once(alice, decks):
-    from rules.jobs import simulation_chunk_run
+    from rules.lab.jobs import simulation_chunk_run
 
     job = start(alice, decks, chunk_size=2).json()
     simulation_chunk_run(job_id=job["id"], chunk=0)
@@ -109,10 +109,10 @@ def test_a_running_job_shows_partial_results_and_can_be_cancelled_once(alice, de
 @pytest.mark.parametrize(
     ("change", "field", "words"),
     [
-        ({"games_per_pairing": 3}, "", "even number"),
+        ({"games_per_pairing": 3}, "games_per_pairing", "even number"),
         ({"kind": "tournament"}, "kind", "not a valid choice"),
-        ({"agent": "alphabeta"}, "", "does not play Reign Absolute"),
-        ({"meta_shares": [1, 2]}, "", "one meta share per deck"),
+        ({"agent": "alphabeta"}, "agent", "does not play Reign Absolute"),
+        ({"meta_shares": [1, 2]}, "meta_shares", "one meta share per deck"),
         ({"meta_shares": [-1, 1, 1]}, "meta_shares.0", "greater than or equal to 0"),
         ({"decks": [999_999, 999_998]}, "decks", "No deck 999999, 999998"),
         ({"agents": ["random"] * 3}, "", "one agent for every deck"),

@@ -7,6 +7,7 @@ import dataclasses
 import random
 from itertools import groupby
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -104,7 +105,7 @@ def _face() -> CardFace:
     ids=lambda change: "+".join(change),
 )
 def test_a_change_to_any_field_the_art_is_drawn_from_changes_the_seed_and_the_file_name(
-    change: dict[str, object],
+    change: dict[str, Any],
 ) -> None:
     face = _face()
     changed = dataclasses.replace(face, **change)

@@ -23,6 +23,7 @@ from cards.services import game_data_load
 from rules.adapters import engine_for, game_records
 from rules.engines.reggae_revolution.cards import fixture_records
 from rules.engines.reggae_revolution.effects import COLOURS, SYMBOLS, render_rules_text
+from tests.cards.rows import branch_slug, copies
 from tests.conftest import read_rulebook
 
 pytestmark = pytest.mark.django_db
@@ -68,21 +69,21 @@ def test_the_game_box_holds_every_kind_of_card(cards: list[Card]) -> None:
         "scheme": 6,
         "oppression": 1,
     }
-    main_deck = sum(card.copies_in_set for card in cards if card.card_type.slug in ("main", "wild"))
+    main_deck = sum(copies(card) for card in cards if card.card_type.slug in ("main", "wild"))
     assert main_deck >= 40
 
 
 def test_one_starter_per_symbol_in_its_fixed_colour(cards: list[Card]) -> None:
     """Ruling "Setup: starter colours" and "Setup: starter piles"."""
     starters = of_type(cards, "starter")
-    assert {card.stats["symbol"]: card.branch.slug for card in starters} == STARTER_COLOURS
+    assert {card.stats["symbol"]: branch_slug(card) for card in starters} == STARTER_COLOURS
     # enough copies for four starting decks of three per symbol, with piles left over
     assert all(card.copies_in_set == 20 for card in starters)
     assert all(card.effects == [] for card in starters)
 
 
 def test_every_symbol_colour_pair_has_main_deck_cards(cards: list[Card]) -> None:
-    pairs = Counter((c.stats["symbol"], c.branch.slug) for c in of_type(cards, "main"))
+    pairs = Counter((c.stats["symbol"], branch_slug(c)) for c in of_type(cards, "main"))
     assert set(pairs) == {(s, c) for s in SYMBOLS for c in COLOURS}
     assert set(pairs.values()) == {3}
 
@@ -99,10 +100,10 @@ def test_costs_are_symbols_and_cost_counts_them(cards: list[Card]) -> None:
 def test_villains_have_colour_suppression_persuasion_and_arrival(cards: list[Card]) -> None:
     villains = of_type(cards, "villain")
     assert len(villains) >= 12
-    assert Counter(v.branch.slug for v in villains) == dict.fromkeys(COLOURS, 4)
+    assert Counter(branch_slug(v) for v in villains) == dict.fromkeys(COLOURS, 4)
     for villain in villains:
         assert 1 <= len(villain.stats["suppresses"]) <= 2, villain.name
-        assert 1 <= villain.strength <= 3, villain.name
+        assert villain.strength is not None and 1 <= villain.strength <= 3, villain.name
         assert villain.effects, villain.name
     suppressed = {s for v in villains for s in v.stats["suppresses"]}
     assert suppressed == set(SYMBOLS)  # the loss condition can happen
@@ -241,7 +242,7 @@ def test_villains_never_suppress_their_own_colours_starter_symbol(cards: list[Ca
     """The starters that can persuade a villain are never the cards its arrival discards."""
     symbol_of_colour = {colour: symbol for symbol, colour in STARTER_COLOURS.items()}
     for villain in of_type(cards, "villain"):
-        assert symbol_of_colour[villain.branch.slug] not in villain.stats["suppresses"], (
+        assert symbol_of_colour[branch_slug(villain)] not in villain.stats["suppresses"], (
             villain.name
         )
 

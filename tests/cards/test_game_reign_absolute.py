@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
 from cards.models import Branch, Card, CardType, Game
+from tests.cards.rows import branch_slug, copies
 from tests.conftest import read_rulebook
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,7 @@ def faction_decks(cards: dict[str, Card]) -> dict[str, list[Card]]:
     decks: dict[str, list[Card]] = defaultdict(list)
     for card in cards.values():
         if card.card_type.slug in UNIT_TYPES:
-            decks[card.branch.slug].append(card)
+            decks[branch_slug(card)].append(card)
     return dict(decks)
 
 
@@ -87,7 +88,7 @@ def test_each_faction_deck_matches_its_declared_size(cards: dict[str, Card]) -> 
     for faction, deck in faction_decks(cards).items():
         [liege] = [card for card in deck if card.card_type.slug == "liege"]
         size = liege.stats["faction_deck_size"]
-        assert sum(card.copies_in_set for card in deck) == size, faction
+        assert sum(copies(card) for card in deck) == size, faction
         assert len(deck) >= 5, faction  # a Liege and at least four kinds of unit
         assert all(card.name.lower().startswith(faction) for card in deck)
 
@@ -116,11 +117,11 @@ def test_reinforcement_deck_composition(cards: dict[str, Card]) -> None:
     deck = reinforcements(cards)
     combat = [card for card in deck if card.card_type.slug == "combat-reinforcement"]
     turn = [card for card in deck if card.card_type.slug == "turn-reinforcement"]
-    ops = Counter()
+    ops: Counter[str] = Counter()
     for card in combat:
         op = only_op(card)
         kind = op["op"] if op["op"] != "bonus" else next(k for k in op if k != "op")
-        ops[kind] += card.copies_in_set
+        ops[kind] += copies(card)
 
     assert {
         "attack",
@@ -133,8 +134,8 @@ def test_reinforcement_deck_composition(cards: dict[str, Card]) -> None:
     assert {only_op(card)["op"] for card in turn} >= {"extra_turn", "extra_moves"}
     assert all(card.effects[0]["when"] == "in_combat" for card in combat)
     assert all(card.effects[0]["when"] == "on_draw" for card in turn)
-    assert sum(card.copies_in_set for card in combat) == 31
-    assert sum(card.copies_in_set for card in turn) == 10
+    assert sum(copies(card) for card in combat) == 31
+    assert sum(copies(card) for card in turn) == 10
     for name in ("+3 Attack", "+6 Defence", "+2 Strength", "+2 Defence", "+4 Defence"):
         assert name in cards
     for name in ("Draw 2", "Cancel", "Another Turn"):
@@ -177,6 +178,7 @@ def combat_total(unit: Card, role: str, drawn: list[Card], voided: bool) -> int:
     """A unit's total Strength: base, the bonus for its role, and its combat reinforcements."""
     bonus_key = "attack" if role == "attacking" else "defence"
     unit_bonus = unit.attack if role == "attacking" else unit.defense
+    assert unit.strength is not None, unit.name
     total = unit.strength + (unit_bonus or 0)
     if voided:
         return total

@@ -22,6 +22,7 @@ from django.core.management import call_command
 
 from cards.models import Card, CardType, Game
 from cards.naming import name_key
+from tests.cards.rows import copies, rarity_slug
 from tests.conftest import read_rulebook
 
 pytestmark = pytest.mark.django_db
@@ -97,9 +98,9 @@ def test_card_set_has_at_least_60_distinct_cards_of_every_type(cards: list[Card]
 
 def test_copies_in_set_is_on_every_card_and_varies(cards: list[Card]) -> None:
     assert all(card.copies_in_set and card.copies_in_set >= 1 for card in cards)
-    supply = [card.copies_in_set for card in cards if card.card_type.slug == "supply"]
+    supply = [copies(card) for card in cards if card.card_type.slug == "supply"]
     assert all(6 <= copies <= 10 for copies in supply)
-    assert all(card.copies_in_set == 1 for card in cards if card.rarity.slug == "rare")
+    assert all(card.copies_in_set == 1 for card in cards if rarity_slug(card) == "rare")
     assert len({card.copies_in_set for card in cards}) >= 5
 
 
@@ -254,12 +255,12 @@ def test_victory_conditions_are_on_permanents(cards: list[Card]) -> None:
 
 
 def legal_random_deck(cards: list[Card], rng: random.Random) -> Counter[str]:
-    pool = [card.name for card in cards for _ in range(card.copies_in_set)]
+    pool = [card.name for card in cards for _ in range(copies(card))]
     return Counter(rng.sample(pool, DECK_SIZE))
 
 
 def test_many_legal_40_card_decks_can_be_built(cards: list[Card]) -> None:
-    limits = {card.name: card.copies_in_set for card in cards}
+    limits = {card.name: copies(card) for card in cards}
     assert sum(limits.values()) >= 4 * DECK_SIZE
     rng = random.Random(2026)
     decks = {frozenset(legal_random_deck(cards, rng).items()) for _ in range(200)}

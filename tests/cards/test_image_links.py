@@ -71,6 +71,7 @@ def test_an_edited_card_or_branch_colour_links_to_a_new_image_at_once() -> None:
         .order_by("name")
         .first()
     )
+    assert card is not None and card.branch is not None
     before = card_image_links(card).url
     # when its stats change, then when its branch's colour does (the card row itself unchanged)
     Card.objects.filter(pk=card.pk).update(stats={**card.stats, "note": 1})
@@ -95,6 +96,7 @@ def _face_digest_of(face: CardFace) -> str:
 @pytest.mark.parametrize("game", ["revolt-n-reign", "regality-vs-religion"])
 def test_links_are_the_image_routes_urls(game: str) -> None:
     card = Card.objects.for_game(game).with_related().order_by("name").first()
+    assert card is not None
     face = face_for_card(card)
     links = card_image_links(card)
     assert links.url == card_image_url(face, "full")

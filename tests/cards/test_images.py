@@ -153,7 +153,9 @@ def test_the_recorded_ink_box_is_where_the_text_pixels_really_are() -> None:
         min_size=12,
         stroke=1,
     )
-    drawn = Box(*ImageChops.difference(image, blank).getbbox())
+    ink = ImageChops.difference(image, blank).getbbox()
+    assert ink is not None  # something was drawn
+    drawn = Box(*ink)
     assert placed.ink is not None and placed.ink.contains(drawn)
     assert region.contains(drawn)
     # The record is tight, not a generous guess: within two pixels of the real ink on every side.
@@ -178,7 +180,9 @@ def test_characters_the_bundled_font_lacks_are_replaced_not_drawn_as_boxes() -> 
 
 
 def _pixel(image: Image.Image, point: tuple[int, int]) -> tuple[int, int, int]:
-    return image.getpixel(point)[:3]
+    pixel = image.getpixel(point)
+    assert isinstance(pixel, tuple)  # an RGB(A) image
+    return (pixel[0], pixel[1], pixel[2])
 
 
 def test_orthogonal_and_diagonal_tiles_put_their_dots_on_different_cells() -> None:
@@ -416,6 +420,7 @@ def test_the_list_icon_is_a_quarter_of_the_thumbnail_and_far_lighter(client, gam
     """A deck list row shows a card at about 32 CSS pixels: its icon is served at a quarter of the
     thumbnail's size, so a 60-card list does not download 26 thumbnails."""
     card = Card.objects.for_game(game).with_related().order_by("name").first()
+    assert card is not None
     face = face_for_card(card)
     thumb = client.get(card_image_url(face, "thumb"))
     icon = client.get(card_image_url(face, "icon"))

@@ -9,9 +9,15 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from cards import loaders
-from cards.gamedata import GameDataError
+from cards.gamedata import (
+    EngineFacts,
+    GameDataError,
+    register_engine_facts,
+    unregister_engine_facts,
+)
 from cards.models import Card, Game
 from cards.services import game_data_load
+from tests.cards.rows import branch_slug
 
 GAME_YAML = """
 game:
@@ -89,7 +95,7 @@ def test_load_creates_game_vocabulary_and_cards(tmp_path: Path) -> None:
     assert report.count("cards").created == 2
     knight = Card.objects.get(game__slug="mini", name="Red Knight")
     assert (knight.cost, knight.attack) == (2, 3)  # game-specific names map to columns
-    assert knight.branch.slug == "red"
+    assert branch_slug(knight) == "red"
     assert [s.slug for s in knight.subtypes.all()] == ["hero"]
     assert knight.rulings.get().text.startswith("The knight")
     assert Card.objects.get(name="Quick Study").effects == [{"op": "draw", "amount": 2}]
@@ -239,3 +245,34 @@ def test_command_runs_registered_loaders_after_the_cards(
     assert "mini notes: 3 note(s)" in out
     assert "mini: puzzles not loaded, 1 problem(s):" in err
     assert "puzzle 1 has no answer" in err
+
+
+@pytest.fixture
+def mini_engine():
+    """The mini game with an engine, as the rules app registers one: its name and player counts."""
+    register_engine_facts("mini", EngineFacts("Mini Game: Engine Edition", 1, 3))
+    yield
+    unregister_engine_facts("mini")
+
+
+WITHOUT_ENGINE_KEYS = GAME_YAML.replace("  name: Mini Game\n", "")
+
+
+@pytest.mark.django_db
+def test_a_game_with_an_engine_takes_its_name_and_player_counts_from_it(
+    tmp_path: Path, mini_engine: None
+) -> None:
+    game_data_load(slug="mini", fixtures_dir=write_game(tmp_path, game=WITHOUT_ENGINE_KEYS))
+
+    game = Game.objects.get(slug="mini")
+    assert (game.name, game.min_players, game.max_players) == ("Mini Game: Engine Edition", 1, 3)
+
+
+@pytest.mark.django_db
+def test_a_game_yaml_repeating_what_the_engine_says_is_refused(
+    tmp_path: Path, mini_engine: None
+) -> None:
+    repeated = GAME_YAML.replace("  name: Mini Game\n", "  name: Mini Game\n  max_players: 3\n")
+    with pytest.raises(GameDataError, match=r"name, max_players come from the game's engine"):
+        game_data_load(slug="mini", fixtures_dir=write_game(tmp_path, game=repeated))
+    assert not Game.objects.filter(slug="mini").exists()

@@ -7,16 +7,11 @@ import pytest
 from cards.models import Game
 from cards.search import card_search
 from cards.search.fields import query_fields
+from rules.engines.core import registered_games
 
 pytestmark = pytest.mark.django_db
 
-GAMES = [
-    "revolt-n-reign",
-    "rival-realms",
-    "reggae-revolution",
-    "regality-vs-religion",
-    "reign-absolute",
-]
+GAMES = registered_games()
 
 
 def fields_by_label(slug: str) -> dict[str, object]:

@@ -26,17 +26,12 @@ from decks.validation.formats import format_id_for, format_rules
 from decks.validation.report import ValidationReport
 from decks.validation.resolved import ResolvedDeck
 from rules import compiled
+from rules.engines.core import registered_games
 from tests.rules.differential import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "decks" / "validation_differential.py"
-GAMES = (
-    "regality-vs-religion",
-    "reggae-revolution",
-    "reign-absolute",
-    "revolt-n-reign",
-    "rival-realms",
-)
+GAMES = registered_games()
 
 
 def _run(build: str) -> tuple[dict[str, str], list[str]]:

@@ -16,10 +16,10 @@ from decks.decklist import (
     decklist_read,
 )
 from decks.validation import card_index, rules_for, validate
+from rules.engines.core import registered_games
 from tests.decks.conftest import RNR
 
-GAMES = ["revolt-n-reign", "rival-realms", "reggae-revolution", "regality-vs-religion",
-         "reign-absolute"]  # fmt: skip
+GAMES = registered_games()
 
 
 def test_the_three_quantity_spellings_and_a_bare_name():

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from decks.decklist import (
+    DecklistFormat,
     DecklistParseError,
     decklist_entries,
     decklist_export,
@@ -22,7 +23,7 @@ from tests.decks.conftest import RNR
 REGGAE = "reggae-revolution"
 
 
-def _problems(text: str, kind: str = "text", game: str | None = None) -> dict[int, str]:
+def _problems(text: str, kind: DecklistFormat = "text", game: str | None = None) -> dict[int, str]:
     with pytest.raises(DecklistParseError) as caught:
         parsed = decklist_read(text, kind)
         if game:

@@ -54,6 +54,7 @@ def test_loading_twice_creates_nothing_and_keeps_changes_made_to_a_demo_deck() -
     _load()
     deck = Deck.objects.get(owner__username=DEMO_USERNAME, name="Bison Pressure")
     line = deck.cards.select_related("card").first()
+    assert line is not None
     deck_card_set(deck=deck, card=line.card, quantity=0)
     deck.refresh_from_db()
     changed_version = deck.version
@@ -84,7 +85,7 @@ def test_the_example_event_is_upcoming_and_listed(client) -> None:
     _load()
 
     event = Event.objects.get(name=EVENT_NAME)
-    assert event.organiser.username == DEMO_USERNAME
+    assert event.organiser is not None and event.organiser.username == DEMO_USERNAME
     assert event.format == format_default(event.game)
     assert event.date > timezone.localdate()
     assert event.decklist_deadline > timezone.now()

@@ -26,7 +26,8 @@ def run(*args: str) -> tuple[int, str, str]:
         call_command("validate_decks", *args, stdout=out, stderr=err)
         code = 0
     except SystemExit as exc:
-        code = int(exc.code)
+        assert isinstance(exc.code, int)
+        code = exc.code
     return code, out.getvalue(), err.getvalue()
 
 

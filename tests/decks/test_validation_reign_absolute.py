@@ -14,11 +14,12 @@ GAME = "reign-absolute"
 
 
 def faction(branch: str) -> dict[str, int]:
-    return {
-        c.name: c.copies_in_set
-        for c in card_index(GAME).cards
-        if c.branch == branch and c.type in ("liege", "unit")
-    }
+    deck: dict[str, int] = {}
+    for c in card_index(GAME).cards:
+        if c.branch == branch and c.type in ("liege", "unit"):
+            assert c.copies_in_set is not None, c.name  # a Liege's or a unit's count is set
+            deck[c.name] = c.copies_in_set
+    return deck
 
 
 @pytest.mark.parametrize("branch", ["empire", "elves", "azuma", "umbrous"])

@@ -33,7 +33,7 @@ def other_seat_choice(state: ReignState) -> Action:
     Liege (so a Doom discard never ends the game by itself)."""
     legal = state.legal_actions()
     for action in legal:
-        if action.kind != "discard" or not state.spec_at(action.args).is_liege:
+        if action.kind != "discard" or not state.spec_at(_square(action.args)).is_liege:
             return action
     return legal[0]
 
@@ -304,3 +304,10 @@ POSITIONS: dict[str, tuple[Callable[[], ReignState], int, Callable[[ReignState],
         liege_stands(0),
     ),
 }
+
+
+def _square(args: tuple[str | int, ...]) -> tuple[int, int]:
+    """An action's (row, column) arguments as the square they name."""
+    row, column = args
+    assert isinstance(row, int) and isinstance(column, int), args
+    return row, column

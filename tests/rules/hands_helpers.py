@@ -6,12 +6,33 @@ import math
 import random
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from decks.decklist.text import parse_text
 from decks.validation import rules_for
+from rules.engines.core import plugin_for
+from rules.engines.core.hands import HandsModel
 
 DECKS = Path(__file__).resolve().parents[2] / "fixtures" / "decks"
+
+ModelT = TypeVar("ModelT", bound=HandsModel)
+ReportT = TypeVar("ReportT")
+
+
+def plugin_model(slug: str, kind: type[ModelT]) -> ModelT:
+    """The test-hands model ``slug``'s plugin names, checked to be the game's own ``kind``."""
+    model = plugin_for(slug).hands()
+    assert isinstance(model, kind), model
+    return model
+
+
+def sampled(
+    model: HandsModel, kind: type[ReportT], deck: list[dict[str, Any]], **options: Any
+) -> ReportT:
+    """``model.sample(deck, **options)``, its report checked to be the game's own ``kind``."""
+    report = model.sample(deck, **options)
+    assert isinstance(report, kind), report
+    return report
 
 
 def deck_records(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.jobs import simulation_job_create
+from rules.lab.jobs import simulation_job_create
+from rules.lab.plans import matchup_plan, metagame_plan
 from rules.models import SimulationJob
-from rules.plans import matchup_plan, metagame_plan
 from tests.web.conftest import make_deck
 
 RA = "reign-absolute"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from rules.engines.core import Action, get_game
 from rules.engines.regality_vs_religion.board import CELL_INDEX
-from rules.engines.regality_vs_religion.game import RvRState
+from rules.engines.regality_vs_religion.game import RvRGame, RvRState
 
-GAME = get_game("regality-vs-religion")
+_GAME = get_game("regality-vs-religion")
+assert isinstance(_GAME, RvRGame)
+GAME: RvRGame = _GAME
 
 
 def position(text: str, variant: str = "standard") -> RvRState:

@@ -10,16 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.agents import RandomAgent
-from rules.engines.core import CHANCE, find_plugin, get_game
+from rules.engines.core import CHANCE, find_plugin, get_game, registered_games
 from rules.engines.core.narration import CardRef
 
-GAMES = [
-    "revolt-n-reign",
-    "rival-realms",
-    "reggae-revolution",
-    "regality-vs-religion",
-    "reign-absolute",
-]
+GAMES = registered_games()
 
 
 @pytest.mark.parametrize("slug", GAMES)

@@ -16,9 +16,9 @@ from rules.cardstats import (
     sighting_words,
 )
 from rules.engines.core.intervals import wilson_interval
-from rules.jobs import simulation_job_create, simulation_job_play_inline
-from rules.plans import matchup_plan
-from rules.selectors import simulation_job_report
+from rules.lab.jobs import simulation_job_create, simulation_job_play_inline
+from rules.lab.plans import matchup_plan
+from rules.lab.selectors import simulation_job_report
 from tests.rules.doctor_helpers import decks
 
 

@@ -13,10 +13,10 @@ from decks.services import deck_create
 from rules.agents import make_agent
 from rules.engines.core import get_game
 from rules.engines.regality_vs_religion.game import _covered
-from rules.jobs import simulation_job_create, simulation_job_play_inline
+from rules.lab.jobs import simulation_job_create, simulation_job_play_inline
+from rules.lab.plans import matchup_plan, metagame_plan
+from rules.lab.selectors import simulation_job_report
 from rules.models import SimulationJob
-from rules.plans import matchup_plan, metagame_plan
-from rules.selectors import simulation_job_report
 from tests.rules.jobs_helpers import faction_decks
 from tests.web.conftest import make_deck, sample
 

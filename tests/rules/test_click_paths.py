@@ -13,17 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.engines.core import CHANCE, TERMINAL, find_plugin, get_game
+from rules.engines.core import CHANCE, TERMINAL, find_plugin, get_game, plugin_for, registered_games
 from rules.engines.core.picks import CONTROL, ambiguities, settle, table_picks
 from tests.rules.test_table_hidden_info import random_position
 
-GAMES = [
-    "revolt-n-reign",
-    "rival-realms",
-    "reggae-revolution",
-    "regality-vs-religion",
-    "reign-absolute",
-]
+#: the games that declare a table view (clicking the table is how /play/ takes an action)
+GAMES = [slug for slug in registered_games() if plugin_for(slug).has_table]
 #: (game, example setup index): every setup of every game
 SETUPS = [(slug, index) for slug in GAMES for index in range(len(get_game(slug).example_setups()))]
 

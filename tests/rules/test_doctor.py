@@ -1,4 +1,4 @@
-"""The deck doctor (``rules.doctor``): swaps raced with common random numbers, reported with a
+"""The deck doctor (``rules.lab.doctor``): swaps raced with common random numbers, reported with a
 corrected interval, every one legal; played on the toy game of the test suite (Toy Duel, whose
 cards score 1 to 5 points, so a 1-point card is an obviously bad one)."""
 
@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from decks.selectors import deck_validate
-from rules.doctor import (
+from rules.lab.doctor import (
     DoctorError,
     Swap,
     difference_interval,
@@ -23,8 +23,8 @@ from rules.doctor import (
     swap_legal,
     swap_worse,
 )
-from rules.jobs import simulation_job_create, simulation_job_play_inline
-from rules.plans import SimulationJobError
+from rules.lab.jobs import simulation_job_create, simulation_job_play_inline
+from rules.lab.plans import SimulationJobError
 from tests.rules.doctor_helpers import decks
 
 
@@ -174,7 +174,7 @@ def _religion_standard(owner):
 def test_every_game_gets_legal_swaps_that_change_what_its_engine_plays(
     deck_owner, game, sample, gauntlet
 ):
-    from rules.doctor import swapped_records, table_setups
+    from rules.lab.doctor import swapped_records, table_setups
     from tests.web.conftest import make_deck
 
     deck = make_deck(deck_owner, game=game, sample_name=sample, name=sample)
@@ -197,8 +197,8 @@ def test_every_game_gets_legal_swaps_that_change_what_its_engine_plays(
 def test_on_workers_each_stored_round_queues_the_next(
     toy_duel, deck_owner, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from rules import tasks
-    from rules.jobs import simulation_chunk_run, simulation_job_dispatch
+    from rules.lab import tasks
+    from rules.lab.jobs import simulation_chunk_run, simulation_job_dispatch
     from rules.models import SimulationJob
 
     sun, moon = decks(deck_owner)
@@ -218,3 +218,39 @@ def test_on_workers_each_stored_round_queues_the_next(
     with django_capture_on_commit_callbacks(execute=True):  # a re-delivered round 0
         assert simulation_chunk_run(job_id=job.pk, chunk=0) == "duplicate"
     assert queued[-1] == (job.pk, 1)
+
+
+def test_a_doctor_round_reports_its_progress_game_by_game(toy_duel, deck_owner):
+    # issue 30: progress rises by game, not by round, for the doctor as for every other job
+    from rules.lab.jobs import chunk_play, job_chunk_bounds
+
+    sun, moon = decks(deck_owner)
+    plan = doctor_plan(deck=sun, gauntlet=[moon], agent="greedy", games=8, top=2, seed=5)
+    job = simulation_job_create(kind="doctor", plan=plan, owner=deck_owner, seed=5, dispatch=False)
+    seen: list[int] = []
+    _, rows = chunk_play(job, 0, seen.append)
+    start, stop = job_chunk_bounds(job, 0)
+    assert seen == list(range(1, stop - start + 1))
+    assert len(rows) == stop - start
+
+
+def test_the_command_starts_its_job_as_the_operator_without_a_visitor_quota(
+    toy_duel, deck_owner, settings
+):
+    # a management command's job goes through simulation_job_start like every surface's, but
+    # the hourly quotas guard the public surfaces only: a quota of 1 game refuses nothing here
+    from rules.models import SimulationJob
+
+    settings.MATCHUP_ANON_GAMES_PER_HOUR = settings.MATCHUP_ANON_GAMES_PER_HOUR_IP = 1
+    sun, moon = decks(deck_owner)
+    out = io.StringIO()
+    call_command(
+        "doctor",
+        *("--deck", str(sun.pk), "--gauntlet", str(moon.pk), "--agent", "greedy"),
+        *("--games", "8", "--top", "2", "--seed", "5"),
+        stdout=out,
+        stderr=io.StringIO(),
+    )
+    job = SimulationJob.objects.get(kind="doctor")
+    assert job.status == "done" and job.games_total > 1
+    assert job.owner is None and job.session_key == ""

@@ -15,7 +15,7 @@ PURE = [ENGINES.parent / "agents", ENGINES.parent / "simulation.py", ENGINES]
 
 def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)

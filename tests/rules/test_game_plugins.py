@@ -1,12 +1,14 @@
-"""The five games' plug-ins: found by slug, each declaring what the shared code used to table."""
+"""The games' plug-ins: found by slug, each declaring what the shared code used to table."""
 
 from __future__ import annotations
 
+import pkgutil
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
+from rules.agents.team import game_policy
 from rules.engines.core import (
     DeckCards,
     GamePlugin,
@@ -16,10 +18,17 @@ from rules.engines.core import (
     plugins,
     registered_games,
 )
+from rules.engines.core.hands import HandsModel
+from rules.engines.core.registry import ENGINES_FOLDER
 from rules.services import AGENT_LABELS, agent_spec
 
-GAMES = ["regality-vs-religion", "reggae-revolution", "reign-absolute", "revolt-n-reign"]
-GAMES.append("rival-realms")
+GAMES = registered_games()
+#: the engine packages discovery walks: every folder under rules/engines but core
+ENGINE_PACKAGES = sorted(
+    module.name
+    for module in pkgutil.iter_modules([str(ENGINES_FOLDER)])
+    if module.ispkg and module.name != "core"
+)
 
 
 def cards(label: str, *records: Mapping[str, Any], variant: str = "") -> DeckCards:
@@ -27,7 +36,8 @@ def cards(label: str, *records: Mapping[str, Any], variant: str = "") -> DeckCar
 
 
 def test_one_plugin_per_engine_found_by_slug():
-    assert [plugin.slug for plugin in plugins()] == sorted(registered_games()) == GAMES
+    assert [plugin.slug for plugin in plugins()] == sorted(registered_games())
+    assert sorted(plugin.module_name for plugin in plugins()) == ENGINE_PACKAGES
     assert find_plugin("chess") is None
     with pytest.raises(KeyError, match="no game 'chess'"):
         plugin_for("chess")
@@ -38,7 +48,7 @@ def test_each_plugin_declares_its_engine_hands_and_words(slug: str):
     plugin = plugin_for(slug)
     assert isinstance(plugin, GamePlugin) and plugin.game.slug == slug
     hands = plugin.hands()
-    assert hands is not None and hands.DEFAULT_POLICY in hands.MULLIGAN_POLICIES
+    assert isinstance(hands, HandsModel) and hands.default_policy in hands.mulligan_policies
     assert plugin.words.matchup_rules.startswith(plugin.name.split(":")[0])
     assert {"random", "greedy", "mcts"} <= set(plugin.matchup_agents) <= set(AGENT_LABELS)
     assert set(plugin.agent_labels) <= set(plugin.matchup_agents)
@@ -81,6 +91,11 @@ def test_each_game_offers_the_agents_that_make_sense_for_it():
     assert plugin_for("reggae-revolution").policy() is not None
     assert plugin_for("rival-realms").policy() is not None
     assert plugin_for("revolt-n-reign").policy() is None
+    # a game's other policies by name: ``team(policy=NAME)``; an unknown name is refused
+    assert plugin_for("rival-realms").policy("dig") is not None
+    assert plugin_for("rival-realms").policy("nonesuch") is None
+    with pytest.raises(ValueError, match="no team policy 'nonesuch'"):
+        game_policy("rival-realms", "nonesuch")
 
 
 def test_agent_budgets_come_from_the_plugin_over_the_shared_ones():

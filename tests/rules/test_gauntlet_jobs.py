@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from rules.gauntlet import SideCounts, gauntlet_compute, team_field_compute
-from rules.jobs import simulation_job_create, simulation_job_play_inline
+from rules.lab.jobs import simulation_job_create, simulation_job_play_inline
+from rules.lab.plans import SimulationJobError, gauntlet_plan, metagame_plan
+from rules.lab.selectors import simulation_job_metagame, simulation_job_report
 from rules.metagame import MetagameError
 from rules.models import SimulationJob
-from rules.plans import SimulationJobError, gauntlet_plan, metagame_plan
-from rules.selectors import simulation_job_metagame, simulation_job_report
 from tests.rules.jobs_helpers import faction_decks, outcomes
 from tests.web.conftest import make_deck
 

@@ -16,16 +16,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.agents import make_agent
-from rules.engines.core import SetupError
-from rules.engines.regality_vs_religion import hands
-from rules.engines.regality_vs_religion.hands import DEFAULT_POLICY, MULLIGAN_POLICIES, goldfish
+from rules.engines.core import SetupError, plugin_for
+from rules.engines.regality_vs_religion.hands import goldfish
 from rules.engines.regality_vs_religion.tiles import builtin_records
 from tests.rules.hands_helpers import assert_seeded, deck_records, within_95
 
 SLUG = "regality-vs-religion"
-# the model plays agents, which sit above the engines: they are passed in (``hands_use_agents``)
-sample = partial(hands.sample, make_agent=make_agent)
-walk = partial(hands.walk, make_agent=make_agent)
+HANDS = plugin_for(SLUG).hands()
+assert HANDS is not None
+# the model plays agents, which sit above the engines: they are passed in (``uses_agents``)
+sample = partial(HANDS.sample, make_agent=make_agent)
+walk = partial(HANDS.walk, make_agent=make_agent)
 RECORDS = {record["name"]: record for record in builtin_records()}
 OTHER_NEUTRALS = 16 - 2  # neutral tiles but the Citizen, less the deck's two
 
@@ -42,7 +43,7 @@ OLD_STYLE = tile_records("legal-religion-old-style.txt")
 
 
 def test_no_hand_is_drawn_so_nothing_is_ever_sent_back():
-    assert list(MULLIGAN_POLICIES) == ["never"] and DEFAULT_POLICY == "never"
+    assert HANDS.policies() == ["never"] and HANDS.default_policy == "never"
     opening = walk(STANDARD, seed=0)
     assert not opening.can_mulligan and not opening.kept
     assert walk(STANDARD, seed=0, mulligans=2, kept=True) == walk(STANDARD, seed=0, kept=True)
@@ -199,3 +200,9 @@ def test_database_records_play_the_same_games_as_the_built_in_records():
     tiles = {c.name: c for c in Card.objects.filter(game__slug=SLUG)}
     deck = [{**tiles[r["name"]].record(), "zone": r["zone"]} for r in RANDOM]
     assert sample(deck, n=5, seed=1).as_dict() == sample(RANDOM, n=5, seed=1).as_dict()
+
+
+def test_the_model_says_it_needs_agents_when_none_are_passed():
+    assert HANDS.uses_agents
+    with pytest.raises(ValueError, match="plays agents: pass make_agent"):
+        HANDS.sample(STANDARD, n=1)

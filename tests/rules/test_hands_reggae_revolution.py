@@ -14,20 +14,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.engines.core import SetupError
+from rules.engines.core import SetupError, plugin_for
 from rules.engines.reggae_revolution import fixture_records, winnability
 from rules.engines.reggae_revolution.game import ReggaeRevolutionGame
-from rules.engines.reggae_revolution.hands import (
-    DEFAULT_POLICY,
-    MULLIGAN_POLICIES,
-    OUTCOMES,
-    sample,
-    walk,
-)
+from rules.engines.reggae_revolution.hands import OUTCOMES
 from rules.engines.reggae_revolution.state import LOSS_REASON, WIN_REASON
 from tests.rules.hands_helpers import assert_seeded, deck_records, within_95
 
 SLUG = "reggae-revolution"
+HANDS = plugin_for(SLUG).hands()
+assert HANDS is not None
+sample, walk = HANDS.sample, HANDS.walk
 RECORDS = {record["name"]: record for record in fixture_records()}
 HAND, DECK = 6, 12
 
@@ -43,8 +40,12 @@ FULL = card_records("legal-full-setup.txt")
 
 def test_the_rulebooks_one_re_draw_is_the_mulligan():
     # Setup: a new hand, once; the default follows the greedy team policy's own rule.
-    assert set(MULLIGAN_POLICIES) == {"never", "fewer-than-three-symbols", "not-all-four-symbols"}
-    assert DEFAULT_POLICY == "fewer-than-three-symbols"
+    assert set(HANDS.mulligan_policies) == {
+        "never",
+        "fewer-than-three-symbols",
+        "not-all-four-symbols",
+    }
+    assert HANDS.default_policy == "fewer-than-three-symbols"
     with pytest.raises(ValueError, match="unknown mulligan policy 'london'"):
         sample(STARTING, n=1, mulligan_policy="london")
 

@@ -4,26 +4,43 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.engines.core import SetupError
+from rules.engines.core import SetupError, plugin_for
 from rules.engines.reign_absolute.hands import (
     EARLY_PLACEMENTS,
-    MULLIGAN_POLICIES,
     Goldfish,
     IdleRival,
+    ReignAbsoluteHands,
+    ReignHandReport,
     _new_game,
     game_for,
     rival_faction,
-    sample,
     sample_deck,
     sample_decks,
-    walk,
 )
 from rules.simulation import wilson_interval
+from tests.rules.hands_helpers import plugin_model, sampled
+
+HANDS = plugin_model("reign-absolute", ReignAbsoluteHands)
+walk = HANDS.walk
+
+
+def sample(
+    deck: list[dict[str, Any]], *, model: ReignAbsoluteHands | None = None, **options: Any
+) -> ReignHandReport:
+    """``model.sample`` (the plugin's model by default), whose report is this game's own."""
+    return sampled(model or HANDS, ReignHandReport, deck, **options)
+
+
+def short_games(turns: int) -> ReignAbsoluteHands:
+    """The model with sampled games cut off after ``turns`` of the player's own turns."""
+    return ReignAbsoluteHands(plugin_for("reign-absolute"), sample_turns=turns)
+
 
 EMPIRE = sample_deck("legal-empire-legion")
 UMBROUS = sample_deck("legal-umbrous-shadows")
@@ -32,7 +49,7 @@ GAME = game_for(EMPIRE)
 
 
 def test_there_is_no_hand_so_never_is_the_only_policy() -> None:
-    assert list(MULLIGAN_POLICIES) == ["never"]
+    assert HANDS.policies() == ["never"]
     with pytest.raises(ValueError, match=r"unknown mulligan policy 'no-liege' \(known: never\)"):
         sample(EMPIRE, n=1, mulligan_policy="no-liege")
 
@@ -56,7 +73,7 @@ def test_liege_placement_and_first_draw_agree_with_the_exact_odds() -> None:
     combat = sum(1 for spec in GAME.table if spec.is_combat)
     reinforcements = len(GAME.reinforcement_ids())
     n = 300
-    report = sample(EMPIRE, n=n, seed=500, turns=1)
+    report = sample(EMPIRE, model=short_games(1), n=n, seed=500)
     # then: P(Liege among the first 3 placed) = 3/12 (one success, hypergeometric) ...
     low, high = wilson_interval(round(report.liege_early * n), n)
     assert low <= EARLY_PLACEMENTS / units <= high
@@ -66,7 +83,7 @@ def test_liege_placement_and_first_draw_agree_with_the_exact_odds() -> None:
     # ... and the first Reinforcement drawn is a uniform card of the shuffled deck, whatever
     # combats drew before it. Umbrous (10 units) never calls Doom on turn 1 against a larger
     # faction, so it draws on turn 1 unless its first attack already took the rival's Liege.
-    umbrous = sample(UMBROUS, n=n, seed=500, turns=1)
+    umbrous = sample(UMBROUS, model=short_games(1), n=n, seed=500)
     drew = umbrous.games_with_draw
     assert n - 5 <= drew <= n
     low, high = wilson_interval(round(umbrous.first_draw_combat * drew), drew)
@@ -95,7 +112,7 @@ def test_walk_shows_the_deal_then_the_battlefield_and_replays_by_seed() -> None:
     assert label == "Placement order" and len(order) == len(EMPIRE)
     assert not deal.hand and not deal.can_mulligan
     first = sorted(name.split(". ", 1)[1] for name in order[:EARLY_PLACEMENTS])
-    assert first == sample(EMPIRE, n=1, seed=8, turns=1).opening_hands[0]
+    assert first == sample(EMPIRE, model=short_games(1), n=1, seed=8).opening_hands[0]
     placed = walk(EMPIRE, seed=8, kept=True)
     assert len(dict(placed.zones)["Your units"]) == len(EMPIRE)
     assert sum("(Liege)" in line for line in dict(placed.zones)["Your units"]) == 1
@@ -135,7 +152,7 @@ def test_goldfish_plays_legally_and_the_idle_rival_never_moves(seed: int, stem: 
         action = actor.act(state)
         assert action in state.legal_actions()
         mine = task[0] == "action" and task[1] == 0 and action.kind == "attack"
-        if mine and state.spec_at((action.args[0], action.args[1])).is_liege:
+        if mine and state.spec_at(_square(action.args[:2])).is_liege:
             assert len(state.units_of(0)) == 1  # the Liege attacks only as the last unit
         if task[0] == "action" and task[1] == 1:
             assert action.kind == "pass"
@@ -143,3 +160,10 @@ def test_goldfish_plays_legally_and_the_idle_rival_never_moves(seed: int, stem: 
         for square, unit in state.board.items():
             if state.owner[unit] == 1 and state.tasks and state.tasks[0][0] != "place":
                 assert placed.setdefault(unit, square) == square  # rival units never move
+
+
+def _square(args: tuple[str | int, ...]) -> tuple[int, int]:
+    """An action's (row, column) arguments as the square they name."""
+    row, column = args
+    assert isinstance(row, int) and isinstance(column, int), args
+    return row, column

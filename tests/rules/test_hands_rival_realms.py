@@ -4,26 +4,43 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.engines.core import SetupError
+from rules.engines.core import SetupError, plugin_for
 from rules.engines.rival_realms.hands import (
     HAND_SIZE,
-    MULLIGAN_POLICIES,
     OPENING_SUPPLY,
     Goldfish,
+    RealmsHandReport,
+    RivalRealmsHands,
     _new_game,
     idle_action,
     own_turn,
-    sample,
     sample_deck,
-    walk,
 )
 from rules.engines.rival_realms.state import STARTING_LIFE
 from rules.simulation import wilson_interval
+from tests.rules.hands_helpers import plugin_model, sampled
+
+HANDS = plugin_model("rival-realms", RivalRealmsHands)
+walk = HANDS.walk
+
+
+def sample(
+    deck: list[dict[str, Any]], *, model: RivalRealmsHands | None = None, **options: Any
+) -> RealmsHandReport:
+    """``model.sample`` (the plugin's model by default), whose report is this game's own."""
+    return sampled(model or HANDS, RealmsHandReport, deck, **options)
+
+
+def short_games(turns: int) -> RivalRealmsHands:
+    """The model with sampled games cut off after ``turns`` of the player's own turns."""
+    return RivalRealmsHands(plugin_for("rival-realms"), sample_turns=turns)
+
 
 COURT = sample_deck("legal-arcane-court")
 KNIGHTS = sample_deck("legal-knights-and-keeps")
@@ -35,7 +52,7 @@ def _supply_count(deck: list[dict]) -> int:
 
 
 def test_the_rulebook_has_no_mulligan_so_never_is_the_only_policy() -> None:
-    assert list(MULLIGAN_POLICIES) == ["never"]
+    assert HANDS.policies() == ["never"]
     with pytest.raises(ValueError, match=r"unknown mulligan policy 'no-supply' \(known: never\)"):
         sample(COURT, n=1, mulligan_policy="no-supply")
 
@@ -61,7 +78,7 @@ def test_supply_in_opening_hands_agrees_with_the_hypergeometric_odds() -> None:
     # given: 21 supply cards in 40; seven cards dealt, no mulligan
     supply = _supply_count(COURT)
     n = 400
-    report = sample(COURT, n=n, seed=1000, turns=1)
+    report = sample(COURT, model=short_games(1), n=n, seed=1000)
     # then: P(at least 2 supply cards) is inside the Monte Carlo figure's 95% interval
     none_or_one = sum(
         math.comb(supply, k) * math.comb(DECK_SIZE - supply, HAND_SIZE - k)
@@ -87,7 +104,7 @@ def test_a_deck_the_engine_cannot_play_is_refused_with_its_reason() -> None:
 def test_walk_deals_the_same_opening_hand_as_sample_and_replays_by_seed() -> None:
     opening = walk(COURT, seed=21)
     assert not opening.kept and not opening.can_mulligan
-    assert opening.hand == sample(COURT, n=1, seed=21, turns=2).opening_hands[0]
+    assert opening.hand == sample(COURT, model=short_games(2), n=1, seed=21).opening_hands[0]
     assert walk(COURT, seed=21, kept=True, turns=3) == walk(COURT, seed=21, kept=True, turns=3)
 
 

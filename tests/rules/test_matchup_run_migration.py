@@ -14,10 +14,10 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from rules.adapters import engine_for
-from rules.jobs import simulation_job_create, simulation_job_play_inline
+from rules.lab.jobs import simulation_job_create, simulation_job_play_inline
+from rules.lab.plans import matchup_plan
+from rules.lab.selectors import matchup_game_record, simulation_job_matchup
 from rules.models import SimulationJob
-from rules.plans import matchup_plan
-from rules.selectors import matchup_game_record, simulation_job_matchup
 from rules.services import chunk_totals, play_game, totals_add
 from tests.rules.jobs_helpers import outcomes
 from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import threading
+from typing import Any
 
 import pytest
 from celery import Celery
@@ -14,9 +15,9 @@ from celery.signals import task_postrun
 from django.core.management import call_command
 
 from cards.models import Game
-from rules.jobs import simulation_job_dispatch, simulation_job_play_inline
+from rules.lab.jobs import simulation_job_dispatch, simulation_job_play_inline
+from rules.lab.tasks import simulation_chunk_play
 from rules.models import SimulationJob
-from rules.tasks import simulation_chunk_play
 from tests.rules.jobs_helpers import outcomes
 from tests.web.conftest import make_deck, store_matchup_job
 
@@ -116,7 +117,7 @@ def test_a_worker_plays_a_matchup_through_a_real_redis_broker(
 ):
     from celery.contrib.testing.worker import start_worker
 
-    chunks_played: list[str] = []
+    chunks_played: list[Any] = []
     all_played = threading.Event()
 
     def on_task_done(sender=None, **kwargs) -> None:

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.agents.base import Agent
 from rules.engines.core import TERMINAL, Action, IllegalActionError, Rng, SetupError, get_game
 from rules.engines.reggae_revolution import (
     ReggaeRevolutionGame,
@@ -45,6 +46,7 @@ def table(players: int = 1, seed: int = 0) -> ReggaeState:
     state = ReggaeState(GAME, seed, GAME.table, players)
     for card, spec in enumerate(GAME.table):
         if spec.type == "starter":
+            assert spec.symbol is not None
             state.starter_piles[spec.symbol].append(card)
         elif spec.type in ("main", "wild"):
             state.main_deck.append(card)
@@ -110,7 +112,7 @@ def test_setup_deals_decks_hands_lineup_piles_and_villain_deck(players: int) -> 
     for player in range(players):
         deck = state.hand[player] + state.draw[player]
         assert len(state.hand[player]) == 6 and len(deck) == 12
-        symbols = sorted(state.table[c].symbol for c in deck)
+        symbols = sorted(str(state.table[c].symbol) for c in deck)
         assert symbols == sorted(["peace", "love", "unity", "respect"] * 3)
     assert {s: len(p) for s, p in state.starter_piles.items()} == dict.fromkeys(
         STARTERS, 20 - 3 * players
@@ -131,7 +133,7 @@ def test_each_player_may_redraw_once_then_the_first_villain_phase_runs() -> None
     play(state, "keep")
     assert state.phase in ("main", "villain", "over")
     assert not any(task[0] == "mulligan" for task in state.tasks)
-    assert any(event.kind == "reveal" for event in state.events)
+    assert any(event.kind == "reveal" for event in state.event_log())
 
 
 def test_setup_twelve_card_decks_six_card_hands_and_one_redraw_each() -> None:
@@ -167,7 +169,7 @@ def test_setup_twelve_card_decks_six_card_hands_and_one_redraw_each() -> None:
     play(state, "redraw")  # each player's one redraw; nobody is asked again
     assert not [task for task in state.tasks if task[0] == "mulligan"]
     assert state.active == 1 and state.turn == 1  # the first player's turn
-    assert [e.player for e in state.events if e.kind == "reveal"] == [1]
+    assert [e.player for e in state.event_log() if e.kind == "reveal"] == [1]
     assert box_total(state) == BOX
 
 
@@ -307,7 +309,7 @@ def test_villain_deck_is_rebuilt_from_destroyed_villains_and_schemes_only() -> N
     put(state, state.destroyed, "street-choir")  # a destroyed main deck card stays destroyed
     state.tasks = [("reveal", 0)]
     state._settle()
-    assert any(e.kind == "villain-deck-rebuilt" for e in state.events)
+    assert any(e.kind == "villain-deck-rebuilt" for e in state.event_log())
     revealed = (
         state.villains
         + state.revealing
@@ -331,7 +333,7 @@ def test_villain_phase_the_villain_deck_is_rebuilt_in_the_phase_it_runs_out() ->
     state.tasks = [("start_turn", 0)]
     state._settle()
     assert state.phase == "main" and last in state.villains
-    assert any(e.kind == "villain-deck-rebuilt" for e in state.events)
+    assert any(e.kind == "villain-deck-rebuilt" for e in state.event_log())
     assert not [c for c in state.destroyed if state.table[c].type in ("villain", "scheme")]
     state.villains.remove(waiting)  # persuaded now: it waits in the destroyed pile
     state.destroyed.append(waiting)
@@ -353,7 +355,7 @@ def test_an_empty_villain_deck_with_nothing_to_rebuild_reveals_nothing() -> None
     while state.tasks:  # its arrival: discard a card
         state.apply(state.legal_actions()[0])
     play(state, "end")
-    assert state.events[-1].kind == "villain-deck-empty"
+    assert state.event_log()[-1].kind == "villain-deck-empty"
     assert state.phase == "main" and keys(state, state.villains) == ["agent-nettle"]
 
 
@@ -915,7 +917,7 @@ def test_the_shared_greedy_and_search_agents_can_play_it() -> None:
     from rules.agents import GreedyAgent, MCTSAgent
 
     state = GAME.new_initial_state(seed=6, setup={"players": 2})
-    agents = [GreedyAgent(seed=1, max_nodes=150), MCTSAgent(seed=2, iterations=10)]
+    agents: list[Agent] = [GreedyAgent(seed=1, max_nodes=150), MCTSAgent(seed=2, iterations=10)]
     for _ in range(30):
         if state.is_terminal():
             break

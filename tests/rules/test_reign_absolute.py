@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.agents import GreedyAgent, MCTSAgent, RandomAgent
+from rules.agents.base import Agent
 from rules.engines.core import (
     TERMINAL,
     Action,
@@ -91,7 +92,7 @@ def total(state: ReignState) -> int:
 
 
 def combat_event(state: ReignState) -> dict:
-    return [e for e in state.events if e.kind == "combat"][-1].as_dict()
+    return [e for e in state.event_log() if e.kind == "combat"][-1].as_dict()
 
 
 def at(square: tuple[int, int], state: ReignState) -> str | None:
@@ -205,9 +206,10 @@ def test_every_unit_is_placed_then_faction_setup_tasks_then_the_first_turn() -> 
     assert state.tasks[0][:2] == ("after_setup", 0)
     assert Action("skip") in state.legal_actions()
     swap = next(a for a in state.legal_actions() if a.kind == "swap")
-    first, second = state.board[swap.args[:2]], state.board[swap.args[2:]]
+    first, second = state.board[_square(swap.args[:2])], state.board[_square(swap.args[2:])]
     state.apply(swap)
-    assert state.board[swap.args[:2]] == second and state.board[swap.args[2:]] == first
+    assert state.board[_square(swap.args[:2])] == second
+    assert state.board[_square(swap.args[2:])] == first
     assert state.tasks[0][:2] == ("action", 0)
 
 
@@ -232,7 +234,7 @@ def test_setup_first_player_draw_then_clockwise_placement_then_the_first_turn(se
         for other in range(3):  # the unit about to be placed: its owner alone sees it
             shown = state.observation(other)["decision"]["unit"]
             assert shown == (state.table[unit].key if other == player else None)
-        squares = [a.args for a in state.legal_actions()]
+        squares = [_square(a.args) for a in state.legal_actions()]
         own = state.units_of(player)
         if not state.board:
             assert squares == [(0, 0)]  # the centre square
@@ -630,7 +632,7 @@ def test_reinforcement_phase_combat_cards_go_under_a_unit_turn_cards_resolve_at_
     left = sorted(state.discard)
     state.deck = []
     state.apply(PASS)
-    assert any(e.kind == "reshuffle" for e in state.events)
+    assert any(e.kind == "reshuffle" for e in state.event_log())
     drawn = state.tasks[0][2]
     assert sorted([*state.deck, drawn]) == left  # the new deck is the old discard pile
 
@@ -964,7 +966,7 @@ def test_illegal_actions_are_refused() -> None:
 def test_same_seed_same_game_whatever_the_global_random_module_does() -> None:
     def run(noise: bool) -> tuple:
         state = GAME.new_initial_state(9, {"factions": ["azuma", "umbrous"]})
-        agents = [RandomAgent(1), GreedyAgent(2)]
+        agents: list[Agent] = [RandomAgent(1), GreedyAgent(2)]
         while not state.is_terminal():
             if noise:
                 random.random()
@@ -987,7 +989,10 @@ def test_clone_is_independent() -> None:
 def test_greedy_and_mcts_agents_finish_games() -> None:
     setup = {"factions": ["empire", "elves"], "turn_limit": 40}
     state = GAME.new_initial_state(2, setup)
-    agents = [MCTSAgent(1, iterations=4, rollout_limit=30), GreedyAgent(2, max_nodes=200)]
+    agents: list[Agent] = [
+        MCTSAgent(1, iterations=4, rollout_limit=30),
+        GreedyAgent(2, max_nodes=200),
+    ]
     while not state.is_terminal():
         state.apply(agents[state.current_player()].act(state))
     assert state.end_reason() in (WIN_REASON, DRAW_REASON, LIMIT_REASON)
@@ -1055,3 +1060,10 @@ def test_rulings_name_engine_tests_that_exist() -> None:
     named = set(re.findall(r"tests/rules/test_reign_absolute\.py::(test_\w+)", doc))
     assert named, "the rulings cite no engine test"
     assert not {name for name in named if name not in globals()}
+
+
+def _square(args: tuple[str | int, ...]) -> tuple[int, int]:
+    """An action's (row, column) arguments as the square they name."""
+    row, column = args
+    assert isinstance(row, int) and isinstance(column, int), args
+    return row, column

@@ -402,7 +402,7 @@ def test_damage_rules_excess_damage_is_lost() -> None:
     end_turn(state)
     assert wall in state.discard[1] and wall not in state.board[1]
     assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]  # the extra 8 is absorbed
-    damage = [e.detail for e in state.events if e.kind == "damage"]
+    damage = [e.detail for e in state.event_log() if e.kind == "damage"]
     assert damage == [
         {"card": "Stampede of Farmers", "target": "Stone Wall Farmstead", "amount": 20}
     ]
@@ -422,7 +422,7 @@ def test_defense_rules_survival_example() -> None:
     assert stampede not in state.dp
     assert fort in state.board[1] and state.dp[fort] == 10
     assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]
-    destroyed = [e.detail["card"] for e in state.events if e.kind == "destroyed"]
+    destroyed = [e.detail["card"] for e in state.event_log() if e.kind == "destroyed"]
     assert destroyed == ["Stampede of Farmers"]
 
 
@@ -444,11 +444,11 @@ def test_attack_on_attack_worked_example() -> None:
     del state.locks[theirs]
     end_turn(state)
     assert theirs in state.discard[1]
-    clash = [e for e in state.events if e.kind == "clash" and "against" in e.detail]
+    clash = [e for e in state.event_log() if e.kind == "clash" and "against" in e.detail]
     assert [e.detail for e in clash] == [
         {"card": "Stampede of Farmers", "against": "Liberty Tree Rally"}
     ]
-    damage = [e.detail for e in state.events if e.kind == "damage"]
+    damage = [e.detail for e in state.event_log() if e.kind == "damage"]
     # the 10 retained is dealt in Step 4, to the Defense the AoA bypassed
     assert damage == [
         {"card": "Stampede of Farmers", "target": "Stone Wall Farmstead", "amount": 10}
@@ -508,7 +508,7 @@ def test_resolve_step_4_surviving_aoa_damage_of_the_inactive_player() -> None:
     del state.locks[theirs]
     end_turn(state)
     assert rally in state.discard[0]
-    damage = [e.detail for e in state.events if e.kind == "damage"]
+    damage = [e.detail for e in state.event_log() if e.kind == "damage"]
     assert damage == [
         {"card": "Stampede of Farmers", "target": "Stone Wall Farmstead", "amount": 10}
     ]
@@ -531,7 +531,7 @@ def test_resolve_step_5a_defense_destroyed_only_in_cleanup_so_it_still_guards() 
     end_turn(state)
     assert wall in state.discard[1]
     assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]
-    damage = [e.detail for e in state.events if e.kind == "damage"]
+    damage = [e.detail for e in state.event_log() if e.kind == "damage"]
     assert [d["target"] for d in damage] == ["Stone Wall Farmstead", "Stone Wall Farmstead"]
     assert not state.board[0] and len(state.discard[0]) == 2  # both Attack cards spent
 
@@ -577,7 +577,7 @@ def test_attack_damage_resolution_defense_damage_without_a_defense_hits_nothing(
     state.apply(action)
     end_turn(state)
     assert [state.dp[c] for c in state.uas[1]] == [20, 20, 20]
-    assert not [e for e in state.events if e.kind == "damage"]
+    assert not [e for e in state.event_log() if e.kind == "damage"]
 
 
 def test_defense_cards_activation_example_lp_when_attacked_not_on_entering_play() -> None:
@@ -620,7 +620,7 @@ def test_step_four_active_players_damage_first() -> None:
     state.ip[0] = 2
     state.apply(Action("play", ("minuteman-volley", ua(state, 1, "Tea Act"))))
     end_turn(state)
-    events = [e.detail for e in state.events if e.kind == "damage"]
+    events = [e.detail for e in state.event_log() if e.kind == "damage"]
     assert [e["card"] for e in events] == ["Minuteman Volley", "Pitchfork Rabble"]
 
 
@@ -840,7 +840,7 @@ def test_defense_activation_timing_customs_cordon_locks_the_next_attacker() -> N
     assert cordon in state.discard[1] and state.dp[wall] == 15
     assert state.is_locked(stampede) and stampede in state.board[0]
     assert volley in state.discard[0]
-    damage = [e.detail for e in state.events if e.kind == "damage"]
+    damage = [e.detail for e in state.event_log() if e.kind == "damage"]
     assert damage == [{"card": "Minuteman Volley", "target": "Customs Cordon", "amount": 15}]
 
 
@@ -1162,7 +1162,7 @@ def test_damage_rules_a_declared_ua_keeps_the_damage_and_the_excess_is_lost() ->
     state.apply(Action("play", ("stampede-of-farmers", tea)))
     state.apply(Action("play", ("minuteman-volley", tea)))
     end_turn(state)
-    damage = [e.detail for e in state.events if e.kind == "damage"]
+    damage = [e.detail for e in state.event_log() if e.kind == "damage"]
     assert [(d["card"], d["target"], d["amount"]) for d in damage] == [
         ("Stampede of Farmers", "Tea Act", 20),
         ("Minuteman Volley", "Tea Act", 15),
@@ -1300,7 +1300,7 @@ def test_defense_cards_activation_example_an_on_play_defense_effect_needs_no_att
     gate = state.board[0][-1]
     end_turn(state)
     assert state.ip[0] == 1 and state.dp[gate] == 20
-    assert not [e for e in state.events if e.kind == "damage"]
+    assert not [e for e in state.event_log() if e.kind == "damage"]
 
 
 def test_rulebook_examples_table_names_tests_that_exist() -> None:

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.agents import GreedyAgent, MCTSAgent, PlanAgent, RandomAgent
+from rules.agents.base import Agent
 from rules.agents.plan import LATER
 from rules.engines.core import TERMINAL, Action, Rng
 from rules.engines.revolt_n_reign import RevoltNReignGame, RevoltState, deck_records, sample_decks
@@ -154,7 +155,7 @@ def test_same_seed_and_actions_replay_the_same_game_whatever_global_random_does(
     random.random()
     again = GAME.replay(21, SETUPS[0], [action for _, action in first.history])
     assert again.key() == first.key()
-    assert [e.as_dict() for e in again.events] == [e.as_dict() for e in first.events]
+    assert [e.as_dict() for e in again.event_log()] == [e.as_dict() for e in first.event_log()]
 
 
 # --- invariants over random games -------------------------------------------------------------
@@ -193,7 +194,10 @@ def test_every_victory_type_occurs_in_1000_random_games() -> None:
 # --- agents -----------------------------------------------------------------------------------
 def test_agents_play_a_game_through_the_observation_api() -> None:
     state = GAME.new_initial_state(8, {**SETUPS[0], "turn_limit": 6})
-    agents = [MCTSAgent(seed=1, iterations=8, rollout_limit=30), GreedyAgent(seed=2, max_nodes=40)]
+    agents: list[Agent] = [
+        MCTSAgent(seed=1, iterations=8, rollout_limit=30),
+        GreedyAgent(seed=2, max_nodes=40),
+    ]
     while not state.is_terminal():
         player = state.current_player()
         action = agents[player].act(state)
@@ -216,10 +220,12 @@ def test_evaluate_prefers_the_healthier_side() -> None:
 
 # --- test hands -------------------------------------------------------------------------------
 def test_test_hands_sample_reports_openings_ip_and_wins() -> None:
+    from rules.engines.revolt_n_reign.hands import HandReport
     from rules.test_hands import sample
 
     deck = GAME.sample_deck("legal-scroll-petitions")
     report = sample(deck, n=12, seed=3, mulligan_policy="no-pillar", game=GAME.slug)
+    assert isinstance(report, HandReport)  # Revolt N Reign's figures
     again = sample(deck, n=12, seed=3, mulligan_policy="no-pillar", game=GAME.slug)
     assert report == again  # seeded
     assert report.games == 12 and len(report.opening_hands) == 5
@@ -234,11 +240,13 @@ def test_test_hands_sample_reports_openings_ip_and_wins() -> None:
 
 
 def test_test_hands_mulligan_policy_is_applied() -> None:
+    from rules.engines.revolt_n_reign.hands import HandReport
     from rules.test_hands import sample
 
     deck = GAME.sample_deck("legal-bison-pressure")
     always = sample(deck, n=4, seed=1, mulligan_policy=lambda hand, taken: True, game=GAME.slug)
     never = sample(deck, n=4, seed=1, mulligan_policy="never", game=GAME.slug)
+    assert isinstance(always, HandReport) and isinstance(never, HandReport)
     assert always.mulligan_rate == 2.0 and never.mulligan_rate == 0.0
 
 
@@ -369,7 +377,7 @@ def test_plan_agent_replays_by_seed_and_passes_only_in_the_play_phase() -> None:
 
     def game(seed: int) -> list:
         state = GAME.new_initial_state(5, {**SETUPS[1], "turn_limit": 8})
-        agents = [PlanAgent(seed=seed, samples=10, plan_nodes=8), RandomAgent(seed=2)]
+        agents: list[Agent] = [PlanAgent(seed=seed, samples=10, plan_nodes=8), RandomAgent(seed=2)]
         while not state.is_terminal():
             state.apply(agents[state.current_player()].act(state))
         return list(state.history)

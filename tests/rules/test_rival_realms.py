@@ -11,12 +11,14 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.agents import GreedyAgent, MCTSAgent, RandomAgent
+from rules.agents.base import Agent
 from rules.engines.core import Action, IllegalActionError, Rng, SetupError, get_game
 from rules.engines.rival_realms import (
     RealmsState,
@@ -50,7 +52,9 @@ def realms(
     game: RivalRealmsGame = GAME,
 ) -> RealmsState:
     """Name each player's cards zone by zone (hand, field, draw, discard, lost)."""
-    table, owner, places = [], [], []
+    table: list[Any] = []
+    owner: list[int] = []
+    places: list[tuple[int, str, int]] = []
     for seat, layout in enumerate((p0, p1)):
         for zone, names in layout.items():
             for name in names:
@@ -725,7 +729,7 @@ def test_no_observation_leaks_hidden_cards() -> None:
 def test_determinise_keeps_everything_the_player_sees(seed: int, table: int) -> None:
     setup = GAME.example_setups()[table]
     state = GAME.new_initial_state(seed, setup)
-    agents = [GreedyAgent(seed, max_nodes=50), RandomAgent(seed)]
+    agents: list[Agent] = [GreedyAgent(seed, max_nodes=50), RandomAgent(seed)]
     rng = Rng(seed)
     while not state.is_terminal() and len(state.history) < 300:
         for player in (0, 1):
@@ -765,7 +769,7 @@ def test_illegal_actions_are_refused() -> None:
 def test_same_seed_same_game_whatever_the_global_random_module_does() -> None:
     def run(noise: bool) -> tuple:
         state = GAME.new_initial_state(9)
-        agents = [RandomAgent(1), GreedyAgent(2, max_nodes=100)]
+        agents: list[Agent] = [RandomAgent(1), GreedyAgent(2, max_nodes=100)]
         while not state.is_terminal():
             if noise:
                 random.random()
@@ -787,7 +791,10 @@ def test_clone_is_independent() -> None:
 
 def test_greedy_and_mcts_agents_finish_games() -> None:
     state = GAME.new_initial_state(2, {"turn_limit": 30})
-    agents = [MCTSAgent(1, iterations=4, rollout_limit=40), GreedyAgent(2, max_nodes=100)]
+    agents: list[Agent] = [
+        MCTSAgent(1, iterations=4, rollout_limit=40),
+        GreedyAgent(2, max_nodes=100),
+    ]
     while not state.is_terminal():
         state.apply(agents[state.current_player()].act(state))
     assert state.end_reason() in REASONS
@@ -808,7 +815,7 @@ def house(state: RealmsState) -> RealmsState:
 
 
 def discards(state: RealmsState) -> list[str]:
-    return [a.args[0] for a in state.legal_actions() if a.kind == "discard"]
+    return [str(a.args[0]) for a in state.legal_actions() if a.kind == "discard"]
 
 
 def test_the_redraw_discard_is_open_only_to_the_active_player_in_redraw() -> None:
@@ -885,7 +892,7 @@ def test_redraw_the_redraw_discard_is_a_named_opt_in_house_rule() -> None:
     assert words.house_rules_in({}) == [] and words.house_rules_in({"redraw_discard": False}) == []
 
 
-def get_plugin_words():  # type: ignore[no-untyped-def]
+def get_plugin_words():
     from rules.engines.core import plugin_for
 
     return plugin_for("rival-realms").words
@@ -981,7 +988,9 @@ def test_the_policy_plays_legal_actions_and_its_games_end_by_the_rulebook() -> N
     assert plugin_for("rival-realms").matchup_agents[0] == "team"
     for seed in range(6):
         state = GAME.new_initial_state(seed, GAME.example_setups()[seed % 3])
-        agents = [TeamAgent(seed), RandomAgent(seed)] if seed % 2 else [TeamAgent(seed)] * 2
+        agents: list[Agent] = (
+            [TeamAgent(seed), RandomAgent(seed)] if seed % 2 else [TeamAgent(seed)] * 2
+        )
         while not state.is_terminal():
             action = agents[state.current_player()].act(state)
             assert action in state.legal_actions()
@@ -1039,6 +1048,25 @@ def test_the_policy_cycles_a_supply_card_when_its_hand_can_pay_for_nothing() -> 
     hand = ["Grain Tithe", "Iron Tribute", "Lancer Squadron", "Stone Keep", "Heavy Knights"]
     state = realms({"hand": hand, "draw": ["Militia"] * 6}, {}, phase="redraw")
     assert play_action(state) == Action("supply", ("grain-tithe",))
+
+
+def test_the_digging_policy_trades_all_but_two_supply_cards_when_nothing_can_be_paid_for() -> None:
+    """The candidate ``team(policy=dig)`` (issue 28, not the default): with nothing in hand its
+    supply could pay for, it plays its smallest supply cards in Redraw down to two of them, one
+    at a time; the default trades one a turn."""
+    from rules.agents import TeamAgent
+    from rules.engines.rival_realms.policy import DIG_KEEP, dig_action, play_action
+
+    hand = ["Grain Tithe", "Timber Levy", "Iron Tribute", "Royal Coffers", "Lancer Squadron"]
+    state = realms({"hand": hand, "draw": ["Militia"] * 6}, {}, phase="redraw")
+    played = []
+    while (action := dig_action(state)).kind == "supply":
+        played.append(action.args[0])
+        assert TeamAgent(0, policy="dig").act(state) == action
+        state.apply(action)
+    assert played == ["grain-tithe", "timber-levy"]
+    assert DIG_KEEP == 2 and action == END
+    assert play_action(realms({"hand": hand}, {}, phase="redraw")).args == ("grain-tithe",)
 
 
 @pytest.mark.parametrize("setup", [0, 1], ids=["seat-0-first", "seat-1-first"])

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from rules.jobs import (
+from rules.lab.jobs import (
     chunk_bounds,
     chunks_add,
     simulation_chunk_run,
@@ -17,9 +17,9 @@ from rules.jobs import (
     simulation_job_play_inline,
     simulation_job_wait,
 )
+from rules.lab.plans import SimulationJobError, matchup_plan, metagame_plan
+from rules.lab.selectors import simulation_job_metagame
 from rules.models import SimulationChunk, SimulationJob
-from rules.plans import SimulationJobError, matchup_plan, metagame_plan
-from rules.selectors import simulation_job_metagame
 from tests.rules.jobs_helpers import faction_decks, metagame_job, outcomes
 from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
 from tests.web.conftest import make_deck, store_matchup_job
@@ -262,7 +262,7 @@ def test_in_process_a_chunk_the_database_refuses_for_a_while_is_tried_again(
     a worker retries its task, and the games come out as in an undisturbed run."""
     from django.db import OperationalError
 
-    import rules.jobs as jobs
+    import rules.lab.jobs as jobs
 
     undisturbed = simulation_job_play_inline(job_id=metagame_job(user, decks, chunk_size=5).pk)
     refusals = {"left": 2}
@@ -290,7 +290,7 @@ def test_in_process_a_chunk_the_database_always_refuses_fails_the_job_saying_so(
 ):
     from django.db import OperationalError
 
-    import rules.jobs as jobs
+    import rules.lab.jobs as jobs
 
     def always_busy(*, job_id: int, chunk: int) -> str:
         raise OperationalError("database is locked")

@@ -1,11 +1,11 @@
-"""Simulation jobs' hourly game quotas (rules/quotas.py): per account and per address for
+"""Simulation jobs' hourly game quotas (rules/lab/quotas.py): per account and per address for
 signed-in users, the matchup budget for anonymous visitors; a refusal charges nothing."""
 
 from __future__ import annotations
 
 import pytest
 
-from rules.quotas import (
+from rules.lab.quotas import (
     GamesQuotaExceeded,
     MatchupQuotaExceeded,
     matchup_quota_charge,

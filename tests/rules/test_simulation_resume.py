@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from rules.jobs import simulation_chunk_run, simulation_job_play_inline
+from rules.lab.jobs import simulation_chunk_run, simulation_job_play_inline
 from rules.models import SimulationJob
 from tests.rules.jobs_helpers import faction_decks, matchup_job, metagame_job, outcomes
 from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
@@ -112,7 +112,7 @@ def test_a_dry_run_lists_the_stale_jobs_and_plays_nothing(user):
 
 
 def test_a_sweep_finishes_the_stale_jobs_a_stopped_server_left(user, settings):
-    from rules.jobs import simulation_jobs_resume_stale
+    from rules.lab.jobs import simulation_jobs_resume_stale
 
     settings.SIMULATION_STALE_SECONDS = 600
     decks = faction_decks(user, 3)
@@ -129,8 +129,8 @@ def test_a_sweep_finishes_the_stale_jobs_a_stopped_server_left(user, settings):
 
 
 def test_a_sweep_queues_again_a_chunk_whose_worker_stopped_beating(user, settings, monkeypatch):
-    from rules import tasks
-    from rules.jobs import simulation_chunks_requeue_lost
+    from rules.lab import tasks
+    from rules.lab.jobs import simulation_chunks_requeue_lost
     from rules.models import SimulationChunkLease
 
     settings.SIMULATION_STALE_SECONDS = 60
@@ -162,7 +162,7 @@ def test_the_server_resumes_stale_jobs_as_it_starts(
     import importlib
     import sys
 
-    from rules import jobs
+    from rules.lab import jobs
 
     started = []
     monkeypatch.setattr(jobs, "simulation_resumer_start", lambda **kw: started.append(kw))

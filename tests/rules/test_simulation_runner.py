@@ -8,11 +8,12 @@ import threading
 
 import pytest
 
-from rules import jobs, services
-from rules.jobs import simulation_job_background, simulation_job_create, simulation_job_dispatch
+from rules import services
+from rules.lab import jobs
+from rules.lab.jobs import simulation_job_background, simulation_job_create, simulation_job_dispatch
+from rules.lab.plans import metagame_plan
+from rules.lab.runner import background_wait
 from rules.models import SimulationJob
-from rules.plans import metagame_plan
-from rules.runner import background_wait
 from tests.rules.jobs_helpers import faction_decks
 from tests.rules.test_matchup_tasks import game_data, new_matchup  # noqa: F401  (a fixture)
 

@@ -20,7 +20,7 @@ import pytest
 from celery.signals import task_postrun
 from django.db import connection
 
-from rules.jobs import simulation_job_dispatch, simulation_job_play_inline
+from rules.lab.jobs import simulation_job_dispatch, simulation_job_play_inline
 from rules.models import SimulationChunk, SimulationJob
 from tests.rules.jobs_helpers import faction_decks, metagame_job
 from tests.rules.test_matchup_tasks import (  # noqa: F401  (fixtures)
@@ -39,7 +39,7 @@ KINDS = ("metagame", "matchup")
 def greedy_plan(kind: str, owner):
     """12 games between two Reign Absolute decks played by greedy agents (a chunk of two games
     lasts long enough to be killed in the middle): a metagame's one pair, or a matchup."""
-    from rules.plans import matchup_plan, metagame_plan
+    from rules.lab.plans import matchup_plan, metagame_plan
 
     decks = faction_decks(owner, 2)
     if kind == "matchup":
@@ -54,8 +54,8 @@ def _outcomes_of(database: Path | None, job_id: int) -> list:
         return [game for chunk in rows.values_list("outcomes", flat=True) for game in chunk]
     with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20) as reader:
         query = 'SELECT outcomes FROM rules_simulationchunk WHERE job_id = ? ORDER BY "index"'
-        rows = reader.execute(query, (job_id,)).fetchall()
-    return [game for (chunk,) in rows for game in json.loads(chunk)]
+        stored = reader.execute(query, (job_id,)).fetchall()
+    return [game for (chunk,) in stored for game in json.loads(chunk)]
 
 
 @pytest.fixture
@@ -205,7 +205,7 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
     never acknowledged, so Redis hands it to worker B after the visibility timeout. The job (a
     metagame or a matchup) ends with every chunk stored once and the games and aggregate of an
     in-process run of the same seed."""
-    from rules.jobs import simulation_job_create
+    from rules.lab.jobs import simulation_job_create
 
     settings.CELERY_BROKER_URL = REDIS_URL
     plan = greedy_plan(kind, owner)
@@ -299,7 +299,7 @@ def test_a_killed_workers_chunk_plays_again_without_waiting_for_the_broker(
     worker B's sweep queues the chunk again at once: the job (a metagame or a matchup) ends
     with every chunk stored once and the games and aggregate of an uninterrupted in-process run
     of the same seed."""
-    from rules.jobs import simulation_job_create
+    from rules.lab.jobs import simulation_job_create
 
     settings.CELERY_BROKER_URL = REDIS_URL
     plan = greedy_plan(kind, owner)

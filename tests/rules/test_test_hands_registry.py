@@ -13,6 +13,7 @@ from rules.engines.regality_vs_religion.tiles import builtin_records
 from rules.engines.reggae_revolution import fixture_records
 from rules.engines.reign_absolute.hands import sample_deck as reign_deck
 from rules.engines.revolt_n_reign import RevoltNReignGame
+from rules.engines.revolt_n_reign.hands import HandReport
 from rules.engines.rival_realms.hands import sample_deck as realms_deck
 from tests.rules.hands_helpers import deck_records
 
@@ -51,18 +52,26 @@ def test_a_game_whose_module_does_not_import_is_not_listed(
     monkeypatch: pytest.MonkeyPatch, fresh_registry: None
 ) -> None:
     plugin = type(plugin_for("rival-realms"))
-    monkeypatch.setattr(plugin, "hands_module", "rules.engines.rival_realms.no_hands_here")
+    monkeypatch.setattr(plugin, "hands_model", "rules.engines.rival_realms.no_hands_here:Hands")
     assert not test_hands.available("rival-realms")
     assert "rival-realms" not in test_hands.games()
     with pytest.raises(KeyError, match="no test-hands model for 'rival-realms'"):
         test_hands.sample(DECKS["rival-realms"], n=1, game="rival-realms")
 
 
+def test_a_game_whose_model_is_not_a_hands_model_is_not_listed(
+    monkeypatch: pytest.MonkeyPatch, fresh_registry: None
+) -> None:
+    plugin = type(plugin_for("rival-realms"))
+    monkeypatch.setattr(plugin, "hands_model", "rules.engines.rival_realms.hands:Goldfish")
+    assert not test_hands.available("rival-realms")
+
+
 def test_a_game_without_a_plugin_or_without_a_model_is_not_listed(
     monkeypatch: pytest.MonkeyPatch, fresh_registry: None
 ) -> None:
     assert not test_hands.available("unplugged")
-    monkeypatch.setattr(type(plugin_for("reign-absolute")), "hands_module", None)
+    monkeypatch.setattr(type(plugin_for("reign-absolute")), "hands_model", None)
     assert not test_hands.available("reign-absolute")
     assert "reign-absolute" not in test_hands.games()
 
@@ -81,6 +90,7 @@ def test_policies_put_the_default_first_and_games_without_mulligans_offer_never(
 
 def test_the_game_is_named_and_the_rest_may_be_positional() -> None:
     report = test_hands.sample(RNR_DECK, 3, 5, "never", game="revolt-n-reign")
+    assert isinstance(report, HandReport)
     assert report.games == 3 and report.mulligan_rate == 0.0
     assert report == test_hands.sample(
         RNR_DECK, n=3, seed=5, mulligan_policy="never", game="revolt-n-reign"

@@ -78,8 +78,8 @@ def store_matchup_job(
 ):
     """A matchup job of decks ``a`` and ``b`` between random agents, stored as the matchup page
     stores it (``create`` passes on: ``chunk_size``, ``dispatch``)."""
-    from rules.jobs import simulation_job_create
-    from rules.plans import matchup_plan
+    from rules.lab.jobs import simulation_job_create
+    from rules.lab.plans import matchup_plan
 
     plan = matchup_plan(
         decks=[a, b], agents=["random", "random"], games=games, fixed_seats=fixed_seats
@@ -97,7 +97,7 @@ def two_rnr_decks(owner) -> tuple[Deck, Deck]:
 @pytest.fixture
 def finished_matchup(user):
     """A two-game Revolt N Reign matchup job of ``user``'s, played to the end."""
-    from rules.jobs import simulation_job_play_inline
+    from rules.lab.jobs import simulation_job_play_inline
 
     a, b = two_rnr_decks(user)
     job = store_matchup_job(user, a, b, games=2, seed=3, dispatch=False)
@@ -161,15 +161,20 @@ def _readers_not_blocked_by_writers(request) -> Iterator[None]:
     if request.node.get_closest_marker("browser") is None:
         yield
         return
-    request.getfixturevalue("live_server")
+    server = request.getfixturevalue("live_server")
+    # the live server's requests read through the connection it was started with, which is
+    # not this thread's once Playwright runs its event loop here (Django's connections are then
+    # kept per context): the server's went without the pragma, and a polled page got a 500
+    # (tests/web/test_live_server_reads.py)
+    served = list(server.thread.connections_override.values())
     connection_created.connect(_read_uncommitted)
-    for each in connections.all(initialized_only=True):
+    for each in [*connections.all(initialized_only=True), *served]:
         _read_uncommitted(each)
     try:
         yield
     finally:
         connection_created.disconnect(_read_uncommitted)
-        for each in connections.all(initialized_only=True):
+        for each in [*connections.all(initialized_only=True), *served]:
             _read_uncommitted(each, on=False)
 
 

@@ -1,4 +1,4 @@
-"""Guessing at one account from many addresses (web.account_guard): slowed per account, never
+"""Guessing at one account from many addresses (accounts.guard): slowed per account, never
 locking its owner out, and the owner told at the next log-in; on the shared counter stores."""
 
 from __future__ import annotations

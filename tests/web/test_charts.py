@@ -150,7 +150,7 @@ def test_an_empty_deck_says_nothing_to_chart_without_an_orphan_caption(alice, us
 def test_the_game_length_chart_of_a_matchup_keeps_the_empty_buckets(user):
     import dataclasses
 
-    from rules.selectors import simulation_job_matchup
+    from rules.lab.selectors import simulation_job_matchup
     from tests.web.conftest import store_matchup_job
     from web.matchups import matchup_summary
 

@@ -1,6 +1,6 @@
 """Every main page carries a Content-Security-Policy that runs no inline script without the
 request's nonce, and no page holds one: no bare ``<script>`` body, no ``on…=`` handler, no
-``javascript:`` URL (deckwright.middleware.ContentSecurityPolicyMiddleware)."""
+``javascript:`` URL (common.middleware.ContentSecurityPolicyMiddleware)."""
 
 from __future__ import annotations
 

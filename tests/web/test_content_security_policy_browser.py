@@ -9,7 +9,7 @@ import re
 import pytest
 
 from decks.models import Deck
-from rules.jobs import simulation_job_play_inline
+from rules.lab.jobs import simulation_job_play_inline
 from tests.web.browser import BROWSER_TESTS, expect, log_in
 from tests.web.conftest import make_deck, store_matchup_job
 

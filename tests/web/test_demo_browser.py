@@ -18,6 +18,7 @@ pytestmark = [*BROWSER_TESTS, pytest.mark.django_db(transaction=True)]
 def test_a_new_visitor_opens_a_sample_deck_from_the_home_page(page) -> None:
     call_command("load_demo", stdout=io.StringIO())
     first = demo_deck_list().first()
+    assert first is not None
 
     page.goto("/")
     samples = page.get_by_test_id("sample-decks")

@@ -9,8 +9,8 @@ import re
 
 from decks.models import Deck, Visibility
 from decks.services import deck_create
-from rules.doctor import doctor_plan
-from rules.jobs import simulation_job_create, simulation_job_play_inline
+from rules.lab.doctor import doctor_plan
+from rules.lab.jobs import simulation_job_create, simulation_job_play_inline
 from rules.models import SimulationJob
 from tests.rules.doctor_helpers import MOON, SLUG, SUN, decks
 
@@ -44,7 +44,13 @@ def doctor_rows(page: str) -> dict[str, str]:
     """The doctor's table rows by the card put in."""
     body = page.split('data-testid="doctor-swaps"')[1].split("<tbody>")[1].split("</tbody>")[0]
     rows = re.findall(r"<tr[^>]*>.*?</tr>", body, re.S)
-    return {re.search(r"</th><td>([^<(]+)", row).group(1).strip(): row for row in rows}
+    return {_swap_name(row): row for row in rows}
+
+
+def _swap_name(row: str) -> str:
+    found = re.search(r"</th><td>([^<(]+)", row)
+    assert found is not None, row
+    return found.group(1).strip()
 
 
 def test_the_page_says_when_no_swap_beat_the_deck_and_offers_no_worse_version(
@@ -116,7 +122,7 @@ def test_another_players_public_deck_is_copied_into_the_visitors_decks_then_doct
 
 
 def test_a_matchup_jobs_page_shows_its_card_performance(toy_duel, deck_owner, client):
-    from rules.plans import matchup_plan
+    from rules.lab.plans import matchup_plan
 
     sun, moon = decks(deck_owner)
     plan = matchup_plan(decks=[sun, moon], agents=["greedy", "greedy"], games=6)
@@ -129,8 +135,8 @@ def test_a_matchup_jobs_page_shows_its_card_performance(toy_duel, deck_owner, cl
     sun_table = section.split("<h3>Sun</h3>")[1].split("</table>")[0]
     for card in ("Dawn One", "Noon Three", "Blaze Five"):
         assert f'<th scope="row">{card}</th>' in sun_table
-    # a game without words of its own gets the general ones
-    assert "a card counts as <strong>drawn</strong> in a game when its player held it" in section
+    # the game's own words, from its plugin (PageWords.sightings)
+    assert "a card counts as <strong>drawn</strong> in a game when it was in its player" in section
 
 
 def test_the_deck_page_links_its_owner_to_a_doctor_form_that_starts_the_job(

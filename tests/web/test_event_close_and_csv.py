@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from decks.events.services import event_create
 from decks.models import Event, Registration
-from decks.selectors import format_default
+from tests.factories import default_format
 from tests.web.conftest import RNR, sample
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def event(organiser) -> Event:
     day = timezone.localdate() + dt.timedelta(days=3)
     return event_create(
         game=RNR,
-        format=format_default(RNR),
+        format=default_format(RNR),
         name="Harbor Open",
         date=day,
         decklist_deadline=dt.datetime.combine(day - dt.timedelta(days=1), dt.time(18, 0)),

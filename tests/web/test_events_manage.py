@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from decks.events.services import event_create
 from decks.models import Event, Format, Registration
-from decks.selectors import format_default
+from tests.factories import default_format
 from tests.web.conftest import RNR, sample
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def days_ahead(days: int) -> dt.date:
 def event_form(**fields: object) -> dict[str, object]:
     form = {
         "name": "Autumn Cup",
-        "format": format_default(RNR).pk,
+        "format": default_format(RNR).pk,
         "date": days_ahead(5).isoformat(),
         "time_zone": "Europe/Paris",
         "decklist_deadline": f"{days_ahead(4)}T18:00",
@@ -39,7 +39,7 @@ def event_form(**fields: object) -> dict[str, object]:
 def event(organiser) -> Event:
     return event_create(
         game=RNR,
-        format=format_default(RNR),
+        format=default_format(RNR),
         name="Harbor Open",
         date=days_ahead(3),
         decklist_deadline=dt.datetime.combine(days_ahead(2), dt.time(18, 0)),
@@ -188,7 +188,7 @@ def test_once_someone_registered_the_format_is_fixed_in_the_form(
     assert "disabled" in field_tag(page, "format") and "disabled" in field_tag(page, "variant")
     assert "disabled" not in field_tag(page, "date")
     event.refresh_from_db()
-    assert (event.name, event.format_id) == ("Renamed", format_default(RNR).pk)
+    assert (event.name, event.format_id) == ("Renamed", default_format(RNR).pk)
 
 
 def test_a_locked_event_offers_its_name_only_and_refuses_a_new_deadline(host, event):

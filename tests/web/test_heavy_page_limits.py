@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rules.jobs import simulation_job_play_inline
+from rules.lab.jobs import simulation_job_play_inline
 from rules.models import PlayedGame
 from tests.web.conftest import store_matchup_job
 from tests.web.test_matchup_runs import two_decks

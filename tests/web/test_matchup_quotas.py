@@ -8,9 +8,9 @@ from django.test import Client
 from django.urls import reverse
 
 from decks.models import Visibility
-from rules.jobs import simulation_job_play_inline
+from rules.lab.jobs import simulation_job_play_inline
+from rules.lab.quotas import MatchupQuotaExceeded, matchup_quota_charge
 from rules.models import SimulationJob
-from rules.quotas import MatchupQuotaExceeded, matchup_quota_charge
 from tests.web.conftest import make_deck
 from tests.web.test_matchup_runs import run_id, start
 

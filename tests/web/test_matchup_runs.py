@@ -15,10 +15,11 @@ from decks.models import Visibility
 from decks.selectors import format_default
 from decks.services import deck_card_set, deck_create
 from rules.engines.core import plugin_for, plugins
-from rules.jobs import simulation_chunk_run, simulation_job_play_inline
+from rules.lab.jobs import simulation_chunk_run, simulation_job_play_inline
+from rules.lab.runner import background_wait
+from rules.lab.selectors import MatchupTable, simulation_job_matchup
 from rules.models import SimulationJob
-from rules.runner import background_wait
-from rules.selectors import MatchupTable, simulation_job_matchup
+from tests.decks.conftest import SAMPLES_DIR
 from tests.web.conftest import make_deck, sample
 from web.matchups import agent_label
 
@@ -78,7 +79,14 @@ def two_decks(user, game: str):
             rvr_deck(user, "King's Court", sample(RVR, "legal-regality-standard")),
             rvr_deck(user, "Temple Guard", RELIGION_STANDARD),
         )
-    return make_deck(user, game=game, sample_name="legal-starting-deck", name="Starters"), None
+    if game == "reggae-revolution":
+        return make_deck(user, game=game, sample_name="legal-starting-deck", name="Starters"), None
+    # any other game: its first and last legal sample decks (one deck for a team game)
+    legal = sorted(path.stem for path in (SAMPLES_DIR / game).glob("legal-*.txt"))
+    first = make_deck(user, game=game, sample_name=legal[0], name="Deck A")
+    if plugin_for(game).max_decks == 1:
+        return first, None
+    return first, make_deck(user, game=game, sample_name=legal[-1], name="Deck B")
 
 
 def game_some_moves_in(user, game: str, seed: int, moves: int):
@@ -138,7 +146,7 @@ def poll_to_end(client, pk: int):
     return response
 
 
-GAMES = ["revolt-n-reign", "rival-realms", "reign-absolute", RVR, "reggae-revolution"]
+GAMES = [plugin.slug for plugin in plugins() if plugin.sample_decks]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -619,7 +627,7 @@ SAMPLE_PAIRS = [
 @pytest.mark.parametrize(("game", "first", "second"), SAMPLE_PAIRS)
 def test_every_legal_sample_deck_can_start_a_matchup(user, game, first, second):
     from decks.decklist import decklist_read
-    from rules.plans import matchup_plan
+    from rules.lab.plans import matchup_plan
 
     text = sample(game, first)
     variant = decklist_read(text, "text").metadata.get("variant", "")

@@ -16,13 +16,15 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from decks.events.services import event_create
-from decks.selectors import format_default
 from decks.services import organiser_grant
+from rules.engines.core import registered_games
+from tables.services import friend_table_create
+from tests.factories import default_format
 from tests.web.conftest import RNR
 
 pytestmark = pytest.mark.django_db
 
-GAMES = [RNR, "rival-realms", "reggae-revolution", "regality-vs-religion", "reign-absolute"]
+GAMES = registered_games()
 
 # The repository's top-level folders, and the kinds of file a developer reads.
 FOLDERS = "api|bench|cards|decks|deckwright|deploy|docs|fixtures|rules|static|templates|tests|web"
@@ -72,7 +74,7 @@ def site(user, alice, legal_deck, finished_matchup, played_game) -> dict[str, li
     organiser_grant(user=user)
     event = event_create(
         game=RNR,
-        format=format_default(RNR),
+        format=default_format(RNR),
         name="Harbor Open",
         date=timezone.localdate() + dt.timedelta(days=3),
         decklist_deadline=dt.datetime.combine(
@@ -81,6 +83,7 @@ def site(user, alice, legal_deck, finished_matchup, played_game) -> dict[str, li
         organiser=user,
     )
     deck, job, game = legal_deck.pk, finished_matchup.pk, played_game.pk
+    friend_table = friend_table_create(owner=user, deck=legal_deck)
     uid, token = urlsafe_base64_encode(force_bytes(user.pk)), "set-password"
 
     def at(name: str, *args: object, query: str = "") -> str:
@@ -138,6 +141,18 @@ def site(user, alice, legal_deck, finished_matchup, played_game) -> dict[str, li
         "play-move": [at("play-move", game)],
         "play-continue": [at("play-continue", game)],
         "play-replay": [at("play-replay", game)],
+        "friend-new": [at("friend-new")],
+        "friend-table": [at("friend-table", friend_table.pk)],
+        "friend-ai": [at("friend-ai", friend_table.pk)],
+        "friend-replay": [at("friend-replay", friend_table.pk)],
+        "friend-join": [at("friend-join", friend_table.invite_token)],
+        "friend-reveal": [at("friend-reveal", friend_table.pk)],
+        "friend-watch": [at("friend-watch", friend_table.pk, friend_table.spectator_token)],
+        "friend-watch-public": [at("friend-watch-public", friend_table.pk)],
+        "friend-watch-replay": [
+            at("friend-watch-replay", friend_table.pk, friend_table.spectator_token)
+        ],
+        "friend-watch-replay-public": [at("friend-watch-replay-public", friend_table.pk)],
         "matchup-new": [at("matchup-new")],
         "matchup-run-moved": [at("matchup-run-moved", job)],
         "matchup-run-step-moved": [at("matchup-run-step-moved", job)],

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from decks.events.services import event_create
 from decks.models import Event
-from decks.selectors import format_default
 from decks.services import organiser_revoke
+from tests.factories import default_format
 from tests.web.conftest import RNR, sample
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def event_form(name: str = "Autumn Cup") -> dict[str, object]:
     return {
         "name": name,
-        "format": format_default(RNR).pk,
+        "format": default_format(RNR).pk,
         "date": (timezone.localdate() + dt.timedelta(days=5)).isoformat(),
         "decklist_deadline": f"{timezone.localdate() + dt.timedelta(days=4)}T18:00",
     }
@@ -91,7 +91,7 @@ def test_a_superuser_is_an_organiser(client, django_user_model):
 def test_a_revoked_organiser_still_sees_their_events_registrations(client, organiser, other_user):
     event = event_create(
         game=RNR,
-        format=format_default(RNR),
+        format=default_format(RNR),
         name="Harbor Open",
         date=timezone.localdate() + dt.timedelta(days=2),
         decklist_deadline=timezone.now() + dt.timedelta(days=1),

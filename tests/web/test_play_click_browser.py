@@ -20,19 +20,14 @@ import re
 import pytest
 
 from decks.demo import demo_load
+from rules.engines.core import registered_games
 from rules.models import PlayedGame
 from tests.decks.conftest import SAMPLES_DIR
 from tests.web.browser import ARTIFACTS, BROWSER_TESTS, expect, log_in, shot
 
 pytestmark = BROWSER_TESTS
 
-GAMES = [
-    "regality-vs-religion",
-    "reign-absolute",
-    "reggae-revolution",
-    "revolt-n-reign",
-    "rival-realms",
-]
+GAMES = registered_games()
 #: the most moves of the player's a game is clicked through (see the module docstring)
 MOVES = 400
 #: games that may stop at ``MOVES`` rather than end
@@ -144,3 +139,56 @@ def test_a_game_is_played_by_clicking_the_table_only(page, user, password, setti
     shot(page, f"play-click-{game}-end")
     page.set_viewport_size({"width": 375, "height": 740})
     shot(page, f"play-click-{game}-end-375")
+
+
+#: a table where one action targets the same card twice (Revolt N Reign's Seize the Powder can
+#: name one card as both of its targets) beside one that names two cards
+_TWICE = """
+<div id="play-area" data-play-table>
+  <p class="pick-message" data-testid="pick-message"></p>
+  <span class="tcard" data-pick="hand0:seize-the-powder">Seize the Powder</span>
+  <span class="tcard" data-pick="card:40"><span class="tcard-label">Musket Store</span></span>
+  <span class="tcard" data-pick="card:41"><span class="tcard-label">Powder Cart</span></span>
+  <button type="button" data-path="hand0:seize-the-powder card:40 card:40"
+    onclick="window.played = 'twice'">Seize 40 and 40</button>
+  <button type="button" data-path="hand0:seize-the-powder card:40 card:41"
+    onclick="window.played = 'both'">Seize 40 and 41</button>
+</div>
+"""
+
+
+def _table_script_page(tab):
+    from pathlib import Path
+
+    from django.conf import settings
+
+    tab.set_content(_TWICE)
+    tab.add_script_tag(path=str(Path(settings.BASE_DIR) / "static/js/play-table.js"))
+    tab.wait_for_selector("#play-area[data-picks-ready]", state="attached")
+    return tab
+
+
+def test_a_path_that_clicks_one_card_twice_is_played_by_clicking_it_twice(page):
+    # given a table where an action's path goes through one card twice
+    tab = _table_script_page(page)
+    # when the player clicks the spell, then that card, then the same card again
+    for pick in ("hand0:seize-the-powder", "card:40", "card:40"):
+        tab.locator(f'[data-pick="{pick}"]').click()
+    # then the action that names it twice is played, not a start over
+    assert tab.evaluate("window.played") == "twice"
+
+
+def test_a_second_click_on_a_picked_card_no_path_goes_through_again_starts_over(page):
+    # given the same table, the spell and a first target picked
+    tab = _table_script_page(page)
+    for pick in ("hand0:seize-the-powder", "card:40"):
+        tab.locator(f'[data-pick="{pick}"]').click()
+    # when the player clicks the spell again (no path goes through it twice)
+    tab.locator('[data-pick="hand0:seize-the-powder"]').click()
+    # then the picks start over and nothing is played
+    expect(tab.get_by_test_id("pick-message")).to_contain_text("Started over")
+    assert tab.evaluate("window.played") is None
+    # and the other action is still played by its own clicks
+    for pick in ("hand0:seize-the-powder", "card:40", "card:41"):
+        tab.locator(f'[data-pick="{pick}"]').click()
+    assert tab.evaluate("window.played") == "both"

@@ -145,7 +145,7 @@ def test_a_deck_id_out_of_range_is_refused_beside_the_decks(alice, deck_id):
 
 
 def test_a_gauntlet_starts_from_the_form_and_its_page_rates_the_deck(alice, decks):
-    from rules.jobs import simulation_job_play_inline
+    from rules.lab.jobs import simulation_job_play_inline
 
     hero, *opponents = decks
     # all three ticked: the gauntlet's own deck among its opponents is left out of them
@@ -185,7 +185,7 @@ def test_a_matchup_job_starts_from_the_form_with_an_odd_number_of_games(alice, d
 
 
 def test_a_cooperative_metagame_starts_from_the_form_as_a_field_of_teams(alice, user):
-    from rules.jobs import simulation_job_play_inline
+    from rules.lab.jobs import simulation_job_play_inline
 
     crews = [
         make_deck(user, game="reggae-revolution", sample_name="legal-starting-deck", name=f"C{n}")

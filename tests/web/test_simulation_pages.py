@@ -14,9 +14,9 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from rules.jobs import simulation_chunk_run, simulation_job_play_inline
+from rules.lab.jobs import simulation_chunk_run, simulation_job_play_inline
+from rules.lab.selectors import simulation_job_metagame, simulation_job_report
 from rules.models import SimulationJob
-from rules.selectors import simulation_job_metagame, simulation_job_report
 from tests.rules.jobs_helpers import RA, faction_decks, matchup_job, metagame_job
 from tests.web.conftest import make_deck
 from web.charts import heat_colour

@@ -11,10 +11,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rules import jobs, services
-from rules.jobs import simulation_chunk_run, simulation_job_create, simulation_job_play_inline
+from rules import services
+from rules.lab import jobs
+from rules.lab.jobs import simulation_chunk_run, simulation_job_create, simulation_job_play_inline
+from rules.lab.plans import gauntlet_plan
 from rules.models import SimulationJob
-from rules.plans import gauntlet_plan
 from tests.rules.jobs_helpers import faction_decks
 from tests.web.test_matchup_runs import run_id, start, two_decks
 

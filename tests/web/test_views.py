@@ -15,6 +15,7 @@ from cards.models import Card
 from decks.events.services import event_create
 from decks.models import Deck, DeckCard, Event, Registration, Visibility
 from decks.selectors import format_default
+from tests.factories import default_format
 from tests.web.conftest import RNR, make_deck, sample
 
 pytestmark = pytest.mark.django_db
@@ -527,7 +528,7 @@ def _event(organiser, *, deadline_in: dt.timedelta = dt.timedelta(days=1)) -> Ev
     deadline = timezone.now() + deadline_in
     return event_create(
         game=RNR,
-        format=format_default(RNR),
+        format=default_format(RNR),
         name="Harbor Open",
         date=timezone.localdate() + dt.timedelta(days=2),
         decklist_deadline=deadline,
@@ -716,8 +717,8 @@ def _run_pk(response) -> int:
 def _poll_to_end(client, pk: int):
     """Play the matchup job as the background runner does (nothing is dispatched from the
     test's uncommitted transaction), then poll it as htmx does; return the answer."""
-    from rules.jobs import simulation_job_play_inline
-    from rules.runner import background_wait
+    from rules.lab.jobs import simulation_job_play_inline
+    from rules.lab.runner import background_wait
 
     assert background_wait(("job", pk), timeout=120)  # where the runner holds it
     assert simulation_job_play_inline(job_id=pk).finished, "the matchup did not finish"
@@ -877,6 +878,15 @@ def test_a_nul_in_a_parameter_is_a_400_page(client):
     response = client.get("/cards/", {"game": "a\x00b"})
     assert response.status_code == 400
     assert b"NUL character" in response.content
+
+
+def test_a_nul_in_the_path_is_a_400_page_not_a_database_error(client, user):
+    # PostgreSQL cannot compare text holding a NUL: a friend table's invite token was a 500 there
+    client.force_login(user)
+    for method in ("get", "post"):
+        response = getattr(client, method)("/play/friends/join/a%00b/")
+        assert response.status_code == 400
+        assert b"The path holds a NUL character" in response.content
 
 
 def test_admin_pages_refuse_an_empty_to_field_and_versions_are_not_added_by_hand(

@@ -1,7 +1,7 @@
 """Sign-up, password reset (Django's view behind a per-address limit) and the API token page.
 
-Log-in is Django's view behind the per-account guess limit (``web.account_guard``), log-out
-Django's own; the per-address log-in lockout is django-axes (``web.lockout``).
+Log-in is Django's view behind the per-account guess limit (``accounts.guard``), log-out
+Django's own; the per-address log-in lockout is django-axes (``accounts.lockout``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from api.tokens import (
+from accounts.guard import failed_attempts, refused_message, refused_wait, remember_device
+from accounts.tokens import (
     token_expires_at,
     token_for_user,
     token_is_expired,
@@ -26,9 +27,10 @@ from api.tokens import (
     token_revoke,
     token_rotate,
 )
-from web.account_guard import failed_attempts, refused_message, refused_wait, remember_device
+from accounts.users import signed_in
 from web.forms import SignupForm
 from web.limits import address_limit_wait, email_limit_wait, rate_limited_page
+from web.views import message_page
 
 
 class LoginView(auth_views.LoginView):
@@ -106,23 +108,20 @@ def api_token(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "create":
-            token_issue(user=request.user)
+            token_issue(user=signed_in(request.user))
             messages.success(request, "Your API token is ready.")
         elif action == "rotate":
-            token_rotate(user=request.user)
+            token_rotate(user=signed_in(request.user))
             messages.success(request, "New token issued; the old one no longer works.")
         elif action == "revoke":
-            if token_revoke(user=request.user):
+            if token_revoke(user=signed_in(request.user)):
                 messages.success(request, "Token revoked: scripts using it now get 401.")
         else:
-            return render(
-                request,
-                "web/message.html",
-                {"title": "Unknown action", "text": "Choose create, rotate or revoke."},
-                status=400,
+            return message_page(
+                request, "Unknown action", "Choose create, rotate or revoke.", status=400
             )
         return redirect("account-token")
-    token = token_for_user(request.user)
+    token = token_for_user(signed_in(request.user))
     context = {
         "token": token,
         "expires": token_expires_at(token) if token else None,

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 
-from cards.images.links import card_image_links
+from cards.images.links import card_image_links_many
+from cards.links import card_page_urls
 from cards.selectors import card_browse, card_filter_choices
 from web.forms import CardBrowserForm
 from web.help import query_hints
+from web.views import HtmxHttpRequest
 
 
-def card_browser(request: HttpRequest) -> HttpResponse:
+def card_browser(request: HtmxHttpRequest) -> HttpResponse:
     """Search every game's cards; htmx requests get the results block and the filters that
     follow the chosen game (its types, branches, rarities and sets) only."""
     form = CardBrowserForm(request.GET or None)
@@ -31,7 +33,8 @@ def card_browser(request: HttpRequest) -> HttpResponse:
     view = data.get("view") or "grid"
     cards = []
     if browse.page is not None:
-        cards = [(card, card_image_links(card)) for card in browse.page.object_list]
+        rows = browse.page.object_list
+        cards = list(zip(rows, card_image_links_many(rows), card_page_urls(rows), strict=True))
     error = browse.error
     context = {
         "form": form,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from cards.images.links import card_image_links
+from cards.images.links import card_image_links, card_image_links_many
+from cards.links import card_page_urls
 from cards.models import Card, Game
 from cards.selectors import (
     card_browse,
@@ -49,7 +50,8 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     by_type = list(card_type_counts(game)) if total.exact else []
     cards = []
     if browse.page is not None:
-        cards = [(card, card_image_links(card)) for card in browse.page.object_list]
+        rows = browse.page.object_list
+        cards = list(zip(rows, card_image_links_many(rows), card_page_urls(rows), strict=True))
     error = browse.error
     context = {
         "game": game,

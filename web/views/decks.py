@@ -8,12 +8,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.users import signed_in
 from cards.selectors import card_autocomplete
 from decks.decklist import DecklistParseError
 from decks.models import Deck, DeckVersion
@@ -63,6 +64,7 @@ from web.forms import (
     VersionCompareForm,
 )
 from web.testhands import test_hands_available
+from web.views import HtmxHttpRequest
 from web.views.playtest import playtest_available
 
 EXPORT_TYPES = {
@@ -83,7 +85,7 @@ def _problems(error: Exception) -> list[str]:
     return [str(error)]
 
 
-def _owned_deck(request: HttpRequest, pk: int) -> Deck:
+def _owned_deck(request: HtmxHttpRequest, pk: int) -> Deck:
     """The deck the signed-in user is changing; someone else's deck is a 404 on the pages (the
     API says 403 for the decks others can read), so a private deck's existence stays hidden."""
     try:
@@ -100,7 +102,7 @@ def _changes_by_others(deck: Deck, opened: int | None) -> DeckChanges | None:
     return deck_changes_since(deck, opened, until=deck.version - 1)
 
 
-def _view_form(request: HttpRequest, deck: Deck) -> DeckViewForm:
+def _view_form(request: HtmxHttpRequest, deck: Deck) -> DeckViewForm:
     """The list's grouping and order and the legality date: from the URL on a page, from the
     fields htmx sends along (``hx-include``) with a change."""
     data = request.GET if request.method == "GET" else request.POST
@@ -125,7 +127,7 @@ def _odds_form(
 
 
 def _workspace_context(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     deck: Deck,
     *,
     errors: list[str] | None = None,
@@ -163,7 +165,7 @@ def _workspace_context(
 
 
 def _workspace_response(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     deck: Deck,
     *,
     errors: list[str] | None = None,
@@ -202,7 +204,7 @@ def _notice_text(notice: DeckChanges) -> str:
 
 
 def _refused(
-    request: HttpRequest, pk: int, error: Exception, *, conflict_since: int | None, **extra: Any
+    request: HtmxHttpRequest, pk: int, error: Exception, *, conflict_since: int | None, **extra: Any
 ) -> HttpResponse:
     """A write that changed nothing: a version conflict (409, with what changed since the version
     the page showed and the current list), a busy database (503) or an invalid change (422)."""
@@ -216,7 +218,7 @@ def _refused(
 
 
 def _deck_page(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     deck: Deck,
     *,
     errors: list[str] | None = None,
@@ -254,22 +256,22 @@ def _deck_page(
 
 
 @require_GET
-def deck_list_public_view(request: HttpRequest) -> HttpResponse:
+def deck_list_public_view(request: HtmxHttpRequest) -> HttpResponse:
     decks = deck_list_public()[:200]
     return render(request, "web/deck_list.html", {"decks": decks, "title": "Public decks"})
 
 
 @login_required
 @require_GET
-def deck_list_mine(request: HttpRequest) -> HttpResponse:
-    decks = deck_list_owned(request.user)
+def deck_list_mine(request: HtmxHttpRequest) -> HttpResponse:
+    decks = deck_list_owned(signed_in(request.user))
     return render(
         request, "web/deck_list.html", {"decks": decks, "title": "My decks", "mine": True}
     )
 
 
 @login_required
-def deck_new(request: HttpRequest) -> HttpResponse:
+def deck_new(request: HtmxHttpRequest) -> HttpResponse:
     """Create a deck for a game and format, empty or from a decklist.
 
     ``?game=<slug>`` picks the game the form opens with; asked by htmx (the game select changed),
@@ -309,13 +311,13 @@ def deck_new(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def deck_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def deck_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The deck page: the builder for its owner, a read-only view for everyone else."""
     return _deck_page(request, deck_for_viewer(request.user, pk))
 
 
 @require_GET
-def deck_workspace_view(request: HttpRequest, pk: int) -> HttpResponse:
+def deck_workspace_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The live panels alone (list, validation, statistics)."""
     deck = deck_for_viewer(request.user, pk)
     context = _workspace_context(request, deck)
@@ -325,7 +327,7 @@ def deck_workspace_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def deck_odds_view(request: HttpRequest, pk: int) -> HttpResponse:
+def deck_odds_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The calculator: the chance of at least k of the chosen cards by a turn or in the first N
     cards; the answer alone for htmx, else the deck page with it."""
     deck = deck_for_viewer(request.user, pk)
@@ -337,7 +339,7 @@ def deck_odds_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def deck_card_suggest(request: HttpRequest, pk: int) -> HttpResponse:
+def deck_card_suggest(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Autocomplete: cards of the deck's game whose names start with (then contain) the text."""
     deck = deck_for_viewer(request.user, pk)
     text = request.GET.get("name", "")[:200]
@@ -351,7 +353,7 @@ def _form_errors(form: Any) -> list[str]:
 
 @login_required
 @require_POST
-def deck_card_add_view(request: HttpRequest, pk: int) -> HttpResponseBase:
+def deck_card_add_view(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     """Add copies of a card. Adds commute, so one made from an older page still counts; the
     answer then says the deck had changed meanwhile."""
     deck = _owned_deck(request, pk)
@@ -374,7 +376,7 @@ def deck_card_add_view(request: HttpRequest, pk: int) -> HttpResponseBase:
 
 @login_required
 @require_POST
-def deck_card_set_view(request: HttpRequest, pk: int) -> HttpResponseBase:
+def deck_card_set_view(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     """One line of the list: +1 / -1 (commute, like adds) or an absolute count (0 removes the
     card), which is refused with a 409 when the deck changed since the page was loaded."""
     deck = _owned_deck(request, pk)
@@ -405,13 +407,13 @@ def deck_card_set_view(request: HttpRequest, pk: int) -> HttpResponseBase:
 
 @login_required
 @require_POST
-def deck_paste(request: HttpRequest, pk: int) -> HttpResponseBase:
+def deck_paste(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     """Import a pasted or uploaded decklist: add it to the deck (commutes with other changes) or
     replace the deck with it (refused with a 409 when the deck changed since the page showed it)."""
     deck = _owned_deck(request, pk)
     form = DeckPasteForm(request.POST, request.FILES)
     if not form.is_valid():
-        errors = [message for ms in form.errors.values() for message in ms]
+        errors = [str(message) for ms in form.errors.values() for message in ms]
         return _workspace_response(request, deck, errors=errors, paste_form=form)
     text, kind = form.decklist_text()
     opened = form.cleaned_data.get("version")
@@ -419,7 +421,11 @@ def deck_paste(request: HttpRequest, pk: int) -> HttpResponseBase:
     try:
         if replace:
             deck = deck_cards_replace(
-                deck=deck, decklist=text, kind=kind, actor=request.user, expected_version=opened
+                deck=deck,
+                decklist=text,
+                kind=kind,
+                actor=signed_in(request.user),
+                expected_version=opened,
             )
         else:
             deck = deck_cards_add(deck=deck, decklist=text, kind=kind, actor=request.user)
@@ -431,7 +437,7 @@ def deck_paste(request: HttpRequest, pk: int) -> HttpResponseBase:
 
 @login_required
 @require_POST
-def deck_settings(request: HttpRequest, pk: int) -> HttpResponseBase:
+def deck_settings(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     deck = _owned_deck(request, pk)
     form = DeckSettingsForm(request.POST, game=deck.game)
     if not form.is_valid():
@@ -440,7 +446,7 @@ def deck_settings(request: HttpRequest, pk: int) -> HttpResponseBase:
     try:
         deck_details_update(
             deck=deck,
-            actor=request.user,
+            actor=signed_in(request.user),
             name=form.cleaned_data["name"],
             description=form.cleaned_data.get("description") or "",
             visibility=form.cleaned_data["visibility"],
@@ -463,7 +469,7 @@ def deck_settings(request: HttpRequest, pk: int) -> HttpResponseBase:
 
 @login_required
 @require_POST
-def deck_clone_view(request: HttpRequest, pk: int) -> HttpResponseBase:
+def deck_clone_view(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     deck = deck_for_viewer(request.user, pk)
     try:
         clone = deck_clone(deck=deck, owner=request.user)
@@ -477,7 +483,7 @@ def deck_clone_view(request: HttpRequest, pk: int) -> HttpResponseBase:
 
 @login_required
 @require_POST
-def deck_delete_view(request: HttpRequest, pk: int) -> HttpResponseBase:
+def deck_delete_view(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     deck = _owned_deck(request, pk)
     name = deck.name
     try:
@@ -489,7 +495,7 @@ def deck_delete_view(request: HttpRequest, pk: int) -> HttpResponseBase:
 
 
 @require_GET
-def deck_export_view(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+def deck_export_view(request: HtmxHttpRequest, pk: int, kind: str) -> HttpResponse:
     """Download the deck as a canonical decklist (text, CSV or JSON)."""
     deck = deck_for_viewer(request.user, pk)
     content_type, suffix = EXPORT_TYPES[kind]
@@ -500,7 +506,7 @@ def deck_export_view(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
 
 
 @require_GET
-def deck_versions_view(request: HttpRequest, pk: int) -> HttpResponse:
+def deck_versions_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Every version of a deck, and the difference between two of them."""
     deck = deck_for_viewer(request.user, pk)
     versions = list(deck_versions(deck).only("number", "created_at", "note", "deck_id"))
@@ -533,7 +539,7 @@ def deck_versions_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def deck_revert_view(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
+def deck_revert_view(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponseBase:
     """Make the deck's cards those of an earlier version again, as a new version."""
     deck = _owned_deck(request, pk)
     try:

@@ -15,6 +15,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.users import signed_in
+from common.csvcells import csv_writer
 from decks.decklist import DecklistParseError
 from decks.events.errors import (
     EventConflictError,
@@ -30,6 +32,7 @@ from decks.events.selectors import (
     event_deletion_refusal,
     event_is_locked,
     event_is_organised_by,
+    event_registration_count,
     registration_csv_rows,
     registration_of,
     registrations_visible_to,
@@ -52,7 +55,6 @@ from decks.selectors import (
     user_is_organiser,
 )
 from decks.validation.report import legality_csv_rows, legality_csv_write
-from deckwright.csvcells import csv_writer
 from web.forms import EventForm, RegistrationForm, TournamentFilesForm
 
 SESSION_REPORTS = "web:tournament-reports"
@@ -120,9 +122,7 @@ def tournament_report_csv(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def event_list(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
-    events = list(event_list_query()[:200])
-    for event in events:
-        event.locked = event_is_locked(event, now=now)
+    events = [(event, event_is_locked(event, now=now)) for event in event_list_query()[:200]]
     context = {"events": events, "can_organise": user_is_organiser(request.user)}
     return render(request, "web/event_list.html", context)
 
@@ -164,7 +164,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                 date=data["date"],
                 decklist_deadline=data["decklist_deadline"],
                 time_zone=data["time_zone"],
-                organiser=request.user,
+                organiser=signed_in(request.user),
                 variant=data["variant"],
             )
         except OrganiserRequiredError:
@@ -227,7 +227,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
         if form.is_valid():
             changes = form.changes()
             try:
-                event_update(event=event, actor=request.user, **changes)
+                event_update(event=event, actor=signed_in(request.user), **changes)
             except EventPermissionError as error:
                 return _event_organiser_only(request, event, error)
             except EventConflictError as error:
@@ -236,7 +236,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
             except EventError as error:
                 _form_errors(form, error)
             else:
-                rejudged = event.registration_count if "date" in changes else 0
+                rejudged = event_registration_count(event) if "date" in changes else 0
                 again = (
                     f" The {rejudged} registered list{'s were' if rejudged != 1 else ' was'} "
                     "judged again on the new date."
@@ -260,7 +260,7 @@ def event_delete_page(request: HttpRequest, pk: int) -> HttpResponse:
     refusal = event_deletion_refusal(event)
     if request.method == "POST" and refusal is None:
         try:
-            count = event_delete(event=event, actor=request.user)
+            count = event_delete(event=event, actor=signed_in(request.user))
         except EventConflictError as error:
             refusal = "; ".join(error.problems)
         else:
@@ -319,7 +319,7 @@ def event_close(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The organiser closes the registrations now (the deadline becomes this moment)."""
     event = _event(pk)
     try:
-        event_close_registrations(event=event, actor=request.user)
+        event_close_registrations(event=event, actor=signed_in(request.user))
     except EventPermissionError as error:
         return _event_organiser_only(request, event, error)
     except EventConflictError as error:
@@ -356,7 +356,7 @@ def _verdict_message(request: HttpRequest, registration: Registration) -> None:
 def event_register(request: HttpRequest, pk: int) -> HttpResponseBase:
     """Submit or resubmit a decklist before the deadline; the verdict and hash are shown back."""
     event = _event(pk)
-    decks = list(deck_list_owned(request.user, game=event.game))
+    decks = list(deck_list_owned(signed_in(request.user), game=event.game))
     form = RegistrationForm(request.POST, request.FILES, decks=decks)
     if not form.is_valid():
         return _event_page(request, event, form=form, status=400)
@@ -371,7 +371,7 @@ def event_register(request: HttpRequest, pk: int) -> HttpResponseBase:
         text, kind = deck_export(deck), "text"
     try:
         registration = registration_submit(
-            event=event, player=request.user, decklist=text, kind=kind
+            event=event, player=signed_in(request.user), decklist=text, kind=kind
         )
     except RegistrationLockedError as error:
         return _event_page(request, event, form=form, errors=list(error.problems), status=409)

@@ -1,7 +1,7 @@
 """Matchup pages: pick decks and agents and start a matchup job; replay any game of a matchup
 step by step; and the old links of matchup runs, which lead to the jobs they became.
 
-A matchup is a ``SimulationJob(kind="matchup")`` (``rules.jobs``), started by the same service
+A matchup is a ``SimulationJob(kind="matchup")`` (``rules.lab.jobs``), started by the same service
 as every other job (``simulation_job_start``: planned, stored and charged to the quotas at once)
 and shown on the job's page (``web.views.simulations``). A Celery worker plays it (a broker is
 configured) or the process's background runner (none is); no page plays a game, except the
@@ -17,15 +17,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from common.clientip import client_ip
+from common.inputs import MAX_ID, MAX_INT32, ParameterError, bounded_int
 from decks.selectors import deck_list_visible_to
-from deckwright.clientip import client_ip
-from deckwright.inputs import MAX_ID, MAX_INT32, ParameterError, bounded_int
-from rules.jobs import simulation_job_start
-from rules.matchups import agents_offered
-from rules.models import SimulationJob
-from rules.plans import SimulationJobError, matchup_plan
-from rules.quotas import GamesQuotaExceeded
-from rules.selectors import (
+from rules.lab.jobs import simulation_job_start
+from rules.lab.plans import SimulationJobError, matchup_plan
+from rules.lab.quotas import GamesQuotaExceeded
+from rules.lab.selectors import (
     MatchupGameError,
     matchup_game_record,
     simulation_job_games_played,
@@ -33,6 +31,8 @@ from rules.selectors import (
     simulation_job_matchup,
     simulation_jobs_owned_by,
 )
+from rules.matchups import agents_offered
+from rules.models import SimulationJob
 from web.forms import MatchupForm
 from web.limits import heavy_page
 from web.matchups import (
@@ -46,6 +46,7 @@ from web.matchups import (
 from web.narration import narrated_log
 from web.signals import SESSION_JOBS
 from web.table import OPEN, parse_viewer, replay_table
+from web.views import message_page
 
 SESSION_MARK = "web:simulation-jobs"
 RECENT_RUNS = 10
@@ -61,12 +62,8 @@ def _session_key(request: HttpRequest, *, create: bool = False) -> str:
     return request.session.session_key or ""
 
 
-def _message(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
-    return render(request, "web/message.html", {"title": title, "text": text}, status=status)
-
-
 def _not_found(request: HttpRequest) -> HttpResponse:
-    return _message(
+    return message_page(
         request,
         "No such matchup",
         "There is no matchup here that belongs to you. Matchups are visible only to whoever "
@@ -196,13 +193,13 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Game ``number`` of a matchup job, played again from its seed, shown step by step."""
     job = simulation_jobs_owned_by(request.user, request.session.session_key).filter(pk=pk).first()
     run = simulation_job_matchup(job) if job is not None else None
-    if run is None:
+    if job is None or run is None:
         return _not_found(request)
     if "game" in request.GET:  # the "go to game" form: that game's replay, from its start
         try:
             wanted = bounded_int(request.GET["game"], "game", 1, max(run.played, 1))
         except ParameterError as error:
-            return _message(request, "Not a game of this matchup", str(error), 400)
+            return message_page(request, "Not a game of this matchup", str(error), 400)
         return redirect("simulation-game", pk=run.pk, number=wanted)
     # the creation time tells apart jobs that reuse a deleted job's id
     key = f"web:matchup-game:{run.pk}:{job.created_at.timestamp()}:{number}"
@@ -210,9 +207,10 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         record = cache.get_or_set(
             key, lambda: matchup_game_record(run, number), REPLAY_CACHE_SECONDS
         )
+        assert record is not None  # a game record is a dict, cached or made
     except MatchupGameError as error:
         status = 409 if run.stored_game(number - 1) is not None else 404
-        return _message(request, f"Game {number} cannot be replayed", str(error), status)
+        return message_page(request, f"Game {number} cannot be replayed", str(error), status)
     # events name engine seats; with rotating seats the record says which deck sat where
     seats = [run.seat_label(run.side_in_seat(record, seat)) for seat in range(len(run.sides))]
     steps = narrated_log(run.game.slug, record.get("events", []), seats)
@@ -220,7 +218,7 @@ def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     try:
         step = bounded_int(raw, "step", -MAX_INT32, MAX_INT32)  # then clamped to the replay
     except ParameterError:
-        return _message(
+        return message_page(
             request,
             "Not a step number",
             f"{raw[:40]!r} is not a step number: give a whole number from 1 to {len(steps)}.",

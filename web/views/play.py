@@ -14,8 +14,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.users import signed_in
+from common.inputs import ParameterError, bounded_int
 from decks.selectors import deck_list_visible_to
-from deckwright.inputs import ParameterError, bounded_int
 from rules.engines.core import find_plugin
 from rules.engines.core.narration import CardRef
 from rules.matchups import (
@@ -40,18 +41,22 @@ from rules.play import (
     result_words,
     seat_names,
 )
+from tables.selectors import (
+    friend_result_words,
+    friend_seat_of,
+    friend_table_title,
+    friend_tables_of,
+)
+from tables.services import friend_table_chairs
 from web.limits import heavy_page
 from web.matchups import matchup_plugins
 from web.narration import card_pages, narrated_log
 from web.table import replay_table, table_for
-
-
-def _message(request: HttpRequest, title: str, text: str, status: int) -> HttpResponse:
-    return render(request, "web/message.html", {"title": title, "text": text}, status=status)
+from web.views import message_page
 
 
 def _not_found(request: HttpRequest) -> HttpResponse:
-    return _message(
+    return message_page(
         request, "No such game", "There is no game here that you are playing.", status=404
     )
 
@@ -79,12 +84,21 @@ def _home_page(
 ) -> HttpResponse:
     """The /play/ page for game ``slug``: the form keeps what was ``posted`` and says each of
     ``errors`` beside its field (key ``form`` for the whole form)."""
+    user = signed_in(request.user)
     plugins = matchup_plugins()
     plugin = find_plugin(slug) if slug else None
     context: dict[str, Any] = {
         "games": [(p.slug, p.name) for p in plugins],
         "plugin": plugin,
-        "played": [(game, result_words(game)) for game in played_games_of(request.user)],
+        "played": [(game, result_words(game)) for game in played_games_of(user)],
+        "friend_tables": [
+            (
+                table,
+                friend_table_title(table),
+                friend_result_words(table, friend_seat_of(table, user)),
+            )
+            for table in friend_tables_of(user)
+        ],
         "errors": errors or {},
     }
     if plugin is not None:
@@ -111,6 +125,7 @@ def _home_page(
         context["deck_picked"] = deck
         context["opponent_picked"] = opponent
         context["opponents_offered"] = set(opponents)
+        context["friend_chairs"] = list(friend_table_chairs(plugin))
         context["agents"] = agents_offered(plugin)
         context["levels"] = levels_offered(plugin)
         levels = list(plugin.difficulty_levels)
@@ -162,7 +177,9 @@ def play_new(request: HttpRequest) -> HttpResponse:
         if opponent is None:
             return refused("opponent", "Pick a deck you can see.")
     try:
-        game = play_start(owner=request.user, deck=deck, opponent=opponent, agent=posted["agent"])
+        game = play_start(
+            owner=signed_in(request.user), deck=deck, opponent=opponent, agent=posted["agent"]
+        )
     except PlayRefused as error:
         return refused(FORM_FIELDS.get(error.field, "form"), str(error))
     return redirect("play-game", pk=game.pk)
@@ -177,15 +194,26 @@ def _choices(
 ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     """The player's legal actions as buttons (per action its index, its words and the picks
     on ``table`` it is taken by: ``path``) and the control chips those paths use."""
-    if game.status != PlayedGame.Status.ACTIVE or state.current_player() != game.seat:
+    if game.status != PlayedGame.Status.ACTIVE:
         return [], []
-    plugin = find_plugin(game.game.slug)
+    return seat_choices(game.game.slug, state, game.seat, table)
+
+
+def seat_choices(
+    slug: str, state: Any, seat: int, table: dict[str, Any] | None
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """Seat ``seat``'s legal actions as buttons and the control chips their paths use (see
+    ``_choices``); none when it is not that seat's turn (also a friend table's, web/friends.py)."""
+    if state.is_terminal() or state.current_player() != seat:
+        return [], []
+    plugin = find_plugin(slug)
     if plugin is None:
         return [], []
-    pages = card_pages(game.game.slug)
+    pages = card_pages(slug)
     actions = state.legal_actions()
-    paths = plugin.click_paths(state, game.seat, table) if table is not None else []
-    choices, controls = [], {}
+    paths = plugin.click_paths(state, seat, table) if table is not None else []
+    choices: list[dict[str, Any]] = []
+    controls: dict[str, str] = {}
     for index, action in enumerate(actions):
         words = []
         for part in plugin.action_words(state, action):
@@ -226,8 +254,8 @@ def _game_page(request: HttpRequest, game: PlayedGame, status: int = 200, error:
         "game": game,
         "name": game.game.name,
         "table": table,
-        "beside_choices": _beside_choices(table),
-        "hand": _hand_in_bar(slug, table) if choices else [],
+        "beside_choices": beside_choices(table),
+        "hand": hand_in_bar(slug, table) if choices else [],
         "choices": choices,
         "controls": controls,
         "log": [group for group in log if group["lines"]],
@@ -240,7 +268,7 @@ def _game_page(request: HttpRequest, game: PlayedGame, status: int = 200, error:
     return render(request, "web/play_game.html", context, status=status)
 
 
-def _beside_choices(table: dict[str, Any] | None) -> list[dict[str, Any]]:
+def beside_choices(table: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The zones of the player's own seat holding what their open decision is about (the unit
     they are placing), shown again next to their choices."""
     if table is None:
@@ -254,7 +282,7 @@ def _beside_choices(table: dict[str, Any] | None) -> list[dict[str, Any]]:
     ]
 
 
-def _hand_in_bar(slug: str, table: dict[str, Any] | None) -> list[dict[str, Any]]:
+def hand_in_bar(slug: str, table: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The player's hand zones (``GamePlugin.hand_zones``), taken out of their seat on the
     table to sit in the sticky bar beside the choices."""
     plugin = find_plugin(slug)
@@ -279,7 +307,9 @@ def play_action(request: HttpRequest, pk: int) -> HttpResponse:
     return _versioned_post(
         request,
         pk,
-        lambda version, index: play_move(owner=request.user, pk=pk, index=index, version=version),
+        lambda version, index: play_move(
+            owner=signed_in(request.user), pk=pk, index=index, version=version
+        ),
         with_action=True,
     )
 
@@ -290,7 +320,9 @@ def play_action(request: HttpRequest, pk: int) -> HttpResponse:
 def play_continue_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Let the AI finish a reply it left unfinished (a reply is cut at ``MAX_REPLY_ACTIONS``)."""
     return _versioned_post(
-        request, pk, lambda version, _: play_continue(owner=request.user, pk=pk, version=version)
+        request,
+        pk,
+        lambda version, _: play_continue(owner=signed_in(request.user), pk=pk, version=version),
     )
 
 

@@ -20,6 +20,7 @@ from rules.engines.core.playtest import Playtest, PlaytestError, apply, fits, mu
 from rules.matchups import deck_cards
 from web.limits import heavy_page
 from web.table import card_links
+from web.views import message_page
 
 SESSION_KEY = "web:playtest:{pk}"
 
@@ -38,11 +39,8 @@ def deck_playtest(request: HttpRequest, pk: int) -> HttpResponse:
     deck = deck_for_viewer(request.user, pk)
     plugin = find_plugin(deck.game.slug)
     if plugin is None or plugin.playtest is None:
-        return render(
-            request,
-            "web/message.html",
-            {"title": "No manual playtest", "text": f"{deck.game.name} has no manual playtest."},
-            status=404,
+        return message_page(
+            request, "No manual playtest", f"{deck.game.name} has no manual playtest.", status=404
         )
     rules = plugin.playtest
     key = SESSION_KEY.format(pk=deck.pk)

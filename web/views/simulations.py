@@ -17,16 +17,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import InvalidPage
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.users import signed_in
+from common.clientip import client_ip
 from decks.errors import DeckBusyError, DeckError, DeckPermissionError
 from decks.models import Deck
 from decks.selectors import deck_list_visible_to, deck_owned_by, deck_readable_by
-from deckwright.clientip import client_ip
 from rules.cardstats import drawn_every_game, sighting_words
-from rules.doctor import (
+from rules.engines.core import find_plugin, plugins
+from rules.lab.doctor import (
     DoctorError,
     doctor_deck_for,
     doctor_plan,
@@ -34,14 +36,10 @@ from rules.doctor import (
     doctor_verdict,
     swap_worse,
 )
-from rules.engines.core import find_plugin, plugins
-from rules.jobs import simulation_job_cancel, simulation_job_start
-from rules.matchups import agents_offered
-from rules.metagame import metagame_csv, metagame_json
-from rules.models import SimulationJob
-from rules.plans import JobPlan, SimulationJobError, gauntlet_plan, matchup_plan, metagame_plan
-from rules.quotas import GamesQuotaExceeded
-from rules.selectors import (
+from rules.lab.jobs import simulation_job_cancel, simulation_job_start
+from rules.lab.plans import JobPlan, SimulationJobError, gauntlet_plan, matchup_plan, metagame_plan
+from rules.lab.quotas import GamesQuotaExceeded
+from rules.lab.selectors import (
     simulation_job_games_played,
     simulation_job_gauntlet,
     simulation_job_matchup,
@@ -50,10 +48,14 @@ from rules.selectors import (
     simulation_job_team_field,
     simulation_jobs_owned_by,
 )
+from rules.matchups import agents_offered
+from rules.metagame import metagame_csv, metagame_json
+from rules.models import SimulationJob
 from web.charts import HeatFigure, heat_map
 from web.forms import DoctorForm, SimulationForm
 from web.matchups import matchup_context
 from web.signals import SESSION_JOBS
+from web.views import HtmxHttpRequest
 
 RECENT_JOBS = 10
 SESSION_MARK = "web:simulation-jobs"
@@ -80,7 +82,7 @@ def _plan(data: dict[str, Any]) -> JobPlan:
     return metagame_plan(decks=decks, agent=data["agent"], games_per_pairing=games, players=players)
 
 
-def _session_key(request: HttpRequest, *, create: bool = False) -> str:
+def _session_key(request: HtmxHttpRequest, *, create: bool = False) -> str:
     """The anonymous visitor's session key (made, and kept by a mark, when ``create``)."""
     if create and not request.user.is_authenticated:
         request.session[SESSION_MARK] = True
@@ -89,14 +91,14 @@ def _session_key(request: HttpRequest, *, create: bool = False) -> str:
     return request.session.session_key or ""
 
 
-def _start(request: HttpRequest, form: SimulationForm) -> SimulationJob | None:
+def _start(request: HtmxHttpRequest, form: SimulationForm) -> SimulationJob | None:
     """Plan the form's job, store it and charge its games, or put why not beside the fields
     (nothing is stored or charged then)."""
     data = form.cleaned_data
     try:
         plan = _plan(data)
     except SimulationJobError as error:
-        form.add_error("decks", str(error))
+        form.job_error(error)
         return None
     anonymous = not request.user.is_authenticated
     try:
@@ -110,7 +112,7 @@ def _start(request: HttpRequest, form: SimulationForm) -> SimulationJob | None:
             meta_shares=data["meta_shares"] or None,
         )
     except SimulationJobError as error:
-        form.add_error("games_per_pairing", str(error))
+        form.job_error(error)
         return None
     except GamesQuotaExceeded as error:
         form.add_error("games_per_pairing", str(error))
@@ -119,7 +121,7 @@ def _start(request: HttpRequest, form: SimulationForm) -> SimulationJob | None:
 
 
 @require_http_methods(["GET", "POST"])
-def simulation_new(request: HttpRequest) -> HttpResponse:
+def simulation_new(request: HtmxHttpRequest) -> HttpResponse:
     """The form that starts a metagame, gauntlet or matchup job, and the visitor's recent
     jobs."""
     games = metagame_games()
@@ -154,11 +156,11 @@ def simulation_new(request: HttpRequest) -> HttpResponse:
     return render(request, "web/simulation_new.html", context, status=status)
 
 
-def _owned(request: HttpRequest, pk: int) -> SimulationJob | None:
+def _owned(request: HtmxHttpRequest, pk: int) -> SimulationJob | None:
     return simulation_jobs_owned_by(request.user, request.session.session_key).filter(pk=pk).first()
 
 
-def _not_found(request: HttpRequest) -> HttpResponse:
+def _not_found(request: HtmxHttpRequest) -> HttpResponse:
     text = (
         "There is no simulation job here that belongs to you. Jobs are visible only to whoever "
         "started them."
@@ -167,7 +169,7 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 
 
 def _context(
-    job: SimulationJob, request: HttpRequest | None = None, page: Any = 1
+    job: SimulationJob, request: HtmxHttpRequest | None = None, page: Any = 1
 ) -> dict[str, Any]:
     context: dict[str, Any] = {
         "job": job,
@@ -234,7 +236,7 @@ def _context(
 
 
 @require_GET
-def simulation_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def simulation_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The job: its progress while it plays, then its results."""
     job = _owned(request, pk)
     if job is None:
@@ -250,7 +252,7 @@ def simulation_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def simulation_progress(request: HttpRequest, pk: int) -> HttpResponse:
+def simulation_progress(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The poll of the job's page: the progress bar, or the results once it has ended."""
     job = _owned(request, pk)
     if job is None:
@@ -260,7 +262,7 @@ def simulation_progress(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def simulation_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+def simulation_cancel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Cancel the job (its chunks not started are skipped) and show it again."""
     job = _owned(request, pk)
     if job is None:
@@ -271,7 +273,7 @@ def simulation_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def deck_doctor(request: HttpRequest, pk: int) -> HttpResponse:
+def deck_doctor(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The form that starts a deck doctor job for a deck the visitor can see: one of theirs, or
     another's public or unlisted deck, which is copied into their decks when the job starts (a
     message says so), so the job's swaps can become versions of a deck they own."""
@@ -281,7 +283,7 @@ def deck_doctor(request: HttpRequest, pk: int) -> HttpResponse:
             "There is no deck here that you can see. The deck doctor works on your own decks "
             "and on other players' public ones."
         )
-        context = {"title": "No such deck", "text": text}
+        context: dict[str, Any] = {"title": "No such deck", "text": text}
         return render(request, "web/message.html", context, status=404)
     plugin = find_plugin(deck.game.slug)
     agents = agents_offered(plugin) if plugin is not None else []
@@ -295,7 +297,7 @@ def deck_doctor(request: HttpRequest, pk: int) -> HttpResponse:
         data = form.cleaned_data
         try:
             with transaction.atomic():  # a refused plan or quota leaves no copy and no job behind
-                subject = doctor_deck_for(deck=deck, user=request.user)
+                subject = doctor_deck_for(deck=deck, user=signed_in(request.user))
                 plan = doctor_plan(
                     deck=subject,
                     gauntlet=list(data["gauntlet"]),
@@ -334,7 +336,7 @@ def deck_doctor(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def simulation_apply_swap(request: HttpRequest, pk: int) -> HttpResponse:
+def simulation_apply_swap(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Make one of a finished doctor job's swaps a new version of its deck (the deck's owner
     only), then show the deck; a refusal is shown on the job's page."""
     job = _owned(request, pk)
@@ -345,7 +347,7 @@ def simulation_apply_swap(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         swap = -1
     try:
-        deck = doctor_swap_apply(job=job, swap=swap, actor=request.user)
+        deck = doctor_swap_apply(job=job, swap=swap, actor=signed_in(request.user))
     except (DoctorError, DeckError, PermissionError) as error:
         context = _context(job, request)
         context["apply_error"] = str(error)
@@ -355,7 +357,7 @@ def simulation_apply_swap(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def simulation_matrix(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+def simulation_matrix(request: HtmxHttpRequest, pk: int, kind: str) -> HttpResponse:
     """A metagame's matrix and field win rates as a CSV or JSON file."""
     job = _owned(request, pk)
     metagame = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -23,11 +23,12 @@ from web.testhands import (
     walk_seats,
     words,
 )
+from web.views import HtmxHttpRequest
 
 
 @require_GET
 @heavy_page("test_hands")
-def deck_test_hands(request: HttpRequest, pk: int) -> HttpResponse:
+def deck_test_hands(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Deal an opening (mulligan or keep, then step goldfish turns) and run N test hands."""
     deck = deck_for_viewer(request.user, pk)
     slug = deck.game.slug

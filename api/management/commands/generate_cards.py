@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 
 from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Subtype
 from cards.naming import name_key, slugify_name
@@ -261,9 +261,9 @@ class Command(BaseCommand):
         return game
 
     def _vocabulary(self, game: Game) -> dict[str, Any]:
-        def rows(model: type, slugs: tuple[str, ...]) -> list[Any]:
+        def rows(model: type[models.Model], slugs: tuple[str, ...]) -> list[Any]:
             return [
-                model.objects.update_or_create(
+                model._default_manager.update_or_create(
                     game=game,
                     slug=slug,
                     defaults={"name": slug.replace("-", " ").title(), "sort_order": order},

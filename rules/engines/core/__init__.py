@@ -20,15 +20,18 @@ from rules.engines.core.plugin import (
     HandWords,
     PageWords,
     SeatPlan,
+    SightingWords,
     ToolError,
     find_plugin,
+    get_game,
     plugin_for,
     plugins,
     register_plugin,
+    registered_games,
     unregister_plugin,
 )
 from rules.engines.core.records import CardRecord, card_key, engine_records, freeze, thaw
-from rules.engines.core.registry import discover_engines, get_game, register_game, registered_games
+from rules.engines.core.registry import discover_engines
 from rules.engines.core.rng import Rng
 
 __all__ = [
@@ -49,6 +52,7 @@ __all__ = [
     "Rng",
     "SeatPlan",
     "SetupError",
+    "SightingWords",
     "State",
     "ToolError",
     "card_key",
@@ -59,7 +63,6 @@ __all__ = [
     "get_game",
     "plugin_for",
     "plugins",
-    "register_game",
     "register_plugin",
     "registered_games",
     "thaw",

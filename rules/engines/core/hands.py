@@ -1,19 +1,25 @@
-"""The shapes every game's test-hands model answers with (``rules/engines/<game>/hands.py``).
+"""The test-hands model every game's ``rules/engines/<game>/hands.py`` subclasses, and its shapes.
 
-A game's hands module deals seeded solo games of one deck ("goldfish" games against an idle or
-absent rival) and exposes:
+A game's model deals seeded solo games of one deck ("goldfish" games against an idle or absent
+rival). It is a ``HandsModel`` subclass, named by the game's plugin (``GamePlugin.hands_model``,
+``"package.module:Class"``) and made by ``GamePlugin.hands()``. The base class holds what every
+game shares:
 
-- ``MULLIGAN_POLICIES``: policy name -> callable; ``{"never": ...}`` where the game has no
-  mulligan; ``DEFAULT_POLICY`` names one of them;
+- ``mulligan_policies`` (policy name -> callable; ``{"never": ...}`` where the game has no
+  mulligan) and ``default_policy``, with ``policies()`` (the default first) and ``policy(name)``;
 - ``sample(deck, n, seed, mulligan_policy) -> report`` over ``n`` games, where ``deck`` is one
   ``Card.record()`` dict per physical copy, each with a ``"zone"`` key ("" where the game has
-  none), and the report satisfies ``HandSummary``;
+  none), and the report satisfies ``HandSummary``: the policy is checked before any game, then
+  the game's ``deal_games`` plays them;
 - ``walk(deck, *, seed, mulligans, kept, turns) -> HandWalk``: one game, replayed from those few
-  choices, so a page can step through it statelessly.
+  choices, so a page can step through it statelessly: the game's ``replay`` plays it, and a deck
+  the engine refuses (``SetupError``) gives a walk whose ``error`` says why;
+- the words a walk's log and outcome are said in: the plugin's narrator (``log``) and end
+  reasons (``ended``).
 
-A model that plays agents (the game's ``GamePlugin.hands_use_agents``) takes one more keyword,
-``make_agent`` (an ``AgentFactory``): agents sit above the engines, so they are passed in, never
-imported here.
+A subclass holds only what differs: its policies, ``deal_games`` and ``replay``. A model that
+plays agents (``uses_agents``) gets ``make_agent`` (an ``AgentFactory``): agents sit above the
+engines, so they are passed in, never imported here.
 
 Both are pure functions of their arguments: the same seed gives the same answer.
 
@@ -28,12 +34,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from mypy_extensions import mypyc_attr
 
 from rules.engines.core.api import Event, SetupError
-from rules.engines.core.narration import TURN_START
+from rules.engines.core.narration import TURN_START, TurnGroup
 
 PolicyT = TypeVar("PolicyT", bound=Callable[..., bool])
 GameT = TypeVar("GameT")
@@ -51,13 +57,60 @@ class AgentLike(Protocol):
 AgentFactory = Callable[[str, int], AgentLike]
 
 
+class EndWords(Protocol):
+    """What a hands model needs of a game's page words: an end-reason code in words."""
+
+    def end_reason(self, code: str) -> str:
+        """An end-reason code in words."""
+        ...
+
+
+class HandsPlugin(Protocol):
+    """What a hands model needs of its game's plugin (``GamePlugin`` answers it): whether the
+    seats play together, the game's page words and its narrator."""
+
+    @property
+    def cooperative(self) -> bool:
+        """All seats win or lose together."""
+        ...
+
+    @property
+    def words(self) -> EndWords:
+        """The game's page words."""
+        ...
+
+    def narrate(
+        self,
+        events: Sequence[Mapping[str, Any]],
+        seats: Sequence[str],
+        names: Mapping[str, str] | None = None,
+    ) -> list[TurnGroup]:
+        """Events (``Event.as_dict()`` records) in words, grouped by turn."""
+        ...
+
+
 class HandSummary(Protocol):
     """What a hands model's ``sample`` reports over its games."""
 
-    games: int
-    wins: dict[str, int]  # outcome label ("won: life", "lost: deck-out", "drawn" ...) -> games
-    win_turn: dict[str, float]  # outcome label -> mean turn it happened on
-    opening_hands: list[list[str]]  # a few of the opening hands kept, card names sorted
+    @property
+    def games(self) -> int:
+        """How many games were played."""
+        ...
+
+    @property
+    def wins(self) -> dict[str, int]:
+        """Outcome label ("won: life", "lost: deck-out", "drawn" ...) -> games."""
+        ...
+
+    @property
+    def win_turn(self) -> dict[str, float]:
+        """Outcome label -> the mean turn it happened on."""
+        ...
+
+    @property
+    def opening_hands(self) -> list[list[str]]:
+        """A few of the opening hands kept, card names sorted."""
+        ...
 
     @property
     def figures(self) -> list[tuple[str, str]]:
@@ -237,7 +290,10 @@ def walk_seats(cooperative: bool, seat: int = 0) -> list[str]:
 
 
 def log_lines(
-    plugin: Any, events: Sequence[Mapping[str, Any]], specs: Iterable[Any] = (), seat: int = 0
+    plugin: HandsPlugin,
+    events: Sequence[Mapping[str, Any]],
+    specs: Iterable[Any] = (),
+    seat: int = 0,
 ) -> list[str]:
     """A walk's events as the game's narrator says them (``GamePlugin.narrate``), one string a
     line, cards named from ``specs`` (anything with ``key`` and ``name``), the player in
@@ -245,16 +301,6 @@ def log_lines(
     seats = walk_seats(plugin.cooperative, seat)
     names = {spec.key: spec.name for spec in specs}
     return [line.text for group in plugin.narrate(events, seats, names) for line in group.lines]
-
-
-def card_namer(specs: Iterable[Any]) -> Callable[[Any], str]:
-    """Return a function from a card key (as the events give it) to the card's name."""
-    names = {spec.key: spec.name for spec in specs}
-
-    def name(key: Any) -> str:
-        return names.get(str(key), str(key))
-
-    return name
 
 
 # --- decks ------------------------------------------------------------------------------------
@@ -312,3 +358,125 @@ class CardBox(Generic[GameT]):
             return self._make(list({**builtin, **own}.values()))
         except ValueError as error:
             raise SetupError(str(error)) from error
+
+
+# --- the model --------------------------------------------------------------------------------
+#: a mulligan policy: ``policy(hand, mulligans taken so far)`` -> whether to send the hand back
+MulliganPolicy = Callable[..., bool]
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test game's model is interpreted
+class HandsModel:
+    """A game's test-hands model: subclass it once in ``rules/engines/<game>/hands.py`` and name
+    the subclass in the plugin's ``hands_model``; ``GamePlugin.hands()`` makes one.
+
+    The subclass sets ``mulligan_policies`` and ``default_policy`` (a game without a mulligan
+    keeps the "never" policy given here) and writes ``deal_games`` and ``replay``; ``sample`` and
+    ``walk`` are the same for every game.
+    """
+
+    #: policy name -> ``MulliganPolicy``; ``default_policy`` names one of them
+    mulligan_policies: ClassVar[Mapping[str, MulliganPolicy]] = {"never": never}
+    default_policy: ClassVar[str] = "never"
+    #: the model plays agents: ``sample`` and ``walk`` need ``make_agent``
+    uses_agents: ClassVar[bool] = False
+
+    def __init__(self, plugin: HandsPlugin) -> None:
+        self.plugin = plugin
+
+    # --- what every game shares ---------------------------------------------------------------
+    def policies(self) -> list[str]:
+        """The mulligan policies by name, the default first (only "never" without mulligans)."""
+        default = self.default_policy
+        return [default, *(name for name in self.mulligan_policies if name != default)]
+
+    def policy(self, policy: str | MulliganPolicy | None = None) -> MulliganPolicy:
+        """The policy named ``policy`` (None: the default; a callable is returned as it is).
+
+        Raises ``ValueError`` naming the known policies for a name the game does not have.
+        """
+        return resolve_policy(
+            self.mulligan_policies, self.default_policy if policy is None else policy
+        )
+
+    def sample(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        n: int = 100,
+        seed: int = 0,
+        mulligan_policy: str | MulliganPolicy | None = None,
+        *,
+        make_agent: AgentFactory | None = None,
+    ) -> HandSummary:
+        """Deal ``n`` seeded goldfish games of ``deck`` (seeds ``seed`` .. ``seed + n - 1``) and
+        report. ``mulligan_policy`` is a policy name (or a callable); None means the default.
+
+        Raises ``ValueError`` for an unknown policy name (before any game is played) and
+        ``SetupError`` for a deck the engine refuses.
+        """
+        policy = self.policy(mulligan_policy)
+        return self.deal_games(deck, n=n, seed=seed, policy=policy, make_agent=make_agent)
+
+    def walk(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        *,
+        seed: int,
+        mulligans: int = 0,
+        kept: bool = False,
+        turns: int = 0,
+        make_agent: AgentFactory | None = None,
+    ) -> HandWalk:
+        """Replay the goldfish game of ``seed``: the opening, ``mulligans`` taken, kept when
+        ``kept``, then ``turns`` of the player's own turns. A deck the engine cannot play gives a
+        finished walk whose ``error`` says why."""
+        try:
+            return self.replay(
+                deck, seed=seed, mulligans=mulligans, kept=kept, turns=turns, make_agent=make_agent
+            )
+        except SetupError as error:
+            return HandWalk(seed=seed, finished=True, error=str(error))
+
+    def log(
+        self, events: Sequence[Mapping[str, Any]], specs: Iterable[Any] = (), seat: int = 0
+    ) -> list[str]:
+        """A walk's events (``Event.as_dict()`` records) as the game's narrator says them
+        (``log_lines``), the player in ``seat`` called "You"."""
+        return log_lines(self.plugin, events, specs, seat)
+
+    def ended(self, code: str) -> str:
+        """An end-reason code in the plugin's words (what the test-hands page shows)."""
+        return self.plugin.words.end_reason(code)
+
+    def agents(self, make_agent: AgentFactory | None) -> AgentFactory:
+        """``make_agent``, which a model that plays agents cannot do without."""
+        if make_agent is None:
+            raise ValueError(f"{type(self).__name__} plays agents: pass make_agent")
+        return make_agent
+
+    # --- what a game writes -------------------------------------------------------------------
+    def deal_games(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        *,
+        n: int,
+        seed: int,
+        policy: MulliganPolicy,
+        make_agent: AgentFactory | None,
+    ) -> HandSummary:
+        """Play ``n`` goldfish games of ``deck`` with the mulligan ``policy`` and report;
+        ``SetupError`` for a deck the engine cannot play."""
+        raise NotImplementedError
+
+    def replay(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        *,
+        seed: int,
+        mulligans: int,
+        kept: bool,
+        turns: int,
+        make_agent: AgentFactory | None,
+    ) -> HandWalk:
+        """The walk of ``walk`` (``SetupError`` for a deck the engine cannot play)."""
+        raise NotImplementedError

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from rules.engines.core.records import card_key
 
@@ -99,8 +101,9 @@ def listing(items: Sequence[str]) -> str:
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a new game's narrator plugs in from outside
 class Narrator:
-    """Says one game's events in words. Subclass per game and override ``describe``.
+    """Says one game's events in words. Subclass per game with a ``describe_<kind>`` per event.
 
     ``seats`` names the players by engine seat ("Seat 1 (Red deck)", or "You" and "The rival");
     ``names`` maps card keys to card names where the caller knows them (card records), else a key
@@ -109,6 +112,10 @@ class Narrator:
 
     #: heading of the events before the first turn
     setup_heading = "Setup"
+    #: the event field naming the card an event is about (``describe_<kind>``'s third argument)
+    subject_key: ClassVar[str] = "card"
+    #: kinds said in a game's words only when the event names its card (else the plain words)
+    needs_subject: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(
         self,
@@ -200,8 +207,23 @@ class Narrator:
     def describe(self, event: Mapping[str, Any]) -> tuple[Part, ...] | None:
         """The event in words, or None for one that says nothing a reader needs (bookkeeping).
 
-        The default says only the event's kind in words and who it is of, never its details
-        (which may be ids or codes): a game's narrator describes its own events."""
+        A game's narrator says each kind of event in a method ``describe_<kind>`` (the kind with
+        ``-`` read as ``_``), called with the event, its player and the card it is about (the
+        ``subject_key`` field as a ``CardRef``, or None): the class's methods are its dispatch
+        table. A kind with no method, or one in ``needs_subject`` whose event names no card, gets
+        the ``plain`` words."""
+        kind = str(event.get("kind", ""))
+        method = getattr(self, "describe_" + kind.replace("-", "_"), None)
+        key = event.get(self.subject_key)
+        subject = self.card(key) if key else None
+        if method is None or (subject is None and kind in self.needs_subject):
+            return self.plain(event)
+        said: tuple[Part, ...] | None = method(event, event.get("player"), subject)
+        return said
+
+    def plain(self, event: Mapping[str, Any]) -> tuple[Part, ...]:
+        """Only the event's kind in words and who it is of, never its details (which may be ids
+        or codes): what an event no ``describe_<kind>`` method says gets."""
         kind = str(event.get("kind", "")).replace("_", " ").replace("-", " ")
         return (f"{self.who(event.get('player'))}: {kind}.",)
 

@@ -4,7 +4,8 @@ A game plugs into Deckwright as its own pieces (docs/engines.md, *How to add a g
 a validation module, a card-face style and an engine package whose ``GamePlugin`` declares
 everything else the shared code needs, so no shared module names a game:
 
-- the engine ``Game`` class, and the test-hands model (a module path, imported on first use);
+- the engine ``Game`` class, and the test-hands model (a ``HandsModel`` subclass, by path,
+  imported on first use);
 - how validated decks become an engine setup (any number of decks, a team from one deck), who
   moves first, and how sides swap or rotate seats for fair matchups;
 - the checks ``load_game_data`` runs on every card record before writing anything;
@@ -27,18 +28,18 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any, ClassVar, TextIO
 
 from mypy_extensions import mypyc_attr
 
 from rules.engines.core.api import Action, CardSightings, Game, SetupError, State
+from rules.engines.core.hands import HandsModel
 from rules.engines.core.narration import CardRef, Narrator, Part, TurnGroup
 from rules.engines.core.picks import CONTROL, assign_picks, control, find_key, settle, table_picks
 from rules.engines.core.playtest import Playtest, open_layout
-from rules.engines.core.registry import discover_engines, register_game, unregister_game
+from rules.engines.core.registry import discover_engines
 from rules.engines.core.rng import Rng
-from rules.engines.core.table import TableBuilder, card_name
+from rules.engines.core.table import TableBuilder, card_name, public_table
 
 #: one line of a game's command-line tool: ``tool(argv, out)`` writes to ``out``
 GameTool = Callable[[Sequence[str], TextIO], None]
@@ -114,6 +115,17 @@ class HandWords:
 
 
 @dataclass(frozen=True)
+class SightingWords:
+    """What a game's engine counts as a card drawn and a card played (``State.card_sightings``),
+    in words that finish "a card is drawn when..." and "played when..."."""
+
+    drawn: str
+    played: str
+    #: why every card of a deck is drawn in every game, where the rules make it so ("" if not)
+    always_drawn: str = ""
+
+
+@dataclass(frozen=True)
 class PageWords:
     """The words pages use for a game, so no template or view names a game."""
 
@@ -138,6 +150,8 @@ class PageWords:
     #: worked card queries for the query help page: (query, what it finds in words); each must
     #: find cards of the game (a test runs every one the page shows)
     query_examples: tuple[tuple[str, str], ...] = ()
+    #: what "drawn" and "played" mean in the card performance tables (None: the shared words)
+    sightings: SightingWords | None = None
 
     def mulligan_label(self, policy: str) -> str:
         """A mulligan policy in words (its name with spaces when the game gives none)."""
@@ -176,10 +190,9 @@ class GamePlugin:
 
     #: the engine's ``Game`` class (its ``slug`` and ``name`` are the plugin's)
     game: ClassVar[type[Game]]
-    #: dotted path of the test-hands model (``rules.engines.core.hands`` protocol), or None
-    hands_module: ClassVar[str | None] = None
-    #: the test-hands model plays agents: ``sample``/``walk`` take ``make_agent=`` (name, seed)
-    hands_use_agents: ClassVar[bool] = False
+    #: "package.module:Class" of the game's test-hands model (a ``HandsModel`` subclass,
+    #: ``rules.engines.core.hands``), or None
+    hands_model: ClassVar[str | None] = None
     #: how many decks a matchup seats (a co-operative team is one deck played by every seat)
     min_decks: ClassVar[int] = 2
     max_decks: ClassVar[int] = 2
@@ -204,6 +217,9 @@ class GamePlugin:
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {}
     #: "package.module:function" of the game's own ``Policy`` (the ``team`` agent), or None
     team_policy: ClassVar[str | None] = None
+    #: other policies of the game by name, as ``team(policy=NAME)`` plays them (an earlier
+    #: policy kept as a baseline to measure the current one against)
+    team_policies: ClassVar[Mapping[str, str]] = {}
     words: ClassVar[PageWords] = PageWords()
     #: end-reason codes that are the engine's own cut-offs (a turn limit ...), not a rulebook
     #: ending: reports count games ending so apart from victories and draws by the book
@@ -226,6 +242,9 @@ class GamePlugin:
     table_builder: ClassVar[str | None] = None
     #: the zones of a seat the play page shows in its sticky bar, beside the choices (the hand)
     hand_zones: ClassVar[tuple[str, ...]] = ("hand",)
+    #: the game ships sample decklists in ``fixtures/decks/<slug>/`` (``legal-*.txt`` and
+    #: ``illegal-<code>.txt``): demo data, the web matchup tests and ``check_game_wiring`` use them
+    sample_decks: ClassVar[bool] = True
 
     @property
     def slug(self) -> str:
@@ -248,16 +267,20 @@ class GamePlugin:
         return self.game.cooperative
 
     # --- test hands ---------------------------------------------------------------------------
-    def hands(self) -> ModuleType | None:
-        """The test-hands model, imported now; None when the game has none or it fails to import."""
-        if self.hands_module is None:
+    def hands(self) -> HandsModel | None:
+        """The game's test-hands model, imported now; None when the game has none or it does
+        not import as a ``HandsModel`` subclass."""
+        if self.hands_model is None:
             return None
+        module, _, name = self.hands_model.partition(":")
         try:
-            module = importlib.import_module(self.hands_module)
-        except ImportError:
+            model_class = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
             return None
-        needed = ("MULLIGAN_POLICIES", "DEFAULT_POLICY", "sample", "walk")
-        return module if all(hasattr(module, name) for name in needed) else None
+        if not (isinstance(model_class, type) and issubclass(model_class, HandsModel)):
+            return None
+        model: HandsModel = model_class(self)
+        return model
 
     # --- card data ----------------------------------------------------------------------------
     def card_problems(self, record: Mapping[str, Any]) -> list[str]:
@@ -351,11 +374,13 @@ class GamePlugin:
         table: dict[str, float] = getattr(module, name)
         return table, Path(str(module.__file__)).with_name("weights.json")
 
-    def policy(self) -> Policy | None:
-        """The game's own playing policy (``team_policy``), imported now; None when it has none."""
-        if self.team_policy is None:
+    def policy(self, name: str = "") -> Policy | None:
+        """The game's own playing policy (``team_policy``), or its policy ``name`` of
+        ``team_policies``, imported now; None when it has none."""
+        where = self.team_policies.get(name) if name else self.team_policy
+        if where is None:
             return None
-        module, _, function = self.team_policy.partition(":")
+        module, _, function = where.partition(":")
         policy: Policy = getattr(importlib.import_module(module), function)
         return policy
 
@@ -425,6 +450,14 @@ class GamePlugin:
         builder: TableBuilder = getattr(importlib.import_module(module), function)
         return builder(state, viewer)
 
+    def public_table(self, state: State) -> dict[str, Any]:
+        """The table of ``state`` as someone in no seat sees it (a spectator): only what every
+        seat sees alike (``rules.engines.core.table.public_table``); ``KeyError`` without a
+        table view."""
+        first = self.table(state, 0)
+        seats = [first, *(self.table(state, p) for p in range(1, len(first["seats"])))]
+        return public_table(seats)
+
     def table_with_picks(self, state: State, viewer: int | None) -> dict[str, Any]:
         """The table of ``table``, every card the viewer sees and every cell with its ``pick``
         (``rules.engines.core.picks``)."""
@@ -493,14 +526,15 @@ _PLUGINS: dict[str, GamePlugin] = {}
 def register_plugin(plugin: GamePlugin) -> GamePlugin:
     """Make ``plugin`` the one of its game (an engine package calls this when imported).
 
-    The plugin's engine is registered with it, so a game outside ``rules.engines`` (the contract
-    test's toy game) plugs in with this one call.
+    This is a game's one registration: its engine is found through it (``get_game``,
+    ``registered_games``), so an engine class is never registered on its own.
     """
     slug = plugin.slug
+    if not slug:
+        raise ValueError(f"{plugin.game.__name__} has no slug")
     existing = _PLUGINS.get(slug)
     if existing is not None and type(existing).__qualname__ != type(plugin).__qualname__:
         raise ValueError(f"two plugins claim the slug {slug!r}")
-    register_game(plugin.game)
     _PLUGINS[slug] = plugin
     return plugin
 
@@ -508,7 +542,22 @@ def register_plugin(plugin: GamePlugin) -> GamePlugin:
 def unregister_plugin(slug: str) -> None:
     """Forget a plugin and its engine (tests that plug a game in for a while)."""
     _PLUGINS.pop(slug, None)
-    unregister_game(slug)
+
+
+def registered_games() -> list[str]:
+    """Return the slug of every registered game, sorted."""
+    discover_engines()
+    return sorted(_PLUGINS)
+
+
+def get_game(slug: str, records: Sequence[Mapping[str, Any]] | None = None) -> Game:
+    """Return a ``Game`` for ``slug``, playing with ``records`` (default: the built-in records)."""
+    discover_engines()
+    plugin = _PLUGINS.get(slug)
+    if plugin is None:
+        known = ", ".join(sorted(_PLUGINS)) or "none"
+        raise KeyError(f"no engine for {slug!r} (known: {known})")
+    return plugin.game(records)
 
 
 def plugins() -> list[GamePlugin]:

@@ -108,7 +108,7 @@ def seat(
 
 
 def table(
-    viewer: int | None,
+    viewer: int | str | None,
     *,
     counters: Sequence[dict[str, str]] = (),
     seats: Sequence[dict[str, Any]] = (),
@@ -150,3 +150,120 @@ def table_keys(model: dict[str, Any]) -> list[str]:
     for holder in [*zones, *cells]:
         found.extend(c["key"] for c in holder["cards"] if c["key"] is not None)
     return found
+
+
+#: the viewer of a public table (``public_table``): no seat, so every private zone is backs
+PUBLIC = "public"
+
+
+def _signature(shown: dict[str, Any]) -> tuple[Any, ...]:
+    return (shown["key"], shown["name"], shown["face_down"], tuple(shown["notes"]), shown["owner"])
+
+
+def _public_cards(lists: Sequence[Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The cards of one zone as every seat sees them alike, in the first seat's order, then a
+    back for each card some seat sees otherwise (its own hand, a tile kept secret): the backs
+    come last, since where a hidden card sits among the others can tell what it is (a seat's
+    own area is sorted by tile)."""
+    common: dict[tuple[Any, ...], int] | None = None
+    for cards in lists:
+        counts: dict[tuple[Any, ...], int] = {}
+        for shown in cards:
+            counts[_signature(shown)] = counts.get(_signature(shown), 0) + 1
+        common = (
+            counts if common is None else {k: min(n, counts.get(k, 0)) for k, n in common.items()}
+        )
+    common = common or {}
+    kept, hidden = [], []
+    for shown in lists[0][: min(len(cards) for cards in lists)]:
+        sig = _signature(shown)
+        if common.get(sig, 0) > 0:
+            common[sig] -= 1
+            kept.append(
+                card(
+                    shown["key"],
+                    name=shown["name"],
+                    face_down=shown["face_down"],
+                    notes=shown["notes"],
+                    owner=shown["owner"],
+                )
+            )
+        else:
+            hidden.append(card(None, owner=shown["owner"]))
+    return kept + hidden
+
+
+def _public_zones(zone_lists: Sequence[Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The zones every seat's table has, each with only what all seats see alike (a zone only
+    one seat's table holds, such as what it passed, is private to that seat and left out)."""
+    out = []
+    for first in zone_lists[0]:
+        same = [next((z for z in zones if z["id"] == first["id"]), None) for zones in zone_lists]
+        if any(z is None for z in same):
+            continue
+        found = [z for z in same if z is not None]
+        counts = {z["count"] for z in found}
+        cards = _public_cards([z["cards"] for z in found])
+        count = counts.pop() if len(counts) == 1 else len(cards)
+        out.append(zone(first["id"], first["name"], cards, count=max(count, len(cards))))
+    return out
+
+
+def _public_counters(counter_lists: Sequence[Sequence[dict[str, str]]]) -> list[dict[str, str]]:
+    return [c for c in counter_lists[0] if all(c in counters for counters in counter_lists)]
+
+
+def _public_grid(grids: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The board every seat's table shows: the cells all of them show (matched by label: a
+    board may reach further for the seat that can act beyond it, Reign Absolute's squares to
+    move to), renumbered from the top left of what remains, each with the cards all name."""
+    first = grids[0]
+    by_label = [{cell["label"]: cell for cell in g["cells"]} for g in grids]
+    common = [c for c in first["cells"] if all(c["label"] in cells for cells in by_label)]
+    if not common:
+        return grid(0, 0, [], labels=first.get("labels", True))
+    left = min(int(c["column"]) for c in common)
+    top = min(int(c["row"]) for c in common)
+    cells = []
+    for cell in common:
+        lists = [cells_of[cell["label"]]["cards"] for cells_of in by_label]
+        kept = {k: v for k, v in cell.items() if k != "cards"}
+        kept["column"] = int(cell["column"]) - left + 1
+        kept["row"] = int(cell["row"]) - top + 1
+        cells.append({**kept, "cards": _public_cards(lists)})
+    columns = max(int(c["column"]) for c in cells)
+    rows = max(int(c["row"]) for c in cells)
+    return grid(columns, rows, cells, labels=first.get("labels", True))
+
+
+def public_table(seat_tables: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The table nobody holds privately, from every seat's own table of one position: a card
+    is named only when every seat's table names it alike, so a hand (seen by its holder only)
+    is backs, a deck a count, and a zone or figure one seat's table alone shows is left out.
+    Whatever a seat's observation hides from it cannot reach this table, and whatever is hidden
+    from any seat is hidden here: re-dealing it changes nothing (tests/web/
+    test_friend_spectators.py). The rules are untouched; each game's ``observation`` already
+    says what a seat sees."""
+    first = seat_tables[0]
+    seats = []
+    for index, shown in enumerate(first["seats"]):
+        others = [t["seats"][index] for t in seat_tables]
+        seats.append(
+            seat(
+                shown["seat"],
+                shown["name"],
+                active=shown["active"],
+                counters=_public_counters([s["counters"] for s in others]),
+                zones=_public_zones([s["zones"] for s in others]),
+            )
+        )
+    board = None
+    if first["grid"] is not None:
+        board = _public_grid([t["grid"] for t in seat_tables])
+    return table(
+        PUBLIC,
+        counters=_public_counters([t["counters"] for t in seat_tables]),
+        seats=seats,
+        shared=_public_zones([t["shared"] for t in seat_tables]),
+        grid=board,
+    )

@@ -28,7 +28,6 @@ from rules.engines.core import (
     Rng,
     SetupError,
     State,
-    register_game,
 )
 from rules.engines.core.weights import weights_beside
 from rules.engines.regality_vs_religion.board import CELL_INDEX, CELL_NAMES, CELLS
@@ -379,13 +378,6 @@ class RvRState(State):
             if code >= 0 and not code & 0xC0 and cell in negate[code & 31][c]:
                 return True
         return False
-
-    def is_shielded(self, cell: int) -> bool:
-        """Return True if the tile on ``cell`` carries a shield (its own or a Sage's)."""
-        code = self.cells[cell]
-        if code < 0:
-            return False
-        return self.tables.shield[code & 31] or cell in self._protected()
 
     # ------------------------------------------------------------------ apply
     def _apply(self, action: Action) -> None:
@@ -1192,6 +1184,3 @@ class RvRGame(Game):
             return state
         state._begin_game(first)
         return state
-
-
-register_game(RvRGame)

@@ -15,7 +15,7 @@ it plays with (zone ``neutral``). Their number names the variant (§`Game system
 A goldfish game is the side played by the greedy agent (``rules/agents/greedy.py``, one turn of
 look-ahead on ``RvRState.evaluate``) against the uniform random agent holding the other side.
 Agents live above the engines, so ``sample`` and ``walk`` take them as ``make_agent(name, seed)``
-(``rules.test_hands`` passes ``rules.agents.make_agent``; the plugin says ``hands_use_agents``). The
+(``rules.test_hands`` passes ``rules.agents.make_agent``; the model says ``uses_agents``). The
 side holding the Citizen places it first (§`How to play`). ``sample`` reports the win rate, the
 mean ally margin at the end (§`Game end`), how each game ended, and for each tile of the deck how
 often the side placed it, how often it ends the game as the side's ally and how often it was
@@ -29,20 +29,18 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.engines.core import Rng, SetupError, card_key
 from rules.engines.core.hands import (
     AgentFactory,
     BaseHandReport,
+    HandsModel,
     HandWalk,
     OutcomeTally,
-    log_lines,
-    never,
     per_game,
     percent,
     percent_with_interval,
-    resolve_policy,
     turn_events,
 )
 from rules.engines.core.intervals import wilson_interval
@@ -66,11 +64,6 @@ VARIANTS: dict[int, tuple[str, str]] = {
     5: ("standard", "Standard: a neutral area of five, open to both players"),
 }
 NOTATION_SIDES = ("reg", "rel")
-
-
-#: no hand is drawn, so nothing is ever sent back (§Preparations)
-MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {"never": never}
-DEFAULT_POLICY = "never"
 
 
 @lru_cache(maxsize=1)
@@ -322,129 +315,128 @@ def _placeable(state: RvRState, side: int) -> list[str]:
     return sorted(specs[t].name for t in [*state.areas[side], *state.neutral])
 
 
-def sample(
-    deck: Sequence[Mapping[str, Any]],
-    n: int = 100,
-    seed: int = 0,
-    mulligan_policy: str | MulliganPolicy = DEFAULT_POLICY,
-    *,
-    make_agent: AgentFactory,
-) -> HandReport:
-    """Play ``n`` goldfish games of ``deck`` (seeds ``seed`` .. ``seed + n - 1``) and report.
+# --- the model --------------------------------------------------------------------------------
+class RegalityVsReligionHands(HandsModel):
+    """Regality vs Religion's test hands: no hand is drawn, so nothing is ever sent back
+    (§Preparations: the base's "never" policy); the side plays greedy against random agents."""
 
-    ``mulligan_policy`` is accepted for the common protocol; no hand is drawn, so none applies.
-    Raises SetupError (with every problem named) when the engine cannot play the deck.
-    """
-    resolve_policy(MULLIGAN_POLICIES, mulligan_policy)  # no hand is drawn: only checked
-    fish = goldfish(deck)
-    side = fish.side
-    specs = _game().tables.specs
-    placed: Counter[int] = Counter()
-    allied: Counter[int] = Counter()
-    removed: Counter[int] = Counter()
-    rivals: Counter[str] = Counter()
-    outcomes = OutcomeTally()
-    margin = placements = 0
-    openings: list[list[str]] = []
-    for index in range(n):
-        play = deal(fish, seed + index, make_agent)
-        play.state.quiet()
+    uses_agents: ClassVar[bool] = True
+
+    def deal_games(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        *,
+        n: int,
+        seed: int,
+        policy: MulliganPolicy,
+        make_agent: AgentFactory | None,
+    ) -> HandReport:
+        """Play ``n`` goldfish games of ``deck`` (seeds ``seed`` .. ``seed + n - 1``) and report.
+
+        No hand is drawn, so no mulligan ``policy`` applies.
+        Raises SetupError (with every problem named) when the engine cannot play the deck.
+        """
+        agents = self.agents(make_agent)
+        fish = goldfish(deck)
+        side = fish.side
+        specs = _game().tables.specs
+        placed: Counter[int] = Counter()
+        allied: Counter[int] = Counter()
+        removed: Counter[int] = Counter()
+        rivals: Counter[str] = Counter()
+        outcomes = OutcomeTally()
+        margin = placements = 0
+        openings: list[list[str]] = []
+        for index in range(n):
+            play = deal(fish, seed + index, agents)
+            play.state.quiet()
+            play_rival(play, side)
+            if len(openings) < OPENING_HANDS_KEPT:
+                openings.append(_placeable(play.state, side))
+            while not play.state.is_terminal():
+                play_own_turn(play, side)
+            state = play.state
+            tracked = set(fish.tracked)
+            placed.update(play.placed & tracked)
+            removed.update(play.removed & tracked)
+            allied.update(set(_ally_tiles(state, side)) & tracked)
+            rivals.update(specs[t].name for t in play.rival_neutrals)
+            margin += state.final_allies[side] - state.final_allies[1 - side]
+            placements += state.placements
+            outcomes.add(_outcome_label(state, side), state.placements)
+        return HandReport(
+            games=n,
+            side=SIDE_NAMES[side],
+            first=fish.first == side,
+            variant=fish.variant,
+            mean_margin=per_game(margin, n),
+            mean_placements=per_game(placements, n),
+            tiles={
+                specs[t].name: {
+                    "placed": per_game(placed[t], n),
+                    "ally_at_end": per_game(allied[t], n),
+                    "removed": per_game(removed[t], n),
+                }
+                for t in fish.tracked
+            },
+            rival_neutrals=dict(rivals),
+            wins=outcomes.wins,
+            win_turn=outcomes.win_turn,
+            opening_hands=openings,
+        )
+
+    def replay(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        *,
+        seed: int,
+        mulligans: int,
+        kept: bool,
+        turns: int,
+        make_agent: AgentFactory | None,
+    ) -> HandWalk:
+        """Replay the goldfish game of ``seed`` after ``turns`` turns of the side (and the replies).
+
+        There is no hand to send back, so ``mulligans`` changes nothing; the opening (``kept`` false
+        and no turn played) is the side at its first placement, with every tile it may place.
+        """
+        agents = self.agents(make_agent)
+        fish = goldfish(deck)
+        side = fish.side
+        play = deal(fish, seed, agents)
+        seen = 0
         play_rival(play, side)
-        if len(openings) < OPENING_HANDS_KEPT:
-            openings.append(_placeable(play.state, side))
-        while not play.state.is_terminal():
+        while play.own_turns < turns and not play.state.is_terminal():
+            seen = len(play.state.events or [])
             play_own_turn(play, side)
         state = play.state
-        tracked = set(fish.tracked)
-        placed.update(play.placed & tracked)
-        removed.update(play.removed & tracked)
-        allied.update(set(_ally_tiles(state, side)) & tracked)
-        rivals.update(specs[t].name for t in play.rival_neutrals)
-        margin += state.final_allies[side] - state.final_allies[1 - side]
-        placements += state.placements
-        outcomes.add(_outcome_label(state, side), state.placements)
-    return HandReport(
-        games=n,
-        side=SIDE_NAMES[side],
-        first=fish.first == side,
-        variant=fish.variant,
-        mean_margin=per_game(margin, n),
-        mean_placements=per_game(placements, n),
-        tiles={
-            specs[t].name: {
-                "placed": per_game(placed[t], n),
-                "ally_at_end": per_game(allied[t], n),
-                "removed": per_game(removed[t], n),
-            }
-            for t in fish.tracked
-        },
-        rival_neutrals=dict(rivals),
-        wins=outcomes.wins,
-        win_turn=outcomes.win_turn,
-        opening_hands=openings,
-    )
-
-
-# --- one game, step by step -------------------------------------------------------------------
-def walk(
-    deck: Sequence[Mapping[str, Any]],
-    *,
-    seed: int,
-    mulligans: int = 0,
-    kept: bool = False,
-    turns: int = 0,
-    make_agent: AgentFactory,
-) -> HandWalk:
-    """Replay the goldfish game of ``seed`` after ``turns`` turns of the side (and the replies).
-
-    There is no hand to send back, so ``mulligans`` changes nothing; the opening (``kept`` false
-    and no turn played) is the side at its first placement, with every tile it may place. A deck
-    the engine cannot play gives a walk whose ``error`` says why.
-    """
-    try:
-        fish = goldfish(deck)
-    except SetupError as exc:
-        return HandWalk(seed=seed, error=str(exc))
-    side = fish.side
-    play = deal(fish, seed, make_agent)
-    seen = 0
-    play_rival(play, side)
-    while play.own_turns < turns and not play.state.is_terminal():
-        seen = len(play.state.events or [])
-        play_own_turn(play, side)
-    state = play.state
-    specs = state.tables.specs
-    zones: list[tuple[str, list[str]]] = [("Board", _board_rows(state, side))]
-    if state.neutral:
-        zones.append(("Neutral area", sorted(specs[t].name for t in state.neutral)))
-    zones.append(("Rival's area", sorted(specs[t].name for t in state.areas[1 - side])))
-    zones.append(("Discard pile", sorted(specs[t].name for t in state.discard)))
-    allies = state.allies()
-    return HandWalk(
-        state=state,
-        seed=seed,
-        seat=side,
-        kept=kept or turns > 0,
-        turns=play.own_turns,
-        finished=state.is_terminal(),
-        outcome=_outcome(state, side),
-        phase="Game over" if state.is_terminal() else f"Your turn {play.own_turns + 1}: place",
-        hand=sorted(specs[t].name for t in state.areas[side]),
-        zones=zones,
-        counters=[
-            ("Your allies", str(allies[side])),
-            ("Rival's allies", str(allies[1 - side])),
-            ("Placements", str(state.placements)),
-            ("Empty spaces", str(sum(1 for code in state.cells if code < 0))),
-        ],
-        log=log_lines(
-            RegalityVsReligionPlugin(),
-            turn_events(state.events or [], seen),
-            state.tables.specs,
+        specs = state.tables.specs
+        zones: list[tuple[str, list[str]]] = [("Board", _board_rows(state, side))]
+        if state.neutral:
+            zones.append(("Neutral area", sorted(specs[t].name for t in state.neutral)))
+        zones.append(("Rival's area", sorted(specs[t].name for t in state.areas[1 - side])))
+        zones.append(("Discard pile", sorted(specs[t].name for t in state.discard)))
+        allies = state.allies()
+        return HandWalk(
+            state=state,
+            seed=seed,
             seat=side,
-        ),
-        events=turn_events(state.events or [], seen) if play.own_turns else [],
-    )
+            kept=kept or turns > 0,
+            turns=play.own_turns,
+            finished=state.is_terminal(),
+            outcome=_outcome(state, side),
+            phase="Game over" if state.is_terminal() else f"Your turn {play.own_turns + 1}: place",
+            hand=sorted(specs[t].name for t in state.areas[side]),
+            zones=zones,
+            counters=[
+                ("Your allies", str(allies[side])),
+                ("Rival's allies", str(allies[1 - side])),
+                ("Placements", str(state.placements)),
+                ("Empty spaces", str(sum(1 for code in state.cells if code < 0))),
+            ],
+            log=self.log(turn_events(state.events or [], seen), state.tables.specs, seat=side),
+            events=turn_events(state.events or [], seen) if play.own_turns else [],
+        )
 
 
 def _outcome(state: RvRState, side: int) -> str:

@@ -7,12 +7,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.engines.core.narration import Narrator, Part, listing
+from rules.engines.core.narration import CardRef, Narrator, Part, listing
+
+Event = Mapping[str, Any]
+Said = tuple[Part, ...] | None
 
 #: the engine's columns a-c and ranks 1-3 as the board is drawn (the table view, Regality's side
 #: nearest: rank 1 at the bottom, ``board.py``)
 COLUMNS = {"a": "left", "b": "middle", "c": "right"}
 ROWS = {"1": "bottom", "2": "middle", "3": "top"}
+
+
+def where(event: Event) -> str:
+    """The space an event's ``cell`` names, in words."""
+    return space(event.get("cell"))
 
 
 def space(cell: Any) -> str:
@@ -29,62 +37,81 @@ def space(cell: Any) -> str:
 class RegalityVsReligionNarrator(Narrator):
     """Two sides (Regality and Religion) placing tiles on a 3x3 board."""
 
-    def describe(self, event: Mapping[str, Any]) -> tuple[Part, ...] | None:
-        """One Regality vs Religion event in words."""
-        kind, player = event.get("kind"), event.get("player")
-        tile = self.card(event["tile"]) if event.get("tile") else None
-        where = space(event.get("cell"))
-        if kind == "game-start":
-            variant = str(event.get("variant", "standard")).replace("-", " ")
-            starts = str(event.get("starts", "")).title()
-            return (f"A {variant} game; {starts} ({self.whom(player)}) starts.",)
-        if kind == "order":
-            return (f"{str(event.get('starts', '')).title()} starts.",)
-        if kind == "pick" and tile:
-            return self.say(f"{self.does(player, 'picks')} ", tile, ".")
-        if kind == "keep":
-            return (f"{self.does(player, 'keeps')} a tile secret.",)
-        if kind == "place" and tile:
-            return self.say(f"{self.does(player, 'places')} ", tile, f" on {where}.")
-        if kind == "cover" and tile:
-            return self.say(tile, " covers ", self.card(event["covered"]), f" on {where}.")
-        if kind == "negated" and tile:
-            return self.say(tile, f" on {where} is negated: its effect does not apply.")
-        if kind == "decline" and tile:
-            return self.say(f"{self.does(player, 'does')} not use the effect of ", tile, ".")
-        if kind == "turn":
-            spaces = listing([space(c) for c in event.get("cells") or []])
-            return (f"{self.does(player, 'turns')} the tiles on {spaces}.",)
-        if kind == "destroy":
-            spaces = listing([space(c) for c in event.get("cells") or []])
-            return self.say(
-                f"{self.does(player, 'destroys')} ",
-                self.cards(event.get("tiles") or []),
-                f" on {spaces}: face down until removed.",
-            )
-        if kind == "banish" and tile:
-            return self.say(f"{self.does(player, 'banishes')} ", tile, f" from {where}.")
-        if kind == "reenact" and tile:
-            return self.say(f"{self.does(player, 'reenacts')} ", tile, f" on {where}.")
-        if kind == "transport" and tile:
-            return self.say(
-                f"{self.does(player, 'transports')} ",
-                tile,
-                f" from {where} to {space(event.get('to'))}.",
-            )
-        if kind == "recall" and tile:
-            origin = "the discard pile" if event.get("zone") == "discard" else where
-            return self.say(f"{self.does(player, 'recalls')} ", tile, f" from {origin}.")
-        if kind == "assassinate" and tile:
-            return self.say(f"{self.does(player, 'assassinates')} ", tile, ".")
-        if kind == "removed" and tile:
-            return self.say("The destroyed ", tile, f" is removed from {where}.")
-        if kind == "position":
-            return ("The game starts from a set position.",)
-        if kind == "game-end":
-            reason = self.end_reason(event.get("reason"))
-            winner = event.get("winner")
-            if not winner:
-                return (f"The game ends in a draw: {reason}.",)
-            return (f"{str(winner).title()} wins: {reason}.",)
-        return super().describe(event)
+    subject_key = "tile"
+    needs_subject = frozenset(
+        (
+            "pick", "place", "cover", "negated", "decline", "banish", "reenact", "transport",
+            "recall", "assassinate", "removed",
+        )
+    )  # fmt: skip
+
+    def describe_game_start(self, event: Event, player: Any, tile: CardRef | None) -> Said:
+        variant = str(event.get("variant", "standard")).replace("-", " ")
+        starts = str(event.get("starts", "")).title()
+        return (f"A {variant} game; {starts} ({self.whom(player)}) starts.",)
+
+    def describe_order(self, event: Event, player: Any, tile: CardRef | None) -> Said:
+        return (f"{str(event.get('starts', '')).title()} starts.",)
+
+    def describe_pick(self, event: Event, player: Any, tile: CardRef) -> Said:
+        return self.say(f"{self.does(player, 'picks')} ", tile, ".")
+
+    def describe_keep(self, event: Event, player: Any, tile: CardRef | None) -> Said:
+        return (f"{self.does(player, 'keeps')} a tile secret.",)
+
+    def describe_place(self, event: Event, player: Any, tile: CardRef) -> Said:
+        return self.say(f"{self.does(player, 'places')} ", tile, f" on {where(event)}.")
+
+    def describe_cover(self, event: Event, player: Any, tile: CardRef) -> Said:
+        return self.say(tile, " covers ", self.card(event["covered"]), f" on {where(event)}.")
+
+    def describe_negated(self, event: Event, player: Any, tile: CardRef) -> Said:
+        return self.say(tile, f" on {where(event)} is negated: its effect does not apply.")
+
+    def describe_decline(self, event: Event, player: Any, tile: CardRef) -> Said:
+        return self.say(f"{self.does(player, 'does')} not use the effect of ", tile, ".")
+
+    def describe_turn(self, event: Event, player: Any, tile: CardRef | None) -> Said:
+        spaces = listing([space(c) for c in event.get("cells") or []])
+        return (f"{self.does(player, 'turns')} the tiles on {spaces}.",)
+
+    def describe_destroy(self, event: Event, player: Any, tile: CardRef | None) -> Said:
+        spaces = listing([space(c) for c in event.get("cells") or []])
+        return self.say(
+            f"{self.does(player, 'destroys')} ",
+            self.cards(event.get("tiles") or []),
+            f" on {spaces}: face down until removed.",
+        )
+
+    def describe_banish(self, event: Event, player: Any, tile: CardRef) -> Said:
+        return self.say(f"{self.does(player, 'banishes')} ", tile, f" from {where(event)}.")
+
+    def describe_reenact(self, event: Event, player: Any, tile: CardRef) -> Said:
+        return self.say(f"{self.does(player, 'reenacts')} ", tile, f" on {where(event)}.")
+
+    def describe_transport(self, event: Event, player: Any, tile: CardRef) -> Said:
+        return self.say(
+            f"{self.does(player, 'transports')} ",
+            tile,
+            f" from {where(event)} to {space(event.get('to'))}.",
+        )
+
+    def describe_recall(self, event: Event, player: Any, tile: CardRef) -> Said:
+        origin = "the discard pile" if event.get("zone") == "discard" else where(event)
+        return self.say(f"{self.does(player, 'recalls')} ", tile, f" from {origin}.")
+
+    def describe_assassinate(self, event: Event, player: Any, tile: CardRef) -> Said:
+        return self.say(f"{self.does(player, 'assassinates')} ", tile, ".")
+
+    def describe_removed(self, event: Event, player: Any, tile: CardRef) -> Said:
+        return self.say("The destroyed ", tile, f" is removed from {where(event)}.")
+
+    def describe_position(self, event: Event, player: Any, tile: CardRef | None) -> Said:
+        return ("The game starts from a set position.",)
+
+    def describe_game_end(self, event: Event, player: Any, tile: CardRef | None) -> Said:
+        reason = self.end_reason(event.get("reason"))
+        winner = event.get("winner")
+        if not winner:
+            return (f"The game ends in a draw: {reason}.",)
+        return (f"{str(winner).title()} wins: {reason}.",)

@@ -16,6 +16,7 @@ from rules.engines.core import (
     PageWords,
     SeatPlan,
     SetupError,
+    SightingWords,
     State,
 )
 from rules.engines.core.picks import cell_pick, control, find_key
@@ -41,10 +42,9 @@ class RegalityVsReligionPlugin(GamePlugin):
     from the decks, the first mover's first."""
 
     game = RvRGame
-    hands_module = "rules.engines.regality_vs_religion.hands"
+    hands_model = "rules.engines.regality_vs_religion.hands:RegalityVsReligionHands"
     narrator = "rules.engines.regality_vs_religion.narration:RegalityVsReligionNarrator"
     table_builder = "rules.engines.regality_vs_religion.table:rvr_table"
-    hands_use_agents = True
     needs_legal_decks = True
     #: alpha-beta 4 placements deep (perfect information: not the secret variants), playing the
     #: solver's move in small endgames (``RvRState.solved_action``). Measured on a busy two-core
@@ -74,6 +74,12 @@ class RegalityVsReligionPlugin(GamePlugin):
         "solve": "rules.engines.regality_vs_religion.solve_tool:solve"
     }
     words: ClassVar[PageWords] = PageWords(
+        sightings=SightingWords(
+            drawn="its side held it: the side's own tiles from the start, and any tile it picked, "
+            "recalled, lost to an Assassin, placed or had in its area at the end (in the standard "
+            "variant also the neutral area's tiles, which both sides take from)",
+            played="its side placed it on the board",
+        ),
         # the rulebook's "Game end" (its Death tile and no tile to place); the placement limit is
         # the engine's
         end_reasons={

@@ -232,13 +232,3 @@ def builtin_records() -> list[dict[str, Any]]:
             }
         )
     return records
-
-
-def rules_texts() -> dict[str, str]:
-    """Return the rules text of every tile by name (our own words)."""
-    texts = {}
-    for pair in SIDED:
-        texts[pair[0]] = texts[pair[1]] = pair[4]
-    for name, _effects, _power, text in NEUTRAL:
-        texts[name] = text
-    return texts

@@ -49,15 +49,6 @@ class CardSpec:
         """Return True for a wild card (any one symbol, any one colour)."""
         return self.type == "wild"
 
-    @property
-    def returns_to_pile(self) -> bool:
-        """Return True when destroying the card sends it back to its pile (starter, oppression)."""
-        return self.type in ("starter", "oppression")
-
-    def has_symbol(self, symbol: str) -> bool:
-        """Return True when the card shows ``symbol`` (a wild shows whichever it needs to)."""
-        return self.symbol == symbol
-
 
 class CardDataError(ValueError):
     """Card records the engine cannot play with; the message lists every problem."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.engines.core import Game, Information, SetupError, card_key, register_game
+from rules.engines.core import Game, Information, SetupError, card_key
 from rules.engines.reggae_revolution.cards import (
     GAME_SLUG,
     CardDataError,
@@ -126,6 +126,3 @@ class ReggaeRevolutionGame(Game):
                 raise SetupError(f"{name!r} is not a main-deck card left for the lineup")
             state.main_deck.remove(card)
             state.lineup[slot] = card
-
-
-register_game(ReggaeRevolutionGame)

@@ -21,19 +21,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.engines.core import SetupError
 from rules.engines.core.hands import (
+    AgentFactory,
     BaseHandReport,
+    HandsModel,
     HandWalk,
     OutcomeTally,
-    log_lines,
     never,
     per_game,
     percent,
     percent_with_interval,
-    resolve_policy,
     turn_events,
 )
 from rules.engines.core.intervals import wilson_interval
@@ -93,15 +93,6 @@ def _fewer_than_three_symbols(hand: Sequence[CardSpec], redraws: int) -> bool:
 
 def _not_all_four_symbols(hand: Sequence[CardSpec], redraws: int) -> bool:
     return len(_symbols(hand)) < 4
-
-
-MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {
-    "never": never,
-    "fewer-than-three-symbols": _fewer_than_three_symbols,
-    "not-all-four-symbols": _not_all_four_symbols,
-}
-#: the greedy team policy's own re-draw rule
-DEFAULT_POLICY = "fewer-than-three-symbols"
 
 
 @dataclass(frozen=True)
@@ -310,124 +301,133 @@ class HandReport(BaseHandReport):
         return rows
 
 
-def sample(
-    deck: Sequence[Mapping[str, Any]],
-    n: int = 100,
-    seed: int = 0,
-    mulligan_policy: str | MulliganPolicy = DEFAULT_POLICY,
-) -> HandReport:
-    """Play ``n`` goldfish games of ``deck`` (seeds ``seed`` .. ``seed + n - 1``) and report.
+# --- the model --------------------------------------------------------------------------------
+class ReggaeRevolutionHands(HandsModel):
+    """Reggae Revolution's test hands: the §`Setup` re-draw as the mulligan (at most one), then
+    the single-player game played by the greedy team policy."""
 
-    Raises SetupError (with every problem named) when the engine cannot play the deck.
-    """
-    policy = resolve_policy(MULLIGAN_POLICIES, mulligan_policy)
-    fish = goldfish(deck)
-    redraws = all_four = after_villain = 0
-    raised_1 = raised_12 = target_1 = target_12 = 0
-    pair_totals = dict.fromkeys(PAIR_TURNS, 0)
-    outcomes = OutcomeTally()
-    hands: list[list[str]] = []
-    for index in range(n):
-        state = deal(fish, seed + index)
-        state.quiet()
-        if policy(hand_specs(state), 0):
-            redraws += 1
+    mulligan_policies: ClassVar[Mapping[str, MulliganPolicy]] = {
+        "never": never,
+        "fewer-than-three-symbols": _fewer_than_three_symbols,
+        "not-all-four-symbols": _not_all_four_symbols,
+    }
+    #: the greedy team policy's own re-draw rule
+    default_policy: ClassVar[str] = "fewer-than-three-symbols"
+
+    def deal_games(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        *,
+        n: int,
+        seed: int,
+        policy: MulliganPolicy,
+        make_agent: AgentFactory | None,
+    ) -> HandReport:
+        """Play ``n`` goldfish games of ``deck`` (seeds ``seed`` .. ``seed + n - 1``) and report.
+
+        Raises SetupError (with every problem named) when the engine cannot play the deck.
+        """
+        fish = goldfish(deck)
+        redraws = all_four = after_villain = 0
+        raised_1 = raised_12 = target_1 = target_12 = 0
+        pair_totals = dict.fromkeys(PAIR_TURNS, 0)
+        outcomes = OutcomeTally()
+        hands: list[list[str]] = []
+        for index in range(n):
+            state = deal(fish, seed + index)
+            state.quiet()
+            if policy(hand_specs(state), 0):
+                redraws += 1
+                redraw(state)
+            kept = hand_specs(state)
+            all_four += len(_symbols(kept)) == 4
+            if len(hands) < OPENING_HANDS_KEPT:
+                hands.append(sorted(spec.name for spec in kept))
+            state.apply(KEEP)
+            finish_villain_phase(state)
+            after_villain += len(state.hand[0])
+            tally = _Tally()
+            while not state.is_terminal():
+                play_turn(state, tally)
+            first, second = tally.raised.get(1, 0), tally.raised.get(2, 0)
+            raised_1 += first
+            raised_12 += first + second
+            target_1 += first >= TURN_1_TARGET
+            target_12 += first + second >= TWO_TURN_TARGET
+            for turn in PAIR_TURNS:
+                reached = [t for t in tally.pairs_by_turn if t <= turn]
+                pair_totals[turn] += tally.pairs_by_turn[max(reached)] if reached else 0
+            outcomes.add(OUTCOMES[state.end_reason()], state.turn)
+        return HandReport(
+            games=n,
+            redraw_rate=per_game(redraws, n),
+            all_four_symbols=per_game(all_four, n),
+            cards_after_first_villain=per_game(after_villain, n),
+            raised_turn_1=per_game(raised_1, n),
+            raised_turns_1_2=per_game(raised_12, n),
+            turn_1_target_rate=per_game(target_1, n),
+            two_turn_target_rate=per_game(target_12, n),
+            pairs_by_turn={turn: per_game(total, n) for turn, total in pair_totals.items()},
+            wins=outcomes.wins,
+            win_turn=outcomes.win_turn,
+            opening_hands=hands,
+        )
+
+    def replay(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        *,
+        seed: int,
+        mulligans: int,
+        kept: bool,
+        turns: int,
+        make_agent: AgentFactory | None,
+    ) -> HandWalk:
+        """Replay the goldfish game of ``seed``: ``mulligans`` re-draws (at most one), then ``turns``.
+
+        ``turns`` greater than zero implies the hand was kept.
+        """
+        fish = goldfish(deck)
+        mulligans = max(0, min(mulligans, MAX_REDRAWS))
+        state = deal(fish, seed)
+        if mulligans:
             redraw(state)
-        kept = hand_specs(state)
-        all_four += len(_symbols(kept)) == 4
-        if len(hands) < OPENING_HANDS_KEPT:
-            hands.append(sorted(spec.name for spec in kept))
+        kept = kept or turns > 0
+        if not kept:
+            return HandWalk(
+                state=state,
+                seed=seed,
+                mulligans=mulligans,
+                can_mulligan=mulligans < MAX_REDRAWS,
+                phase="Opening hand: keep it, or re-draw once (Setup)",
+                hand=sorted(spec.name for spec in hand_specs(state)),
+                zones=_zones(state)[:1],
+                counters=[("Draw pile", str(len(state.draw[0])))],
+                log=self.log([e.as_dict() for e in state.events or []], state.table),
+            )
+        played = 0
+        seen = len(state.events or [])
         state.apply(KEEP)
         finish_villain_phase(state)
-        after_villain += len(state.hand[0])
-        tally = _Tally()
-        while not state.is_terminal():
-            play_turn(state, tally)
-        first, second = tally.raised.get(1, 0), tally.raised.get(2, 0)
-        raised_1 += first
-        raised_12 += first + second
-        target_1 += first >= TURN_1_TARGET
-        target_12 += first + second >= TWO_TURN_TARGET
-        for turn in PAIR_TURNS:
-            reached = [t for t in tally.pairs_by_turn if t <= turn]
-            pair_totals[turn] += tally.pairs_by_turn[max(reached)] if reached else 0
-        outcomes.add(OUTCOMES[state.end_reason()], state.turn)
-    return HandReport(
-        games=n,
-        redraw_rate=per_game(redraws, n),
-        all_four_symbols=per_game(all_four, n),
-        cards_after_first_villain=per_game(after_villain, n),
-        raised_turn_1=per_game(raised_1, n),
-        raised_turns_1_2=per_game(raised_12, n),
-        turn_1_target_rate=per_game(target_1, n),
-        two_turn_target_rate=per_game(target_12, n),
-        pairs_by_turn={turn: per_game(total, n) for turn, total in pair_totals.items()},
-        wins=outcomes.wins,
-        win_turn=outcomes.win_turn,
-        opening_hands=hands,
-    )
-
-
-# --- one game, step by step -------------------------------------------------------------------
-def walk(
-    deck: Sequence[Mapping[str, Any]],
-    *,
-    seed: int,
-    mulligans: int = 0,
-    kept: bool = False,
-    turns: int = 0,
-) -> HandWalk:
-    """Replay the goldfish game of ``seed``: ``mulligans`` re-draws (at most one), then ``turns``.
-
-    ``turns`` greater than zero implies the hand was kept. A deck the engine cannot play gives a
-    walk whose ``error`` says why.
-    """
-    try:
-        fish = goldfish(deck)
-    except SetupError as exc:
-        return HandWalk(seed=seed, error=str(exc))
-    mulligans = max(0, min(mulligans, MAX_REDRAWS))
-    state = deal(fish, seed)
-    if mulligans:
-        redraw(state)
-    kept = kept or turns > 0
-    if not kept:
+        while played < turns and not state.is_terminal():
+            seen = len(state.events or [])
+            play_turn(state)
+            played += 1
         return HandWalk(
             state=state,
             seed=seed,
             mulligans=mulligans,
-            can_mulligan=mulligans < MAX_REDRAWS,
-            phase="Opening hand: keep it, or re-draw once (Setup)",
+            kept=True,
+            turns=played,
+            finished=state.is_terminal(),
+            outcome=_outcome(state),
+            phase="Game over" if state.is_terminal() else f"Turn {state.turn}: Main Phase",
             hand=sorted(spec.name for spec in hand_specs(state)),
-            zones=_zones(state)[:1],
-            counters=[("Draw pile", str(len(state.draw[0])))],
-            log=log_lines(
-                ReggaeRevolutionPlugin(), [e.as_dict() for e in state.events or []], state.table
-            ),
+            zones=_zones(state),
+            counters=_counters(state),
+            log=self.log(turn_events(state.events or [], seen), state.table),
+            events=turn_events(state.events or [], seen) if played else [],
         )
-    played = 0
-    seen = len(state.events or [])
-    state.apply(KEEP)
-    finish_villain_phase(state)
-    while played < turns and not state.is_terminal():
-        seen = len(state.events or [])
-        play_turn(state)
-        played += 1
-    return HandWalk(
-        state=state,
-        seed=seed,
-        mulligans=mulligans,
-        kept=True,
-        turns=played,
-        finished=state.is_terminal(),
-        outcome=_outcome(state),
-        phase="Game over" if state.is_terminal() else f"Turn {state.turn}: Main Phase",
-        hand=sorted(spec.name for spec in hand_specs(state)),
-        zones=_zones(state),
-        counters=_counters(state),
-        log=log_lines(ReggaeRevolutionPlugin(), turn_events(state.events or [], seen), state.table),
-        events=turn_events(state.events or [], seen) if played else [],
-    )
 
 
 def _outcome(state: ReggaeState) -> str:
@@ -471,15 +471,12 @@ def _counters(state: ReggaeState) -> list[tuple[str, str]]:
 
 
 __all__ = [
-    "DEFAULT_POLICY",
-    "MULLIGAN_POLICIES",
     "Goldfish",
     "HandReport",
+    "ReggaeRevolutionHands",
     "deal",
     "finish_villain_phase",
     "goldfish",
     "play_turn",
     "redraw",
-    "sample",
-    "walk",
 ]

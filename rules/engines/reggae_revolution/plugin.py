@@ -14,6 +14,7 @@ from rules.engines.core import (
     PageWords,
     SeatPlan,
     SetupError,
+    SightingWords,
     State,
 )
 from rules.engines.core.picks import card_pick
@@ -36,7 +37,7 @@ class ReggaeRevolutionPlugin(GamePlugin):
     starters, which the engine deals; a full setup's lineup is dealt face up first."""
 
     game = ReggaeRevolutionGame
-    hands_module = "rules.engines.reggae_revolution.hands"
+    hands_model = "rules.engines.reggae_revolution.hands:ReggaeRevolutionHands"
     narrator = "rules.engines.reggae_revolution.narration:ReggaeRevolutionNarrator"
     table_builder = "rules.engines.reggae_revolution.table:reggae_table"
     min_decks = 1
@@ -65,6 +66,12 @@ class ReggaeRevolutionPlugin(GamePlugin):
         "a fraction of a second a game)",
     }
     words: ClassVar[PageWords] = PageWords(
+        sightings=SightingWords(
+            drawn="it was in the player's hand at any time (the Setup hand or its redraw, an Obtain, "
+            "a draw effect, a recovered card); with one deck for the whole team, in any player's",
+            played="it was used from the hand in the Main Phase: played, given to a villain (Sway) "
+            "or put into the score area (Yay)",
+        ),
         # the rulebook's "Object" (and "Villain Phase" for the loss); the turn limit is the engine's
         end_reasons={
             WIN_REASON: "all pairs scored (every symbol in every colour)",

@@ -17,8 +17,15 @@ from typing import Any
 
 from rules.engines.core import Action
 from rules.engines.core.intervals import wilson_interval
-from rules.engines.reggae_revolution.evaluation import team_value
-from rules.engines.reggae_revolution.state import END, KEEP, POLICY, REDRAW, STOP, ReggaeState
+from rules.engines.reggae_revolution.state import (
+    END,
+    KEEP,
+    POLICY,
+    REDRAW,
+    STOP,
+    ReggaeState,
+    team_value,
+)
 
 #: how much a card's effects are worth to the policy, per op
 EFFECT_WORTH = {

@@ -9,13 +9,14 @@ The rulings these rules follow are written once, in ``docs/rules/reggae-revoluti
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, cast
 
 from rules.engines.core import TERMINAL, Action, CardSightings, Rng, State
 from rules.engines.reggae_revolution.cards import CardSpec, symbol_counts
 from rules.engines.reggae_revolution.effects import ANY, COLOURS, SYMBOLS
-from rules.engines.reggae_revolution.evaluation import team_value
+from rules.engines.reggae_revolution.evaluation import PAIRS, WEIGHTS, danger
 
 #: the team policy, which playouts follow and whose turn values seed the search: "play"
 #: (``policy.greedy_action``) and "turn_value" (``policy.turn_value``). The policy reads this
@@ -865,3 +866,70 @@ class ReggaeState(State):
         self.phase = "over"
         self.tasks = []
         self.log("game-over", self.active, result="win" if result > 0 else "loss", reason=reason)
+
+
+# --- how good a position is for the team (weights: ``evaluation``) -----------------------------
+def team_value(state: ReggaeState) -> float:
+    """Return the team's prospects in [-1, 1]: +1 won, -1 lost, in between a heuristic."""
+    if state.result:
+        return float(state.result)
+    table = state.table
+    covered = state.covered_pair_count() / PAIRS
+    missing = state.missing_pairs()
+    owned = [card for player in range(state.n) for card in state.owner_cards(player)]
+    can_cover = {
+        (table[c].symbol, table[c].colour)
+        for c in owned
+        if (table[c].symbol, table[c].colour) in missing
+    }
+    wilds = sum(1 for c in owned if table[c].is_wild)
+    potential = min(len(missing), len(can_cover) + wilds) / PAIRS
+    oppressed = sum(1 for c in owned if table[c].type == "oppression")
+    pressure = sum(max(0, table[v].persuasion - len(state.gifts[v])) for v in state.villains)
+    unspent = sum(state.pool)
+    w = WEIGHTS
+    value = (
+        w["covered"] * covered
+        + w["potential"] * potential
+        + w["unspent"] * unspent
+        - danger(len(state.suppressed_symbols()))
+        - w["pressure"] * pressure
+        - w["oppressed"] * oppressed
+        + _in_reach(state, missing)
+    )
+    return max(-0.95, min(0.95, value))
+
+
+def _in_reach(state: ReggaeState, missing: set[tuple[str, str]]) -> float:
+    """The part of the value the active hand holds this turn (§Main Phase: Yay and Sway)."""
+    if state.phase not in ("villain", "main"):
+        return 0.0
+    table = state.table
+    hand = state.hand[state.active]
+    scorers = {(table[c].symbol, table[c].colour) for c in hand} & missing
+    wilds = sum(1 for c in hand if table[c].is_wild)
+    yays = min(state.yays_left, len(scorers) + wilds, len(missing))
+    w = WEIGHTS
+    pair_worth = (w["covered"] - w["potential"]) / PAIRS
+    yay = w["yay_in_reach"] * pair_worth
+    return yay * yays + w["sway_in_reach"] * _best_persuasion(state, hand)
+
+
+def _best_persuasion(state: ReggaeState, hand: list[int]) -> float:
+    """The danger drop of the best persuasion ``hand`` can complete now (§Sway): cards of the
+    villain's colour and wild cards, and other cards while open gifts last."""
+    table = state.table
+    suppressing = Counter(s for v in state.villains for s in table[v].suppresses)
+    now = danger(len(suppressing))
+    givable = [c for c in hand if table[c].type in ("starter", "main", "wild")]
+    best = 0.0
+    for villain in state.villains:
+        need = table[villain].persuasion - len(state.gifts[villain])
+        matching = sum(
+            1 for c in givable if table[c].is_wild or table[c].colour == table[villain].colour
+        )
+        if matching + min(state.open_gifts, len(givable) - matching) < need:
+            continue
+        freed = sum(1 for s in table[villain].suppresses if suppressing[s] == 1)
+        best = max(best, now - danger(len(suppressing) - freed))
+    return best

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.engines.core import Game, Information, SetupError, register_game
+from rules.engines.core import Game, Information, SetupError
 from rules.engines.reign_absolute.cards import (
     GAME_SLUG,
     CardDataError,
@@ -122,6 +122,3 @@ class ReignAbsoluteGame(Game):
         state.log("setup", first, factions=factions)
         state.settle()
         return state
-
-
-register_game(ReignAbsoluteGame)

@@ -38,32 +38,28 @@ from typing import Any, cast
 
 from rules.engines.core import Action, Rng, SetupError
 from rules.engines.core.hands import (
+    AgentFactory,
     BaseHandReport,
     CardBox,
+    HandsModel,
+    HandsPlugin,
     HandWalk,
     OutcomeTally,
     deck_counts,
-    log_lines,
-    never,
     outcome_label,
     outcome_text,
     per_game,
-    resolve_policy,
     turn_events,
 )
 from rules.engines.reign_absolute.cards import FIXTURE_DIR, CardSpec, fixture_records
 from rules.engines.reign_absolute.game import ReignAbsoluteGame
 from rules.engines.reign_absolute.narration import space
-from rules.engines.reign_absolute.plugin import ReignAbsolutePlugin
 from rules.engines.reign_absolute.state import DOOM, PASS, ReignState, Square
 
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
 
 
-# No hand, so nothing to mulligan (§Key Concepts & Mechanics): the deal is always kept.
-MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {"never": never}
 DECK_DIR = FIXTURE_DIR.parent / "decks" / "reign-absolute"
-DEFAULT_POLICY = "never"
 SAMPLE_TURNS = 60  # own turns a sampled game may last before it counts as a draw
 WALK_TURNS = 40
 EARLY_PLACEMENTS = 3
@@ -431,60 +427,6 @@ def _snapshot(state: ReignState, tally: _Tally, own_turns: int, final: bool = Fa
         tally.removed = len(state.unit_discards[1])
 
 
-def sample(
-    deck: Sequence[Mapping[str, Any]],
-    n: int = 100,
-    seed: int = 0,
-    mulligan_policy: str | MulliganPolicy = DEFAULT_POLICY,
-    turns: int = SAMPLE_TURNS,
-) -> ReignHandReport:
-    """Play ``n`` goldfish games of a faction deck (one record per card) and report.
-
-    Raises ``SetupError`` when the deck is not a whole faction deck of the box.
-    """
-    resolve_policy(MULLIGAN_POLICIES, mulligan_policy)  # there is no mulligan: only checked
-    faction = ""
-    early = rounds = exposed = combat_first = drew = lost = removed = 0
-    under = dict.fromkeys(BY_TURNS, 0)
-    outcomes = OutcomeTally()
-    openings: list[list[str]] = []
-    for index in range(n):
-        state, faction = _new_game(deck, seed + index, turns)
-        state.quiet()
-        tally = _Tally()
-        own_turns, _ = _play(state, seed + index, None, tally)
-        early += tally.liege_round <= EARLY_PLACEMENTS
-        rounds += tally.liege_round
-        exposed += tally.liege_exposed
-        combat_first += bool(tally.first_draw)
-        drew += tally.first_draw is not None
-        lost += tally.lost or 0
-        removed += tally.removed or 0
-        for t in BY_TURNS:
-            under[t] += tally.under.get(t, 0)
-        if len(openings) < 5:
-            openings.append(sorted(tally.placed[:EARLY_PLACEMENTS]))
-        outcomes.add(outcome_label(state.winner_seat(), _ended(state)), own_turns)
-    return ReignHandReport(
-        games=n,
-        faction=faction,
-        liege_early=per_game(early, n),
-        liege_round=per_game(rounds, n),
-        liege_exposed=per_game(exposed, n),
-        first_draw_combat=per_game(combat_first, drew),
-        games_with_draw=drew,
-        under_units={t: per_game(c, n) for t, c in under.items()},
-        units_lost=per_game(lost, n),
-        units_defeated=per_game(removed, n),
-        wins=outcomes.wins,
-        win_turn=outcomes.win_turn,
-        opening_hands=openings,
-    )
-
-
-# --- one game, step by step -------------------------------------------------------------------
-
-
 def _unit_line(state: ReignState, square: Square) -> str:
     unit = state.board[square]
     spec = state.table[unit]
@@ -494,59 +436,123 @@ def _unit_line(state: ReignState, square: Square) -> str:
     return f"{spec.name}{tag} on {space(square)}{extra}"
 
 
-def walk(
-    deck: Sequence[Mapping[str, Any]],
-    *,
-    seed: int,
-    mulligans: int = 0,
-    kept: bool = False,
-    turns: int = 0,
-) -> HandWalk:
-    """Deal the faction deck for ``seed``; once ``kept``, place the units and play ``turns`` of
-    the player's own turns with the goldfish line (there is no mulligan: ``mulligans`` is
-    ignored). Before ``kept`` the units are listed in the order they come up for placement."""
-    try:
+# --- the model --------------------------------------------------------------------------------
+class ReignAbsoluteHands(HandsModel):
+    """Reign Absolute's test hands: no hand, so nothing to mulligan (§Key Concepts & Mechanics):
+    the deal is always kept (the base's "never" policy); then the goldfish line. A sampled game
+    lasts at most ``sample_turns`` of the player's own turns."""
+
+    def __init__(self, plugin: HandsPlugin, *, sample_turns: int = SAMPLE_TURNS) -> None:
+        super().__init__(plugin)
+        self.sample_turns = sample_turns
+
+    def deal_games(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        *,
+        n: int,
+        seed: int,
+        policy: MulliganPolicy,
+        make_agent: AgentFactory | None,
+    ) -> ReignHandReport:
+        """Play ``n`` goldfish games of a faction deck (one record per card) and report.
+
+        Raises ``SetupError`` when the deck is not a whole faction deck of the box.
+        """
+        faction = ""
+        early = rounds = exposed = combat_first = drew = lost = removed = 0
+        under = dict.fromkeys(BY_TURNS, 0)
+        outcomes = OutcomeTally()
+        openings: list[list[str]] = []
+        for index in range(n):
+            state, faction = _new_game(deck, seed + index, self.sample_turns)
+            state.quiet()
+            tally = _Tally()
+            own_turns, _ = _play(state, seed + index, None, tally)
+            early += tally.liege_round <= EARLY_PLACEMENTS
+            rounds += tally.liege_round
+            exposed += tally.liege_exposed
+            combat_first += bool(tally.first_draw)
+            drew += tally.first_draw is not None
+            lost += tally.lost or 0
+            removed += tally.removed or 0
+            for t in BY_TURNS:
+                under[t] += tally.under.get(t, 0)
+            if len(openings) < 5:
+                openings.append(sorted(tally.placed[:EARLY_PLACEMENTS]))
+            outcomes.add(
+                outcome_label(state.winner_seat(), self.ended(state.end_reason())), own_turns
+            )
+        return ReignHandReport(
+            games=n,
+            faction=faction,
+            liege_early=per_game(early, n),
+            liege_round=per_game(rounds, n),
+            liege_exposed=per_game(exposed, n),
+            first_draw_combat=per_game(combat_first, drew),
+            games_with_draw=drew,
+            under_units={t: per_game(c, n) for t, c in under.items()},
+            units_lost=per_game(lost, n),
+            units_defeated=per_game(removed, n),
+            wins=outcomes.wins,
+            win_turn=outcomes.win_turn,
+            opening_hands=openings,
+        )
+
+    def replay(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        *,
+        seed: int,
+        mulligans: int,
+        kept: bool,
+        turns: int,
+        make_agent: AgentFactory | None,
+    ) -> HandWalk:
+        """Deal the faction deck for ``seed``; once ``kept``, place the units and play ``turns`` of
+        the player's own turns with the goldfish line (there is no mulligan: ``mulligans`` is
+        ignored). Before ``kept`` the units are listed in the order they come up for placement."""
         state, _ = _new_game(deck, seed, WALK_TURNS)
-    except SetupError as error:
-        return HandWalk(seed=seed, finished=True, error=str(error))
-    own_turns, log_from = (0, 0) if not kept else _play(state, seed, turns)
-    finished = state.is_terminal()
-    outcome = outcome_text(state.winner_seat(), own_turns, _ended(state)) if finished else ""
-    if not kept:
-        held = [t[2] for t in state.tasks if t[0] == "place" and t[1] == 0]
-        order = [state.table[u].name for u in [*held, *reversed(state.faction_decks[0])]]
-        zones = [("Placement order", [f"{i}. {name}" for i, name in enumerate(order, 1)])]
-    else:
-        known = [sq for sq in state.units_of(1) if state.known[state.board[sq]] & 1]
-        zones = [
-            ("Your units", [_unit_line(state, sq) for sq in state.units_of(0)]),
-            ("Rival units you have seen", [_unit_line(state, sq) for sq in known]),
-            ("Your unit discard pile", [state.table[u].name for u in state.unit_discards[0]]),
-            ("Rival's unit discard pile", [state.table[u].name for u in state.unit_discards[1]]),
-        ]
-    return HandWalk(
-        state=state,
-        seed=seed,
-        kept=kept,
-        turns=own_turns,
-        finished=finished,
-        outcome=outcome,
-        phase=state.tasks[0][0].replace("_", " ") if state.tasks else "",
-        hand=[],
-        zones=zones,
-        counters=[
-            ("Rival faction", state.factions[1].title()),
-            ("Your units", str(units_left(state, 0))),
-            ("Rival units", str(units_left(state, 1))),
-            ("Reinforcement deck", str(len(state.deck))),
-        ],
-        log=log_lines(ReignAbsolutePlugin(), turn_events(state.event_log(), log_from), state.table)
-        if kept and turns
-        else [],
-        events=turn_events(state.event_log(), log_from) if kept and turns else [],
-    )
-
-
-def _ended(state: ReignState) -> str:
-    """How the game ended, in the plugin's words (what the test-hands page shows)."""
-    return ReignAbsolutePlugin.words.end_reason(state.end_reason())
+        own_turns, log_from = (0, 0) if not kept else _play(state, seed, turns)
+        finished = state.is_terminal()
+        outcome = (
+            outcome_text(state.winner_seat(), own_turns, self.ended(state.end_reason()))
+            if finished
+            else ""
+        )
+        if not kept:
+            held = [t[2] for t in state.tasks if t[0] == "place" and t[1] == 0]
+            order = [state.table[u].name for u in [*held, *reversed(state.faction_decks[0])]]
+            zones = [("Placement order", [f"{i}. {name}" for i, name in enumerate(order, 1)])]
+        else:
+            known = [sq for sq in state.units_of(1) if state.known[state.board[sq]] & 1]
+            zones = [
+                ("Your units", [_unit_line(state, sq) for sq in state.units_of(0)]),
+                ("Rival units you have seen", [_unit_line(state, sq) for sq in known]),
+                ("Your unit discard pile", [state.table[u].name for u in state.unit_discards[0]]),
+                (
+                    "Rival's unit discard pile",
+                    [state.table[u].name for u in state.unit_discards[1]],
+                ),
+            ]
+        return HandWalk(
+            state=state,
+            seed=seed,
+            kept=kept,
+            turns=own_turns,
+            finished=finished,
+            outcome=outcome,
+            phase=state.tasks[0][0].replace("_", " ") if state.tasks else "",
+            hand=[],
+            zones=zones,
+            counters=[
+                ("Rival faction", state.factions[1].title()),
+                ("Your units", str(units_left(state, 0))),
+                ("Rival units", str(units_left(state, 1))),
+                ("Reinforcement deck", str(len(state.deck))),
+            ],
+            log=self.log(turn_events(state.event_log(), log_from), state.table)
+            if kept and turns
+            else [],
+            events=turn_events(state.event_log(), log_from) if kept and turns else [],
+        )

@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.engines.core.narration import Narrator, Part, listing, plural
+from rules.engines.core.narration import CardRef, Narrator, Part, listing, plural
+
+Event = Mapping[str, Any]
+Said = tuple[Part, ...] | None
 
 #: a step between orthogonally adjacent spaces, in words
 STEPS = {(0, 1): "up", (0, -1): "down", (1, 0): "right", (-1, 0): "left"}
@@ -39,106 +42,118 @@ def direction(origin: Sequence[int], target: Sequence[int]) -> str:
 class ReignAbsoluteNarrator(Narrator):
     """Two to four factions on a grid Battlefield; "Reign Absolute" rulebook words."""
 
-    def describe(self, event: Mapping[str, Any]) -> tuple[Part, ...] | None:
-        """One Reign Absolute event in words."""
-        kind, player = event.get("kind"), event.get("player")
-        if kind == "first_player_draw":
-            values = [str(v) for v in event.get("values") or []]
-            return (
-                f"Setup: each player draws a Reinforcement for the 1st Player (values "
-                f"{listing(values)}); {self.does(player, 'goes', inside=True)} first.",
-            )
-        if kind == "setup":
-            factions = [str(f).title() for f in event.get("factions") or []]
-            return (f"Factions: {listing(factions)}.",)
-        if kind == "place":
-            return (
-                f"{self.does(player, 'places')} a Unit face down on {space(event.get('square'))}.",
-            )
-        if kind == "swap":
-            a, b = (event.get("squares") or [[0, 0], [0, 0]])[:2]
-            return (f"{self.does(player, 'swaps')} the Units on {space(a)} and {space(b)}.",)
-        if kind == "reinforce":
-            return (
-                f"Reinforcement Phase: {self.does(player, 'places')} a Combat Reinforcement "
-                f"face down under the Unit on {space(event.get('square'))}.",
-            )
-        if kind in ("move", "march"):
-            way = direction(event["origin"], event["square"]) if event.get("origin") else ""
-            how = "Move Action" if kind == "move" else "March"
-            return (
-                f"{how}: {self.does(player, 'moves')} the Unit on "
-                f"{space(event.get('origin'))}{' ' + way if way else ''} to "
-                f"{space(event.get('square'))}.",
-            )
-        if kind == "attack":
-            return self.say(
-                f"Attack Action: {self.whose(player).capitalize()} ",
-                self.card(event["attacker"]),
-                f" on {space(event.get('origin'))} attacks ",
-                self.card(event["defender"]),
-                f" on {space(event.get('square'))}.",
-            )
-        if kind == "combat":
-            return self._combat(event)
-        if kind == "peek":
-            return (f"{self.does(player, 'looks')} at the Unit on {space(event.get('square'))}.",)
-        if kind == "doom":
-            return (
-                f"Doom Action: {self.does(player, 'calls')} Doom; every player discards a Unit.",
-            )
-        if kind == "doom_discard":
-            return self.say(
-                f"{self.does(player, 'discards')} ",
-                self.card(event["unit"]),
-                f" from {space(event.get('square'))}.",
-            )
-        if kind == "pass":
-            return (f"{self.does(player, 'takes')} no Action.",)
-        if kind == "reveal":
-            return self.say(
-                f"{self.does(player, 'reveals')} ",
-                self.card(event["unit"]),
-                f" on {space(event.get('square'))}.",
-            )
-        if kind == "recall":
-            return self.say(
-                f"{self.does(player, 'returns')} ",
-                self.card(event["unit"]),
-                f" from the Unit Discard pile to {space(event.get('square'))}.",
-            )
-        if kind == "draw":
-            if not event.get("card"):
-                return (
-                    f"Reinforcement Phase: {self.does(player, 'draws')} a Combat Reinforcement.",
-                )
-            return self.say(
-                f"Reinforcement Phase: {self.does(player, 'draws')} ", self.card(event["card"]), "."
-            )
-        if kind == "resolve":
-            return self.say(f"{self.does(player, 'resolves')} ", self.card(event["card"]), ".")
-        if kind == "ignore":
-            return self.say(
-                f"{self.does(player, 'ignores')} and {self.verb(player, 'discards')} ",
-                self.card(event["card"]),
-                ".",
-            )
-        if kind == "reshuffle":
-            return (
-                f"The Reinforcement Discard pile is shuffled into a new Reinforcement Deck "
-                f"({plural(int(event.get('cards', 0)), 'card')}).",
-            )
-        if kind == "eradicated":
-            return (
-                f"{self.who(player)} {'are' if self.who(player) == 'You' else 'is'} "
-                "eradicated from the game.",
-            )
-        if kind == "game_over":
-            reason = self.end_reason(event.get("reason"))
-            if isinstance(player, int) and player >= 0:
-                return (f"{self.does(player, 'wins')}: {reason}.",)
-            return (f"The game ends: {reason}.",)
-        return super().describe(event)
+    def describe_first_player_draw(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        values = [str(v) for v in event.get("values") or []]
+        return (
+            f"Setup: each player draws a Reinforcement for the 1st Player (values "
+            f"{listing(values)}); {self.does(player, 'goes', inside=True)} first.",
+        )
+
+    def describe_setup(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        factions = [str(f).title() for f in event.get("factions") or []]
+        return (f"Factions: {listing(factions)}.",)
+
+    def describe_place(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        where = space(event.get("square"))
+        return (f"{self.does(player, 'places')} a Unit face down on {where}.",)
+
+    def describe_swap(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        a, b = (event.get("squares") or [[0, 0], [0, 0]])[:2]
+        return (f"{self.does(player, 'swaps')} the Units on {space(a)} and {space(b)}.",)
+
+    def describe_reinforce(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return (
+            f"Reinforcement Phase: {self.does(player, 'places')} a Combat Reinforcement "
+            f"face down under the Unit on {space(event.get('square'))}.",
+        )
+
+    def describe_move(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return self._moved(event, player, "Move Action")
+
+    def describe_march(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return self._moved(event, player, "March")
+
+    def _moved(self, event: Event, player: Any, how: str) -> Said:
+        """A Unit moved one space (a Move Action, or a March), and which way."""
+        way = direction(event["origin"], event["square"]) if event.get("origin") else ""
+        return (
+            f"{how}: {self.does(player, 'moves')} the Unit on "
+            f"{space(event.get('origin'))}{' ' + way if way else ''} to "
+            f"{space(event.get('square'))}.",
+        )
+
+    def describe_attack(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return self.say(
+            f"Attack Action: {self.whose(player).capitalize()} ",
+            self.card(event["attacker"]),
+            f" on {space(event.get('origin'))} attacks ",
+            self.card(event["defender"]),
+            f" on {space(event.get('square'))}.",
+        )
+
+    def describe_peek(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return (f"{self.does(player, 'looks')} at the Unit on {space(event.get('square'))}.",)
+
+    def describe_doom(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return (f"Doom Action: {self.does(player, 'calls')} Doom; every player discards a Unit.",)
+
+    def describe_doom_discard(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return self.say(
+            f"{self.does(player, 'discards')} ",
+            self.card(event["unit"]),
+            f" from {space(event.get('square'))}.",
+        )
+
+    def describe_pass(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return (f"{self.does(player, 'takes')} no Action.",)
+
+    def describe_reveal(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return self.say(
+            f"{self.does(player, 'reveals')} ",
+            self.card(event["unit"]),
+            f" on {space(event.get('square'))}.",
+        )
+
+    def describe_recall(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return self.say(
+            f"{self.does(player, 'returns')} ",
+            self.card(event["unit"]),
+            f" from the Unit Discard pile to {space(event.get('square'))}.",
+        )
+
+    def describe_draw(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        if card is None:
+            return (f"Reinforcement Phase: {self.does(player, 'draws')} a Combat Reinforcement.",)
+        return self.say(f"Reinforcement Phase: {self.does(player, 'draws')} ", card, ".")
+
+    def describe_resolve(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return self.say(f"{self.does(player, 'resolves')} ", self.card(event["card"]), ".")
+
+    def describe_ignore(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return self.say(
+            f"{self.does(player, 'ignores')} and {self.verb(player, 'discards')} ",
+            self.card(event["card"]),
+            ".",
+        )
+
+    def describe_reshuffle(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return (
+            f"The Reinforcement Discard pile is shuffled into a new Reinforcement Deck "
+            f"({plural(int(event.get('cards', 0)), 'card')}).",
+        )
+
+    def describe_eradicated(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        who = self.who(player)
+        return (f"{who} {'are' if who == 'You' else 'is'} eradicated from the game.",)
+
+    def describe_game_over(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        reason = self.end_reason(event.get("reason"))
+        if isinstance(player, int) and player >= 0:
+            return (f"{self.does(player, 'wins')}: {reason}.",)
+        return (f"The game ends: {reason}.",)
+
+    def describe_combat(self, event: Event, player: Any, card: CardRef | None) -> Said:
+        return self._combat(event)
 
     def _combat(self, event: Mapping[str, Any]) -> tuple[Part, ...]:
         attacker, defender = self.card(event["attacker"]), self.card(event["defender"])

@@ -14,6 +14,7 @@ from rules.engines.core import (
     PageWords,
     SeatPlan,
     SetupError,
+    SightingWords,
 )
 from rules.engines.core.api import State
 from rules.engines.core.narration import CardRef, Part
@@ -37,7 +38,7 @@ class ReignAbsolutePlugin(GamePlugin):
     legal); the rulebook's draw (§Setup) always decides the 1st Player."""
 
     game = ReignAbsoluteGame
-    hands_module = "rules.engines.reign_absolute.hands"
+    hands_model = "rules.engines.reign_absolute.hands:ReignAbsoluteHands"
     narrator = "rules.engines.reign_absolute.narration:ReignAbsoluteNarrator"
     table_builder = "rules.engines.reign_absolute.table:reign_table"
     max_decks = 4
@@ -63,6 +64,12 @@ class ReignAbsolutePlugin(GamePlugin):
         "hard": Difficulty("greedy", "greedy over 6 guesses at the hidden units"),
     }
     words: ClassVar[PageWords] = PageWords(
+        sightings=SightingWords(
+            drawn="it was deployed on the battlefield",
+            played="it moved to another square, attacked or was attacked, or was revealed to lend "
+            "its strength to a combat",
+            always_drawn="§Setup deploys every Unit of the faction",
+        ),
         hands=HandWords(
             opening="The deal",
             kept="Units placed",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.engines.core import CardRecord, Game, Information, SetupError, register_game
+from rules.engines.core import CardRecord, Game, Information, SetupError
 from rules.engines.revolt_n_reign.cards import (
     GAME_SLUG,
     UA,
@@ -147,6 +147,3 @@ class RevoltNReignGame(Game):
             mulligans=bool(setup.get("mulligans", True)),
         )
         return state
-
-
-register_game(RevoltNReignGame)

@@ -12,6 +12,7 @@ from rules.engines.core import (
     GamePlugin,
     HandWords,
     PageWords,
+    SightingWords,
     State,
 )
 from rules.engines.core.narration import CardRef, Part
@@ -45,7 +46,7 @@ class RevoltNReignPlugin(GamePlugin):
     "Step 4: Determine Turn Order" is asked for."""
 
     game = RevoltNReignGame
-    hands_module = "rules.engines.revolt_n_reign.hands"
+    hands_model = "rules.engines.revolt_n_reign.hands:RevoltNReignHands"
     narrator = "rules.engines.revolt_n_reign.narration:RevoltNReignNarrator"
     table_builder = "rules.engines.revolt_n_reign.table:rnr_table"
     #: turn plans at a quarter of their default budget (100 sampled plans of 100 nodes a turn,
@@ -66,6 +67,12 @@ class RevoltNReignPlugin(GamePlugin):
         "plan": "Turn plans (100 sampled plans a turn; about 4 s a game)",
     }
     words: ClassVar[PageWords] = PageWords(
+        sightings=SightingWords(
+            drawn="it left its side's draw pile by the end of the game (the UAs are in play from the "
+            "start), or was played",
+            played="its side played it: as a card, a Pillar, a Clash or for free in Step 5: "
+            "Pre-Game Equalization",
+        ),
         hands=HandWords(
             intro="you go first against a rival with the same deck who plays no card "
             "(a “goldfish”)."

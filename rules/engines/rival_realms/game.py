@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.engines.core import Game, Information, SetupError, register_game
+from rules.engines.core import Game, Information, SetupError
 from rules.engines.rival_realms.cards import (
     GAME_SLUG,
     CardDataError,
@@ -138,6 +138,3 @@ class RivalRealmsGame(Game):
                 deck[str(name)] = deck.get(str(name), 0) + 1
             return deck
         raise SetupError("a deck is a mapping of card names to counts, or a list of names")
-
-
-register_game(RivalRealmsGame)

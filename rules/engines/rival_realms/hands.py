@@ -35,33 +35,29 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engines.core import Action, SetupError
+from rules.engines.core import Action
 from rules.engines.core.hands import (
+    AgentFactory,
     BaseHandReport,
     CardBox,
+    HandsModel,
+    HandsPlugin,
     HandWalk,
     OutcomeTally,
     deck_counts,
-    log_lines,
-    never,
     outcome_label,
     outcome_text,
     per_game,
-    resolve_policy,
     turn_events,
 )
 from rules.engines.rival_realms.cards import CardSpec, fixture_records
 from rules.engines.rival_realms.decklists import fixture_decks
 from rules.engines.rival_realms.game import RivalRealmsGame
-from rules.engines.rival_realms.plugin import RivalRealmsPlugin
 from rules.engines.rival_realms.state import HAND_SIZE, STARTING_LIFE, RealmsState
 
 MulliganPolicy = Callable[[Sequence[CardSpec], int], bool]
 
 
-# §Setup deals seven cards and has no mulligan: keeping the hand is the only choice.
-MULLIGAN_POLICIES: dict[str, MulliganPolicy] = {"never": never}
-DEFAULT_POLICY = "never"
 SAMPLE_TURNS = 50  # own turns a sampled game may last before it counts as a draw
 WALK_TURNS = 40
 DEPLOY_TURNS = (1, 2, 3)
@@ -321,75 +317,7 @@ def idle_action(state: RealmsState) -> Action:
     return PASS if PASS in actions else END
 
 
-# --- sampling ---------------------------------------------------------------------------------
-def sample(
-    deck: Sequence[Mapping[str, Any]],
-    n: int = 100,
-    seed: int = 0,
-    mulligan_policy: str | MulliganPolicy = DEFAULT_POLICY,
-    turns: int = SAMPLE_TURNS,
-) -> RealmsHandReport:
-    """Deal ``n`` goldfish games of ``deck`` (one record per card) and report openings and ends.
-
-    Raises ``SetupError`` for a deck the engine cannot play (not 40 cards, too many copies ...).
-    """
-    resolve_policy(MULLIGAN_POLICIES, mulligan_policy)  # there is no mulligan: only checked
-    supply_total = with_supply = 0
-    deployed = dict.fromkeys(DEPLOY_TURNS, 0)
-    played = dict.fromkeys(BY_TURNS, 0)
-    damage = dict.fromkeys(BY_TURNS, 0)
-    outcomes = OutcomeTally()
-    hands: list[list[str]] = []
-    for index in range(n):
-        state = _new_game(deck, seed + index, turns)
-        state.quiet()
-        opening = [state.table[c] for c in state.hand[0]]
-        supply = sum(1 for spec in opening if spec.type == "supply")
-        supply_total += supply
-        with_supply += supply >= OPENING_SUPPLY
-        if len(hands) < 5:
-            hands.append(sorted(spec.name for spec in opening))
-        goldfish = Goldfish()
-        deployed_turns: set[int] = set()
-        plays: list[int] = []
-        life_after: dict[int, int] = {}
-        while not state.is_terminal():
-            turn = own_turn(state)
-            for t in BY_TURNS:
-                if turn > t and t not in life_after:
-                    life_after[t] = state.life[1]
-            if state.current_player() == 1:
-                state.apply(idle_action(state))
-                continue
-            action = goldfish.act(state)
-            if action.kind == "play" and not state.tasks:
-                plays.append(turn)
-                spec = next(
-                    state.table[c] for c in state.hand[0] if state.table[c].key == action.args[0]
-                )
-                if spec.is_permanent:
-                    deployed_turns.add(turn)
-            state.apply(action)
-        for t in DEPLOY_TURNS:
-            deployed[t] += t in deployed_turns
-        for t in BY_TURNS:
-            played[t] += sum(1 for turn in plays if turn <= t)
-            damage[t] += STARTING_LIFE - max(0, life_after.get(t, state.life[1]))
-        outcomes.add(outcome_label(state.winner(), _ended(state)), own_turn(state))
-    return RealmsHandReport(
-        games=n,
-        supply_in_opening=per_game(supply_total, n),
-        opening_with_supply=per_game(with_supply, n),
-        deployed_on_turn={t: per_game(c, n) for t, c in deployed.items()},
-        played_by_turn={t: per_game(c, n) for t, c in played.items()},
-        damage_by_turn={t: per_game(c, n) for t, c in damage.items()},
-        wins=outcomes.wins,
-        win_turn=outcomes.win_turn,
-        opening_hands=hands,
-    )
-
-
-# --- one game, step by step -------------------------------------------------------------------
+# --- the model --------------------------------------------------------------------------------
 def _field_names(state: RealmsState, player: int) -> list[str]:
     names = []
     for card in state.field[player]:
@@ -401,66 +329,142 @@ def _field_names(state: RealmsState, player: int) -> list[str]:
     return names
 
 
-def walk(
-    deck: Sequence[Mapping[str, Any]],
-    *,
-    seed: int,
-    mulligans: int = 0,
-    kept: bool = False,
-    turns: int = 0,
-) -> HandWalk:
-    """Deal ``deck``'s opening hand for ``seed`` and, once ``kept``, play ``turns`` of the
-    player's own turns with the goldfish line (there is no mulligan: ``mulligans`` is ignored)."""
-    try:
-        state = _new_game(deck, seed, WALK_TURNS)
-    except SetupError as error:
-        return HandWalk(seed=seed, finished=True, error=str(error))
-    goldfish = Goldfish()
-    played = 0
-    log_from = len(state.event_log())
-    while kept and not state.is_terminal():
-        if state.current_player() == 1:
-            state.apply(idle_action(state))
-            continue
-        if own_turn(state) > played:
-            if played == turns:
-                break
-            played = own_turn(state)
-            log_from = max(i for i, e in enumerate(state.event_log()) if e.kind == "turn")
-        state.apply(goldfish.act(state))
-    finished = state.is_terminal()
-    outcome = outcome_text(state.winner(), own_turn(state), _ended(state)) if finished else ""
-    return HandWalk(
-        state=state,
-        seed=seed,
-        mulligans=0,
-        kept=kept,
-        turns=played,
-        can_mulligan=False,
-        finished=finished,
-        outcome=outcome,
-        phase=state.phase if kept else "opening hand",
-        hand=sorted(state.table[c].name for c in state.hand[0]),
-        zones=[
-            ("Your field", _field_names(state, 0)),
-            ("Your discard deck", sorted(state.table[c].name for c in state.discard[0])),
-        ],
-        counters=[
-            ("Life", str(state.life[0])),
-            ("Rival's life", str(state.life[1])),
-            ("Supply in hand", str(sum(s.supply for s in Goldfish._supply_cards(state)))),
-            ("Draw deck", str(len(state.draw[0]))),
-            ("Lost deck", str(len(state.lost[0]))),
-        ],
-        log=log_lines(
-            RivalRealmsPlugin(), turn_events(state.event_log(), log_from, ("turn",)), state.table
+class RivalRealmsHands(HandsModel):
+    """Rival Realms' test hands: §Setup deals seven cards and has no mulligan, so keeping the
+    hand is the only choice (the base's "never" policy); then the goldfish line. A sampled game
+    lasts at most ``sample_turns`` of the player's own turns."""
+
+    def __init__(self, plugin: HandsPlugin, *, sample_turns: int = SAMPLE_TURNS) -> None:
+        super().__init__(plugin)
+        self.sample_turns = sample_turns
+
+    def deal_games(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        *,
+        n: int,
+        seed: int,
+        policy: MulliganPolicy,
+        make_agent: AgentFactory | None,
+    ) -> RealmsHandReport:
+        """Deal ``n`` goldfish games of ``deck`` (one record per card) and report openings and ends.
+
+        Raises ``SetupError`` for a deck the engine cannot play (not 40 cards, too many copies ...).
+        """
+        supply_total = with_supply = 0
+        deployed = dict.fromkeys(DEPLOY_TURNS, 0)
+        played = dict.fromkeys(BY_TURNS, 0)
+        damage = dict.fromkeys(BY_TURNS, 0)
+        outcomes = OutcomeTally()
+        hands: list[list[str]] = []
+        for index in range(n):
+            state = _new_game(deck, seed + index, self.sample_turns)
+            state.quiet()
+            opening = [state.table[c] for c in state.hand[0]]
+            supply = sum(1 for spec in opening if spec.type == "supply")
+            supply_total += supply
+            with_supply += supply >= OPENING_SUPPLY
+            if len(hands) < 5:
+                hands.append(sorted(spec.name for spec in opening))
+            goldfish = Goldfish()
+            deployed_turns: set[int] = set()
+            plays: list[int] = []
+            life_after: dict[int, int] = {}
+            while not state.is_terminal():
+                turn = own_turn(state)
+                for t in BY_TURNS:
+                    if turn > t and t not in life_after:
+                        life_after[t] = state.life[1]
+                if state.current_player() == 1:
+                    state.apply(idle_action(state))
+                    continue
+                action = goldfish.act(state)
+                if action.kind == "play" and not state.tasks:
+                    plays.append(turn)
+                    spec = next(
+                        state.table[c]
+                        for c in state.hand[0]
+                        if state.table[c].key == action.args[0]
+                    )
+                    if spec.is_permanent:
+                        deployed_turns.add(turn)
+                state.apply(action)
+            for t in DEPLOY_TURNS:
+                deployed[t] += t in deployed_turns
+            for t in BY_TURNS:
+                played[t] += sum(1 for turn in plays if turn <= t)
+                damage[t] += STARTING_LIFE - max(0, life_after.get(t, state.life[1]))
+            outcomes.add(
+                outcome_label(state.winner(), self.ended(state.end_reason())), own_turn(state)
+            )
+        return RealmsHandReport(
+            games=n,
+            supply_in_opening=per_game(supply_total, n),
+            opening_with_supply=per_game(with_supply, n),
+            deployed_on_turn={t: per_game(c, n) for t, c in deployed.items()},
+            played_by_turn={t: per_game(c, n) for t, c in played.items()},
+            damage_by_turn={t: per_game(c, n) for t, c in damage.items()},
+            wins=outcomes.wins,
+            win_turn=outcomes.win_turn,
+            opening_hands=hands,
         )
-        if turns
-        else [],
-        events=turn_events(state.event_log(), log_from, ("turn",)) if turns else [],
-    )
 
-
-def _ended(state: RealmsState) -> str:
-    """How the game ended, in the plugin's words (what the test-hands page shows)."""
-    return RivalRealmsPlugin.words.end_reason(state.end_reason())
+    def replay(
+        self,
+        deck: Sequence[Mapping[str, Any]],
+        *,
+        seed: int,
+        mulligans: int,
+        kept: bool,
+        turns: int,
+        make_agent: AgentFactory | None,
+    ) -> HandWalk:
+        """Deal ``deck``'s opening hand for ``seed`` and, once ``kept``, play ``turns`` of the
+        player's own turns with the goldfish line (there is no mulligan: ``mulligans`` is ignored)."""
+        state = _new_game(deck, seed, WALK_TURNS)
+        goldfish = Goldfish()
+        played = 0
+        log_from = len(state.event_log())
+        while kept and not state.is_terminal():
+            if state.current_player() == 1:
+                state.apply(idle_action(state))
+                continue
+            if own_turn(state) > played:
+                if played == turns:
+                    break
+                played = own_turn(state)
+                log_from = max(i for i, e in enumerate(state.event_log()) if e.kind == "turn")
+            state.apply(goldfish.act(state))
+        finished = state.is_terminal()
+        outcome = (
+            outcome_text(state.winner(), own_turn(state), self.ended(state.end_reason()))
+            if finished
+            else ""
+        )
+        return HandWalk(
+            state=state,
+            seed=seed,
+            mulligans=0,
+            kept=kept,
+            turns=played,
+            can_mulligan=False,
+            finished=finished,
+            outcome=outcome,
+            phase=state.phase if kept else "opening hand",
+            hand=sorted(state.table[c].name for c in state.hand[0]),
+            zones=[
+                ("Your field", _field_names(state, 0)),
+                ("Your discard deck", sorted(state.table[c].name for c in state.discard[0])),
+            ],
+            counters=[
+                ("Life", str(state.life[0])),
+                ("Rival's life", str(state.life[1])),
+                ("Supply in hand", str(sum(s.supply for s in Goldfish._supply_cards(state)))),
+                ("Draw deck", str(len(state.draw[0]))),
+                ("Lost deck", str(len(state.lost[0]))),
+            ],
+            log=self.log(turn_events(state.event_log(), log_from, ("turn",)), state.table)
+            if turns
+            else [],
+            events=turn_events(state.event_log(), log_from, ("turn",)) if turns else [],
+        )

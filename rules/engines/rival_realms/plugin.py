@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rules.engines.core import Action, Difficulty, GamePlugin, HandWords, PageWords, State
+from rules.engines.core import (
+    Action,
+    Difficulty,
+    GamePlugin,
+    HandWords,
+    PageWords,
+    SightingWords,
+    State,
+)
 from rules.engines.core.narration import CardRef, Part
 from rules.engines.core.picks import card_pick
 from rules.engines.core.playtest import Playtest, PlaytestCounter
@@ -28,7 +36,7 @@ class RivalRealmsPlugin(GamePlugin):
     the rulebook's Setup says."""
 
     game = RivalRealmsGame
-    hands_module = "rules.engines.rival_realms.hands"
+    hands_model = "rules.engines.rival_realms.hands:RivalRealmsHands"
     narrator = "rules.engines.rival_realms.narration:RivalRealmsNarrator"
     table_builder = "rules.engines.rival_realms.table:realms_table"
     #: the rulebook has no draw: a stalemate (the book's own endless game, detected) is counted
@@ -37,6 +45,10 @@ class RivalRealmsPlugin(GamePlugin):
     #: the game's own policy first (``policy.play_action``): see docs/rules/rival-realms.md,
     #: "Measured", for how its games end against itself, random and greedy
     team_policy = "rules.engines.rival_realms.policy:play_action"
+    #: a candidate policy (``team(policy=dig)``), measured against the default (docs/agents.md)
+    team_policies: ClassVar[Mapping[str, str]] = {
+        "dig": "rules.engines.rival_realms.policy:dig_action",
+    }
     matchup_agents: ClassVar[tuple[str, ...]] = ("team", "random", "greedy", "mcts")
     evaluation_weights = "rules.engines.rival_realms.state:WEIGHTS"
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
@@ -49,6 +61,10 @@ class RivalRealmsPlugin(GamePlugin):
         "a fraction of a second a game)",
     }
     words: ClassVar[PageWords] = PageWords(
+        sightings=SightingWords(
+            drawn="it left its side's draw deck by the end of the game, or was played",
+            played="its side played it or put it onto its field",
+        ),
         hands=HandWords(
             intro="you go first against a rival with the same deck who plays no card and never "
             "blocks (a “goldfish”). Rival Realms has no mulligan."

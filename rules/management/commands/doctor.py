@@ -1,6 +1,6 @@
 """``manage.py doctor --deck 3 --gauntlet 5,8``: the deck doctor's best one-card swaps.
 
-The job is the one the API and the pages create (``rules.doctor``, a simulation job of kind
+The job is the one the API and the pages create (``rules.lab.doctor``, a simulation job of kind
 ``doctor``): swaps screened for legality and effect on play, raced by sequential halving with
 common random numbers against the gauntlet, one round a chunk. With a broker configured the
 rounds go to the workers one after the other and the command waits; without one, or with
@@ -16,11 +16,11 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from rules.doctor import DoctorError, doctor_plan, doctor_swap_apply, doctor_text
-from rules.jobs import simulation_job_create
+from rules.lab.doctor import DoctorError, doctor_plan, doctor_swap_apply, doctor_text
+from rules.lab.jobs import simulation_job_start
+from rules.lab.plans import SimulationJobError
 from rules.management.jobrun import job_run_to_end
 from rules.models import SimulationJob
-from rules.plans import SimulationJobError
 
 
 def _names(text: str | None) -> list[str]:
@@ -91,12 +91,13 @@ class Command(BaseCommand):
                 outs=_names(options["outs"]),
                 seed=options["seed"],
             )
-            job = simulation_job_create(
+            job = simulation_job_start(
                 kind=SimulationJob.Kind.DOCTOR,
                 plan=plan,
-                owner=None,
+                user=None,
+                address="",
+                operator=True,
                 seed=options["seed"],
-                dispatch=False,
             )
         except SimulationJobError as error:
             raise CommandError(str(error)) from error

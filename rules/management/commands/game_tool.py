@@ -8,7 +8,7 @@ game and hands the remaining arguments over, so no shared command names a game.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -30,9 +30,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         """Run the command."""
         if options["list"] or not options["game"]:
-            for plugin in plugins():
-                for name in sorted(plugin.tools):
-                    self.stdout.write(f"{plugin.slug} {name}")
+            for listed in plugins():
+                for name in sorted(listed.tools):
+                    self.stdout.write(f"{listed.slug} {name}")
             return
         plugin = find_plugin(options["game"])
         if plugin is None:
@@ -43,6 +43,7 @@ class Command(BaseCommand):
             have = ", ".join(sorted(plugin.tools)) or "none"
             raise CommandError(f"{plugin.name} has no tool {name!r} (its tools: {have})")
         try:
-            plugin.tool(name)(list(options["tool_args"]), self.stdout)
+            # the command's OutputWrapper passes every call on to the text stream it wraps
+            plugin.tool(name)(list(options["tool_args"]), cast(TextIO, self.stdout))
         except ToolError as exc:
             raise CommandError(f"{plugin.slug} {name}: {exc}") from exc

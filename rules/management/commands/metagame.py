@@ -3,7 +3,7 @@ simulation job, and its win-rate matrix.
 
 Every pair of the 2-16 decks (of one competitive game) plays ``--games`` games (even, so each
 deck sits in each seat half the time), every deck played by ``--agent``. The job is the one the
-API creates (``rules.jobs``): with a broker configured (``CELERY_BROKER_URL``) its chunks go to
+API creates (``rules.lab.jobs``): with a broker configured (``CELERY_BROKER_URL``) its chunks go to
 the workers and the command waits, printing the progress; without one, or with ``--inline``,
 this process plays the chunks one after the other. The same seed gives the same matrix whatever
 ``--chunk-size`` and however many workers played it. Ctrl-C cancels the job.
@@ -23,16 +23,16 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules.gauntlet import rate_table_csv, rate_table_json, rate_table_text
-from rules.jobs import simulation_job_create
-from rules.management.jobrun import job_run_to_end
-from rules.metagame import Metagame, metagame_csv, metagame_json
-from rules.models import SimulationJob
-from rules.plans import SimulationJobError, gauntlet_plan, metagame_plan
-from rules.selectors import (
+from rules.lab.jobs import simulation_job_start
+from rules.lab.plans import SimulationJobError, gauntlet_plan, metagame_plan
+from rules.lab.selectors import (
     simulation_job_gauntlet,
     simulation_job_metagame,
     simulation_job_team_field,
 )
+from rules.management.jobrun import job_run_to_end
+from rules.metagame import Metagame, metagame_csv, metagame_json
+from rules.models import SimulationJob
 
 
 def _numbers(text: str, what: str, kind: type) -> list[Any]:
@@ -111,14 +111,15 @@ class Command(BaseCommand):
                     games_per_pairing=options["games"],
                     players=options["players"],
                 )
-            job = simulation_job_create(
+            job = simulation_job_start(
                 kind=kind,
                 plan=plan,
-                owner=None,
+                user=None,
+                address="",
+                operator=True,
                 seed=options["seed"],
                 chunk_size=options["chunk_size"],
                 meta_shares=shares,
-                dispatch=False,
             )
         except SimulationJobError as error:
             raise CommandError(str(error)) from error

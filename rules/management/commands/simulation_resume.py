@@ -7,7 +7,7 @@ stops beating (its heartbeat moves as every chunk starts and ends, and every
 ``SIMULATION_STALE_SECONDS`` (or ``--older-than``), this command plays the job's chunks not
 stored yet, in this process, and the job ends with the aggregate an uninterrupted run gives.
 A serving process does the same by itself as it starts and every ``SIMULATION_RESUME_INTERVAL``
-seconds (``rules.jobs.simulation_resumer_start``), for every kind of job (matchups included),
+seconds (``rules.lab.jobs.simulation_resumer_start``), for every kind of job (matchups included),
 and also queues again the chunks whose worker died; the command is for servers that turn it
 off, and for workers' jobs.
 
@@ -24,7 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from rules.jobs import (
+from rules.lab.jobs import (
     simulation_job_requeue,
     simulation_job_resume,
     simulation_jobs_stale,

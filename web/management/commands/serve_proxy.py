@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from deckwright.proxy import ProxyError, ProxyServer, Site
+from common.proxy import ProxyError, ProxyServer, Site
 
 
 class Command(BaseCommand):
@@ -26,6 +26,11 @@ class Command(BaseCommand):
         parser.add_argument("--listen", default="127.0.0.1:8000", help="nginx's address")
         parser.add_argument(
             "--upstream", default="127.0.0.1:8001", help="gunicorn's address (loopback)"
+        )
+        parser.add_argument(
+            "--websocket-upstream",
+            default="127.0.0.1:8002",
+            help="daphne's address, for the WebSockets of live tables (loopback)",
         )
         parser.add_argument("--server-name", default="_", help="nginx server_name")
         parser.add_argument("--max-body", default="2m", help="largest request body (413 above)")
@@ -46,6 +51,7 @@ class Command(BaseCommand):
         site = Site(
             listen=options["listen"],
             upstream=options["upstream"],
+            websocket_upstream=options["websocket_upstream"],
             static_root=Path(settings.STATIC_ROOT),
             server_name=options["server_name"],
             max_body=options["max_body"],
@@ -71,7 +77,8 @@ class Command(BaseCommand):
             server.start()
             self.stdout.write(
                 f"Serving http{'s' if site.tls_certificate else ''}://{site.listen}/ through nginx "
-                f"({server.nginx}); gunicorn on {site.upstream}. Ctrl-C stops both."
+                f"({server.nginx}); gunicorn on {site.upstream}, daphne (WebSockets) on "
+                f"{site.websocket_upstream}. Ctrl-C stops them all."
             )
             self.stdout.flush()
             status = server.wait()

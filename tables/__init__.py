@@ -1,0 +1,1 @@
+"""Live tables between people: play a friend (docs/play.md "Play a friend")."""

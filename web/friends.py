@@ -1,0 +1,145 @@
+"""What a seat of a friend table is sent: its own view of the position only (the table built
+from its own observation, its own choices, the log as it may read it), rendered as the play
+page renders a game against the AI, so the clickable table works alike (static/js/play-table.js).
+
+``seat_message`` is the one function building it: the WebSocket consumer (web/consumers.py)
+sends it, and a test re-deals what a seat cannot see and expects the same message.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import render_to_string
+
+from rules.engines.core import State
+from rules.engines.core.table import PUBLIC
+from rules.play import events_for_player, play_position, public_events
+from tables.clocks import clock_words, table_clocks
+from tables.models import FriendSeat, FriendTable
+from tables.selectors import friend_mover_words, friend_result_words, friend_seat_names
+from tables.spectators import cards_revealed, seconds_to_next_action, visible_action_count
+from web.narration import narrated_log
+from web.table import table_for
+from web.views.play import beside_choices, hand_in_bar, seat_choices
+
+#: the notes on the chairs a seat is shown (the latest)
+NOTES_SHOWN = 5
+
+
+def table_position(table: FriendTable) -> State:
+    """The position a started table's stored actions lead to."""
+    return play_position(table)
+
+
+def channel_layer_words() -> str:
+    """How moves reach the other players, in words for the table page."""
+    backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    if backend.startswith("channels_redis."):
+        return "Moves travel through Redis: players may be served by different server processes."
+    return (
+        "Moves travel through this server process's memory (no REDIS_URL set): every player "
+        "of a table must be served by the same process."
+    )
+
+
+def seat_message(
+    table: FriendTable, state: State, seat: FriendSeat, now: datetime | None = None
+) -> dict[str, Any]:
+    """The message for ``seat`` at ``table`` in position ``state``: the move count a move must
+    carry back (``seen``), whether it is this seat's move, and the rendered view of its seat,
+    its status line naming whose move it is (any of up to four seats, a rival or a partner),
+    with the clocks as they stand at ``now`` and the latest notes on the chairs (who left, the
+    AI standing in, a flag fall)."""
+    slug = table.game.slug
+    viewer = int(seat.engine_seat or 0)
+    names = friend_seat_names(table, seat)
+    view = table_for(slug, state, viewer, names)
+    choices, controls = seat_choices(slug, state, viewer, view)
+    log = narrated_log(slug, events_for_player(state, viewer), names)
+    finished = state.is_terminal() or table.status == FriendTable.Status.FINISHED
+    if finished:
+        choices, controls = [], []  # a game ended on time has moves left that nobody may make
+        status = f"Game over: {friend_result_words(table, seat)}."
+    elif choices:
+        status = "Your move."
+    else:
+        status = f"{friend_mover_words(table, state, seat)}."
+    context = {
+        "table": view,
+        "beside_choices": beside_choices(view),
+        "hand": hand_in_bar(slug, view) if choices else [],
+        "choices": choices,
+        "controls": controls,
+        "log": [group for group in log if group["lines"]],
+        "status": status,
+        "seen": len(table.actions),
+        "clocks": [
+            {**clock, "name": names[clock["engine_seat"]], "text": clock_words(clock["left_ms"])}
+            for clock in table_clocks(table, now)
+            if clock["engine_seat"] < len(names)
+        ],
+        "notes": list(table.notes or [])[-NOTES_SHOWN:],
+        "watching": watching_words(table),
+    }
+    return {
+        "type": "position",
+        "seen": len(table.actions),
+        "your_move": bool(choices),
+        "finished": finished,
+        "html": render_to_string("web/_friend_position.html", context),
+    }
+
+
+def watching_words(table: FriendTable) -> str:
+    """How many spectators watch, in words for the players ('' when nobody may watch)."""
+    if table.spectators == FriendTable.Spectators.NONE:
+        return ""
+    count = table.watching
+    return f"{count} spectator{'' if count == 1 else 's'} watching."
+
+
+def spectator_message(
+    table: FriendTable, state: State, *, revealed: bool = False, refresh_in: float | None = None
+) -> dict[str, Any]:
+    """The message for a spectator of ``table`` in position ``state`` (already the delayed one):
+    the public table and log, built from what no seat holds privately, or with ``revealed`` (the
+    game over and every seated person agreed) every hand and the whole log. ``refresh_in``: in
+    how many seconds the delayed view shows the next action (the page asks again then)."""
+    slug = table.game.slug
+    names = friend_seat_names(table, None)
+    view = table_for(slug, state, None if revealed else PUBLIC, names)
+    events = [e.as_dict() for e in state.event_log()] if revealed else public_events(state)
+    log = narrated_log(slug, events, names)
+    finished = state.is_terminal()
+    status = f"Game over: {friend_result_words(table, None)}." if finished else "In play."
+    context = {
+        "table": view,
+        "log": [group for group in log if group["lines"]],
+        "status": status,
+        "revealed": revealed,
+        "finished": finished,
+    }
+    return {
+        "type": "position",
+        "finished": finished,
+        "revealed": revealed,
+        "refresh_in": refresh_in,
+        "html": render_to_string("web/_friend_watch_position.html", context),
+    }
+
+
+def spectator_message_at(table: FriendTable, now: float) -> dict[str, Any]:
+    """What a spectator of ``table`` is sent at ``now`` (Unix seconds): the position of the
+    actions stored at least the table's delay ago, open only once that is the end of the game
+    and every seated person agreed."""
+    shown = visible_action_count(table, now)
+    revealed = shown == len(table.actions) and cards_revealed(table)
+    return spectator_message(
+        table,
+        play_position(table, shown),
+        revealed=revealed,
+        refresh_in=seconds_to_next_action(table, now),
+    )

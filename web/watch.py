@@ -1,0 +1,88 @@
+"""The WebSocket of a friend table's spectators (``/ws/play/friends/<id>/watch/?token=...``):
+it pushes the delayed public view (``web.friends.spectator_message_at``) after every change of
+the table, and again when the delay lets the next action be shown (the page asks with
+``{"type": "refresh"}`` once the message's ``refresh_in`` seconds have passed). A spectator
+never moves: any other message is refused and changes nothing.
+
+Spectators join the table's group (``web.consumers.group_name``) so they hear "table.changed"
+like the players, and build their own message from what no seat holds privately; opening and
+closing a spectator's connection changes the count the players are shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+from urllib.parse import parse_qs
+
+from asgiref.sync import async_to_sync
+
+from tables import clocks
+from tables.errors import TableRefused
+from tables.selectors import friend_table_get
+from tables.spectators import spectator_check, watching_changed
+from web.consumers import TableSocket, group_name, table_changed_notify
+from web.friends import spectator_message_at
+
+#: close code: this table lets nobody watch, or the spectator link is wrong
+CLOSE_NOT_ALLOWED = 4403
+
+
+class FriendSpectatorConsumer(TableSocket):
+    """One spectator's connection to a table."""
+
+    #: what a spectator's move (or any message but a refresh) is answered
+    SPECTATORS_REFUSED = "Spectators cannot make moves: you are watching this table."
+    #: the clock (Unix seconds) the delay is measured by: the tables' own; tests put their own
+    clock: ClassVar[Callable[[], float]] = staticmethod(lambda: clocks.clock_now().timestamp())
+    table_pk: int
+    token: str
+    counted = False
+
+    def connect(self) -> None:
+        self.table_pk = int(self.scope["url_route"]["kwargs"]["pk"])
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.token = (query.get("token") or [""])[0]
+        try:
+            spectator_check(friend_table_get(self.table_pk), self.token)
+        except TableRefused:
+            self.close(code=CLOSE_NOT_ALLOWED)
+            return
+        watching_changed(self.table_pk, 1)
+        self.counted = True
+        table_changed_notify(self.table_pk)  # the players' pages show the count
+        async_to_sync(self.channel_layer.group_add)(group_name(self.table_pk), self.channel_name)
+        self.accept()
+        self.send_position()
+
+    def disconnect(self, code: int) -> None:
+        if self.counted:
+            async_to_sync(self.channel_layer.group_discard)(
+                group_name(self.table_pk), self.channel_name
+            )
+            watching_changed(self.table_pk, -1)
+            self.counted = False
+            table_changed_notify(self.table_pk)
+
+    def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """A refresh is answered with the view; anything else (a move above all) is refused."""
+        if isinstance(content, dict) and content.get("type") == "refresh":
+            self.send_position()
+            return
+        self.send_json({"type": "refused", "message": self.SPECTATORS_REFUSED})
+
+    def table_changed(self, event: dict[str, Any]) -> None:
+        """The table changed: send this spectator the view (or close if watching is over)."""
+        self.send_position()
+
+    def send_position(self) -> None:
+        table = friend_table_get(self.table_pk)
+        try:
+            spectator_check(table, self.token)
+        except TableRefused:
+            self.close(code=CLOSE_NOT_ALLOWED)
+            return
+        if table is None or table.seed is None:
+            self.send_json({"type": "waiting", "message": "The game has not started yet."})
+            return
+        self.send_json(spectator_message_at(table, type(self).clock()))
