@@ -24,6 +24,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, ASGISendEvent
+from autobahn.exception import Disconnected
+from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import JsonWebsocketConsumer
 from channels.layers import get_channel_layer
 
@@ -34,11 +38,17 @@ from tables.services import TableRefused, friend_table_move, tables_deadlines_en
 from web.friends import seat_message, table_position
 
 if TYPE_CHECKING:
+    from channels.consumer import _ChannelScope
     from django.contrib.auth.models import User
 
 #: close codes (4000-4999 are the application's): not signed in / not seated at this table
 CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NOT_SEATED = 4403
+#: the code a connection that ended without a closing handshake is counted closed with
+CLOSE_ABNORMAL = 1006
+#: what a send to a browser that already closed its socket raises: the ASGI specification asks
+#: servers for a subclass of OSError (uvicorn's); daphne's, through autobahn, is Disconnected
+SOCKET_GONE: tuple[type[Exception], ...] = (OSError, Disconnected)
 
 
 def group_name(table_pk: int) -> str:
@@ -56,7 +66,28 @@ def table_changed_notify(table_pk: int) -> None:
 class TableSocket(JsonWebsocketConsumer):
     """A connection to a friend table (a seat's or a spectator's): every frame reaches
     ``receive_json``, a frame that is not JSON text (bytes, broken JSON) as None, which each
-    consumer refuses with a message rather than an error."""
+    consumer refuses with a message rather than an error.
+
+    Whatever ends the connection, ``disconnect`` runs once it is over: the browser's close
+    (channels calls it), a send that met a socket the browser had already closed (a position
+    the table pushed while the tab was closing: the connection ends there, quietly), or an
+    error in a handler. Each consumer's ``disconnect`` is therefore safe to run twice, and a
+    seat's presence or a table's watching count never stays counted for a socket that is gone.
+    """
+
+    async def __call__(
+        self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
+        async def send_while_open(message: ASGISendEvent) -> None:
+            try:
+                await send(message)
+            except SOCKET_GONE as gone:
+                raise StopConsumer from gone
+
+        try:
+            await super().__call__(scope, receive, send_while_open)
+        finally:
+            await database_sync_to_async(self.disconnect)(CLOSE_ABNORMAL)
 
     def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -108,6 +139,7 @@ class FriendTableConsumer(TableSocket):
                 group_name(self.table_pk), self.channel_name
             )
         if self.seated:
+            self.seated = False  # counted closed once, however the connection ended
             seat_presence(self.table_pk, self.player, -1, clock_now())
 
     def enforce(self, now: datetime) -> bool:

@@ -10,11 +10,13 @@ scripted client are reused)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.urls import reverse
@@ -37,13 +39,16 @@ from tests.web.test_friend_tables import (  # noqa: F401
     FACTIONS,
     RA,
     REGGAE,
+    SOCKET_GONE,
     Player,
     _keep_test_connection,
     bob_client,
+    closing_socket,
     ra_deck,
     reggae_deck,
 )
 from tests.web.test_matchup_runs import RELIGION_STANDARD, RVR, rvr_deck
+from web.consumers import group_name
 from web.friends import spectator_message, spectator_message_at, table_position
 from web.routing import websocket_urlpatterns
 from web.watch import FriendSpectatorConsumer
@@ -273,6 +278,31 @@ def test_a_spectators_move_is_refused_changes_nothing_and_the_players_see_the_co
     table.refresh_from_db()
     assert table.actions == before
     assert table.watching == 0
+
+
+@SOCKET_GONE
+def test_a_spectator_gone_while_the_table_pushes_it_a_view_is_no_longer_counted(
+    user, other_user, gone
+):
+    """A spectator's tab closes as the table pushes it the view (the server's send fails before
+    the close reaches the consumer): the players' pages stop counting it."""
+    table = started(RVR, user, other_user)
+
+    async def watch() -> tuple[int, int]:
+        closed = asyncio.Event()
+        path = f"/ws/play/friends/{table.pk}/watch/?token={table.spectator_token}"
+        spectator = closing_socket(path, closed, gone)
+        assert (await spectator.connect())[0]
+        await spectator.receive_json_from(timeout=20)
+        counted = (await FriendTable.objects.aget(pk=table.pk)).watching
+        closed.set()
+        layer = get_channel_layer()
+        assert layer is not None
+        await layer.group_send(group_name(table.pk), {"type": "table.changed"})
+        await spectator.wait(timeout=20)  # re-raises the consumer's error, if it ended with one
+        return counted, (await FriendTable.objects.aget(pk=table.pk)).watching
+
+    assert async_to_sync(watch)() == (1, 0)
 
 
 def finished(game: str, user, other_user) -> FriendTable:

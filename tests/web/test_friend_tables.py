@@ -16,6 +16,7 @@ is switched off here.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import itertools
 import random
@@ -24,6 +25,9 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, ASGISendEvent, Scope
+from autobahn.exception import Disconnected
+from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.test import Client
@@ -33,7 +37,7 @@ from hypothesis import strategies as st
 
 from rules.engines.core import find_plugin
 from rules.play import play_position
-from tables.models import FriendTable
+from tables.models import FriendSeat, FriendTable
 from tables.services import (
     TableRefused,
     friend_table_chairs,
@@ -43,6 +47,7 @@ from tables.services import (
 )
 from tests.web.conftest import make_deck, sample
 from tests.web.test_matchup_runs import RVR, rvr_deck
+from web.consumers import group_name
 from web.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db
@@ -336,6 +341,71 @@ def test_a_stranger_cannot_connect_and_a_reconnect_mid_game_gets_the_same_view(
     before, resumed, seen = async_to_sync(play)()
     assert seen > 0
     assert resumed == before
+
+
+def closing_socket(
+    path: str, closed: asyncio.Event, gone: type[Exception]
+) -> WebsocketCommunicator:
+    """A client socket to ``path`` whose browser has gone once ``closed`` is set: the server's
+    sends to it then raise ``gone`` (what daphne, or a server following the ASGI
+    specification, raises for a socket closed under it)."""
+    router = URLRouter(websocket_urlpatterns)
+
+    async def server(scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+        async def send_unless_closed(message: ASGISendEvent) -> None:
+            if closed.is_set():
+                raise gone("Attempt to send on a closed protocol")
+            await send(message)
+
+        await router(scope, receive, send_unless_closed)
+
+    return WebsocketCommunicator(server, path)
+
+
+#: what a server raises on a send to a socket already closed: daphne's, and the ASGI kind
+SOCKET_GONE = pytest.mark.parametrize(
+    "gone", [Disconnected, ConnectionResetError], ids=["daphne", "an-OSError-as-ASGI-asks"]
+)
+
+
+@SOCKET_GONE
+def test_a_tab_closed_while_the_table_pushes_it_a_position_is_counted_closed_once(
+    alice, bob_client, user, other_user, gone
+):
+    """bob's tab closes just as the table pushes him a position: the server's send fails
+    (daphne raises autobahn's Disconnected, the ASGI specification an OSError) before his close
+    reaches the consumer. His connection ends there without an error, his seat counts the
+    socket closed (once: the close that follows counts nothing more), and alice, still there,
+    is sent the position and stays counted."""
+    table = rvr_table(alice, bob_client, user, other_user)
+
+    async def play() -> tuple[int, int, dict[str, Any], int]:
+        closed = asyncio.Event()
+        bob = closing_socket(f"/ws/play/friends/{table.pk}/", closed, gone)
+        bob.scope["user"] = other_user  # type: ignore[typeddict-unknown-key]
+        assert (await bob.connect())[0]
+        await bob.receive_json_from(timeout=20)
+        alice_socket = Player(table, user)
+        await alice_socket.connect()
+        seat = await FriendSeat.objects.aget(table=table, user=other_user)
+        counted_open = seat.connections
+        closed.set()
+        layer = get_channel_layer()
+        assert layer is not None
+        await layer.group_send(group_name(table.pk), {"type": "table.changed"})
+        pushed = await alice_socket.receive()
+        await bob.wait(timeout=20)  # re-raises the consumer's error, if it ended with one
+        await seat.arefresh_from_db()
+        counted_closed = seat.connections
+        alices = (await FriendSeat.objects.aget(table=table, user=user)).connections
+        await alice_socket.socket.disconnect()
+        return counted_open, counted_closed, pushed, alices
+
+    counted_open, counted_closed, pushed, alices = async_to_sync(play)()
+    assert (counted_open, counted_closed) == (1, 0)
+    assert pushed["type"] == "position"
+    assert alices == 1
+    assert FriendSeat.objects.filter(table=table, connections__gt=0).count() == 0
 
 
 def test_an_illegal_deck_opens_no_table_and_only_the_opener_seats_the_ai(
