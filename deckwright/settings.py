@@ -26,6 +26,7 @@ Variables (all optional for local use):
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +179,15 @@ WHITENOISE_AUTOREFRESH = WHITENOISE_USE_FINDERS = DEBUG
 MEDIA_URL = "/media/"
 MEDIA_ROOT = DATA_DIR / "media"
 
+# One Redis may serve several sites (production and staging, two checkouts on one machine): every
+# key this site keeps there (the cache, the limits' counters, the live tables' channel groups)
+# starts with REDIS_PREFIX, so two sites with different prefixes never read each other's.
+REDIS_PREFIX = env_str("DECKWRIGHT_REDIS_PREFIX", "deckwright")
+if not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", REDIS_PREFIX):
+    raise ConfigError(
+        f"DECKWRIGHT_REDIS_PREFIX={REDIS_PREFIX!r}: use 1 to 40 letters, digits, '_', '.' or '-'"
+    )
+
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -188,6 +198,7 @@ if env_str("REDIS_URL"):
     CACHES["default"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": env_str("REDIS_URL"),
+        "KEY_PREFIX": REDIS_PREFIX,
     }
 # HTTP caching of the anonymous catalogue (decks/httpcache.py; docs/api.md "Caching and
 # conditional requests", docs/deploy.md): how long browsers and proxies may reuse an answer
@@ -209,7 +220,7 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
 if env_str("REDIS_URL"):
     CHANNEL_LAYERS["default"] = {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [env_str("REDIS_URL")]},
+        "CONFIG": {"hosts": [env_str("REDIS_URL")], "prefix": f"{REDIS_PREFIX}:channels"},
     }
 # Where pages open their WebSocket: empty for this site's own address (runserver, or a proxy
 # passing /ws/ on); `make serve` sets it to its WebSocket server (ws://HOST:WS_PORT).
@@ -229,7 +240,7 @@ if env_str("REDIS_URL"):
     CACHES[LIMITS_CACHE] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": env_str("REDIS_URL"),
-        "KEY_PREFIX": "limits",
+        "KEY_PREFIX": f"{REDIS_PREFIX}:limits",
     }
 # Log-in lockout (django-axes, database handler): LOGIN_FAILURE_LIMIT failures from one address
 # lock it out of the log-in page and POST /api/v1/auth/token/ for LOGIN_LOCKOUT_MINUTES (a failure
