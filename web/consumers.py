@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
-from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, ASGISendEvent
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, ASGISendEvent, WebSocketScope
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
@@ -38,7 +38,6 @@ from tables.services import TableRefused, friend_table_move, tables_deadlines_en
 from web.friends import seat_message, table_position
 
 if TYPE_CHECKING:
-    from channels.consumer import _ChannelScope
     from django.contrib.auth.models import User
 
 #: close codes (4000-4999 are the application's): not signed in / not seated at this table
@@ -76,7 +75,7 @@ class TableSocket(JsonWebsocketConsumer):
     """
 
     async def __call__(
-        self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
+        self, scope: WebSocketScope, receive: ASGIReceiveCallable, send: ASGISendCallable
     ) -> None:
         async def send_while_open(message: ASGISendEvent) -> None:
             try:
@@ -85,7 +84,8 @@ class TableSocket(JsonWebsocketConsumer):
                 raise StopConsumer from gone
 
         try:
-            await super().__call__(scope, receive, send_while_open)
+            # channels' stubs type a consumer's scope by a private name of theirs
+            await super().__call__(scope, receive, send_while_open)  # type: ignore[arg-type]
         finally:
             await database_sync_to_async(self.disconnect)(CLOSE_ABNORMAL)
 
