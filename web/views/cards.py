@@ -5,9 +5,8 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from cards.images.links import card_image_links_many
-from cards.links import card_page_urls
 from cards.selectors import card_browse, card_filter_choices
+from web.cardrows import card_rows_html
 from web.forms import CardBrowserForm
 from web.help import query_hints
 from web.views import HtmxHttpRequest
@@ -29,18 +28,18 @@ def card_browser(request: HtmxHttpRequest) -> HttpResponse:
         sort=data.get("sort") or "name",
         direction=data.get("dir") or "asc",
         page=request.GET.get("page", 1),
+        ids_only=True,
     )
     view = data.get("view") or "grid"
-    cards = []
-    if browse.page is not None:
-        rows = browse.page.object_list
-        cards = list(zip(rows, card_image_links_many(rows), card_page_urls(rows), strict=True))
+    # The rows are drawn once per card and catalogue generation (web.cardrows): catalogue data
+    # only, the same for every visitor.
+    rows = card_rows_html(browse.page.object_list if browse.page else [], view=view)
     error = browse.error
     context = {
         "form": form,
         "chosen_game": form.chosen_game,
         "browse": browse,
-        "cards": cards,
+        "card_rows": rows,
         "view": view,
         "query": query,
         "error": error,

@@ -1,0 +1,75 @@
+"""The card browser's rows as HTML, drawn once per card and catalogue generation.
+
+Drawing 48 rows through the template engine (a loop, three lookups and filters per cell, the
+image links and page URL of each card) was a third of the card browser's time, and reading the
+rows for it (the cards, their subtypes for the image digest) another third. A row shows only
+catalogue data (a card's name, game, type, branch, rarity, cost, set, page and image), the same
+for every visitor, so each process keeps every row it drew in a ``GenerationMemo`` on the card
+detail rows' counter (``cards.selectors.DETAIL_GENERATION_KEY``): any write to a card, its
+subtypes, rulings, set, type, branch, rarity or game drops them here at once and in the other
+processes within a second (``cards.signals``). A page then needs only its ids from the database.
+Nothing that depends on the request or the user is drawn here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.template.loader import get_template
+from django.utils.safestring import SafeString, mark_safe
+
+from cards.caching import GenerationMemo
+from cards.images.links import card_image_links_many
+from cards.links import card_page_urls
+from cards.models import Card
+from cards.selectors import DETAIL_GENERATION_KEY
+from cards.vocabulary import attach_vocabulary
+
+# A row is under 1 kB of HTML: 10,000 rows are a few MB per process.
+MAX_ROWS = 10_000
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One card as the browser shows it: an image grid item and a compact list row."""
+
+    grid: SafeString
+    listed: SafeString
+
+
+def _draw(ids: list[int]) -> dict[int, CardRow]:
+    cards = list(Card.objects.filter(pk__in=ids).prefetch_related("subtypes"))
+    attach_vocabulary(cards)
+    grid = get_template("web/_card_grid_item.html")
+    listed = get_template("web/_card_list_row.html")
+    rows = {}
+    for card, image, card_url in zip(
+        cards, card_image_links_many(cards), card_page_urls(cards), strict=True
+    ):
+        context = {"card": card, "image": image, "card_url": card_url}
+        rows[card.pk] = CardRow(
+            grid=mark_safe(grid.render(context).removesuffix("\n")),
+            listed=mark_safe(listed.render(context).removesuffix("\n")),
+        )
+    return rows
+
+
+_rows: GenerationMemo[int, CardRow] = GenerationMemo(
+    DETAIL_GENERATION_KEY, lambda pk: _draw([pk])[pk], max_entries=MAX_ROWS
+)
+
+
+def card_rows(ids: Iterable[int]) -> list[CardRow]:
+    """The rows of the cards ``ids``, in that order (one query for those not drawn yet; a card
+    deleted since its id was read is left out)."""
+    ids = list(ids)
+    found = _rows.get_many(ids, _draw)
+    return [found[pk] for pk in ids if pk in found]
+
+
+def card_rows_html(ids: Iterable[int], *, view: str) -> SafeString:
+    """The rows of ``ids`` joined, as the ``list`` view's table rows or the grid's items."""
+    rows = card_rows(ids)
+    parts = [row.listed for row in rows] if view == "list" else [row.grid for row in rows]
+    return mark_safe("".join(parts))  # each part was escaped when drawn
