@@ -1,4 +1,4 @@
-"""The card browser's rows as HTML, drawn once per card and catalogue generation.
+"""The card browser's rows and filters as HTML, drawn once per card (or choice) and generation.
 
 Drawing 48 rows through the template engine (a loop, three lookups and filters per cell, the
 image links and page URL of each card) was a third of the card browser's time, and reading the
@@ -9,22 +9,29 @@ detail rows' counter (``cards.selectors.DETAIL_GENERATION_KEY``): any write to a
 subtypes, rulings, set, type, branch, rarity or game drops them here at once and in the other
 processes within a second (``cards.signals``). A page then needs only its ids from the database.
 Nothing that depends on the request or the user is drawn here.
+
+The filters that follow the game (every game's types, branches, rarities and sets when none is
+chosen: a hundred options, each with its "selected" test) were most of what was left of the
+template's time; they are drawn once per chosen game and choice of values, kept on the
+vocabularies' counter (``cards.vocabulary``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from django.template.loader import get_template
+from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from cards.caching import GenerationMemo
 from cards.images.links import card_image_links_many
 from cards.links import card_page_urls
-from cards.models import Card
-from cards.selectors import DETAIL_GENERATION_KEY
-from cards.vocabulary import attach_vocabulary
+from cards.models import Card, Game
+from cards.selectors import DETAIL_GENERATION_KEY, card_filter_choices
+from cards.vocabulary import GENERATION_KEY as VOCABULARY_GENERATION_KEY
+from cards.vocabulary import attach_vocabulary, entry
 
 # A row is under 1 kB of HTML: 10,000 rows are a few MB per process.
 MAX_ROWS = 10_000
@@ -73,3 +80,39 @@ def card_rows_html(ids: Iterable[int], *, view: str) -> SafeString:
     rows = card_rows(ids)
     parts = [row.listed for row in rows] if view == "list" else [row.grid for row in rows]
     return mark_safe("".join(parts))  # each part was escaped when drawn
+
+
+# the browser's filters that follow the game, and their query parameters
+FILTER_NAMES = ("type", "branch", "rarity", "set")
+# (chosen game's id or None, each filter's chosen id or None, out of band): a few hundred kB
+_FiltersKey = tuple[int | None, tuple[str | None, ...], bool]
+
+
+def _draw_filters(key: _FiltersKey) -> SafeString:
+    game_id, chosen, out_of_band = key
+    game = entry("game", game_id)
+    context = {
+        **card_filter_choices(game),
+        "form": {"data": dict(zip(FILTER_NAMES, chosen, strict=True))},
+        "filters_out_of_band": out_of_band,
+    }
+    return mark_safe(render_to_string("web/_card_filters.html", context))
+
+
+_filters: GenerationMemo[_FiltersKey, SafeString] = GenerationMemo(
+    VOCABULARY_GENERATION_KEY, _draw_filters, max_entries=1000
+)
+
+
+def _chosen(value: Any) -> str | None:
+    # only an id can match an option (``row.pk|stringformat:"s"``): anything else selects none
+    return value if isinstance(value, str) and value.isdigit() and len(value) <= 10 else None
+
+
+def card_filters_html(
+    game: Game | None, data: Mapping[str, Any], *, out_of_band: bool = False
+) -> SafeString:
+    """``web/_card_filters.html`` for the chosen ``game`` and the form's ``data`` (its values
+    selected), as that template draws it."""
+    chosen = tuple(_chosen(data.get(name)) for name in FILTER_NAMES)
+    return _filters.get((game.pk if game is not None else None, chosen, out_of_band))

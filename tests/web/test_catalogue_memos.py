@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from cards.models import Card
+from cards.models import Card, CardType
 from cards.search.index import byte_ordered_text
 from decks.models import FormatCardEntry, FormatCardStatus, Visibility
 from tests.factories import default_format
@@ -154,3 +154,27 @@ def test_an_unknown_card_page_is_a_404_every_time(client):
     assert (
         client.get(reverse("card-detail", kwargs={"game": "nope", "slug": "x"})).status_code == 404
     )
+
+
+def test_the_filters_follow_the_request_and_a_renamed_type(client):
+    # given: the filters drawn once with no choice
+    attack = CardType.objects.get(game__slug=RNR, slug="attack")
+    body = _browse(client)
+    assert f'<option value="{attack.pk}">Attack</option>' in body
+
+    # when / then: a choice is selected in this answer only
+    chosen = _browse(client, type=str(attack.pk))
+    assert f'<option value="{attack.pk}" selected>Attack</option>' in chosen
+    assert f'<option value="{attack.pk}">Attack</option>' in _browse(client)
+
+    # when / then: a renamed type shows at the next request
+    attack.name = "Assault"
+    attack.save()
+    assert f'<option value="{attack.pk}">Assault</option>' in _browse(client)
+
+
+def test_the_filters_of_an_htmx_answer_come_out_of_band(client):
+    response = client.get(reverse("card-browser"), {"game": RNR}, HTTP_HX_REQUEST="true")
+    full = _browse(client)
+    assert 'id="game-filters" hx-swap-oob="true"' in response.content.decode()
+    assert 'id="game-filters">' in full and 'id="game-filters" hx-swap-oob' not in full

@@ -6,7 +6,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 
 from cards.selectors import card_browse, card_filter_choices
-from web.cardrows import card_rows_html
+from web.cardrows import card_filters_html, card_rows_html
 from web.forms import CardBrowserForm
 from web.help import query_hints
 from web.views import HtmxHttpRequest
@@ -51,7 +51,10 @@ def card_browser(request: HtmxHttpRequest) -> HttpResponse:
     status = 400 if error or (form.is_bound and form.errors) else 200
     context.update(card_filter_choices(form.chosen_game))
     context["query_hints"] = query_hints(form.chosen_game)
-    if request.htmx and not request.htmx.history_restore_request:
+    partial = bool(request.htmx and not request.htmx.history_restore_request)
+    # drawn once per game and choice (web.cardrows)
+    context["filters_html"] = card_filters_html(form.chosen_game, form.data, out_of_band=partial)
+    if partial:
         # htmx swaps 2xx only by default; static/js/deckwright.js also swaps 400/422. The
         # filters that follow the game come along out of band, for the game now chosen.
         context["filters_out_of_band"] = True
