@@ -123,6 +123,10 @@ class GenerationMemo(Generic[K, V]):
                 found.update(built)
         return found
 
+    def keys(self) -> list[K]:
+        """The keys this process holds a value for (current or not)."""
+        return list(self._entries)
+
     def forget_local(self) -> None:
         """Drop this process's entries, and its siblings' (tests roll back writes that sent no
         signal)."""

@@ -1,4 +1,4 @@
-"""The card browser's rows and filters as HTML, drawn once per card (or choice) and generation.
+"""Catalogue HTML drawn once per generation: the card browser's rows and filters, a card page's card.
 
 Drawing 48 rows through the template engine (a loop, three lookups and filters per cell, the
 image links and page URL of each card) was a third of the card browser's time, and reading the
@@ -14,6 +14,10 @@ The filters that follow the game (every game's types, branches, rarities and set
 chosen: a hundred options, each with its "selected" test) were most of what was left of the
 template's time; they are drawn once per chosen game and choice of values, kept on the
 vocabularies' counter (``cards.vocabulary``).
+
+A card page's card (image, fields, rules and flavour text, rulings) is drawn once per card, on
+the detail rows' counter as the rows; its formats (which follow the date) and public decks
+(which follow the decks) are drawn at every request.
 """
 
 from __future__ import annotations
@@ -26,10 +30,10 @@ from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from cards.caching import GenerationMemo
-from cards.images.links import card_image_links_many
+from cards.images.links import card_image_links, card_image_links_many
 from cards.links import card_page_urls
 from cards.models import Card, Game
-from cards.selectors import DETAIL_GENERATION_KEY, card_filter_choices
+from cards.selectors import DETAIL_GENERATION_KEY, card_filter_choices, card_for_page
 from cards.vocabulary import GENERATION_KEY as VOCABULARY_GENERATION_KEY
 from cards.vocabulary import attach_vocabulary, entry
 
@@ -75,6 +79,11 @@ def card_rows(ids: Iterable[int]) -> list[CardRow]:
     return [found[pk] for pk in ids if pk in found]
 
 
+def kept_card_rows() -> list[CardRow]:
+    """Every row this process keeps now (to inspect what is cached)."""
+    return list(_rows.get_many(list(_rows.keys()), lambda _missing: {}).values())
+
+
 def card_rows_html(ids: Iterable[int], *, view: str) -> SafeString:
     """The rows of ``ids`` joined, as the ``list`` view's table rows or the grid's items."""
     rows = card_rows(ids)
@@ -116,3 +125,24 @@ def card_filters_html(
     selected), as that template draws it."""
     chosen = tuple(_chosen(data.get(name)) for name in FILTER_NAMES)
     return _filters.get((game.pk if game is not None else None, chosen, out_of_band))
+
+
+def _draw_card_section(key: tuple[str, str]) -> SafeString:
+    card = card_for_page(game_slug=key[0], slug=key[1])
+    context = {
+        "card": card,
+        "numbers": [(number.label, number.value) for number in card.printed_numbers()],
+        "image": card_image_links(card),
+    }
+    return mark_safe(render_to_string("cards/_card_section.html", context))
+
+
+_sections: GenerationMemo[tuple[str, str], SafeString] = GenerationMemo(
+    DETAIL_GENERATION_KEY, _draw_card_section, max_entries=5000
+)
+
+
+def card_section_html(*, game_slug: str, slug: str) -> SafeString:
+    """``cards/_card_section.html`` of a card (what its page shows of the card itself);
+    Card.DoesNotExist if there is none."""
+    return _sections.get((game_slug, slug))
