@@ -11,8 +11,10 @@ trips of one request. It runs against PostgreSQL (``BENCH_PG_URL``, default
 postgres://postgres@127.0.0.1:5432/deckwright_per_request, created if missing, with Revolt N
 Reign's cards and ``--cards`` generated ones) and Redis (``BENCH_REDIS_URL``, default database
 12, emptied first) as the cache and the limit counters, with throttle rates that count but never
-refuse (``1000000/second``), as ``bench/load.py`` runs its servers. Prints a Markdown table;
-asserts nothing.
+refuse (``1000000/second``), as ``bench/load.py`` runs its servers. Every answer is drawn:
+the shared response cache of anonymous catalogue pages (``decks/httpcache.py``) is off, or a
+repeated request would measure a cache hit; ``--response-cache`` leaves it on. Prints a
+Markdown table; asserts nothing.
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=20_000, help="generated cards (20,000)")
     parser.add_argument("--runs", type=int, default=200, help="requests per endpoint (200)")
+    parser.add_argument(
+        "--response-cache",
+        action="store_true",
+        help="keep the shared response cache on (repeated anonymous pages are then cache hits)",
+    )
     args = parser.parse_args()
 
     ensure_database()
@@ -64,6 +71,9 @@ def main() -> None:
         DECKWRIGHT_HTTPS="0",
         API_THROTTLE_ANON=NO_THROTTLE,
         API_THROTTLE_USER=NO_THROTTLE,
+        RESPONSE_CACHE_SECONDS=os.environ.get("RESPONSE_CACHE_SECONDS", "600")
+        if args.response_cache
+        else "0",
     )
     import django
 
@@ -123,7 +133,11 @@ def main() -> None:
     # counting, not changing
     setattr(redis.connection.Connection, "send_packed_command", counted)  # noqa: B010
     client = Client()
-    print(f"{args.cards:,} generated cards + Revolt N Reign, PostgreSQL, Redis; {args.runs} runs")
+    cached = "response cache on" if args.response_cache else "every answer drawn"
+    print(
+        f"{args.cards:,} generated cards + Revolt N Reign, PostgreSQL, Redis; {args.runs} runs;"
+        f" {cached}"
+    )
     print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}, {os.cpu_count()} CPUs\n")
     print("| request | CPU ms (median) | wall ms (median) | SQL statements | Redis round trips |")
     print("|---|---|---|---|---|")

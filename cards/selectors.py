@@ -230,13 +230,28 @@ def game_card_total(game: Game) -> CardCount:
     return card_count(Card.objects.filter(game=game))
 
 
+def _page_card(key: tuple[str, str]) -> Card | None:
+    game_slug, slug = key
+    cards = Card.objects.with_related(single=True).prefetch_related("rulings")
+    return cards.filter(game__slug=game_slug, slug=slug).first()
+
+
+# The card pages' cards (with their set, type, branch, rarity, game, subtypes and rulings) by
+# game and slug, kept in each process on the detail rows' counter: the same writes drop both
+# (``cards.signals``; ``cards.caching`` drops memos on one counter together).
+_page_cards: GenerationMemo[tuple[str, str], Card | None] = GenerationMemo(
+    DETAIL_GENERATION_KEY, _page_card, max_entries=5000
+)
+
+
 def card_for_page(*, game_slug: str, slug: str) -> Card:
-    """A card with everything its page shows (related rows, rulings); Card.DoesNotExist if none."""
-    return (
-        Card.objects.with_related(single=True)
-        .prefetch_related("rulings")
-        .get(game__slug=game_slug, slug=slug)
-    )
+    """A card with everything its page shows (related rows, subtypes, rulings): three queries,
+    then from memory until game data changes; Card.DoesNotExist if none. The card is shared by
+    every request of the process: read it, never change it."""
+    card = _page_cards.get((game_slug, slug))
+    if card is None:
+        raise Card.DoesNotExist(f"No card {slug!r} in {game_slug!r}.")
+    return card
 
 
 # -- card browser ---------------------------------------------------------------------------------
@@ -289,11 +304,14 @@ def card_browse(
     direction: str = "asc",
     page: int | str = 1,
     per_page: int = CARDS_PER_PAGE,
+    ids_only: bool = False,
 ) -> CardBrowse:
     """Cards matching the query language and the filters, sorted and paginated.
 
     A query that cannot run comes back as ``error`` (with its position) and no page. A page
-    number that is not one, or lies past the last match, shows the first page.
+    number that is not one, or lies past the last match, shows the first page. With
+    ``ids_only`` the page holds the cards' ids (for a caller that keeps what it shows of each
+    card, ``web.cardrows``): no row is read.
     """
     try:
         cards = card_search(query, game)
@@ -308,13 +326,15 @@ def card_browse(
     cards = cards.filter(**{name: value for name, value in filters.items() if value is not None})
     # The game, set, type, branch and rarity of every row come from memory (no join, no
     # prefetch query); only the subtypes are read.
-    cards = cards.prefetch_related("subtypes")
+    if not ids_only:
+        cards = cards.prefetch_related("subtypes")
     ordering = _ordering(sort, direction)
     try:
-        page_obj = card_page(cards, ordering, page_number(page), per_page)
+        page_obj = card_page(cards, ordering, page_number(page), per_page, ids_only=ids_only)
     except PageNotFound:
-        page_obj = card_page(cards, ordering, 1, per_page)
-    attach_vocabulary(page_obj.object_list)
+        page_obj = card_page(cards, ordering, 1, per_page, ids_only=ids_only)
+    if not ids_only:
+        attach_vocabulary(page_obj.object_list)
     return CardBrowse(page=page_obj, total=page_obj.count, total_exact=page_obj.count_exact)
 
 

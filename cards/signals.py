@@ -2,7 +2,9 @@
 
 The search's vocabularies (``cards.vocabulary``) follow the games and their vocabulary models;
 the card detail rows (``cards.selectors.card_detail_row``) follow those and the cards, their
-subtypes and rulings. Writes that bypass ``save()``/``delete()`` (``QuerySet.update``, raw SQL)
+subtypes and rulings. Memos on either counter elsewhere follow it (the card pages' cards in
+``cards.selectors``; the card browser's drawn rows and filters and the card sections in
+``web.cardrows``): ``cards.caching`` drops memos on one counter together. Writes that bypass ``save()``/``delete()`` (``QuerySet.update``, raw SQL)
 send no signal: ``load_game_data`` saves row by row, and ``generate_cards`` (which bulk-creates)
 calls ``game_data_changed`` when it is done.
 """

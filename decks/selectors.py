@@ -46,7 +46,7 @@ from decks.models import (
 )
 from decks.stats import DeckStats, card_matches, deck_stats, hypergeometric_at_least
 from decks.validation import ValidationReport, rules_for, validate
-from decks.validation.formats import format_rules
+from decks.validation.formats import format_rules, game_formats
 
 
 def _with_card_count(decks: QuerySet[Deck]) -> QuerySet[Deck]:
@@ -343,7 +343,7 @@ def card_format_statuses(card: Card, on: dt.date | None = None) -> list[CardForm
     restricted (with its limit) or not legal (its set is not in the format)."""
     day = on or timezone.localdate()
     statuses = []
-    for fmt in Format.objects.filter(game_id=card.game_id).order_by("-is_default", "name"):
+    for fmt in game_formats(card.game_id):  # from memory, like each format's rules
         rules = format_rules(fmt.pk, day)
         if card.pk in rules.banned:
             statuses.append(CardFormatStatus(fmt, "banned", rules.banned[card.pk]))

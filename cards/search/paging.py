@@ -263,12 +263,14 @@ def card_page(
     per_page: int,
     *,
     exact_limit: int | None = None,
+    ids_only: bool = False,
 ) -> CardPage:
     """Page ``number`` (from 1) of ``queryset`` sorted by ``ordering``; see the module docstring.
 
     ``queryset`` carries the filters and whatever the rows need (``select_related`` ...); its own
     ordering is replaced. Raises ``PageNotFound`` for a page past the last match (page 1 is
-    always there, possibly empty).
+    always there, possibly empty). With ``ids_only`` the page holds the rows' ids, in order, and
+    no row is read (for a caller that keeps what it shows of each row).
     """
     limit = exact_up_to() if exact_limit is None else exact_limit
     offset = (number - 1) * per_page
@@ -278,19 +280,21 @@ def card_page(
         return CardPage([], number, per_page, 0, True, False)
     estimate = planner_estimate(queryset)
     if estimate is not None and estimate > SURE_MANY * limit:
-        return _walked_page(queryset, ordering, number, per_page, limit, estimate)
+        return _walked_page(queryset, ordering, number, per_page, limit, estimate, ids_only)
     page_ids = _page_ids(queryset, ordering, offset, per_page, limit + 1)
     if not page_ids and number == 1:  # no match at all
         return CardPage([], number, per_page, 0, True, False)
     if page_ids and page_ids[0][1] <= limit:  # every match seen: the count is exact
         count = page_ids[0][1]
         wanted = [pk for pk, _ in page_ids]
+        if ids_only:
+            return CardPage(wanted, number, per_page, count, True, offset + per_page < count)
         by_id = {_pk(row): row for row in queryset.order_by().filter(pk__in=wanted)}
         rows = [by_id[pk] for pk in wanted]
         return CardPage(rows, number, per_page, count, True, offset + per_page < count)
     # More matches than the threshold, or a page past the matches seen: the ordered query
     # finds the page (and says whether it is past the last match).
-    return _walked_page(queryset, ordering, number, per_page, limit, estimate)
+    return _walked_page(queryset, ordering, number, per_page, limit, estimate, ids_only)
 
 
 def _walked_page(
@@ -300,10 +304,14 @@ def _walked_page(
     per_page: int,
     limit: int,
     estimate: int | None,
+    ids_only: bool = False,
 ) -> CardPage:
     """The page straight from the ordered query (dense matches: found early in any order)."""
     offset = (number - 1) * per_page
-    rows = list(queryset.order_by(*ordering)[offset : offset + per_page + 1])
+    ordered = queryset.order_by(*ordering)
+    if ids_only:
+        ordered = ordered.prefetch_related(None).values_list("pk", flat=True)
+    rows = list(ordered[offset : offset + per_page + 1])
     if not rows and number > 1:
         raise PageNotFound("That page is past the last match.")
     has_next = len(rows) > per_page

@@ -8,9 +8,13 @@ when a format row changes, here at once and in other processes within a second.
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from cards.caching import GenerationMemo
 from decks.validation.format_check import FormatRules, check_format
+
+if TYPE_CHECKING:
+    from decks.models import Format
 
 __all__ = [
     "FormatRules",
@@ -18,6 +22,7 @@ __all__ = [
     "format_id_for",
     "format_rules",
     "format_rules_invalidate",
+    "game_formats",
 ]
 
 GENERATION_KEY = "deckwright:format-rules-generation"
@@ -81,6 +86,23 @@ _format_ids: GenerationMemo[tuple[str, str], int | None] = GenerationMemo(
 def format_id_for(game_slug: str, format_slug: str) -> int | None:
     """The id of a game's format by slug (cached like the snapshots), or None if it has none."""
     return _format_ids.get((game_slug, format_slug))
+
+
+def _game_formats(game_id: int) -> tuple[Format, ...]:
+    from decks.models import Format
+
+    return tuple(Format.objects.filter(game_id=game_id).order_by("-is_default", "name"))
+
+
+_formats_by_game: GenerationMemo[int, tuple[Format, ...]] = GenerationMemo(
+    GENERATION_KEY, _game_formats
+)
+
+
+def game_formats(game_id: int) -> tuple[Format, ...]:
+    """A game's formats, the default first, then by name (cached like the snapshots; shared
+    rows: read them, never change them)."""
+    return _formats_by_game.get(game_id)
 
 
 def format_rules_invalidate() -> None:

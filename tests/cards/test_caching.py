@@ -66,3 +66,41 @@ def test_a_full_memo_starts_over_and_a_none_value_is_kept():
     for n in (1, 2, 1, 2, 3, 1):
         assert memo.get(n) is None
     assert built == [1, 2, 3, 1]
+
+
+def test_memos_on_one_counter_are_dropped_together_in_this_process():
+    # given: two views of the same data (the detail rows and the browser's row HTML)
+    key = f"test:{uuid.uuid4()}"
+    build, _built = _counting_build()
+    rows = GenerationMemo(key, build, recheck_seconds=3600)
+    html = GenerationMemo(key, build, recheck_seconds=3600)
+    rows.get("a")
+    html.get("a")
+
+    # when: a write invalidates one of them
+    rows.invalidate()
+
+    # then: the other rebuilds at once too, not at its next recheck
+    assert html.get("a") == "a#3"
+    assert rows.get("a") == "a#4"
+    assert html.get("b") == "b#5"
+    rows.forget_local()
+    assert html.get("b") == "b#6"
+
+
+def test_get_many_builds_the_missing_keys_together_and_follows_the_counter():
+    key = f"test:{uuid.uuid4()}"
+    batches: list[list[str]] = []
+
+    def build_many(keys: list[str]) -> dict[str, str]:
+        batches.append(list(keys))
+        return {k: f"{k}{len(batches)}" for k in keys if k != "gone"}
+
+    here = GenerationMemo(key, lambda k: k, recheck_seconds=0)
+    assert here.get_many(["a", "b"], build_many) == {"a": "a1", "b": "b1"}
+    assert here.get_many(["b", "c", "gone"], build_many) == {"b": "b1", "c": "c2"}
+    assert batches == [["a", "b"], ["c", "gone"]]
+
+    bump_generation(key)  # another process wrote
+    assert here.get_many(["a", "c"], build_many) == {"a": "a3", "c": "c3"}
+    assert batches[-1] == ["a", "c"]

@@ -5,9 +5,8 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from cards.images.links import card_image_links_many
-from cards.links import card_page_urls
 from cards.selectors import card_browse, card_filter_choices
+from web.cardrows import card_filters_html, card_rows_html
 from web.forms import CardBrowserForm
 from web.help import query_hints
 from web.views import HtmxHttpRequest
@@ -29,18 +28,18 @@ def card_browser(request: HtmxHttpRequest) -> HttpResponse:
         sort=data.get("sort") or "name",
         direction=data.get("dir") or "asc",
         page=request.GET.get("page", 1),
+        ids_only=True,
     )
     view = data.get("view") or "grid"
-    cards = []
-    if browse.page is not None:
-        rows = browse.page.object_list
-        cards = list(zip(rows, card_image_links_many(rows), card_page_urls(rows), strict=True))
+    # The rows are drawn once per card and catalogue generation (web.cardrows): catalogue data
+    # only, the same for every visitor.
+    rows = card_rows_html(browse.page.object_list if browse.page else [], view=view)
     error = browse.error
     context = {
         "form": form,
         "chosen_game": form.chosen_game,
         "browse": browse,
-        "cards": cards,
+        "card_rows": rows,
         "view": view,
         "query": query,
         "error": error,
@@ -52,7 +51,10 @@ def card_browser(request: HtmxHttpRequest) -> HttpResponse:
     status = 400 if error or (form.is_bound and form.errors) else 200
     context.update(card_filter_choices(form.chosen_game))
     context["query_hints"] = query_hints(form.chosen_game)
-    if request.htmx and not request.htmx.history_restore_request:
+    partial = bool(request.htmx and not request.htmx.history_restore_request)
+    # drawn once per game and choice (web.cardrows)
+    context["filters_html"] = card_filters_html(form.chosen_game, form.data, out_of_band=partial)
+    if partial:
         # htmx swaps 2xx only by default; static/js/deckwright.js also swaps 400/422. The
         # filters that follow the game come along out of band, for the game now chosen.
         context["filters_out_of_band"] = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from cards.images.links import card_image_links, card_image_links_many
+from cards.images.links import card_image_links_many
 from cards.links import card_page_urls
 from cards.models import Card, Game
 from cards.selectors import (
@@ -18,6 +18,7 @@ from cards.selectors import (
 from cards.vocabulary import game_get
 from decks.demo import demo_deck_list
 from decks.selectors import card_format_statuses, card_public_decks
+from web.cardrows import card_section_html
 
 QUERY_MAX_LENGTH = 1000  # as the card browser's search box
 
@@ -72,16 +73,16 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def card_detail(request: HttpRequest, game: str, slug: str) -> HttpResponse:
     try:
         card = card_for_page(game_slug=game, slug=slug)
+        # the card itself drawn once per catalogue generation (web.cardrows)
+        section = card_section_html(game_slug=game, slug=slug)
     except Card.DoesNotExist:
         raise Http404("No such card") from None
-    numbers = [(number.label, number.value) for number in card.printed_numbers()]
     return render(
         request,
         "cards/card_detail.html",
         {
             "card": card,
-            "numbers": numbers,
-            "image": card_image_links(card),
+            "card_section": section,
             "formats": card_format_statuses(card),
             "public_decks": card_public_decks(card),
         },
