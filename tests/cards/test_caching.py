@@ -66,3 +66,30 @@ def test_a_full_memo_starts_over_and_a_none_value_is_kept():
     for n in (1, 2, 1, 2, 3, 1):
         assert memo.get(n) is None
     assert built == [1, 2, 3, 1]
+
+
+def test_a_recheck_reads_the_shared_counter_however_young_the_entry():
+    key = f"test:{uuid.uuid4()}"
+    build, built = _counting_build()
+    memo = GenerationMemo(key, build, recheck_seconds=3600)
+    memo.get("a")
+
+    bump_generation(key)
+
+    assert memo.get("a") == "a#1"
+    assert memo.get("a", recheck=True) == "a#2"
+    assert memo.get("a", recheck=True) == "a#2"  # current: kept
+    assert built == ["a", "a"]
+
+
+def test_what_is_derived_from_a_memo_is_dropped_with_its_entries():
+    key = f"test:{uuid.uuid4()}"
+    memo = GenerationMemo(key, _counting_build()[0])
+    dropped: list[str] = []
+    memo.on_forget(lambda: dropped.append("derived"))
+
+    memo.forget_local()
+    memo.invalidate()
+
+    assert dropped == ["derived", "derived"]
+    assert shared_generation(key) == 1
