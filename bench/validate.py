@@ -212,7 +212,7 @@ def steps(decks_count: int, seed: int, format_slug: str) -> None:
             check_formats,
         ),
         (
-            "  finding the validator (deck_validator)",
+            "  finding the validator",
             lambda: [deck_validator(GAME, format_slug, AS_OF) for _ in decks],
         ),
         ("  the report", lambda: [ValidationReport(game=GAME) for _ in decks]),
