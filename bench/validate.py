@@ -16,8 +16,8 @@ build is measured in its own process, compiled (``DECKWRIGHT_ENGINES=compiled``)
 in CPU seconds of the process (``time.process_time``: one core, less disturbed by other work on
 a shared machine); the wall-clock rate of the same pass is printed beside it. ``--profile``
 prints a cProfile of one pass (with the format) of the build this process runs instead;
-``--steps`` times each step of ``validate`` in it (matching, the game's rules, the format, the
-cache lookups).
+``--steps`` times each step of ``validate`` in it (finding the deck validator, then its work:
+matching, the game's rules, the format).
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def profile(decks_count: int, seed: int, format_slug: str) -> None:
 def steps(decks_count: int, seed: int, format_slug: str) -> None:
     """Microseconds per deck of each step of ``validate``, in this process's build (best of 7)."""
     setup()
-    from decks.validation import card_index, rules_for
+    from decks.validation import card_index, deck_validator, rules_for
     from decks.validation.base import resolve
     from decks.validation.format_check import check_deck_format
     from decks.validation.formats import format_id_for, format_rules
@@ -168,6 +168,7 @@ def steps(decks_count: int, seed: int, format_slug: str) -> None:
     snapshot = format_rules(format_id, AS_OF)
     scratch = ValidationReport(game=GAME)
     resolved = [resolve(index, rules.zones, rules.pool_rule, deck, scratch) for deck in decks]
+    validator = deck_validator(GAME, format_slug, AS_OF)
     from decks.validation import validate
 
     def best(run: Any) -> float:
@@ -195,6 +196,10 @@ def steps(decks_count: int, seed: int, format_slug: str) -> None:
         ),
         ("validate, no format", lambda: [validate(GAME, d, as_of=AS_OF) for d in decks]),
         (
+            f"  DeckValidator.validate, {format_slug}",
+            lambda: [validator.validate(d) for d in decks],
+        ),
+        (
             "  resolve",
             lambda: [resolve(index, rules.zones, rules.pool_rule, d, scratch) for d in decks],
         ),
@@ -207,17 +212,10 @@ def steps(decks_count: int, seed: int, format_slug: str) -> None:
             check_formats,
         ),
         (
-            "  cache lookups and the report",
-            lambda: [
-                (
-                    format_id_for(GAME, format_slug),
-                    card_index(GAME),
-                    format_rules(format_id, AS_OF),
-                    ValidationReport(game=GAME),
-                )
-                for _ in decks
-            ],
+            "  finding the validator",
+            lambda: [deck_validator(GAME, format_slug, AS_OF) for _ in decks],
         ),
+        ("  the report", lambda: [ValidationReport(game=GAME) for _ in decks]),
     ):
         print(f"{label:34s} {best(run):6.2f}")
 

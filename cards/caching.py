@@ -65,14 +65,19 @@ class GenerationMemo(Generic[K, V]):
         # key -> [value, generation it was built at, when it was last found current]
         self._entries: dict[K, list] = {}
         self._lock = threading.Lock()
+        self._on_forget: list[Callable[[], None]] = []
         _SIBLINGS.setdefault(generation_key, weakref.WeakSet()).add(self)
 
-    def get(self, key: K) -> V:
-        """Return the value for ``key``, built now if absent or out of date."""
+    def get(self, key: K, *, recheck: bool = False) -> V:
+        """Return the value for ``key``, built now if absent or out of date.
+
+        ``recheck`` reads the shared counter now, however recently the entry was found current
+        (a cache of values derived from this one renews them at its own pace).
+        """
         entry = self._entries.get(key)
         now = time.monotonic()
         if entry is not None:
-            if now - entry[2] < self.recheck_seconds:
+            if not recheck and now - entry[2] < self.recheck_seconds:
                 return entry[0]
             if shared_generation(self.generation_key) == entry[1]:
                 entry[2] = now
@@ -127,11 +132,18 @@ class GenerationMemo(Generic[K, V]):
         """The keys this process holds a value for (current or not)."""
         return list(self._entries)
 
+    def on_forget(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` whenever this process's entries are dropped (``forget_local``,
+        ``invalidate``): a cache of values derived from them drops its own at the same moment."""
+        self._on_forget.append(callback)
+
     def forget_local(self) -> None:
         """Drop this process's entries, and its siblings' (tests roll back writes that sent no
-        signal)."""
+        signal); the callbacks given to ``on_forget`` of each run."""
         for memo in list(_SIBLINGS.get(self.generation_key, ())):
             memo._entries.clear()
+            for callback in memo._on_forget:
+                callback()
 
     def invalidate(self) -> None:
         """Drop the entries here (and the siblings') at once and, within ``recheck_seconds``,

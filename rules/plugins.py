@@ -58,10 +58,12 @@ def plugin_wire(plugin: GamePlugin) -> None:
     engine says of it."""
     from cards.images.styles import registered_games as styled
     from decks.validation import registered_games as validated
+    from decks.validation.base import deck_validators_forget
 
     register_card_check(plugin.slug)(plugin.card_problems)
     validation = plugin.validation_module or f"{VALIDATION_PACKAGE}.{plugin.module_name}"
     _import_piece(validation, plugin.slug, validated)
+    deck_validators_forget()  # a validator kept for the slug holds the rules it had before
     style = plugin.style_module or f"{STYLE_PACKAGE}.{plugin.module_name}"
     _import_piece(style, plugin.slug, styled)
     if plugin.fixtures_dir is not None:

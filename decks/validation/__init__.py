@@ -4,10 +4,12 @@ Each game's construction rules live in their own module here, registered by the 
 """
 
 from decks.validation.base import (
+    DeckValidator,
     GameRules,
     ResolvedDeck,
     UnknownFormatError,
     UnknownVariantError,
+    deck_validator,
     register,
     registered_games,
     resolve_deck,
@@ -20,6 +22,7 @@ from decks.validation.report import ValidationReport, Violation
 __all__ = [
     "CardIndex",
     "CardInfo",
+    "DeckValidator",
     "GameRules",
     "ResolvedDeck",
     "UnknownFormatError",
@@ -28,6 +31,7 @@ __all__ = [
     "Violation",
     "card_index",
     "card_index_invalidate",
+    "deck_validator",
     "register",
     "registered_games",
     "resolve_deck",

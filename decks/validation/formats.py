@@ -8,6 +8,7 @@ when a format row changes, here at once and in other processes within a second.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cards.caching import GenerationMemo
@@ -22,6 +23,7 @@ __all__ = [
     "format_id_for",
     "format_rules",
     "format_rules_invalidate",
+    "format_rules_on_forget",
     "game_formats",
 ]
 
@@ -62,9 +64,9 @@ _snapshots: GenerationMemo[tuple[int, dt.date], FormatRules] = GenerationMemo(
 )
 
 
-def format_rules(format_id: int, as_of: dt.date) -> FormatRules:
-    """The cached snapshot of a format on a date."""
-    return _snapshots.get((format_id, as_of))
+def format_rules(format_id: int, as_of: dt.date, *, recheck: bool = False) -> FormatRules:
+    """The cached snapshot of a format on a date (``recheck``: as for ``card_index``)."""
+    return _snapshots.get((format_id, as_of), recheck=recheck)
 
 
 def _format_id(key: tuple[str, str]) -> int | None:
@@ -83,9 +85,9 @@ _format_ids: GenerationMemo[tuple[str, str], int | None] = GenerationMemo(
 )
 
 
-def format_id_for(game_slug: str, format_slug: str) -> int | None:
+def format_id_for(game_slug: str, format_slug: str, *, recheck: bool = False) -> int | None:
     """The id of a game's format by slug (cached like the snapshots), or None if it has none."""
-    return _format_ids.get((game_slug, format_slug))
+    return _format_ids.get((game_slug, format_slug), recheck=recheck)
 
 
 def _game_formats(game_id: int) -> tuple[Format, ...]:
@@ -114,3 +116,9 @@ def format_rules_invalidate() -> None:
 def format_rules_forget_local() -> None:
     _snapshots.forget_local()
     _format_ids.forget_local()
+
+
+def format_rules_on_forget(callback: Callable[[], None]) -> None:
+    """Call ``callback`` whenever this process drops its snapshots (what it derived from them)."""
+    _snapshots.on_forget(callback)
+    _format_ids.on_forget(callback)

@@ -9,6 +9,8 @@ process (signals), and within ``cards.caching.RECHECK_SECONDS`` when another pro
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cards.caching import GenerationMemo
 from cards.schema import PRINTED_NUMBERS
 from decks.validation.records import (
@@ -28,6 +30,7 @@ __all__ = [
     "card_index",
     "card_index_forget_local",
     "card_index_invalidate",
+    "card_index_on_forget",
 ]
 
 GENERATION_KEY = "deckwright:card-index-generation"
@@ -79,9 +82,15 @@ def _build(game_slug: str) -> CardIndex:
 _indexes: GenerationMemo[str, CardIndex] = GenerationMemo(GENERATION_KEY, _build)
 
 
-def card_index(game_slug: str) -> CardIndex:
-    """The cached index of a game's cards, rebuilt when stale."""
-    return _indexes.get(game_slug)
+def card_index(game_slug: str, *, recheck: bool = False) -> CardIndex:
+    """The cached index of a game's cards, rebuilt when stale (``recheck``: look now whether
+    another process changed the cards, however recently this process looked)."""
+    return _indexes.get(game_slug, recheck=recheck)
+
+
+def card_index_on_forget(callback: Callable[[], None]) -> None:
+    """Call ``callback`` whenever this process drops its indexes (what it derived from them)."""
+    _indexes.on_forget(callback)
 
 
 def card_index_invalidate() -> None:

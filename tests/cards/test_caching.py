@@ -104,3 +104,30 @@ def test_get_many_builds_the_missing_keys_together_and_follows_the_counter():
     bump_generation(key)  # another process wrote
     assert here.get_many(["a", "c"], build_many) == {"a": "a3", "c": "c3"}
     assert batches[-1] == ["a", "c"]
+
+
+def test_a_recheck_reads_the_shared_counter_however_young_the_entry():
+    key = f"test:{uuid.uuid4()}"
+    build, built = _counting_build()
+    memo = GenerationMemo(key, build, recheck_seconds=3600)
+    memo.get("a")
+
+    bump_generation(key)
+
+    assert memo.get("a") == "a#1"
+    assert memo.get("a", recheck=True) == "a#2"
+    assert memo.get("a", recheck=True) == "a#2"  # current: kept
+    assert built == ["a", "a"]
+
+
+def test_what_is_derived_from_a_memo_is_dropped_with_its_entries():
+    key = f"test:{uuid.uuid4()}"
+    memo = GenerationMemo(key, _counting_build()[0])
+    dropped: list[str] = []
+    memo.on_forget(lambda: dropped.append("derived"))
+
+    memo.forget_local()
+    memo.invalidate()
+
+    assert dropped == ["derived", "derived"]
+    assert shared_generation(key) == 1

@@ -79,7 +79,15 @@ def test_a_process_told_to_run_python_loads_no_compiled_validation_module() -> N
 
 def test_the_validation_modules_are_in_the_build_and_the_database_side_is_not() -> None:
     built = {str(path.relative_to(compiled.ROOT)) for path in compiled.sources()}
-    for module in ("resolved", "format_check", "records", "report", "game_rules", "revolt_n_reign"):
+    for module in (
+        "resolved",
+        "format_check",
+        "records",
+        "report",
+        "game_rules",
+        "validator",
+        "revolt_n_reign",
+    ):
         assert f"decks/validation/{module}.py" in built
     for module in ("__init__", "base", "formats", "index"):
         assert f"decks/validation/{module}.py" not in built
