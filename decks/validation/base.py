@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 
 from cards.caching import RECHECK_SECONDS
-from decks.validation import game_rules
 from decks.validation.formats import format_id_for, format_rules, format_rules_on_forget
 from decks.validation.game_rules import GameRules, registered_games, rules_for
+from decks.validation.game_rules import register as rules_register
+from decks.validation.game_rules import unregister as rules_unregister
 from decks.validation.index import card_index, card_index_on_forget
 from decks.validation.report import ValidationReport
 from decks.validation.resolved import ResolvedDeck, resolve
@@ -70,14 +71,14 @@ format_rules_on_forget(deck_validators_forget)
 
 def register(cls: type[GameRules]) -> type[GameRules]:
     """Make ``cls`` the rules of the game whose slug it names (``game_rules.register``)."""
-    game_rules.register(cls)
+    rules_register(cls)
     deck_validators_forget()
     return cls
 
 
 def unregister(game_slug: str) -> None:
     """Forget a game's rules (tests that plug a game in for a while)."""
-    game_rules.unregister(game_slug)
+    rules_unregister(game_slug)
     deck_validators_forget()
 
 
