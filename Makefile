@@ -118,7 +118,7 @@ test: lint typecheck browser proxy
 # Lines of the project's packages the suite runs (coverage.py; settings in [tool.coverage.*] of
 # pyproject.toml), on pure-Python engines (compiled modules cannot be traced) and SQLite unless
 # DATABASE_URL says otherwise; PYTEST_ARGS narrows the run (`make coverage PYTEST_ARGS=tests/rules`).
-# CI measures its PostgreSQL pass the same way and runs coverage-report after it.
+# CI does not run it yet (docs/testing.md, *Cost of tracing*).
 PYTEST_ARGS ?=
 coverage: install
 	DECKWRIGHT_ENGINES=python $(BIN)/coverage run -m pytest -p no:cacheprovider $(PYTEST_ARGS)
