@@ -469,6 +469,32 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
         )
         return "failed"
     start, stop = job_chunk_bounds(job, chunk)
+    # The games are played: a database that refuses the write for a while (SQLite's "database
+    # is locked") gets the same write again, never the games played again.
+    for attempt in range(CHUNK_RETRIES + 1):
+        try:
+            if not _chunk_store(job_id, chunk, start, stop, totals, outcomes):
+                return "duplicate"  # another worker stored it first
+            break
+        except DatabaseError:
+            if attempt == CHUNK_RETRIES:
+                raise
+            time.sleep(0.5 * 2**attempt)
+    simulation_job_finish(job_id=job_id)
+    _next_round(job, chunk)
+    return "stored"
+
+
+def _chunk_store(
+    job_id: int,
+    chunk: int,
+    start: int,
+    stop: int,
+    totals: dict[str, Any],
+    outcomes: list[list[Any]],
+) -> bool:
+    """Store a played chunk and count it in its job, in one transaction; False when the chunk
+    was stored already (nothing changes)."""
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -481,16 +507,14 @@ def simulation_chunk_run(*, job_id: int, chunk: int) -> str:
                     outcomes=outcomes,
                 )
         except IntegrityError:
-            return "duplicate"  # another worker stored it first
+            return False
         SimulationChunkLease.objects.filter(job_id=job_id, index=chunk).delete()
         SimulationJob.objects.filter(pk=job_id).update(
             chunks_done=F("chunks_done") + 1,
             games_done=F("games_done") + (stop - start),
             updated_at=timezone.now(),
         )
-    simulation_job_finish(job_id=job_id)
-    _next_round(job, chunk)
-    return "stored"
+    return True
 
 
 def _progress(job_id: int, chunk: int) -> Callable[[int], None]:
@@ -505,9 +529,12 @@ def _progress(job_id: int, chunk: int) -> Callable[[int], None]:
         if now - last[0] < every:
             return
         last[0] = now
-        SimulationChunkLease.objects.filter(job_id=job_id, index=chunk).update(
-            games_played=games, beat_at=timezone.now()
-        )
+        try:
+            SimulationChunkLease.objects.filter(job_id=job_id, index=chunk).update(
+                games_played=games, beat_at=timezone.now()
+            )
+        except DatabaseError:  # a count for the pages only: the next one is written instead
+            logger.info("simulation job %s chunk %s: progress not written", job_id, chunk)
 
     return played
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 import threading
 
 import pytest
+from django.db import OperationalError
 
 from rules import services
 from rules.lab import jobs
 from rules.lab.jobs import simulation_job_background, simulation_job_create, simulation_job_dispatch
 from rules.lab.plans import metagame_plan
 from rules.lab.runner import background_wait
-from rules.models import SimulationJob
+from rules.models import SimulationChunk, SimulationJob
 from tests.rules.jobs_helpers import faction_decks
 from tests.rules.test_matchup_tasks import game_data, new_matchup  # noqa: F401  (a fixture)
 
@@ -82,4 +83,30 @@ def test_a_matchup_handed_over_twenty_times_plays_its_games_once(owner, settings
     job.refresh_from_db()
     assert job.status == SimulationJob.Status.DONE, job.error
     assert job.games_done == 6
+    assert played == [6]
+
+
+def test_a_chunk_the_database_refuses_to_store_for_a_while_is_not_played_again(
+    owner, settings, played, monkeypatch
+):
+    """SQLite answers "database is locked" while another writer holds it: the chunk's games,
+    played already, are stored by the next try, not played again."""
+    settings.CELERY_BROKER_URL = ""
+    job = new_matchup(owner, games=6, chunk_size=2, dispatch=False)
+    real = SimulationChunk.objects.create
+    refusals = [2]  # the first chunk's store is refused twice
+
+    def refused_for_a_while(**fields):
+        if refusals[0]:
+            refusals[0] -= 1
+            raise OperationalError("database is locked")
+        return real(**fields)
+
+    monkeypatch.setattr(SimulationChunk.objects, "create", refused_for_a_while)
+
+    finished = jobs.simulation_job_play_inline(job_id=job.pk)
+
+    assert refusals == [0]
+    assert finished.status == SimulationJob.Status.DONE, finished.error
+    assert (finished.games_done, finished.chunks_done) == (6, 3)
     assert played == [6]
