@@ -22,7 +22,7 @@ from decks.decklist.model import (
     quantity_message,
 )
 from decks.decklist.text import format_text, parse_text
-from decks.validation import card_index, rules_for
+from decks.validation import CardIndex, card_index, rules_for
 
 DecklistFormat = Literal["text", "json", "csv"]
 
@@ -76,10 +76,24 @@ def _singulars(key: str) -> set[str]:
     return forms
 
 
+_HEADERS_TABLE = "decklist:headers"  # the key of known_headers' table in CardIndex.prepared
+
+
 def known_headers(game_slug: str) -> frozenset[str]:
     """Header keys a game's decklists may use: card types, subtypes and branches (singular or
-    plural), zones and their aliases (checked separately), and a few generic words."""
+    plural), zones and their aliases (checked separately), and a few generic words.
+
+    Derived once per card index (kept in its ``prepared`` tables), so it is rebuilt exactly when
+    the index is: a card, type or branch added or renamed shows up in the next decklist read.
+    """
     index = card_index(game_slug)
+    known = index.prepared.get(_HEADERS_TABLE)
+    if known is None:
+        known = index.prepared[_HEADERS_TABLE] = _header_keys_of(index)
+    return known
+
+
+def _header_keys_of(index: CardIndex) -> frozenset[str]:
     names: set[str] = set(_GENERIC_HEADERS)
     for slug, name in index.type_names.items():
         names.update({_header_key(slug), _header_key(name)})

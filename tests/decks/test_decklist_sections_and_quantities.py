@@ -92,6 +92,19 @@ def test_headers_a_player_would_write_are_accepted(header):
 
 
 @pytest.mark.django_db
+def test_a_card_type_added_to_the_catalogue_is_a_known_header_at_the_next_read():
+    # known_headers is derived once per card index: it must follow the index, not outlive it
+    from cards.models import CardType, Game
+
+    text = "[Ambushes]\n2 Eagle Dive\n"
+    assert "'Ambushes' is not a section" in _problems(text, game=RNR)[1]
+    CardType.objects.create(game=Game.objects.get(slug=RNR), slug="ambush", name="Ambush")
+
+    entries = decklist_entries(RNR, decklist_read(text))
+    assert [(e.name, e.quantity) for e in entries] == [("Eagle Dive", 2)]
+
+
+@pytest.mark.django_db
 def test_a_zone_in_a_game_without_zones_is_an_error():
     problems = _problems("quantity,name,zone\n2,Eagle Dive,banana\n", "csv", game=RNR)
     assert list(problems) == [2]
