@@ -8,7 +8,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
 .PHONY: install migrate data run test lint typecheck format clean api-fuzz browser proxy worker \
-	coverage coverage-report
+	coverage coverage-install coverage-report
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -117,11 +117,38 @@ test: lint typecheck browser proxy
 
 # Lines of the project's packages the suite runs (coverage.py; settings in [tool.coverage.*] of
 # pyproject.toml), on pure-Python engines (compiled modules cannot be traced) and SQLite unless
-# DATABASE_URL says otherwise; PYTEST_ARGS narrows the run (`make coverage PYTEST_ARGS=tests/rules`).
-# CI does not run it yet (docs/testing.md, *Cost of tracing*).
+# DATABASE_URL says otherwise (CI's PostgreSQL pass is this target); PYTEST_ARGS narrows the run
+# (`make coverage PYTEST_ARGS=tests/rules`). It runs on Python 3.12 or newer where one is found,
+# in its own environment $(COVERAGE_VENV), with coverage.py on sys.monitoring
+# (COVERAGE_CORE=sysmon: a line is reported once, then no longer costs anything; 0-5% on the
+# suite). Without one it runs in $(VENV) on $(PYTHON) with coverage.py's C tracer, which calls
+# back on every line run: about 70% more CPU on the engines' playouts (docs/testing.md).
 PYTEST_ARGS ?=
-coverage: install
-	DECKWRIGHT_ENGINES=python $(BIN)/coverage run -m pytest -p no:cacheprovider $(PYTEST_ARGS)
+# The first interpreter that runs and is 3.12 or newer: python3.12, python3.13 on the PATH, then
+# pyenv's installed versions (its shims answer only for the selected version). Empty if none.
+ifndef COVERAGE_PYTHON
+COVERAGE_PYTHON := $(shell for p in python3.12 python3.13 \
+	$$(ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.1[2-9]*/bin/python3 2>/dev/null); do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && \
+	$$p -c 'import sys; print(sys.executable)' && break; done)
+endif
+COVERAGE_VENV := $(if $(COVERAGE_PYTHON),.venv-coverage,$(VENV))
+COVERAGE_BIN := $(COVERAGE_VENV)/bin
+COVERAGE_CORE_SETTING := $(if $(COVERAGE_PYTHON),COVERAGE_CORE=sysmon,)
+
+.venv-coverage/.installed-stamp: pyproject.toml
+	test -x .venv-coverage/bin/python || $(COVERAGE_PYTHON) -m venv .venv-coverage
+	.venv-coverage/bin/python -m pip install --quiet --upgrade pip
+	.venv-coverage/bin/python -m pip install --quiet -e ".[dev]"
+	touch $@
+
+coverage-install: $(COVERAGE_VENV)/.installed-stamp
+
+coverage: coverage-install browser proxy
+	@echo "== coverage: $$($(COVERAGE_BIN)/python -c 'import sys; print(sys.version.split()[0])') \
+	in $(COVERAGE_VENV), $(or $(COVERAGE_CORE_SETTING),C tracer (no Python 3.12 or newer found)) =="
+	DECKWRIGHT_ENGINES=python $(COVERAGE_CORE_SETTING) $(COVERAGE_BIN)/coverage run \
+		-m pytest -p no:cacheprovider $(PYTEST_ARGS)
 	@$(MAKE) --no-print-directory coverage-report
 
 # The floor (docs/testing.md, *Coverage*): the engines (rules/engines: the core and the five games)
@@ -134,13 +161,13 @@ COVERAGE_ENGINES := rules/engines/*
 COVERAGE_SERVICES := */services.py,*/selectors.py,decks/validation/*,rules/lab/*
 coverage-report:
 	@echo "== coverage: whole tree (lines) =="
-	@$(BIN)/coverage report | grep '^TOTAL'
+	@$(COVERAGE_BIN)/coverage report | grep '^TOTAL'
 	@status=0; \
 	echo "== coverage: engines ($(COVERAGE_ENGINES)), at least $(COVERAGE_FLOOR)% =="; \
-	$(BIN)/coverage report --include='$(COVERAGE_ENGINES)' --skip-covered --sort=cover \
+	$(COVERAGE_BIN)/coverage report --include='$(COVERAGE_ENGINES)' --skip-covered --sort=cover \
 		--fail-under=$(COVERAGE_FLOOR) || status=1; \
 	echo "== coverage: services ($(COVERAGE_SERVICES)), at least $(COVERAGE_FLOOR)% =="; \
-	$(BIN)/coverage report --include='$(COVERAGE_SERVICES)' --skip-covered --sort=cover \
+	$(COVERAGE_BIN)/coverage report --include='$(COVERAGE_SERVICES)' --skip-covered --sort=cover \
 		--fail-under=$(COVERAGE_FLOOR) || status=1; \
 	exit $$status
 
@@ -149,4 +176,4 @@ api-fuzz: install
 	SCHEMATHESIS_EXAMPLES=$${SCHEMATHESIS_EXAMPLES:-100} $(BIN)/pytest -p no:cacheprovider tests/api/test_schemathesis.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .hypothesis .coverage htmlcov
+	rm -rf $(VENV) .venv-coverage var .pytest_cache .hypothesis .coverage htmlcov
