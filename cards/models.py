@@ -221,7 +221,7 @@ class Card(models.Model):
             # filtered row by row (docs/performance.md, card search at catalogue scale).
             # Carrying the name key and id (PostgreSQL's INCLUDE; other databases leave them
             # out), the ids and sort keys of such a search's matches come from the index
-            # alone, with no read of the cards' rows (cards.search.paging._page_ids).
+            # alone, with no read of the cards' rows (cards.search.paging.page_statement).
             models.Index(
                 fields=("game", "card_type", "branch", "cost"),
                 include=("name_key", "id"),

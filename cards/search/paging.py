@@ -5,16 +5,21 @@ common word) and, for matches clustered late in name order, a walk of the name i
 thousands of rows. ``card_page`` instead:
 
 0. on PostgreSQL, asks the planner how many rows match (an EXPLAIN, no execution); far more
-   than the threshold (``SURE_MANY`` times) goes straight to step 3;
-1. in one query, takes at most ``exact_up_to + 1`` matches in no order (the database stops as
-   soon as it has them: an early stop of a scan for a common word, an index lookup for a rare
-   one), counts them, and sorts them to cut the page's ids (no index walked in name order,
-   whatever the order; no sort key fetched to Python);
-2. when it saw no more than ``exact_up_to`` matches, the count is exact and the page's rows are
-   read by those ids;
-3. otherwise the count is an estimate (PostgreSQL's planner estimate, never below
-   ``exact_up_to + 1``; elsewhere ``exact_up_to + 1``, read "more than") and the page is the
-   ordered query itself, which finds its rows quickly because matches are dense.
+   than the threshold (``SURE_MANY`` times) goes straight to the ordered query, rows and all
+   (step 2's second branch, on its own);
+1. finds the page's ids in one statement (``page_statement``): it takes at most
+   ``exact_up_to + 1`` matches in no order (the database stops as soon as it has them: an early
+   stop of a scan for a common word, an index lookup for a rare one) and counts them once;
+2. that count alone chooses which of the statement's two branches reads any row (the other is
+   never executed, on PostgreSQL and on SQLite):
+   - no more than ``exact_up_to`` matches: the count is exact and the page is cut from the
+     capped matches, sorted by the database (no index walked in name order, whatever the
+     order; no sort key fetched to Python);
+   - the cap reached: the count is an estimate (PostgreSQL's planner estimate, never below
+     ``exact_up_to + 1``; elsewhere ``exact_up_to + 1``, read "more than") and the page comes
+     from the ordered query itself, which finds its rows quickly because matches are dense
+     (on the last page, the count is known after all);
+3. the page's rows are read by those ids (not with ``ids_only``).
 
 Whether a next page exists is always exact: the page asks for one row more than it shows.
 A search that can match nothing (a name test of punctuation only compiles to an empty
@@ -34,7 +39,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import EmptyResultSet, FieldDoesNotExist
 from django.db import connections
-from django.db.models import Count, F, OrderBy, QuerySet, Window
+from django.db.models import BooleanField, F, OrderBy, QuerySet
+from django.db.models.expressions import RawSQL
 
 DEFAULT_EXACT_UP_TO = 2000
 # A planner estimate above SURE_MANY x the threshold is trusted to mean "many": the ids are not
@@ -217,43 +223,95 @@ def _local_sort(queryset: QuerySet[Any], ordering: list[Any]) -> list[tuple[str,
     return keys
 
 
-def _page_ids(
-    queryset: QuerySet[Any], ordering: list[Any], offset: int, per_page: int, cap: int
-) -> list[tuple[Any, int]]:
-    """``(id, matches seen)`` of the page's rows, in one query: the database takes at most
-    ``cap`` matches in no order (``capped_rows``'s plan), counts them, and sorts them to cut
-    the page. No index is walked in name order and no sort key crosses to Python. Empty when
-    the page lies past the matches seen.
+# CTE names of the page statement (``page_statement``), unlike any table or alias the ORM writes.
+_CAPPED, _SEEN, _FEW, _MANY = "paging_capped", "paging_seen", "paging_few", "paging_many"
 
-    With an ordering of the card's own columns the matches carry their sort keys, so they are
-    sorted as found; any other ordering reads each match again by id, joined to what it sorts
-    by."""
+
+def _gated(vendor: str, rows: QuerySet[Any], gate: str, offset: int, count: int) -> tuple[str, Any]:
+    """SQL for ``count`` rows of ``rows`` from ``offset`` when ``gate`` (a condition on the
+    count of the capped matches alone) holds, and for none otherwise, written so that the
+    database reads no row of a branch whose gate is false:
+
+    * PostgreSQL: the gate in the WHERE clause. It refers to no row, so the planner runs it as an
+      InitPlan under a One-Time Filter: EXPLAIN ANALYZE shows the branch not taken as "never
+      executed" (tests/cards/test_search_plans.py). The LIMIT stays a constant, which the
+      planner costs as it did when this was a query of its own (a walk of an index in order
+      is chosen for the first rows of dense matches);
+    * SQLite: a gate in the WHERE clause would be tested row by row (SQLite does not hoist a
+      term holding a subquery out of its loop), scanning the branch not taken to its end. Its
+      LIMIT, though, is worked out once before the loop, and a LIMIT of 0 skips the loop: the
+      gate chooses the LIMIT (tests/cards/test_search_paging.py counts the rows read).
+    """
+    if vendor == "sqlite":
+        sql, params = rows.query.sql_with_params()
+        limit = f"CASE WHEN {gate} THEN {int(count)} ELSE 0 END"
+        return f"{sql} LIMIT {limit} OFFSET {int(offset)}", params
+    gated = rows.filter(RawSQL(gate, (), output_field=BooleanField()))
+    return gated[offset : offset + count].query.sql_with_params()
+
+
+def page_statement(
+    queryset: QuerySet[Any], ordering: list[Any], offset: int, per_page: int, limit: int
+) -> tuple[str, list[Any]]:
+    """The one statement that finds a page's ids: rows of ``(id, matches seen)``.
+
+    Its CTEs take at most ``limit + 1`` matches in no order (``capped_rows``'s plan) and count
+    them once; then exactly one of two branches reads rows, chosen by that count alone
+    (``_gated``):
+
+    * few (the count is at most ``limit``, hence exact): the page cut from the capped matches,
+      sorted by the database. With an ordering of the card's own columns the capped matches
+      carry their sort keys; any other ordering (``_local_sort`` is None) reads each capped
+      match again by id, joined to what it sorts by;
+    * many (the cap was reached): ``per_page + 1`` rows of the ordered query itself, from
+      ``offset`` (the extra row says whether a next page exists).
+
+    Each branch keeps its ORDER BY and LIMIT inside a CTE used once, which both databases read
+    in that order (PostgreSQL plans it inline as a subquery scan; SQLite runs it as a
+    co-routine); the capped matches, used twice, are kept once by both.
+    """
     model = queryset.model
-    sort = _local_sort(queryset, ordering)
-    if sort is None:
-        page = (
-            model._default_manager.using(queryset.db)
-            .filter(pk__in=queryset.order_by().values("pk")[:cap])
-            .annotate(matches_seen=Window(Count("pk")))
-            .order_by(*ordering)
-            .values_list("pk", "matches_seen")[offset : offset + per_page]
-        )
-        return [(row[0], int(row[1])) for row in _without_seqscan(page)]
+    vendor = connections[queryset.db].vendor
     pk_name = model._meta.pk.name
-    columns = list(dict.fromkeys(name for name, _ in sort if name != pk_name))
-    capped = queryset.order_by().values_list("pk", *columns)[:cap]
-    sql, params = capped.query.sql_with_params()
+    sort = _local_sort(queryset, ordering)
+    columns = [] if sort is None else list(dict.fromkeys(n for n, _ in sort if n != pk_name))
+    capped = queryset.order_by().values_list("pk", *columns)[: limit + 1]
+    capped_sql, capped_params = capped.query.sql_with_params()
+    few_gate = f"(SELECT seen FROM {_SEEN}) <= {int(limit)}"
+    many_gate = f"(SELECT seen FROM {_SEEN}) > {int(limit)}"
     # The CTE names its columns itself (k0 the id, k1... the sort keys): whatever aliases the
-    # ORM gave the inner query's columns. Used once, PostgreSQL plans it inline.
-    names = {pk_name: "k0", **{name: f"k{i}" for i, name in enumerate(columns, start=1)}}
-    order = ", ".join(f"m.{names[name]} {direction}" for name, direction in sort)
-    page_sql = (
-        f"WITH m({', '.join(['k0', *(names[c] for c in columns)])}) AS ({sql}) "
-        f"SELECT m.k0, COUNT(*) OVER () FROM m "
-        f"ORDER BY {order} LIMIT {int(per_page)} OFFSET {int(offset)}"
+    # ORM gave the inner query's columns.
+    keys = {pk_name: "k0", **{name: f"k{i}" for i, name in enumerate(columns, start=1)}}
+    if sort is None:
+        few = (
+            model._default_manager.using(queryset.db)
+            .filter(pk__in=RawSQL(f"SELECT k0 FROM {_CAPPED}", ()))
+            .order_by(*ordering)
+            .values_list("pk")
+        )
+        few_sql, few_params = _gated(vendor, few, few_gate, offset, per_page)
+    else:
+        order = ", ".join(f"{keys[name]} {direction}" for name, direction in sort)
+        if vendor == "sqlite":  # the gate as the LIMIT, as in _gated
+            tail = f"LIMIT CASE WHEN {few_gate} THEN {int(per_page)} ELSE 0 END"
+            few_sql = f"SELECT k0 FROM {_CAPPED} ORDER BY {order} {tail} OFFSET {int(offset)}"
+        else:
+            few_sql = (
+                f"SELECT k0 FROM {_CAPPED} WHERE {few_gate} "
+                f"ORDER BY {order} LIMIT {int(per_page)} OFFSET {int(offset)}"
+            )
+        few_params = ()
+    many = queryset.order_by(*ordering).prefetch_related(None).values_list("pk")
+    many_sql, many_params = _gated(vendor, many, many_gate, offset, per_page + 1)
+    sql = (
+        f"WITH {_CAPPED}({', '.join(['k0', *(keys[c] for c in columns)])}) AS ({capped_sql}), "
+        f"{_SEEN}(seen) AS (SELECT COUNT(*) FROM {_CAPPED}), "
+        f"{_FEW}(k0) AS ({few_sql}), "
+        f"{_MANY}(k0) AS ({many_sql}) "
+        f"SELECT k0, (SELECT seen FROM {_SEEN}) FROM {_FEW} "
+        f"UNION ALL SELECT k0, (SELECT seen FROM {_SEEN}) FROM {_MANY}"
     )
-    rows = _without_seqscan_sql(queryset.db, page_sql, params)
-    return [(row[0], int(row[1])) for row in rows]
+    return sql, [*capped_params, *few_params, *many_params]
 
 
 def card_page(
@@ -281,20 +339,38 @@ def card_page(
     estimate = planner_estimate(queryset)
     if estimate is not None and estimate > SURE_MANY * limit:
         return _walked_page(queryset, ordering, number, per_page, limit, estimate, ids_only)
-    page_ids = _page_ids(queryset, ordering, offset, per_page, limit + 1)
-    if not page_ids and number == 1:  # no match at all
+    ids, seen = _found_page(queryset, ordering, offset, per_page, limit)
+    if not ids:
+        # Either branch finds nothing only past the last match (or on an empty page 1).
+        if number > 1:
+            raise PageNotFound("That page is past the last match.")
         return CardPage([], number, per_page, 0, True, False)
-    if page_ids and page_ids[0][1] <= limit:  # every match seen: the count is exact
-        count = page_ids[0][1]
-        wanted = [pk for pk, _ in page_ids]
-        if ids_only:
-            return CardPage(wanted, number, per_page, count, True, offset + per_page < count)
-        by_id = {_pk(row): row for row in queryset.order_by().filter(pk__in=wanted)}
-        rows = [by_id[pk] for pk in wanted]
-        return CardPage(rows, number, per_page, count, True, offset + per_page < count)
-    # More matches than the threshold, or a page past the matches seen: the ordered query
-    # finds the page (and says whether it is past the last match).
-    return _walked_page(queryset, ordering, number, per_page, limit, estimate, ids_only)
+    if seen <= limit:  # every match seen: the count is exact
+        count, count_exact, has_next = seen, True, offset + per_page < seen
+    else:  # the ordered query's page, one row more than it shows
+        has_next = len(ids) > per_page
+        ids = ids[:per_page]
+        count_exact = not has_next  # the last page: the count is known after all
+        count = (
+            offset + len(ids)
+            if count_exact
+            else max(estimate or 0, limit + 1, offset + len(ids) + 1)
+        )
+    if ids_only:
+        return CardPage(ids, number, per_page, count, count_exact, has_next)
+    by_id = {_pk(row): row for row in queryset.order_by().filter(pk__in=ids)}
+    rows = [by_id[pk] for pk in ids]
+    return CardPage(rows, number, per_page, count, count_exact, has_next)
+
+
+def _found_page(
+    queryset: QuerySet[Any], ordering: list[Any], offset: int, per_page: int, limit: int
+) -> tuple[list[Any], int]:
+    """The page's ids, in order, and how many capped matches were seen (``limit + 1`` when the
+    cap was reached), from the one statement ``page_statement`` writes."""
+    sql, params = page_statement(queryset, ordering, offset, per_page, limit)
+    rows = _without_seqscan_sql(queryset.db, sql, params)
+    return [row[0] for row in rows], int(rows[0][1]) if rows else 0
 
 
 def _walked_page(

@@ -1,4 +1,5 @@
-"""PostgreSQL's plans for card searches: which index serves a fields query.
+"""PostgreSQL's plans for card searches: which index serves a fields query, and which branch of
+the statement that finds a page runs.
 
 Run with ``DATABASE_URL=postgres://postgres@127.0.0.1:5432/<your db>``; on SQLite these skip.
 """
@@ -14,8 +15,10 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from api.filters import ordering
 from cards.models import Game
 from cards.search import card_search
+from cards.search.paging import page_statement
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +65,35 @@ def test_type_branch_and_cost_are_one_scan_of_the_fields_index():
     assert [scan.get("Index Name") for scan in scans] == ["card_game_type_branch_cost_idx"]
     condition = scans[0]["Index Cond"]
     assert "card_type_id" in condition and "branch_id" in condition and "cost <= 2" in condition
+
+
+def _branch_reads(plan: dict[str, Any], branch: str) -> list[int]:
+    """``Actual Loops`` of each node of a page statement's branch that reads matches (the cards
+    or the capped matches), from EXPLAIN ANALYZE (0: never executed)."""
+    scans = [node for node in _nodes(plan) if node.get("Alias") == branch]
+    assert len(scans) == 1, branch
+    return [
+        node["Actual Loops"]
+        for node in _nodes(scans[0])
+        if node.get("Relation Name") == "cards_card" or node.get("CTE Name") == "paging_capped"
+    ]
+
+
+@pytest.mark.parametrize("order", ["name", "set"])  # the card's own columns; a join (fallback)
+@pytest.mark.parametrize(
+    ("limit", "taken", "not_taken"), [(10, "many", "few"), (100, "few", "many")]
+)
+def test_the_page_statement_never_executes_the_branch_not_taken(
+    generated_cards, order, limit, taken, not_taken
+):
+    # given the one statement that finds page 2 of sixty cards, past or under the threshold
+    sql, params = page_statement(generated_cards, ordering(order, "asc"), 7, 7, limit)
+    # when PostgreSQL runs it
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", params)
+        plan = cursor.fetchone()[0]
+    if isinstance(plan, str):
+        plan = json.loads(plan)
+    # then the branch the count chose read matches, and the other was never executed
+    assert min(_branch_reads(plan[0]["Plan"], f"paging_{taken}")) >= 1
+    assert set(_branch_reads(plan[0]["Plan"], f"paging_{not_taken}")) == {0}
