@@ -6,6 +6,7 @@ import io
 import logging
 from typing import BinaryIO
 
+from django.core.handlers.asgi import ASGIRequest
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
@@ -44,9 +45,16 @@ def card_image(
         not_modified["Cache-Control"] = cache_control
         return not_modified
     try:
-        response: HttpResponseBase = FileResponse(
-            _open_cached(face, variant), content_type="image/png"
-        )
+        cached = _open_cached(face, variant)
+        if isinstance(request, ASGIRequest):
+            # Under ASGI (runserver with daphne, `make run`) a file would be streamed by a
+            # synchronous iterator, which Django consumes with a warning at every image; a card
+            # face is tens of kilobytes, so it is read whole. WSGI (gunicorn) keeps the file
+            # response, which its server sends from the file itself.
+            with cached:
+                response: HttpResponseBase = HttpResponse(cached.read(), content_type="image/png")
+        else:
+            response = FileResponse(cached, content_type="image/png")
     except OSError:
         # The cache folder is not writable (a read-only deployment): draw into memory instead.
         logger.warning("card image cache unavailable; serving %s from memory", face.slug)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 from pathlib import Path
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.urls import reverse
@@ -294,6 +296,18 @@ def test_the_versioned_image_is_a_png_cached_for_a_year(client) -> None:
     assert response["Cache-Control"] == "public, max-age=31536000, immutable"
     assert response["ETag"] == f'"{image_digest(face)}-full"'
     with Image.open(io.BytesIO(b"".join(response.streaming_content))) as image:
+        assert image.size == CARD_SIZES["full"]
+
+
+def test_under_asgi_the_image_is_served_whole_without_a_streaming_warning(async_client) -> None:
+    # `make run` serves through ASGI: a streamed file there made Django warn at every image
+    face = face_for_card(_card("rival-realms", "Berserker"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning, the streaming one included, fails
+        response = async_to_sync(async_client.get)(card_image_url(face))
+    assert response.status_code == 200 and not response.streaming
+    assert response["ETag"] == f'"{image_digest(face)}-full"'
+    with Image.open(io.BytesIO(response.content)) as image:
         assert image.size == CARD_SIZES["full"]
 
 
