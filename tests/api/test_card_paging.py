@@ -103,8 +103,8 @@ def test_a_page_past_the_last_is_a_404_either_way(api_client, generated_cards, t
 def test_list_queries_stay_bounded_past_the_threshold(
     api_client, generated_cards, django_assert_max_num_queries, threshold
 ):
-    # the planner's estimate (PostgreSQL); the page's ids from the capped matches; past the
-    # threshold, the ordered page (subtypes in it); the game comes from memory
+    # the planner's estimate (PostgreSQL); the page's ids in one statement, either side of the
+    # threshold; the page's rows by those ids (subtypes in them); the game comes from memory
     vocabularies()
     with override_settings(CARD_COUNT_EXACT_UP_TO=threshold), django_assert_max_num_queries(3):
         response = api_client.get("/api/v1/cards/", {"game": GAME, "page_size": "50"})
