@@ -244,10 +244,15 @@ def _gated(vendor: str, rows: QuerySet[Any], gate: str, offset: int, count: int)
     """
     if vendor == "sqlite":
         sql, params = rows.query.sql_with_params()
-        limit = f"CASE WHEN {gate} THEN {int(count)} ELSE 0 END"
-        return f"{sql} LIMIT {limit} OFFSET {int(offset)}", params
+        return f"{sql} {_sqlite_gated_limit(gate, offset, count)}", params
     gated = rows.filter(RawSQL(gate, (), output_field=BooleanField()))
     return gated[offset : offset + count].query.sql_with_params()
+
+
+def _sqlite_gated_limit(gate: str, offset: int, count: int) -> str:
+    """SQLite's LIMIT/OFFSET clause for ``count`` rows from ``offset`` when ``gate`` holds and
+    none otherwise (see ``_gated``: SQLite works the LIMIT out once, before its loop)."""
+    return f"LIMIT CASE WHEN {gate} THEN {int(count)} ELSE 0 END OFFSET {int(offset)}"
 
 
 def page_statement(
@@ -293,8 +298,8 @@ def page_statement(
     else:
         order = ", ".join(f"{keys[name]} {direction}" for name, direction in sort)
         if vendor == "sqlite":  # the gate as the LIMIT, as in _gated
-            tail = f"LIMIT CASE WHEN {few_gate} THEN {int(per_page)} ELSE 0 END"
-            few_sql = f"SELECT k0 FROM {_CAPPED} ORDER BY {order} {tail} OFFSET {int(offset)}"
+            tail = _sqlite_gated_limit(few_gate, offset, per_page)
+            few_sql = f"SELECT k0 FROM {_CAPPED} ORDER BY {order} {tail}"
         else:
             few_sql = (
                 f"SELECT k0 FROM {_CAPPED} WHERE {few_gate} "
