@@ -44,6 +44,7 @@ from rules.ladder import (
     THE_GAME,
     GameOutcome,
     Task,
+    dealt,
     describe_machine,
     needs_open_play,
     percentile,
@@ -130,17 +131,23 @@ def measure(
 def _by_setup(
     plugin: GamePlugin, outcomes: Sequence[GameOutcome], open_only: bool
 ) -> tuple[tuple[str, float, int], ...]:
-    """The default's points and games on each sample setup (game ``i`` plays setup
-    ``(i // 4) % setups``, as ``play_pairing_game`` deals them)."""
+    """The default's points and games on each sample setup, as ``rules.ladder.dealt`` deals
+    game ``i``; on a setup of two decks, on each of them (its first deck is the one the setup
+    seats first), so a deck the default struggles with, or against, shows."""
     setups = two_seat_setups(plugin, open_only)
-    points = [0.0] * len(setups)
-    games = [0] * len(setups)
+    tally: dict[str, list[float]] = {}
     for index, outcome in enumerate(outcomes):
-        number = (index // 4) % len(setups)
-        points[number] += outcome.points
-        games[number] += 1
-    labels = [_label(number, setup) for number, setup in enumerate(setups)]
-    return tuple(zip(labels, points, games, strict=True))
+        number, setup, seat = dealt(plugin, index, open_only)
+        label = _label(number, setups[number])
+        decks = setups[number].get("decks")
+        if isinstance(decks, list) and len(decks) == 2 and decks[0] != decks[1]:
+            label += (", on its first deck", ", on its second deck")[
+                decks.index(setup["decks"][seat])
+            ]
+        entry = tally.setdefault(label, [0.0, 0])
+        entry[0] += outcome.points
+        entry[1] += 1
+    return tuple((label, points, int(games)) for label, (points, games) in tally.items())
 
 
 def _label(number: int, setup: dict[str, object]) -> str:

@@ -122,6 +122,22 @@ def play_one(
     )
 
 
+def dealt(
+    plugin: GamePlugin, index: int, open_only: bool = False
+) -> tuple[int, dict[str, Any], int]:
+    """How game ``index`` of a pairing is dealt: the number of its sample setup, the setup as
+    dealt (``two_seat_setups``, walked through
+    in cycles of four, the sides swapped with the plugin's ``swap_seats`` in the second half of
+    each cycle; a co-operative game's as it is) and the seat of the pairing's first entrant
+    (alternating)."""
+    setups = two_seat_setups(plugin, open_only)
+    number = (index // 4) % len(setups)
+    setup = setups[number]
+    if (index // 2) % 2 and not plugin.cooperative:
+        setup = plugin.swap_seats(setup)
+    return number, setup, index % 2
+
+
 def play_pairing_game(
     plugin: GamePlugin,
     first: Callable[[int], Agent],
@@ -135,8 +151,7 @@ def play_pairing_game(
     pair (mirrored with the plugin's ``swap_seats``) and each seat; the cycles walk through
     the sample setups."""
     engine = plugin.game()
-    setups = two_seat_setups(plugin, open_only)
-    setup = setups[(index // 4) % len(setups)]
+    _, setup, first_seat = dealt(plugin, index, open_only)
     number = game_seed(seed, index)
     if second is None:
         players = engine.num_players(setup)
@@ -147,9 +162,6 @@ def play_pairing_game(
         points = 1.0 if outcome > 0 else 0.0 if outcome < 0 else 0.5
         times = tuple(t for agent in seats for t in agent.seconds)
         return GameOutcome(points, state.end_reason() or "ended", None, (times, ()))
-    if (index // 2) % 2:
-        setup = plugin.swap_seats(setup)
-    first_seat = index % 2
     makers = [second, second]
     makers[first_seat] = first
     seats = [Timed(make((number + 1 + seat) & 0xFFFFFFFF)) for seat, make in enumerate(makers)]

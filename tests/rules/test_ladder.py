@@ -101,6 +101,31 @@ def test_each_cycle_of_four_gives_each_agent_each_seat_and_deck():
         assert outcome.seconds[0] and outcome.seconds[1]  # both sides decided, and were timed
 
 
+@pytest.mark.parametrize("slug", ["revolt-n-reign", "rival-realms"])
+def test_each_cycle_of_four_deals_the_first_entrant_each_deck_from_each_seat(slug):
+    # dealt() is how play_pairing_game seats a game (and how bench/defaults.py reports the
+    # default's score by deck): within a cycle one setup, every (deck, seat) pair once.
+    plugin = plugin_for(slug)
+    setups = ladder_module.two_seat_setups(plugin)
+    for cycle in range(2 * len(setups)):
+        seen = set()
+        for index in range(4 * cycle, 4 * cycle + 4):
+            number, setup, seat = ladder_module.dealt(plugin, index)
+            assert number == cycle % len(setups) and seat == index % 2
+            decks = setups[number]["decks"]
+            seen.add((decks.index(setup["decks"][seat]), seat))
+        assert seen == {(0, 0), (0, 1), (1, 0), (1, 1)}
+
+
+def test_a_cooperative_game_is_dealt_its_setups_as_they_are():
+    plugin = plugin_for("reggae-revolution")
+    setups = ladder_module.two_seat_setups(plugin)
+    dealt = [ladder_module.dealt(plugin, index) for index in range(8 * len(setups))]
+    assert [setup for _, setup, _ in dealt] == [
+        setups[(i // 4) % len(setups)] for i in range(len(dealt))
+    ]
+
+
 def test_a_ladder_is_reproducible_and_reports_every_pairing():
     first = play_ladder(RVR, 4, seed=3, entrants=["random", "greedy", "mcts(iterations=5)"])
     again = play_ladder(RVR, 4, seed=3, entrants=["random", "greedy", "mcts(iterations=5)"])
