@@ -76,7 +76,7 @@ def _singulars(key: str) -> set[str]:
     return forms
 
 
-_HEADERS_TABLE = "decklist:headers"  # the key of known_headers' table in CardIndex.prepared
+_HEADERS_TABLE = "decklist:headers"  # the key of known_headers' table (CardIndex.derived)
 
 
 def known_headers(game_slug: str) -> frozenset[str]:
@@ -86,10 +86,7 @@ def known_headers(game_slug: str) -> frozenset[str]:
     Derived once per card index (kept in its ``prepared`` tables), so it is rebuilt exactly when
     the index is: a card, type or branch added or renamed shows up in the next decklist read.
     """
-    index = card_index(game_slug)
-    known = index.prepared.get(_HEADERS_TABLE)
-    if known is None:
-        known = index.prepared[_HEADERS_TABLE] = _header_keys_of(index)
+    known: frozenset[str] = card_index(game_slug).derived(_HEADERS_TABLE, _header_keys_of)
     return known
 
 

@@ -48,10 +48,7 @@ class GameRules:
 
     def table(self, index: CardIndex) -> Any:
         """The result of ``prepare`` for this index, computed on first use."""
-        prepared = index.prepared.get(self.slug)
-        if prepared is None:
-            prepared = index.prepared[self.slug] = self.prepare(index)
-        return prepared
+        return index.derived(self.slug, self.prepare)
 
     def cards_seen(self, turn: int) -> int | None:
         """Cards drawn from the pile by the draw of the player's ``turn`` (0: the opening hand)."""

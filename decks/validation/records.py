@@ -7,6 +7,7 @@ the compiled validation modules (``rules/compiled.py``) read them.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -67,7 +68,7 @@ class CardIndex:
     by_id: dict[int, CardInfo] = field(init=False)
     keys: list[str] = field(init=False)
     prepared: dict[str, Any] = field(init=False)
-    """Per-game lookup tables a rules module derives once from this index (``GameRules.table``)."""
+    """Lookup tables derived once from this index, by key (``derived``)."""
 
     def __post_init__(self) -> None:
         self.prepared = {}
@@ -75,6 +76,16 @@ class CardIndex:
         self.by_key = {card.key: card for card in self.cards}
         self.by_id = {card.id: card for card in self.cards}
         self.keys = [card.key for card in self.cards]
+
+    def derived(self, key: str, build: Callable[[CardIndex], Any]) -> Any:
+        """The table ``build`` derives from this index, built on first use and kept under
+        ``key`` in ``prepared`` (``GameRules.table``, ``decks.decklist.known_headers``), so it
+        is rebuilt exactly when the index is."""
+        try:
+            return self.prepared[key]
+        except KeyError:
+            table = self.prepared[key] = build(self)
+            return table
 
     def lookup(self, name: str) -> CardInfo | None:
         """The card a decklist name means (exact name first, then case/punctuation-insensitive)."""

@@ -53,3 +53,27 @@ def test_a_game_without_a_rules_module_gets_the_common_checks(card_factory, game
     assert report.codes == ["unknown-card"]
     assert report.violations[0].details["suggestions"] == ["Lantern"]
     assert report.card_count == 6
+
+
+def test_a_table_derived_from_the_index_is_built_once_per_index():
+    # CardIndex.derived keeps GameRules.table's and known_headers' tables: built on first use,
+    # kept while the index lives (even a table that is None), rebuilt for a new index
+    from decks.validation.records import CardIndex
+
+    built: list[CardIndex] = []
+
+    def build(index: CardIndex) -> None:
+        built.append(index)
+
+    index = card_index(RNR)
+    assert index.derived("test:none", build) is None
+    assert index.derived("test:none", build) is None
+    assert built == [index]
+
+    card = Card.objects.get(game__slug=RNR, name="Eagle Dive")
+    card.name = "Eagle Dives"
+    card.save()  # the index is dropped and built again
+    fresh = card_index(RNR)
+    assert fresh is not index
+    fresh.derived("test:none", build)
+    assert built == [index, fresh]
