@@ -137,7 +137,7 @@ def _by_setup(
     setups = two_seat_setups(plugin, open_only)
     tally: dict[str, list[float]] = {}
     for index, outcome in enumerate(outcomes):
-        number, setup, seat = dealt(plugin, index, open_only)
+        number, setup, seat = dealt(plugin, index, open_only, setups)
         label = _label(number, setups[number])
         decks = setups[number].get("decks")
         if isinstance(decks, list) and len(decks) == 2 and decks[0] != decks[1]:

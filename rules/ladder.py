@@ -123,14 +123,18 @@ def play_one(
 
 
 def dealt(
-    plugin: GamePlugin, index: int, open_only: bool = False
+    plugin: GamePlugin,
+    index: int,
+    open_only: bool = False,
+    setups: Sequence[dict[str, Any]] | None = None,
 ) -> tuple[int, dict[str, Any], int]:
     """How game ``index`` of a pairing is dealt: the number of its sample setup, the setup as
-    dealt (``two_seat_setups``, walked through
-    in cycles of four, the sides swapped with the plugin's ``swap_seats`` in the second half of
+    dealt (``two_seat_setups``, or ``setups`` where the caller has them, walked through in
+    cycles of four, the sides swapped with the plugin's ``swap_seats`` in the second half of
     each cycle; a co-operative game's as it is) and the seat of the pairing's first entrant
     (alternating)."""
-    setups = two_seat_setups(plugin, open_only)
+    if setups is None:
+        setups = two_seat_setups(plugin, open_only)
     number = (index // 4) % len(setups)
     setup = setups[number]
     if (index // 2) % 2 and not plugin.cooperative:
