@@ -10,18 +10,17 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.management import call_command
 
-from cards.gamedata import available_games
 from decks.services import organiser_grant
 from tests import factories
+from tests.game_data import game_data_load
 
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
-    """Load every game's fixtures into the test database once; tests roll back on top of it."""
-    if not available_games(Path(settings.FIXTURES_DIR)):
-        return
+    """Load every game's fixtures into the test database once; tests roll back on top of it, and
+    a test after a flush gets the same rows back (``tests.game_data``)."""
     with django_db_blocker.unblock():
-        call_command("load_game_data", verbosity=0, stdout=io.StringIO())
+        game_data_load()
 
 
 @pytest.fixture(autouse=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -12,6 +13,26 @@ from common.counters import counter_clear
 
 #: the stores a limit's tests run on: the database table, and Redis where it runs
 STORES = ["database", pytest.param("redis", marks=pytest.mark.redis)]
+
+
+#: which of the test run's Redis databases each test file flushes as its own
+REDIS_SLOTS = {
+    "http_caching": 0,
+    "settings_env": 1,
+    "limits": 2,  # tests/api/test_limits.py and test_throttle_round_trips.py
+    "matchup_tasks": 4,  # the broker of tests/rules' real Celery workers
+    "account_guessing": 5,
+    "simulation_resume": 6,
+}
+
+
+def redis_test_url(slot: str) -> str:
+    """The Redis database a test file uses (and flushes) as its own: database
+    ``DECKWRIGHT_TEST_REDIS_DB`` (9 unless set) plus the file's slot. Two test runs at once on one
+    machine (CI's SQLite and PostgreSQL passes, .ci/run) set different bases so that neither
+    flushes the other's keys: 9 covers databases 9-15, 1 covers 1-7."""
+    base = int(os.environ.get("DECKWRIGHT_TEST_REDIS_DB", "9"))
+    return f"redis://127.0.0.1:6379/{base + REDIS_SLOTS[slot]}"
 
 
 def redis_reason(url: str) -> str | None:

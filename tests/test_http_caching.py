@@ -20,9 +20,9 @@ from decks.httpcache import (
     CatalogueCacheMiddleware,
     response_key,
 )
-from tests.counter_stores import redis_reason
+from tests.counter_stores import redis_reason, redis_test_url
 
-REDIS_URL = "redis://127.0.0.1:6379/9"  # this file's own Redis database, flushed only here
+REDIS_URL = redis_test_url("http_caching")  # this file's own Redis database, flushed only here
 GAME = "revolt-n-reign"
 
 

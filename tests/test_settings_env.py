@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from deckwright.env import ConfigError, env_bool, env_int, env_list
+from tests.counter_stores import redis_test_url
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,7 +85,7 @@ def test_celery_runs_inline_without_a_broker() -> None:
 
 
 #: this file's own Redis database, flushed only here
-REDIS_URL = "redis://127.0.0.1:6379/10"
+REDIS_URL = redis_test_url("settings_env")
 
 
 def _redis_settings(prefix: str | None) -> dict:

@@ -12,12 +12,12 @@ from rest_framework.test import APIClient
 
 from common.clientip import client_ip
 from common.counters import counter_add, window_hit
-from tests.counter_stores import STORES, shared_counter_store
+from tests.counter_stores import STORES, redis_test_url, shared_counter_store
 from tests.test_settings_env import _settings_in_subprocess
 
 pytestmark = pytest.mark.django_db
 
-REDIS_URL = "redis://127.0.0.1:6379/11"  # this suite's own Redis database, flushed only here
+REDIS_URL = redis_test_url("limits")  # this suite's own Redis database, flushed only here
 
 
 @pytest.fixture(params=STORES)

@@ -13,11 +13,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from tests.counter_stores import STORES, shared_counter_store
+from tests.counter_stores import STORES, redis_test_url, shared_counter_store
 
 pytestmark = pytest.mark.django_db
 
-REDIS_URL = "redis://127.0.0.1:6379/11"  # the limit tests' own Redis database (test_limits.py)
+REDIS_URL = redis_test_url("limits")  # the limit tests' own Redis database (test_limits.py)
 #: what every throttle's counter key holds (DRF's ``cache_format``)
 THROTTLE_KEY = b"throttle_"
 

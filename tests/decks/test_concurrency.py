@@ -8,22 +8,21 @@ SQLite serialises writers anyway: on SQLite these tests skip, saying so, and
 
 from __future__ import annotations
 
-import io
 import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from cards.models import Card, Game
+from cards.models import Card
 from decks.models import Deck, DeckCard
 from decks.services import deck_card_add, deck_create
 from tests.decks.conftest import RNR, read_sample
+from tests.game_data import game_data_put_back
 
 WRITERS = 10
 TIMEOUT_SECONDS = 60
@@ -46,8 +45,7 @@ def postgresql_only() -> None:
 def game_data(postgresql_only) -> None:
     """A transactional test starts from whatever the last one left (and leaves the database
     flushed): put the game data back if an earlier test flushed it."""
-    if Game.objects.count() < 5:
-        call_command("load_game_data", verbosity=0, stdout=io.StringIO())
+    game_data_put_back()
 
 
 @pytest.fixture

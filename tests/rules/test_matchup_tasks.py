@@ -5,24 +5,23 @@ serve every worker test."""
 
 from __future__ import annotations
 
-import io
 import threading
 from typing import Any
 
 import pytest
 from celery import Celery
 from celery.signals import task_postrun
-from django.core.management import call_command
 
-from cards.models import Game
 from rules.lab.jobs import simulation_job_dispatch, simulation_job_play_inline
 from rules.lab.tasks import simulation_chunk_play
 from rules.models import SimulationJob
+from tests.counter_stores import redis_test_url
+from tests.game_data import game_data_put_back
 from tests.rules.jobs_helpers import outcomes
 from tests.web.conftest import make_deck, store_matchup_job
 
-# A database number no other part of the project uses, so a test never eats someone's tasks.
-REDIS_URL = "redis://127.0.0.1:6379/13"
+# This file's own Redis database (tests/counter_stores.py), so a test never eats anyone else's tasks.
+REDIS_URL = redis_test_url("matchup_tasks")
 WORKER_TIMEOUT_SECONDS = 120
 
 
@@ -107,8 +106,7 @@ def worker_app(redis_broker):
 def game_data(transactional_db) -> None:
     """A transactional test starts from whatever the last one left: the game data is put back
     if an earlier one flushed it."""
-    if Game.objects.count() < 5:
-        call_command("load_game_data", verbosity=0, stdout=io.StringIO())
+    game_data_put_back()
 
 
 @pytest.mark.redis

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from rules.lab.jobs import simulation_chunk_run, simulation_job_play_inline
 from rules.models import SimulationJob
+from tests.counter_stores import redis_test_url
 from tests.rules.jobs_helpers import faction_decks, matchup_job, metagame_job, outcomes
 from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
 
@@ -196,7 +197,9 @@ def test_with_a_broker_a_stale_workers_job_has_its_missing_chunks_queued_again(u
     job = interrupted(user, decks, played=(0, 3))
     SimulationJob.objects.filter(pk=job.pk).update(worker=True)
     assert "No stale simulation jobs." in resume()  # no broker here: the workers' own
-    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/15"  # tasks run eagerly in the tests
+    settings.CELERY_BROKER_URL = redis_test_url(
+        "simulation_resume"
+    )  # tasks run eagerly in the tests
 
     printed = resume()
 

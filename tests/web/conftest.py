@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import io
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.signals import connection_created
 
-from cards.models import Game
 from decks.models import Deck, Visibility
 from decks.selectors import format_default
 from decks.services import deck_create
+from tests.game_data import game_data_put_back
 
 SAMPLES = Path(settings.FIXTURES_DIR) / "decks"
 RNR = "revolt-n-reign"
@@ -185,8 +183,7 @@ def _browser_game_data(request) -> None:
     if request.node.get_closest_marker("browser") is None:
         return
     request.getfixturevalue("live_server")
-    if Game.objects.count() < 5:
-        call_command("load_game_data", verbosity=0, stdout=io.StringIO())
+    game_data_put_back()
 
 
 @pytest.fixture

@@ -10,12 +10,12 @@ from django.core import mail
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.counter_stores import STORES, shared_counter_store
+from tests.counter_stores import STORES, redis_test_url, shared_counter_store
 
 pytestmark = pytest.mark.django_db
 
 # this file's own Redis database, flushed only here (11 is test_limits', 13 the matchup tasks')
-REDIS_URL = "redis://127.0.0.1:6379/14"
+REDIS_URL = redis_test_url("account_guessing")
 ATTACKERS = 40
 GUESSES_EACH = 4  # below the per-address lockout (5), so only the per-account limit can stop them
 OWNER_HOME = "192.0.2.10"
