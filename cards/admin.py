@@ -1,4 +1,8 @@
+from __future__ import annotations
+
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from cards.models import Branch, Card, CardSet, CardType, Game, Rarity, Ruling, Subtype
 from cards.schema import PRINTED_NUMBERS
@@ -47,6 +51,12 @@ class CardAdmin(admin.ModelAdmin):
     search_fields = ("name", "rules_text", "slug")
     list_select_related = ("game", "card_type", "branch", "rarity", "card_set")
     readonly_fields = ("name_key", "created_at", "updated_at")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Card]:
+        # a listed card shows its game's name: the game's JSON documents (its card schema and
+        # number labels) stay unread, where each row decoded them
+        return super().get_queryset(request).defer("game__card_schema", "game__number_labels")
+
     filter_horizontal = ("subtypes",)
     inlines = (RulingInline,)
     fieldsets = (
@@ -67,6 +77,10 @@ class CardAdmin(admin.ModelAdmin):
 @admin.register(Ruling)
 class RulingAdmin(admin.ModelAdmin):
     list_display = ("card", "published_on", "source")
+    # only the card its name is shown from: the admin's default follows every foreign key, the
+    # card's game, type, set and branch and each one's game, and decoded each game's card
+    # schema (JSON) four times a row, most of a 100-row page's time
+    list_select_related = ("card",)
     list_filter = ("card__game", "source")
     search_fields = ("card__name", "text")
     autocomplete_fields = ("card",)
