@@ -152,6 +152,23 @@ def test_you_are_spoken_to_in_the_second_person():
     ]
 
 
+@pytest.mark.parametrize(
+    ("slug", "player", "reason", "line"),
+    [
+        ("reign-absolute", 1, "last-liege", "The rival wins: the last Liege Unit in play."),
+        ("reign-absolute", -1, "turn-limit", "The game ends: the turn limit was reached"),
+        ("rival-realms", 0, "life", "You win: life down to 0."),
+        ("rival-realms", None, "stalemate", "The game ends: stalemate: neither player"),
+    ],
+)
+def test_the_end_of_a_game_says_who_won_and_why_or_that_no_one_did(slug, player, reason, line):
+    plugin = plugin_for(slug)
+    narrator = plugin.narration(["You", "The rival"])
+    said = narrator.describe({"kind": "game_over", "player": player, "reason": reason})
+    assert said is not None and len(said) == 1
+    assert str(said[0]).startswith(line)
+
+
 def test_a_card_key_is_named_from_the_card_names_given():
     narrator = Narrator(["Seat 1"], {"queen-cardinal": "Queen / Cardinal"})
     assert narrator.card("queen-cardinal").name == "Queen / Cardinal"

@@ -221,6 +221,18 @@ class Narrator:
         said: tuple[Part, ...] | None = method(event, event.get("player"), subject)
         return said
 
+    def describe_game_over(
+        self, event: Mapping[str, Any], player: Any, card: CardRef | None
+    ) -> tuple[Part, ...] | None:
+        """The end of a game that logs ``game_over`` with its winner and reason: who won and
+        why (``end_reason``), or, without a winner (no seat, or -1), that it ended and why. A game
+        whose end reads otherwise (a team's win or loss; a draw at the turn limit) says so in
+        its own method."""
+        reason = self.end_reason(event.get("reason"))
+        if isinstance(player, int) and player >= 0:
+            return (f"{self.does(player, 'wins')}: {reason}.",)
+        return (f"The game ends: {reason}.",)
+
     def plain(self, event: Mapping[str, Any]) -> tuple[Part, ...]:
         """Only the event's kind in words and who it is of, never its details (which may be ids
         or codes): what an event no ``describe_<kind>`` method says gets."""

@@ -146,12 +146,6 @@ class ReignAbsoluteNarrator(Narrator):
         who = self.who(player)
         return (f"{who} {'are' if who == 'You' else 'is'} eradicated from the game.",)
 
-    def describe_game_over(self, event: Event, player: Any, card: CardRef | None) -> Said:
-        reason = self.end_reason(event.get("reason"))
-        if isinstance(player, int) and player >= 0:
-            return (f"{self.does(player, 'wins')}: {reason}.",)
-        return (f"The game ends: {reason}.",)
-
     def describe_combat(self, event: Event, player: Any, card: CardRef | None) -> Said:
         return self._combat(event)
 

@@ -104,9 +104,3 @@ class RivalRealmsNarrator(Narrator):
         phase = PHASES.get(str(event.get("phase")), "")
         step = f"the {phase} step" if phase else "the step"
         return (f"{self.does(player, 'ends')} {step}.",)
-
-    def describe_game_over(self, event: Event, player: Any, card: CardRef | None) -> Said:
-        reason = self.end_reason(event.get("reason"))
-        if isinstance(player, int) and player >= 0:
-            return (f"{self.does(player, 'wins')}: {reason}.",)
-        return (f"The game ends: {reason}.",)
