@@ -51,12 +51,6 @@ class CardAdmin(admin.ModelAdmin):
     search_fields = ("name", "rules_text", "slug")
     list_select_related = ("game", "card_type", "branch", "rarity", "card_set")
     readonly_fields = ("name_key", "created_at", "updated_at")
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Card]:
-        # a listed card shows its game's name: the game's JSON documents (its card schema and
-        # number labels) stay unread, where each row decoded them
-        return super().get_queryset(request).defer("game__card_schema", "game__number_labels")
-
     filter_horizontal = ("subtypes",)
     inlines = (RulingInline,)
     fieldsets = (
@@ -72,6 +66,11 @@ class CardAdmin(admin.ModelAdmin):
         ),
         ("History", {"fields": ("created_at", "updated_at")}),
     )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Card]:
+        # a listed card shows its game's name: the game's JSON documents (its card schema and
+        # number labels) stay unread, where each row decoded them
+        return super().get_queryset(request).defer("game__card_schema", "game__number_labels")
 
 
 @admin.register(Ruling)

@@ -38,12 +38,16 @@ def _game_data_models() -> list[type[models.Model]]:
     return sorted(chosen, key=lambda model: model._meta.auto_created is not False)
 
 
+def _load() -> None:
+    call_command("load_game_data", verbosity=0, stdout=io.StringIO())
+
+
 def game_data_load() -> None:
     """Load every game's data (the session's one real load) and keep its rows for
     ``game_data_put_back``. Does nothing without game data (a checkout with no fixtures)."""
     if not available_games(Path(settings.FIXTURES_DIR)):
         return
-    call_command("load_game_data", verbosity=0, stdout=io.StringIO())
+    _load()
     _snapshot.clear()
     for model in _game_data_models():
         rows = list(model._base_manager.order_by("pk"))
@@ -57,11 +61,12 @@ def game_data_put_back() -> None:
     after them (PostgreSQL), as after a load."""
     from cards.models import Game
 
+    kept = next((len(rows) for model, rows in _snapshot if model is Game), 0)
     games = Game.objects.count()
-    if games >= len(available_games(Path(settings.FIXTURES_DIR))):
+    if kept and games >= kept:
         return
-    if games or not _snapshot:  # not a flushed database: the load's upserts mend what is there
-        call_command("load_game_data", verbosity=0, stdout=io.StringIO())
+    if games or not kept:  # not a flushed database, or nothing kept: the load's upserts mend it
+        _load()
         return
     with transaction.atomic():
         for model, rows in _snapshot:
