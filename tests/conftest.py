@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -48,12 +50,26 @@ def pytest_configure(config: pytest.Config) -> None:
     # without a signal, or rolls back a write, must not be answered from an earlier test's copy;
     # tests/test_http_caching.py turns it on. Nor do validators wait for a change to settle: a
     # test's writes are never committed by another process.
+    # Rendered card images go to this run's own folder, not the developer's var/media: two runs
+    # at once (CI's SQLite and PostgreSQL passes share the checkout) would otherwise prune each
+    # other's files (cards/images/storage.py removes a card's images of other digests).
+    global _RUN_MEDIA_ROOT
+    _RUN_MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="deckwright-test-media-"))
     override_settings(
         LIMITS_STORE="cache",
         CACHES={**settings.CACHES, settings.LIMITS_CACHE: memory},
         RESPONSE_CACHE_SECONDS=0,
         CATALOGUE_SETTLE_SECONDS=0,
+        MEDIA_ROOT=_RUN_MEDIA_ROOT,
     ).enable()
+
+
+_RUN_MEDIA_ROOT: Path | None = None
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _RUN_MEDIA_ROOT is not None:
+        shutil.rmtree(_RUN_MEDIA_ROOT, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
