@@ -12,7 +12,8 @@ from django.db.models import Count, Max
 
 from cards.images.links import card_image_links
 from cards.models import Card
-from rules.engines.core import Action, Game, State, card_key, find_plugin
+from rules.adapters import engine_for
+from rules.engines.core import Action, State, card_key, find_plugin
 from rules.engines.core.table import PUBLIC
 
 #: the viewer parameter of the open view (both hands shown: replays of finished games)
@@ -26,19 +27,7 @@ def _card_data_stamp(game_slug: str) -> tuple[Any, ...]:
 
 
 #: per game, (card data stamp, value) of what pages rebuild only when a card changes
-_ENGINES: dict[str, tuple[tuple[Any, ...], Game]] = {}
 _LINKS: dict[str, tuple[tuple[Any, ...], dict[str, dict[str, Any]]]] = {}
-
-
-def _engine(game_slug: str, stamp: tuple[Any, ...]) -> Game:
-    """The game's engine with the database's cards, built again only when a card changed."""
-    from rules.adapters import engine_for
-
-    cached = _ENGINES.get(game_slug)
-    if cached is None or cached[0] != stamp:
-        cached = (stamp, engine_for(game_slug))
-        _ENGINES[game_slug] = cached
-    return cached[1]
 
 
 def _card_links(game_slug: str, stamp: tuple[Any, ...]) -> dict[str, dict[str, Any]]:
@@ -167,5 +156,5 @@ def replay_table(
         return None
     start = ends[step - 2] if step > 1 else 0
     stamp = _card_data_stamp(game_slug)
-    state = replay_to(_engine(game_slug, stamp), record, start, ends[step - 1])
+    state = replay_to(engine_for(game_slug), record, start, ends[step - 1])
     return table_for(game_slug, state, viewer, seat_names, stamp=stamp)
