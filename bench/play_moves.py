@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deckwright.settings")
 os.environ["DATABASE_URL"] = "sqlite://:memory:"
+# one client makes every move as fast as it is answered: the per-client limit of the move and
+# new-game pages (PLAY_MOVE_RATE, web/limits.py) would turn it away after 120 a minute
+os.environ.setdefault("PLAY_MOVE_RATE", "100000/minute")
 
 RELIGION = (
     "[Side]\n"
