@@ -10,13 +10,12 @@ second tab is refused with ``PlayRefused`` and the stored game stays as it was.
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from django.db import transaction
 
@@ -60,17 +59,30 @@ class PlayConflict(PlayRefused):
 
 #: stored games whose latest position each process keeps (``play_position``)
 POSITIONS_KEPT = 256
-# (kind, pk, seed, setup) -> (the engine, the actions played, the position they lead to)
-_positions: OrderedDict[tuple[Any, ...], tuple[Any, tuple[str, ...], State]] = OrderedDict()
+
+
+class _Kept(NamedTuple):
+    engine: Any
+    seed: Any
+    setup: Any
+    actions: tuple[str, ...]
+    state: State
+
+    def leads_to(self, engine: Any, game: StoredGame, actions: Sequence[str]) -> bool:
+        """True when ``actions`` of ``game`` continue this position (same engine, seed, setup)."""
+        done = len(self.actions)
+        return (
+            self.engine is engine
+            and self.seed == game.seed
+            and self.setup == game.setup
+            and done <= len(actions)
+            and tuple(actions[:done]) == self.actions
+        )
+
+
+# (kind of stored game, its pk) -> its latest position
+_positions: OrderedDict[tuple[str, Any], _Kept] = OrderedDict()
 _positions_lock = threading.Lock()
-
-
-def _position_key(game: StoredGame) -> tuple[Any, ...] | None:
-    pk = getattr(game, "pk", None)
-    if pk is None:
-        return None  # not stored: nothing names it from one call to the next
-    setup = json.dumps(game.setup, sort_keys=True, default=str)
-    return (type(game).__qualname__, pk, str(game.seed), game.game.slug, setup)
 
 
 def play_position(game: StoredGame, count: int | None = None) -> State:
@@ -89,28 +101,25 @@ def play_position(game: StoredGame, count: int | None = None) -> State:
 
     engine = engine_for(game.game.slug)
     actions = [str(text) for text in (game.actions if count is None else game.actions[:count])]
-    key = _position_key(game) if count is None else None
+    pk = getattr(game, "pk", None)  # None: not stored, nothing names it from call to call
+    key = (type(game).__qualname__, pk) if count is None and pk is not None else None
     kept = _positions.get(key) if key is not None else None
-    resumed = kept is not None and kept[0] is engine and _starts_with(actions, kept[1])
-    if kept is not None and resumed:
-        state = kept[2].clone()
-        done = len(kept[1])
+    if kept is not None and kept.leads_to(engine, game, actions):
+        state = kept.state.clone()
+        done = len(kept.actions)
     else:
+        kept = None
         state = engine.new_initial_state(int(game.seed), game.setup)
         done = 0
     for text in actions[done:]:
         state.apply(Action.parse(text))
-    if key is not None and not (resumed and done == len(actions)):
+    if key is not None and (kept is None or done < len(actions)):
         with _positions_lock:
-            _positions[key] = (engine, tuple(actions), state.clone())
+            _positions[key] = _Kept(engine, game.seed, game.setup, tuple(actions), state.clone())
             _positions.move_to_end(key)
             while len(_positions) > POSITIONS_KEPT:
                 _positions.popitem(last=False)
     return state
-
-
-def _starts_with(actions: Sequence[str], prefix: tuple[str, ...]) -> bool:
-    return len(prefix) <= len(actions) and tuple(actions[: len(prefix)]) == prefix
 
 
 def _agent_reply(game: PlayedGame, state: State) -> None:
