@@ -8,14 +8,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connections
-from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.backends.signals import connection_created
 
 from decks.models import Deck, Visibility
 from decks.selectors import format_default
 from decks.services import deck_create
 from tests.game_data import game_data_put_back
+from tests.sqlite_reads import readers_not_blocked
 
 SAMPLES = Path(settings.FIXTURES_DIR) / "decks"
 RNR = "revolt-n-reign"
@@ -141,21 +139,11 @@ def browser() -> Iterator[object]:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
-def _read_uncommitted(connection: BaseDatabaseWrapper, on: bool = True, **kwargs: object) -> None:
-    if connection.vendor == "sqlite" and (on or connection.connection is not None):
-        with connection.cursor() as cursor:
-            cursor.execute(f"PRAGMA read_uncommitted = {int(on)}")
-
-
 @pytest.fixture(autouse=True)
 def _readers_not_blocked_by_writers(request) -> Iterator[None]:
-    """On SQLite, the test database is one in-memory database in shared-cache mode. There, a
-    connection writing a table locks it, and a second connection reading that table fails at once
-    ("database table is locked"); the busy timeout does not apply. The live server reads while
-    other threads write: the in-process simulation runner, for one. A 500 on a polled
-    page failed a browser test that way (2026-11-29). A database file in WAL mode, as served,
-    lets readers read the last committed rows meanwhile. Here, the browser tests' connections
-    read without taking table locks instead."""
+    """The live server reads while other threads write (the in-process simulation runner, for
+    one): on SQLite its reads and the test's go without table locks (``tests.sqlite_reads``). A
+    500 on a polled page failed a browser test that way (2026-11-29)."""
     if request.node.get_closest_marker("browser") is None:
         yield
         return
@@ -165,15 +153,8 @@ def _readers_not_blocked_by_writers(request) -> Iterator[None]:
     # kept per context): the server's went without the pragma, and a polled page got a 500
     # (tests/web/test_live_server_reads.py)
     served = list(server.thread.connections_override.values())
-    connection_created.connect(_read_uncommitted)
-    for each in [*connections.all(initialized_only=True), *served]:
-        _read_uncommitted(each)
-    try:
+    with readers_not_blocked(also=served):
         yield
-    finally:
-        connection_created.disconnect(_read_uncommitted)
-        for each in [*connections.all(initialized_only=True), *served]:
-            _read_uncommitted(each, on=False)
 
 
 @pytest.fixture(autouse=True)
