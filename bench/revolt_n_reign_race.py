@@ -13,19 +13,27 @@ answers nothing):
   turns until it wins.
 
     .venv/bin/python bench/revolt_n_reign_race.py --games 100 --jobs 2
+    .venv/bin/python bench/revolt_n_reign_race.py --against-random plan --jobs 2
 
 If the two were independent, the attacking deck wins the race when it needs no more own turns
 than Scroll Petitions (moving first) or fewer (moving second). The script prints, for each
 attacking deck, the share of races it would lose so, over every pair of the two samples and both
 seat orders. That share is an estimate, not a bound: in a real game the agent can also exile a
 Petition or take its rival's LP below 20, and random Scroll Petitions also plays Defenses that
-slow the attack. Figures only, nothing is asserted.
+slow the attack.
+
+``--against-random AGENT`` plays the real thing instead: the games of ``bench/defaults.py``'s
+400-game measure against random (same seed, same deals and seats) in which random holds Scroll
+Petitions, with ``AGENT`` on the other side, and prints its wins by deck and how it lost the
+others; a quick check of a candidate on the games the default loses most. Figures only,
+nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -38,7 +46,7 @@ from rules.agents import web_agent
 from rules.engines.core import CHANCE, State, plugin_for
 from rules.engines.revolt_n_reign.game import EXAMPLE_PAIRS
 from rules.engines.revolt_n_reign.state import END, PASS
-from rules.ladder import game_seed, two_seat_setups
+from rules.ladder import ANCHOR, dealt, game_seed, play_tasks, two_seat_setups
 
 SLUG = "revolt-n-reign"
 SCROLL = "legal-scroll-petitions"
@@ -95,13 +103,56 @@ def lost_races(attacker: Sequence[int | None], scroll: Sequence[int | None]) -> 
     return lost / (2 * len(attacker) * len(scroll))
 
 
+def against_random(agent: str, games: int, seed: int, jobs: int) -> None:
+    """``agent`` against random in the measure's games where random holds Scroll Petitions."""
+    plugin = plugin_for(SLUG)
+    scroll_first_card = sample_decks()[SCROLL][0]["name"]
+    picked = []
+    for index in range(games):
+        _, setup, seat = dealt(plugin, index)
+        if setup["decks"][1 - seat][0]["name"] == scroll_first_card:
+            picked.append((setup["decks"][seat][0]["name"], index))
+    tasks = [(SLUG, agent, ANCHOR, index, seed, False) for _, index in picked]
+    outcomes = play_tasks(tasks, jobs)
+    names = {deck[0]["name"]: name for name, deck in sample_decks().items()}
+    rows: dict[str, list[float]] = {}
+    losses: dict[str, Counter[str]] = {}
+    for (first_card, _), outcome in zip(picked, outcomes, strict=True):
+        deck = names[first_card]
+        rows.setdefault(deck, []).append(outcome.points)
+        if outcome.points < 1:
+            losses.setdefault(deck, Counter())[outcome.end_reason] += 1
+    won = sum(points == 1 for row in rows.values() for points in row)
+    times = [t for outcome in outcomes for t in outcome.seconds[0]]
+    print(f"{agent} against random's {SCROLL}: won {won} of {len(tasks)} (games 0-{games - 1})")
+    for deck, row in rows.items():
+        wins = sum(points == 1 for points in row)
+        print(f"  on {deck}: won {wins} of {len(row)}; lost {dict(losses.get(deck, {}))}")
+    print(f"  CPU a decision: mean {1000 * sum(times) / max(1, len(times)):.1f} ms")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="solo games a side")
-    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument(
+        "--games",
+        type=int,
+        help="solo games a side (100); with --against-random, of the measure (400)",
+    )
+    parser.add_argument("--seed", type=int, help="5; with --against-random, the measure's 1")
     parser.add_argument("--agent", default="plan", help="the attacking decks' agent")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--against-random",
+        metavar="AGENT",
+        help="play AGENT against random in the measure's Scroll Petitions games instead",
+    )
     options = parser.parse_args(argv)
+    if options.against_random:
+        games, seed = options.games or 400, 1 if options.seed is None else options.seed
+        against_random(options.against_random, games, seed, options.jobs)
+        return
+    options.games = options.games or 100
+    options.seed = 5 if options.seed is None else options.seed
     attackers = [name for name in sample_decks() if name != SCROLL]
     tasks = [
         (options.agent, deck, SCROLL, index, options.seed)
