@@ -2,9 +2,11 @@
 
     .venv/bin/python bench/table_pages.py [--runs 50]
 
-It builds a throw-away in-memory database, loads the game data, creates two sample decks of each
-game measured, plays a one-game matchup with random agents through the pages (as a browser's
-polls would) and then requests the middle step of that game's replay through Django's test
+It builds a throw-away database (a file in a temporary folder, so that the process's background
+runner, which plays the matchup in its own thread and connection, sees the same tables), loads
+the game data, creates two sample decks of each game measured, has a one-game matchup with
+random agents played as a running server plays it (posted through the page, played by the
+runner) and then requests the middle step of that game's replay through Django's test
 client (the whole middleware and template stack, no network), printing the median and p95
 server time and the queries of one request.
 """
@@ -16,13 +18,15 @@ import io
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deckwright.settings")
-os.environ["DATABASE_URL"] = "sqlite://:memory:"
+FOLDER = tempfile.TemporaryDirectory(prefix="deckwright-table-pages-")
+os.environ["DATABASE_URL"] = f"sqlite:///{Path(FOLDER.name) / 'bench.sqlite3'}"
 
 #: game -> its two sample decklists (fixtures/decks/<game>/<name>.txt)
 GAMES = {
@@ -52,7 +56,7 @@ def main() -> None:
 
     from decks.selectors import format_default
     from decks.services import deck_create
-    from rules.lab.jobs import simulation_job_play_inline
+    from rules.lab.jobs import simulation_job_wait
 
     setup_test_environment()  # responses carry their template context (the step count)
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
@@ -73,7 +77,8 @@ def main() -> None:
         data |= {"agent_b": "random", "games": 1, "seed": 5}
         response = client.post(reverse("matchup-new"), data)
         pk = int(response["Location"].rstrip("/").split("/")[-1])
-        simulation_job_play_inline(job_id=pk)  # the runner's work, here and now
+        if not simulation_job_wait(job_id=pk, timeout=600):
+            raise SystemExit(f"{game}: the background runner did not finish the matchup")
         url = reverse("simulation-game", args=[pk, 1])
         total = client.get(url).context["total"]  # plays the game again once, then cached
         query = {"step": total // 2 + 1}
