@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/friend_tables.py                    # 50 tables, 100 players
     .venv/bin/python bench/friend_tables.py --tables 10 --game revolt-n-reign
+    .venv/bin/python bench/friend_tables.py --tables 5 --game reign-absolute
     .venv/bin/python bench/friend_tables.py --url http://127.0.0.1:8002   # a running server
     .venv/bin/python bench/friend_tables.py --in-memory        # one process's channel layer
 
@@ -57,6 +58,8 @@ DECKS = {
     "regality-vs-religion": ("legal-regality-standard", "legal-religion-standard"),
     "revolt-n-reign": ("legal-eagle-control", "legal-bison-pressure"),
     "rival-realms": ("legal-arcane-court", "legal-knights-and-keeps"),
+    "reign-absolute": ("legal-elves-grove", "legal-empire-legion"),
+    "reggae-revolution": ("legal-full-setup", "legal-full-setup"),
 }
 
 
