@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rules.agents import web_agent
 from rules.engines.core import CHANCE, State, plugin_for
 from rules.engines.revolt_n_reign.game import EXAMPLE_PAIRS
-from rules.engines.revolt_n_reign.state import END, PASS
+from rules.engines.revolt_n_reign.state import END, PASS, RevoltState
 from rules.ladder import ANCHOR, dealt, game_seed, play_tasks, two_seat_setups
 
 SLUG = "revolt-n-reign"
@@ -77,6 +77,7 @@ def solo(task: tuple[str, str, str, int, int]) -> int | None:
     number = game_seed(seed, index)
     setup = {"decks": [decks[deck], decks[rival]], "first_player": 0}
     state = plugin.game().new_initial_state(number, setup).quiet()
+    assert isinstance(state, RevoltState)
     player = web_agent(agent, plugin)(number & 0xFFFFFFFF)
     while not state.is_terminal():
         seat = state.current_player()
