@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.core.management import call_command
+from django.db import connection
 
 from decks.services import organiser_grant
 from tests import factories
@@ -20,9 +21,27 @@ from tests.game_data import game_data_load
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """Load every game's fixtures into the test database once; tests roll back on top of it, and
-    a test after a flush gets the same rows back (``tests.game_data``)."""
+    a test after a flush gets the same rows back (``tests.game_data``). At the end, the sessions
+    other threads left open on it are ended first, so that it can be dropped."""
     with django_db_blocker.unblock():
         game_data_load()
+    yield
+    with django_db_blocker.unblock():
+        _end_other_sessions()
+
+
+def _end_other_sessions() -> None:
+    """On PostgreSQL, end every other session on the test database. Threads that served
+    requests keep their connections open (``CONN_MAX_AGE``) after their server stops: daphne's
+    worker threads in the friend-table browser tests left 36, and dropping the database then
+    failed with "is being accessed by other users" (a warning at every CI run's end)."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture(autouse=True)
