@@ -1,12 +1,16 @@
-"""The greedy agent: looks one turn ahead and keeps the best result by the engine's evaluation."""
+"""The greedy agent: looks one turn ahead and keeps the best result by the engine's evaluation,
+optionally checking its best few actions against the rivals' greedy replies."""
 
 from __future__ import annotations
 
 from rules.agents.base import searchable_view
-from rules.engines.core import Action, Rng, State
+from rules.engines.core import CHANCE, Action, Rng, State
 
 #: the most decisions of one turn the search looks down a single line
 MAX_DEPTH = 200
+#: the most decisions a reply line plays (the rest of the agent's turn, then the rivals' turns)
+#: before it is scored where it stands
+REPLY_DEPTH = 60
 
 
 class GreedyAgent:
@@ -23,22 +27,38 @@ class GreedyAgent:
     one sampled deal shows a single guess at the hidden cards and at the coming draws, and an
     action that only pays off in that guess (attacking a face-down unit that may be far
     stronger) looks as good as a sure one. The default, 1, scores on one deal.
+
+    ``replies`` (default 0: off) looks one turn further: the ``replies`` actions the one-turn
+    evaluation ranks best are each played on every determinisation, the agent finishing its turn
+    and each rival then playing its own turn by the same one-step greedy rule (each mover taking
+    the action its own evaluation scores best), and the action whose line ends best for the agent
+    once the turn is back with it wins. An action that gains a point but leaves a unit open to a
+    stronger one loses to a quieter one there. Ties keep the one-turn order.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, max_nodes: int = 5000, samples: int = 1) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        max_nodes: int = 5000,
+        samples: int = 1,
+        replies: int = 0,
+    ) -> None:
         self.rng = Rng(seed)
         self.max_nodes = max_nodes
         self.samples = max(1, samples)
+        self.replies = max(0, replies)
 
     def act(self, state: State) -> Action:
-        """Return the legal action with the best one-turn evaluation (ties broken at random)."""
+        """Return the legal action with the best one-turn evaluation (ties broken at random), or
+        with ``replies`` the best of the leading few once the rivals have replied."""
         player = state.current_player()
         deals = 1 if state.is_perfect_information() else self.samples
         views = [searchable_view(state, player, self.rng) for _ in range(deals)]
         actions = views[0].legal_actions()
         budgets = [[self.max_nodes] for _ in views]
+        values: list[float] = []
         best_value = float("-inf")
         best: list[Action] = []
         for action in actions:
@@ -48,11 +68,63 @@ class GreedyAgent:
                 child.apply_unchecked(action)
                 value += self._turn_value(child, player, budget, 1)
             value /= deals
+            values.append(value)
             if value > best_value + 1e-12:
                 best_value, best = value, [action]
             elif abs(value - best_value) <= 1e-12:
                 best.append(action)
+        if self.replies and len(actions) > 1 and len(views[0].returns()) > 1:
+            return self._best_against_replies(views, actions, values, player)
         return self.rng.choice(best)
+
+    def _best_against_replies(
+        self, views: list[State], actions: list[Action], values: list[float], player: int
+    ) -> Action:
+        """The action among the one-turn evaluation's best ``replies`` whose reply lines end
+        best for ``player``, averaged over ``views``."""
+        order = sorted(range(len(actions)), key=lambda i: -values[i])[: self.replies]
+        best_index = order[0]
+        best_value = float("-inf")
+        for index in order:
+            value = 0.0
+            for view in views:
+                line = view.clone()
+                line.apply_unchecked(actions[index])
+                value += self._reply_value(line, player)
+            if value > best_value + 1e-12:
+                best_value, best_index = value, index
+        return actions[best_index]
+
+    def _reply_value(self, state: State, player: int) -> float:
+        """Play ``state`` on, every mover taking its best one-step action, until the turn has
+        left ``player`` and come back (or the game ends), and score it for ``player``."""
+        left = False
+        for _ in range(REPLY_DEPTH):
+            if state.is_terminal():
+                break
+            mover = state.current_player()
+            if mover == CHANCE:
+                state.apply_unchecked(state.sample_chance())
+                continue
+            if mover != player:
+                left = True
+            elif left:
+                break
+            state.apply_unchecked(self._one_step(state, mover))
+        return state.evaluate(player)
+
+    def _one_step(self, state: State, mover: int) -> Action:
+        """The action of ``state`` that ``mover``'s evaluation scores best (the first of equals)."""
+        legal = state.legal_actions()
+        best = legal[0]
+        best_value = float("-inf")
+        for action in legal:
+            child = state.clone()
+            child.apply_unchecked(action)
+            value = child.evaluate(mover)
+            if value > best_value:
+                best, best_value = action, value
+        return best
 
     def _turn_value(self, state: State, player: int, budget: list[int], depth: int) -> float:
         budget[0] -= 1

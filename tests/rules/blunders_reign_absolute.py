@@ -21,8 +21,9 @@ from tests.rules import blunders
 from tests.rules.test_reign_absolute import DOOM, PASS, battle, stack, under
 
 SLUG = "reign-absolute"
-#: every agent the web offers for this game but random (its default, ``greedy``, first)
-AGENTS = ("greedy", "mcts")
+#: every agent the web offers for this game but random (its default, ``greedy``, first), and the
+#: hard level's greedy with replies
+AGENTS = ("greedy", "mcts", "hard")
 #: the agent seeds each position is played from
 SEEDS = range(5)
 Square = tuple[int, int]

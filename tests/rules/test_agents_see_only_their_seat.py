@@ -16,11 +16,13 @@ from rules.agents import make_agent
 from rules.engines.core import CHANCE, TERMINAL, Rng
 from tests.rules.test_table_hidden_info import HIDDEN, random_position
 
-#: search agents at small budgets (the property does not depend on the budget)
-AGENTS = {
-    "greedy": {"max_nodes": 60},
-    "mcts": {"iterations": 12},
-    "plan": {"samples": 6, "plan_nodes": 20},
+#: search agents at small budgets (the property does not depend on the budget), by test id:
+#: the agent's name and its options; greedy with replies plays the rivals' turns on its deals
+AGENTS: dict[str, tuple[str, dict[str, int]]] = {
+    "greedy": ("greedy", {"max_nodes": 60}),
+    "greedy-replies": ("greedy", {"max_nodes": 20, "samples": 2, "replies": 3}),
+    "mcts": ("mcts", {"iterations": 12}),
+    "plan": ("plan", {"samples": 6, "plan_nodes": 20}),
 }
 
 
@@ -37,8 +39,9 @@ def test_a_decision_never_depends_on_cards_the_seat_cannot_see(
         return
     redealt = state.determinise(seat, Rng(resample))
     assert redealt.observation(seat) == state.observation(seat)
-    chosen = make_agent(agent, seed=5, **AGENTS[agent]).act(state.clone())
-    again = make_agent(agent, seed=5, **AGENTS[agent]).act(redealt)
+    name, options = AGENTS[agent]
+    chosen = make_agent(name, seed=5, **options).act(state.clone())
+    again = make_agent(name, seed=5, **options).act(redealt)
     assert chosen == again
 
 

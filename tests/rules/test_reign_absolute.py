@@ -1044,6 +1044,39 @@ def test_search_never_tries_giving_the_liege_to_doom_nor_ignoring_a_free_gift() 
     assert state.search_actions() == [Action("resolve")]
 
 
+def _archers_two_squares_from_seen_rangers() -> ReignState:
+    """The Archers (4, Defence 4) two squares from the Rangers, seen in an earlier combat, whose
+    Attack +3 makes 6 (§Attack Action); the Elves' other units and both Lieges are far off."""
+    state = battle(
+        {
+            (0, 0): (0, "empire-archers"),
+            (2, 0): (1, "elves-rangers"),
+            (10, 10): (1, "elves-ancient-treant"),
+            (10, 11): (1, "elves-wardens"),
+            (10, 12): (1, "elves-pathfinders"),
+        }
+    )
+    state.faction_decks = [[], []]
+    state.known[state.board[(2, 0)]] = 0b11
+    return state
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_greedy_with_replies_keeps_a_unit_out_of_a_seen_stronger_units_reach(seed: int) -> None:
+    """One turn ahead, stepping the Archers beside the Rangers scores best (the evaluation's pull
+    towards the enemy); with the Elves' reply played out, the Rangers then attack and win
+    (§Attack Action), so ``replies`` keeps the Archers where the Rangers cannot reach them."""
+    beside = Action("move", (0, 0, 1, 0))
+    plain = GreedyAgent(seed, samples=6, max_nodes=20)
+    assert plain.act(_archers_two_squares_from_seen_rangers()) == beside
+    state = _archers_two_squares_from_seen_rangers()
+    choice = GreedyAgent(seed, samples=6, max_nodes=20, replies=8).act(state)
+    assert choice in state.legal_actions() and choice != beside
+    state.apply(choice)
+    archers = next(sq for sq, u in state.board.items() if state.table[u].key == "empire-archers")
+    assert abs(archers[0] - 2) + abs(archers[1]) > 1  # not beside the Rangers
+
+
 @pytest.mark.parametrize("seed", [1, 3, 10])
 def test_greedy_games_end_by_victory_not_by_units_wandering_to_the_turn_limit(seed: int) -> None:
     """§Victory is the only ending the rulebook has: greedy players close in and fight (these

@@ -60,8 +60,10 @@ class ReignAbsolutePlugin(GamePlugin):
     evaluation_weights = "rules.engines.reign_absolute.state:WEIGHTS"
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
         "easy": Difficulty("mcts(iterations=10)", "MCTS, 10 playouts a move"),
-        "normal": Difficulty("mcts(iterations=200)", "MCTS, 200 playouts a move"),
-        "hard": Difficulty("greedy", "greedy over 6 guesses at the hidden units"),
+        "normal": Difficulty("greedy", "greedy over 6 guesses at the hidden units"),
+        "hard": Difficulty(
+            "greedy(replies=8)", "greedy over 6 guesses, its 8 best moves tried against your reply"
+        ),
     }
     words: ClassVar[PageWords] = PageWords(
         sightings=SightingWords(
