@@ -23,7 +23,7 @@ from decks.demo import demo_load
 from rules.engines.core import registered_games
 from rules.models import PlayedGame
 from tests.decks.conftest import SAMPLES_DIR
-from tests.web.browser import ARTIFACTS, BROWSER_TESTS, expect, log_in, shot
+from tests.web.browser import ARTIFACTS, BROWSER_TESTS, expect, log_in, shot, sync_api
 
 pytestmark = BROWSER_TESTS
 
@@ -50,11 +50,20 @@ def _click_path(tab, path: list[str]) -> None:
         target.click()
         if number + 1 < len(path):
             expect(tab.get_by_test_id("pick-message")).to_contain_text("picked")
-    tab.wait_for_function(
-        "v => { const e = document.querySelector('#play-area [name=version]');"
-        " return !e || e.value != v; }",
-        arg=before,
-    )
+    try:
+        tab.wait_for_function(
+            "v => { const e = document.querySelector('#play-area [name=version]');"
+            " return !e || e.value != v; }",
+            arg=before,
+        )
+    except sync_api.TimeoutError:
+        # say what the page showed, so a move that was never posted can be told from a slow one
+        message = tab.get_by_test_id("pick-message").inner_text()
+        status = tab.get_by_test_id("play-status").inner_text()
+        pytest.fail(
+            f"the move {' '.join(path)!r} did not reach the table (version still {before}); "
+            f"pick message {message!r}, status {status!r}"
+        )
 
 
 def _says_why_on_an_unusable_card(tab) -> bool:
