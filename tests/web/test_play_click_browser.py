@@ -58,8 +58,9 @@ def _click_path(tab, path: list[str]) -> None:
         )
     except sync_api.TimeoutError:
         # say what the page showed, so a move that was never posted can be told from a slow one
-        message = tab.get_by_test_id("pick-message").inner_text()
-        status = tab.get_by_test_id("play-status").inner_text()
+        # all_inner_texts() does not wait for an element the page may not show
+        message = " ".join(tab.get_by_test_id("pick-message").all_inner_texts())
+        status = " ".join(tab.get_by_test_id("play-status").all_inner_texts())
         pytest.fail(
             f"the move {' '.join(path)!r} did not reach the table (version still {before}); "
             f"pick message {message!r}, status {status!r}"
