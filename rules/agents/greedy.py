@@ -68,7 +68,8 @@ class GreedyAgent:
                 child.apply_unchecked(action)
                 value += self._turn_value(child, player, budget, 1)
             value /= deals
-            values.append(value)
+            if self.replies:
+                values.append(value)
             if value > best_value + 1e-12:
                 best_value, best = value, [action]
             elif abs(value - best_value) <= 1e-12:
