@@ -57,14 +57,15 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "agents.md"
 SECTION = "Default agents against their targets"
 #: the default agent each game's matchup form offered when the targets were set, with the
-#: evaluation weights it had then
+#: evaluation weights it had then (and the options it had then where the game's budget for the
+#: agent has grown since: Reign Absolute's greedy looked at no replies)
 BASELINES = {
     "revolt-n-reign": "plan(weights=bench/baselines/revolt-n-reign.json)",
     "regality-vs-religion": (
         "alphabeta(reach=0, weights=bench/baselines/regality-vs-religion.json)"
     ),
     "rival-realms": "team(weights=bench/baselines/rival-realms.json)",
-    "reign-absolute": "greedy(weights=bench/baselines/reign-absolute.json)",
+    "reign-absolute": "greedy(replies=0, weights=bench/baselines/reign-absolute.json)",
     "reggae-revolution": "team(weights=bench/baselines/reggae-revolution.json)",
 }
 TARGET_SCORE = 0.55

@@ -8,8 +8,8 @@ from rules.engines.core import CHANCE, Action, Rng, State
 
 #: the most decisions of one turn the search looks down a single line
 MAX_DEPTH = 200
-#: the most decisions a reply line plays (the rest of the agent's turn, then the rivals' turns)
-#: before it is scored where it stands
+#: the most decisions a reply line plays for each return of the turn it waits for (the rest of
+#: the agent's turn, then the rivals' turns) before it is scored where it stands
 REPLY_DEPTH = 60
 
 
@@ -34,6 +34,14 @@ class GreedyAgent:
     the action its own evaluation scores best), and the action whose line ends best for the agent
     once the turn is back with it wins. An action that gains a point but leaves a unit open to a
     stronger one loses to a quieter one there. Ties keep the one-turn order.
+
+    ``reply_turns`` (default 1) plays each line on until the turn has come back that many times,
+    the agent's own later turns by the same one-step rule, and scores it by the mean of the
+    positions it came back to (a finished game counting for every return it cut short). Scored
+    only where the last turn ends, every line would lose a unit the agent's one-step turns walk
+    into danger later, whatever the first move, and the first move's own danger would no longer
+    tell the lines apart; the mean keeps it (Reign Absolute's default plays 4 turns on:
+    docs/agents.md, *Reign Absolute: looking past the rival's reply*).
     """
 
     name = "greedy"
@@ -44,11 +52,13 @@ class GreedyAgent:
         max_nodes: int = 5000,
         samples: int = 1,
         replies: int = 0,
+        reply_turns: int = 1,
     ) -> None:
         self.rng = Rng(seed)
         self.max_nodes = max_nodes
         self.samples = max(1, samples)
         self.replies = max(0, replies)
+        self.reply_turns = max(1, reply_turns)
 
     def act(self, state: State) -> Action:
         """Return the legal action with the best one-turn evaluation (ties broken at random), or
@@ -98,9 +108,13 @@ class GreedyAgent:
 
     def _reply_value(self, state: State, player: int) -> float:
         """Play ``state`` on, every mover taking its best one-step action, until the turn has
-        left ``player`` and come back (or the game ends), and score it for ``player``."""
+        left ``player`` and come back ``reply_turns`` times (or the game ends), and score it for
+        ``player``: the mean of its evaluation at each return, a finished game counting for
+        every return it cut short."""
         left = False
-        for _ in range(REPLY_DEPTH):
+        back = 0
+        total = 0.0
+        for _ in range(REPLY_DEPTH * self.reply_turns):
             if state.is_terminal():
                 break
             mover = state.current_player()
@@ -110,9 +124,13 @@ class GreedyAgent:
             if mover != player:
                 left = True
             elif left:
-                break
+                back += 1
+                total += state.evaluate(player)
+                if back == self.reply_turns:
+                    return total / back
+                left = False
             state.apply_unchecked(self._one_step(state, mover))
-        return state.evaluate(player)
+        return (total + state.evaluate(player) * (self.reply_turns - back)) / self.reply_turns
 
     def _one_step(self, state: State, mover: int) -> Action:
         """The action of ``state`` that ``mover``'s evaluation scores best (the first of equals)."""

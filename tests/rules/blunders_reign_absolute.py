@@ -21,9 +21,9 @@ from tests.rules import blunders
 from tests.rules.test_reign_absolute import DOOM, PASS, battle, stack, under
 
 SLUG = "reign-absolute"
-#: every agent the web offers for this game but random (its default, ``greedy``, first), and the
-#: hard level's greedy with replies
-AGENTS = ("greedy", "mcts", "hard")
+#: every agent the web offers for this game but random (its default, ``greedy``, first: its best
+#: moves played on through the rival's replies), and the normal level's plain one-turn greedy
+AGENTS = ("greedy", "mcts", "normal")
 #: the agent seeds each position is played from
 SEEDS = range(5)
 Square = tuple[int, int]

@@ -1061,16 +1061,24 @@ def _archers_two_squares_from_seen_rangers() -> ReignState:
     return state
 
 
+@pytest.mark.parametrize("reply_turns", [1, 4])
 @pytest.mark.parametrize("seed", range(4))
-def test_greedy_with_replies_keeps_a_unit_out_of_a_seen_stronger_units_reach(seed: int) -> None:
+def test_greedy_with_replies_keeps_a_unit_out_of_a_seen_stronger_units_reach(
+    seed: int, reply_turns: int
+) -> None:
     """One turn ahead, stepping the Archers beside the Rangers scores best (the evaluation's pull
     towards the enemy); with the Elves' reply played out, the Rangers then attack and win
-    (§Attack Action), so ``replies`` keeps the Archers where the Rangers cannot reach them."""
+    (§Attack Action), so ``replies`` keeps the Archers where the Rangers cannot reach them.
+    Played on through 4 of the Elves' turns (the default's lines), the agent's own later one-step
+    turns walk the Archers in whatever the first move was: scored where the 4 turns end, every
+    line lost them alike and the step beside came back; scored as the mean of every return, the
+    line where they fall at once still scores worst."""
     beside = Action("move", (0, 0, 1, 0))
     plain = GreedyAgent(seed, samples=6, max_nodes=20)
     assert plain.act(_archers_two_squares_from_seen_rangers()) == beside
     state = _archers_two_squares_from_seen_rangers()
-    choice = GreedyAgent(seed, samples=6, max_nodes=20, replies=8).act(state)
+    agent = GreedyAgent(seed, samples=6, max_nodes=20, replies=8, reply_turns=reply_turns)
+    choice = agent.act(state)
     assert choice in state.legal_actions() and choice != beside
     state.apply(choice)
     archers = next(sq for sq, u in state.board.items() if state.table[u].key == "empire-archers")

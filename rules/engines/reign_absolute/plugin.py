@@ -48,21 +48,29 @@ class ReignAbsolutePlugin(GamePlugin):
     #: and score the position (about 1 s a game with the pruned moves and priors of issue 28; rollouts to the end took
     #: minutes). Greedy scores each action on six deals of the hidden
     #: units and draws, 20 positions each: on one deal it staked its Liege on a face-down unit
-    #: it guessed weak (issue 28; tests/rules/blunders_reign_absolute.py)
+    #: it guessed weak (issue 28; tests/rules/blunders_reign_absolute.py). Its 8 best actions are
+    #: then played on through 4 of the rivals' turns and scored by the mean of the positions it
+    #: comes back to (docs/agents.md, *Reign Absolute: looking past the rival's reply*)
     agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "mcts": {"rollout_turns": 4},
-        "greedy": {"samples": 6, "max_nodes": 20},
+        "greedy": {"samples": 6, "max_nodes": 20, "replies": 8, "reply_turns": 4},
     }
-    #: greedy first (the form's default): its games end by the last Liege with 2, 3 or 4 armies,
-    #: in about 0.3 s of CPU a game with two and 1.2 s with four (docs/rules/reign-absolute.md,
-    #: *Measured*); MCTS takes 15-20 s
+    #: greedy first (the form's default): its games end by the last Liege with 2, 3 or 4 armies
+    #: (docs/rules/reign-absolute.md, *Measured*), at about 80 ms of CPU a decision
     matchup_agents: ClassVar[tuple[str, ...]] = ("greedy", "random", "mcts")
+    agent_labels: ClassVar[Mapping[str, str]] = {
+        "greedy": "Greedy (6 guesses at the hidden units, its 8 best moves played on through 4 "
+        "of the rival's turns; about 80 ms a decision, 6 s a game of two armies, 45 s of four)",
+    }
     evaluation_weights = "rules.engines.reign_absolute.state:WEIGHTS"
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
         "easy": Difficulty("mcts(iterations=10)", "MCTS, 10 playouts a move"),
-        "normal": Difficulty("greedy", "greedy over 6 guesses at the hidden units"),
+        "normal": Difficulty(
+            "greedy(replies=0)", "greedy over 6 guesses at the hidden units, one turn ahead"
+        ),
         "hard": Difficulty(
-            "greedy(replies=8)", "greedy over 6 guesses, its 8 best moves tried against your reply"
+            "greedy",
+            "greedy over 6 guesses, its 8 best moves played on through 4 of your turns",
         ),
     }
     words: ClassVar[PageWords] = PageWords(
