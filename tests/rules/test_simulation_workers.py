@@ -37,14 +37,16 @@ KINDS = ("metagame", "matchup")
 
 
 def greedy_plan(kind: str, owner):
-    """12 games between two Reign Absolute decks played by greedy agents (a chunk of two games
-    lasts long enough to be killed in the middle): a metagame's one pair, or a matchup."""
+    """12 games between two Reign Absolute decks played by plain one-turn greedy agents (the
+    normal level: a chunk of two games lasts long enough to be killed in the middle, and the
+    default's reply lines would make the job outlast the test's timeouts under coverage): a
+    metagame's one pair, or a matchup."""
     from rules.lab.plans import matchup_plan, metagame_plan
 
     decks = faction_decks(owner, 2)
     if kind == "matchup":
-        return matchup_plan(decks=decks, agents=["greedy", "greedy"], games=12)
-    return metagame_plan(decks=decks, agent="greedy", games_per_pairing=12)
+        return matchup_plan(decks=decks, agents=["normal", "normal"], games=12)
+    return metagame_plan(decks=decks, agent="normal", games_per_pairing=12)
 
 
 def _outcomes_of(database: Path | None, job_id: int) -> list:
