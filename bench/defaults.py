@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.agents import parse_entrant
+from rules.agents import parse_entrant, web_options
 from rules.engines.core import GamePlugin, plugin_for
 from rules.engines.core.intervals import wilson_interval
 from rules.engines.core.weights import load_weights
@@ -170,14 +170,18 @@ def _progress(line: str) -> None:
 
 
 def same_agent(plugin: GamePlugin, agent: str, baseline: str) -> bool:
-    """Whether ``agent`` is ``baseline``: the same agent and options, and the game's weights
-    are the baseline's (so their games would score 50% by construction)."""
+    """Whether ``agent`` is ``baseline``: the same agent playing with the same options once the
+    game's budget is added (``greedy`` and ``greedy(replies=0)`` differ where the game's budget
+    gives greedy replies), and the game's weights are the baseline's (so their games would
+    score 50% by construction)."""
     name, options = parse_entrant(agent)
     base_name, base_options = parse_entrant(baseline)
     weights_file = base_options.pop("weights", None)
     own = options.pop("weights", None)
     found = plugin.weights()
-    if name != base_name or options != base_options or found is None:
+    played = {**web_options(name, plugin), **options}
+    base_played = {**web_options(base_name, plugin), **base_options}
+    if name != base_name or played != base_played or found is None:
         return False
     theirs = load_weights(Path(str(weights_file))) if weights_file else found[0]
     mine = load_weights(Path(str(own))) if own else found[0]

@@ -56,7 +56,7 @@ class ReignAbsolutePlugin(GamePlugin):
         "greedy": {"samples": 6, "max_nodes": 20, "replies": 8, "reply_turns": 4},
     }
     #: greedy first (the form's default): its games end by the last Liege with 2, 3 or 4 armies
-    #: (docs/rules/reign-absolute.md, *Measured*), at about 80 ms of CPU a decision
+    #: (docs/rules/reign-absolute.md, *Measured*); its cost is in its label below
     matchup_agents: ClassVar[tuple[str, ...]] = ("greedy", "random", "mcts")
     agent_labels: ClassVar[Mapping[str, str]] = {
         "greedy": "Greedy (6 guesses at the hidden units, its 8 best moves played on through 4 "
