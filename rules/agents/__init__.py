@@ -57,7 +57,8 @@ def web_options(name: str, plugin: GamePlugin | None = None) -> dict[str, Any]:
 
 def parse_entrant(spec: str) -> tuple[str, dict[str, Any]]:
     """An agent written ``name`` or ``name(option=value, ...)``: its name and the options that
-    replace its web budget (``mcts(iterations=400)``). Values are ints, floats or words."""
+    replace its web budget (``mcts(iterations=400)``). Values are ints, floats, ``true`` or
+    ``false`` (``greedy(advice=false)``), or words."""
     name, _, rest = spec.partition("(")
     name = name.strip()
     options: dict[str, Any] = {}
@@ -88,6 +89,8 @@ def _option_error(name: str, error: TypeError) -> str:
 
 
 def _option(text: str) -> Any:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
     for kind in (int, float):
         try:
             return kind(text)

@@ -4,6 +4,7 @@ optionally checking its best few actions against the rivals' greedy replies."""
 from __future__ import annotations
 
 from rules.agents.base import searchable_view
+from rules.agents.mcts import unsearched_choice
 from rules.engines.core import CHANCE, Action, Rng, State
 
 #: the most decisions of one turn the search looks down a single line
@@ -42,6 +43,11 @@ class GreedyAgent:
     into danger later, whatever the first move, and the first move's own danger would no longer
     tell the lines apart; the mean keeps it (Reign Absolute's default plays 4 turns on:
     docs/agents.md, *Reign Absolute: looking past the rival's reply*).
+
+    ``advice`` (default off) takes the engine's ``advice()`` without searching where it names a
+    legal action, as MCTS and turn plans do: a win on offer whose line is longer than the node
+    budget reaches (Rival Realms' supply card toward the Concord of Crowns), or a mulligan no
+    one-turn evaluation can judge. Rival Realms' budget turns it on (``agent_budgets``).
     """
 
     name = "greedy"
@@ -53,16 +59,23 @@ class GreedyAgent:
         samples: int = 1,
         replies: int = 0,
         reply_turns: int = 1,
+        advice: bool = False,
     ) -> None:
         self.rng = Rng(seed)
         self.max_nodes = max_nodes
         self.samples = max(1, samples)
         self.replies = max(0, replies)
         self.reply_turns = max(1, reply_turns)
+        self.advice = advice
 
     def act(self, state: State) -> Action:
         """Return the legal action with the best one-turn evaluation (ties broken at random), or
-        with ``replies`` the best of the leading few once the rivals have replied."""
+        with ``replies`` the best of the leading few once the rivals have replied (with
+        ``advice``, the engine's advice where it gives one)."""
+        if self.advice:
+            settled = unsearched_choice(state, state.legal_actions(), True)
+            if settled is not None:
+                return settled
         player = state.current_player()
         deals = 1 if state.is_perfect_information() else self.samples
         views = [searchable_view(state, player, self.rng) for _ in range(deals)]

@@ -21,14 +21,6 @@ from tests.rules.test_rival_realms import END, PASS, block, realms, to_combat
 SLUG = "rival-realms"
 #: every agent the web offers for this game but random (its default, ``team``, first)
 AGENTS = ("team", "greedy", "mcts")
-#: (situation, agent) -> why that agent still chooses wrong there, for a reason outside this
-#: game's code; a strict expected failure, so the day it chooses right the suite says so
-KNOWN_LIMITS = {
-    ("take_the_concord_of_crowns_victory", "greedy"): "the greedy agent spends its 100 positions "
-    "a move depth-first on the first legal action (the 1-supply Militia, before the Royal "
-    "Coffers in key order), so the supply card toward the Concord is scored without looking "
-    "ahead (rules/agents/greedy.py; 1,000 positions find the win)",
-}
 #: what every seat draws from, so no Redraw leaves a hand that locks the game (ruling 21)
 DRAW = ["Grain Tithe"] * 8
 #: the waiting seat's hand: cards the deciding seat cannot see, which search deals again from

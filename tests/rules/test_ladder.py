@@ -79,6 +79,13 @@ def test_entrants_are_read_with_their_options_and_bad_ones_refused():
         {"iterations": 200, "exploration": 0.5},
     )
     assert parse_entrant("greedy") == ("greedy", {})
+    # true and false are booleans (a compiled agent refuses 0 and 1 for a bool option); a
+    # word stays a word
+    assert parse_entrant("greedy(advice=false, replies=2)") == (
+        "greedy",
+        {"advice": False, "replies": 2},
+    )
+    assert parse_entrant("team(policy=dig)") == ("team", {"policy": "dig"})
     for bad, words in (
         ("mcts(iterations)", "name=value"),
         ("mcts(iterations=3", "end with"),

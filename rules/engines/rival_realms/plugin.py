@@ -51,6 +51,9 @@ class RivalRealmsPlugin(GamePlugin):
     }
     matchup_agents: ClassVar[tuple[str, ...]] = ("team", "random", "greedy", "mcts")
     evaluation_weights = "rules.engines.rival_realms.state:WEIGHTS"
+    #: greedy takes a win on offer the policy sees (``RealmsState.advice``) without searching:
+    #: its 100 positions a move, spent depth-first, can run out before the line that wins
+    agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {"greedy": {"advice": True}}
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
         "easy": Difficulty("mcts", "MCTS, 40 playouts a move"),
         "normal": Difficulty("greedy", "greedy, one step ahead"),
