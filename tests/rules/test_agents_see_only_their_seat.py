@@ -18,9 +18,11 @@ from tests.rules.test_table_hidden_info import HIDDEN, random_position
 
 #: search agents at small budgets (the property does not depend on the budget), by test id:
 #: the agent's name and its options; greedy with replies plays the rivals' turns on its deals
-#: (here through two of them, as the default does through four in Reign Absolute)
+#: (here through two of them, as the default does through four in Reign Absolute); greedy
+#: with advice takes the engine's rule of thumb where it gives one (Rival Realms' web greedy)
 AGENTS: dict[str, tuple[str, dict[str, int]]] = {
     "greedy": ("greedy", {"max_nodes": 60}),
+    "greedy-advice": ("greedy", {"max_nodes": 60, "advice": True}),
     "greedy-replies": ("greedy", {"max_nodes": 20, "samples": 2, "replies": 3, "reply_turns": 2}),
     "mcts": ("mcts", {"iterations": 12}),
     "plan": ("plan", {"samples": 6, "plan_nodes": 20}),
