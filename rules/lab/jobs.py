@@ -70,6 +70,10 @@ logger = logging.getLogger(__name__)
 #: how often a chunk the database refused (SQLite busy, a dropped connection) is tried again,
 #: by a worker's task or in-process
 CHUNK_RETRIES = 5
+#: the wait before the resumer's next sweep after one the database refused (SQLite's table
+#: locked by a reader, a dropped connection), doubled after each further failure up to the
+#: sweep interval: a passing refusal must not hold stale jobs back for a whole interval
+SWEEP_RETRY_SECONDS = 2.0
 
 #: the kinds a job can be created as today
 CREATABLE_KINDS = (
@@ -746,16 +750,20 @@ def simulation_resumer_stop(*, timeout: float | None = None) -> None:
 
 
 def _resume_forever(every: float, stop: threading.Event) -> None:
+    failures = 0
     while not stop.is_set():
         try:
             simulation_jobs_resume_stale()
             if settings.CELERY_BROKER_URL:
                 simulation_chunks_requeue_lost()
-        except Exception:  # a database not migrated yet, a dropped connection: try next time
+            failures = 0
+        except Exception:  # a database not migrated yet, a dropped connection: try again soon
             logger.exception("the sweep for stale simulation jobs failed")
+            failures += 1
         finally:
             connections.close_all()
-        stop.wait(every)
+        retry = SWEEP_RETRY_SECONDS * 2 ** min(failures - 1, 16)
+        stop.wait(min(every, retry) if failures else every)
 
 
 def simulation_jobs_claim(

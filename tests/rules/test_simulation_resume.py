@@ -5,6 +5,7 @@ beating, finished jobs and workers' jobs are left alone."""
 from __future__ import annotations
 
 import io
+import threading
 from datetime import timedelta
 
 import pytest
@@ -179,7 +180,9 @@ def test_the_server_resumes_stale_jobs_as_it_starts(
     thread = jobs.simulation_resumer_start(interval=3600)
     try:
         assert thread is not None and jobs.simulation_resumer_start(interval=3600) is thread
-        for _ in range(200):  # the first sweep runs at once
+        # the first sweep runs at once (a sweep SQLite refuses, its table locked by this
+        # thread's reads, is tried again after SWEEP_RETRY_SECONDS)
+        for _ in range(600):
             job.refresh_from_db()
             if job.status == SimulationJob.Status.DONE:
                 break
@@ -208,3 +211,36 @@ def test_with_a_broker_a_stale_workers_job_has_its_missing_chunks_queued_again(u
     whole = simulation_job_play_inline(job_id=metagame_job(user, decks, seed=11, chunk_size=3).pk)
     assert (job.status, job.aggregate) == (SimulationJob.Status.DONE, whole.aggregate)
     assert "No stale simulation jobs." in resume()
+
+
+def test_a_sweep_the_database_refuses_is_tried_again_long_before_the_next_interval(
+    monkeypatch, settings
+):
+    """A refused sweep (SQLite's table locked, a dropped connection) does not leave stale jobs
+    waiting a whole interval: the resumer tries again after ``SWEEP_RETRY_SECONDS`` (doubled
+    while the refusals go on), and waits the interval again once a sweep gets through."""
+    from django.db import OperationalError
+
+    from rules.lab import jobs
+
+    calls: list[int] = []
+    through = threading.Event()
+
+    def sweep() -> int:
+        calls.append(len(calls))
+        if len(calls) <= 3:
+            raise OperationalError("database table is locked: rules_simulationjob")
+        through.set()
+        return 0
+
+    settings.CELERY_BROKER_URL = ""
+    monkeypatch.setattr(jobs, "SWEEP_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(jobs, "simulation_jobs_resume_stale", sweep)
+    thread = jobs.simulation_resumer_start(interval=3600)
+    try:
+        # three refusals, then a sweep that got through: all long before the hour
+        assert through.wait(60), f"only {len(calls)} sweeps"
+        thread.join(0.5)  # had it kept retrying, 0.01 s waits would add sweeps here
+        assert len(calls) == 4
+    finally:
+        jobs.simulation_resumer_stop(timeout=30)
