@@ -762,8 +762,10 @@ def _resume_forever(every: float, stop: threading.Event) -> None:
             failures += 1
         finally:
             connections.close_all()
-        retry = SWEEP_RETRY_SECONDS * 2 ** min(failures - 1, 16)
-        stop.wait(min(every, retry) if failures else every)
+        if failures:  # 2 s, 4 s, 8 s ... (the exponent capped: the wait is capped anyway)
+            stop.wait(min(every, SWEEP_RETRY_SECONDS * 2 ** min(failures - 1, 16)))
+        else:
+            stop.wait(every)
 
 
 def simulation_jobs_claim(
