@@ -58,7 +58,8 @@ DOC = ROOT / "docs" / "agents.md"
 SECTION = "Default agents against their targets"
 #: the default agent each game's matchup form offered when the targets were set, with the
 #: evaluation weights it had then (and the options it had then where the game's budget for the
-#: agent has grown since: Reign Absolute's greedy looked at no replies)
+#: agent has grown since: Reign Absolute's greedy looked at no replies; and the policy it
+#: played where a game's own policy has changed since: Reggae Revolution's ``plain``)
 BASELINES = {
     "revolt-n-reign": "plan(weights=bench/baselines/revolt-n-reign.json)",
     "regality-vs-religion": (
@@ -66,7 +67,7 @@ BASELINES = {
     ),
     "rival-realms": "team(weights=bench/baselines/rival-realms.json)",
     "reign-absolute": "greedy(replies=0, weights=bench/baselines/reign-absolute.json)",
-    "reggae-revolution": "team(weights=bench/baselines/reggae-revolution.json)",
+    "reggae-revolution": "team(policy=plain, weights=bench/baselines/reggae-revolution.json)",
 }
 TARGET_SCORE = 0.55
 TARGET_WINS = 0.95

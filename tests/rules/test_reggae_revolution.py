@@ -27,6 +27,7 @@ from rules.engines.reggae_revolution import (
     winnability,
 )
 from rules.engines.reggae_revolution.cards import CardDataError, card_specs, fixture_records
+from rules.engines.reggae_revolution.policy import plain_action
 from rules.engines.reggae_revolution.state import LIMIT_REASON, LOSS_REASON, WIN_REASON
 
 GAME = ReggaeRevolutionGame()
@@ -831,12 +832,15 @@ def test_random_playouts_keep_every_card_and_end_properly(
 ) -> None:
     state = GAME.new_initial_state(seed=seed, setup={"players": players, "turn_limit": 60})
     agent = Rng(agent_seed)
+    lost = False  # once no card can win the deal, none ever will (destroyed cards stay so)
     while not state.is_terminal():
         actions = state.legal_actions()
         assert actions, "a live game always offers a decision"
         assert actions == sorted(set(actions), key=actions.index)  # no duplicates
         state.apply(agent.choice(actions))
         assert box_total(state) == BOX
+        assert not (lost and state.can_still_win())
+        lost = not state.can_still_win()
         if len(state.history) % 25 == 0 and not state.is_terminal():
             seat = state.current_player()
             json.dumps(state.observation(seat))
@@ -845,6 +849,7 @@ def test_random_playouts_keep_every_card_and_end_properly(
         assert -1.0 <= team_value(state) <= 1.0
     assert state.legal_actions() == []
     assert state.end_reason() in (WIN_REASON, LOSS_REASON, LIMIT_REASON)
+    assert not (lost and state.end_reason() == WIN_REASON)
     assert state.returns() in ([1.0] * players, [-1.0] * players)
     setup = {"players": players, "turn_limit": 60}
     assert GAME.replay(seed, setup, [a for _, a in state.history]).key() == state.key()
@@ -867,6 +872,122 @@ def test_clone_is_independent() -> None:
     while not copy.is_terminal():
         copy.apply(greedy_action(copy))
     assert state.key() == before
+
+
+# --- a deal no card can win any more ---------------------------------------------------------
+BLACK_LOVE = ("vinyl-valentine", "night-bloom-ballad", "shadow-dance-duet")
+WILDS = ("any-which-way-anthem", "dub-plate-special", "prism-horn", "rainbow-riddim")
+
+
+def test_a_pair_whose_cards_are_all_destroyed_is_out_of_reach_and_only_wild_cards_cover_it() -> (
+    None
+):
+    state = table(players=2)
+    assert state.out_of_reach() == set() and state.can_still_win()
+    put(state, state.destroyed, *BLACK_LOVE)
+    assert state.out_of_reach() == {("love", "black")}
+    assert state.can_still_win()  # four wild cards are left to score for it (§Special Cards)
+    put(state, state.destroyed, *WILDS[1:])
+    assert state.can_still_win()
+    last_wild = put(state, state.hand[1], WILDS[0])
+    assert state.can_still_win()
+    state.hand[1].remove(last_wild[0])
+    state.destroyed.extend(last_wild)
+    view = state.observation(0)
+    assert not state.can_still_win() and view["can_still_win"] is False
+    assert view["out_of_reach"] == [["love", "black"]]
+    # a wild card already scored covers the pair too
+    state.destroyed.remove(last_wild[0])
+    state.scored.extend(last_wild)
+    assert state.can_still_win() and state.out_of_reach() == {("love", "black")}
+
+
+def test_a_main_card_given_to_a_villain_is_gone_but_a_given_starter_comes_back() -> None:
+    state = table(players=1)
+    jammer = villain(state, "the-static-jammer", gifts=1)  # a dove badge: a starter
+    put(state, state.gifts[jammer], "vinyl-valentine")
+    left, wilds = state.cards_left()
+    # the starter goes back to its pile when the villain is persuaded (§Sway); the main card
+    # is destroyed with it
+    dove = state.table[state.gifts[jammer][0]]
+    assert (dove.type, dove.symbol, dove.colour) == ("starter", "peace", "green")
+    assert left[("peace", "green")] == 23  # the 20 starters and 3 main cards
+    assert left[("love", "black")] == 2 and wilds == 4
+    put(state, state.scored, "night-bloom-ballad")
+    assert state.cards_left()[0][("love", "black")] == 1
+    assert ("love", "black") not in state.missing_pairs()
+
+
+def test_the_table_says_when_a_deal_can_no_longer_be_won() -> None:
+    from rules.engines.reggae_revolution.table import reggae_table
+
+    state = table(players=2)
+    put(state, state.destroyed, *BLACK_LOVE, *WILDS)
+    words = {c["label"]: c["value"] for c in reggae_table(state, 0)["counters"]}
+    assert words["Only a wild card can score"] == "love+black"
+    assert words["This deal"] == "can no longer be won"
+    winnable = {c["label"] for c in reggae_table(table(players=2), 0)["counters"]}
+    assert "This deal" not in winnable and "Only a wild card can score" not in winnable
+
+
+def a_lost_deal_with_three_symbols_suppressed() -> ReggaeState:
+    """Peace, love and unity suppressed, a red card in hand for Commissioner Blaze, only
+    villains suppressing respect left to reveal, and no card left for black love."""
+    state = table(players=2)
+    villain(state, "commissioner-blaze")  # red, peace
+    villain(state, "the-static-jammer")  # black, love
+    villain(state, "agent-nettle")  # green, unity
+    deadly = ("chief-glare", "director-gilt", "the-ember-censor", "the-hedge-magistrate")
+    others = [c for c in state.villain_deck if state.table[c].key not in deadly]
+    state.villain_deck = [c for c in state.villain_deck if c not in others]
+    state.destroyed.extend(others)
+    put(state, state.destroyed, *BLACK_LOVE, *WILDS)
+    put(state, state.hand[0], "heart-patch", "linked-hands", "sunrise-hum")
+    return state
+
+
+def test_in_a_lost_deal_the_team_persuades_nobody_and_the_villains_end_it_by_the_book() -> None:
+    state = a_lost_deal_with_three_symbols_suppressed()
+    assert not state.can_still_win()
+    assert Action.parse("give heart-patch commissioner-blaze") in state.legal_actions()
+    # the policy of 2026-12-01 still plays for time: it persuades Commissioner Blaze
+    assert plain_action(state) == Action.parse("give heart-patch commissioner-blaze")
+    while state.turn == 1:
+        assert greedy_action(state).kind != "give"
+        state.apply(greedy_action(state))
+    # §Object: the next villain suppresses the fourth symbol; the deal ends as the book says
+    assert state.end_reason() == LOSS_REASON and state.turn == 2
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_a_lost_deal_ends_by_the_book_before_the_turn_limit(seed: int) -> None:
+    state = GAME.new_initial_state(seed=seed, setup={"players": 2})
+    doomed = {c for c, spec in enumerate(state.table) if spec.key in (*BLACK_LOVE, *WILDS)}
+    state.main_deck = [c for c in state.main_deck if c not in doomed]
+    for piles in (state.draw, state.hand, state.discard):
+        piles[:] = [[c for c in pile if c not in doomed] for pile in piles]
+    state.lineup = [None if c in doomed else c for c in state.lineup]
+    state.destroyed.extend(sorted(doomed))
+    state._refill_lineup()
+    assert box_total(state) == BOX and not state.can_still_win()
+    while not state.is_terminal():
+        state.apply(greedy_action(state))
+    assert state.end_reason() == LOSS_REASON and state.turn < state.turn_limit
+
+
+def test_the_team_keeps_the_last_card_of_a_missing_pair_from_a_villain() -> None:
+    state = table(players=2)
+    villain(state, "the-static-jammer")  # black, love: one gift persuades it
+    put(state, state.destroyed, "night-bloom-ballad", "shadow-dance-duet")
+    put(state, state.hand[0], "vinyl-valentine")  # the last card for black love
+    state.yays_left = 0  # scored already this turn
+    give = Action.parse("give vinyl-valentine the-static-jammer")
+    assert give in state.legal_actions() and plain_action(state) == give
+    # persuaded, the villain would take the card to the destroyed pile for good (§Sway)
+    assert greedy_action(state) != give
+    state.apply(greedy_action(state))
+    assert state.cards_left()[0][("love", "black")] == 1
 
 
 # --- how winnable is a setup ----------------------------------------------------------------

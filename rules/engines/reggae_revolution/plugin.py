@@ -47,6 +47,11 @@ class ReggaeRevolutionPlugin(GamePlugin):
     #: the greedy team policy (``policy.greedy_action``) first: it wins 37-58% (by team size) of
     #: team games in a fraction of a second; random and greedy won none of 20 (docs/engines.md)
     team_policy = "rules.engines.reggae_revolution.policy:greedy_action"
+    #: the policy as issue 28 found it (2026-12-01), before it kept the last card of a pair and
+    #: stopped persuading in a deal no card can win: the baseline of ``bench/defaults.py``
+    team_policies: ClassVar[Mapping[str, str]] = {
+        "plain": "rules.engines.reggae_revolution.policy:plain_action",
+    }
     matchup_agents: ClassVar[tuple[str, ...]] = ("team", "random", "greedy", "mcts")
     evaluation_weights = "rules.engines.reggae_revolution.evaluation:WEIGHTS"
     #: MCTS at the web's 40 playouts: each playout's villain reveal moves the team's value more

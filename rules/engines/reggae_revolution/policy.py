@@ -4,8 +4,12 @@
 are open in this co-operative game; face-down piles are never read). Its priorities each main
 phase: score a card for a missing pair (Yay), persuade villains that threaten the loss
 condition (Sway), play everything else for symbols (Play), then buy the cards that score
-missing pairs or carry the strongest effects (Pay). ``winnability`` runs seeded games with it
-and reports the team's win rate with a Wilson 95% interval.
+missing pairs or carry the strongest effects (Pay). It never gives a villain the last card
+left of a missing pair while the loss is not at hand, and in a deal no card can win any more
+(``ReggaeState.can_still_win``) it persuades nobody, so the villains end the deal by the book
+(§Object) rather than the turn limit. ``plain_action`` is the policy without that guard, as it
+was on 2026-12-01. ``winnability`` runs seeded games with it and reports the team's win rate
+with a Wilson 95% interval.
 """
 
 from __future__ import annotations
@@ -154,21 +158,44 @@ def _yay_choice(state: ReggaeState, hand: list[int]) -> int | None:
     return junk[0] if junk else None
 
 
-def _sway_choice(state: ReggaeState, hand: list[int], urgent: bool) -> tuple[int, int] | None:
+def _last_of_their_pairs(state: ReggaeState, hand: list[int]) -> set[int]:
+    """The cards of ``hand`` that are the last card left of a missing pair (``cards_left``)."""
+    left, _ = state.cards_left()
+    missing = state.missing_pairs()
+    last: set[int] = set()
+    for card in hand:
+        pair = _pair(state, card)
+        if pair in missing and left[pair] == 1:
+            last.add(card)
+    return last
+
+
+def _sway_choice(
+    state: ReggaeState, hand: list[int], urgent: bool, guard: bool
+) -> tuple[int, int] | None:
     """Return (card, villain) for the most useful gift now, or None.
 
     A villain is worth persuading by how many symbols only it suppresses (the loss condition
     needs all four); the cheapest matching gift goes first. With ``urgent`` only gifts towards a
-    villain the hand can finish this turn count.
+    villain the hand can finish this turn count. With ``guard`` a deal that can no longer be won
+    (``ReggaeState.can_still_win``) persuades nobody, so the villains end it by the book instead
+    of the turn limit, and the last card of a missing pair is kept unless the next villain may
+    suppress the fourth symbol (a gift is destroyed with its villain, §Sway).
     """
     suppressed = Counter(s for v in state.villains for s in state.table[v].suppresses)
     danger = len(suppressed)
+    last: set[int] = set()
+    if guard and state.villains:
+        if not state.can_still_win():
+            return None
+        if danger < 3:
+            last = _last_of_their_pairs(state, hand)
     best: tuple[float, int, int] | None = None
     for villain in state.villains:
         spec = state.table[villain]
         unique = sum(1 for s in spec.suppresses if suppressed[s] == 1)
         need = spec.persuasion - len(state.gifts[villain])
-        matching = [c for c in hand if state.may_give(c, villain)]
+        matching = [c for c in hand if c not in last and state.may_give(c, villain)]
         if not matching:
             continue
         completes = len(matching) >= need
@@ -190,6 +217,16 @@ def _sway_choice(state: ReggaeState, hand: list[int], urgent: bool) -> tuple[int
 
 def greedy_action(state: ReggaeState) -> Action:
     """Return the greedy team policy's choice for the player to act."""
+    return _team_choice(state, guard=True)
+
+
+def plain_action(state: ReggaeState) -> Action:
+    """Return the policy's choice as it was when issue 28 set its targets (2026-12-01): without
+    the guard of ``_sway_choice`` (the baseline ``bench/defaults.py`` measures the default by)."""
+    return _team_choice(state, guard=False)
+
+
+def _team_choice(state: ReggaeState, guard: bool) -> Action:
     if state.tasks:
         return _decision(state, state.tasks[0])
     player = state.active
@@ -203,7 +240,7 @@ def greedy_action(state: ReggaeState) -> Action:
             return Action("play", (spec.key, "effect"))
     # 2. When the villains already suppress two symbols or more, persuade before scoring.
     if len(state.suppressed_symbols()) >= 2:
-        gift = _sway_choice(state, hand, urgent=True)
+        gift = _sway_choice(state, hand, urgent=True, guard=guard)
         if gift is not None:
             return Action("give", (_key(state, gift[0]), _key(state, gift[1])))
     # 3. Yay: score a card for a missing pair (or bury an oppression card).
@@ -212,7 +249,7 @@ def greedy_action(state: ReggaeState) -> Action:
         if yay is not None:
             return Action("yay", (_key(state, yay),))
     # 4. Sway: persuade villains, starting with the ones that threaten the loss.
-    gift = _sway_choice(state, hand, urgent=False)
+    gift = _sway_choice(state, hand, urgent=False, guard=guard)
     if gift is not None:
         card, villain = gift
         return Action("give", (_key(state, card), _key(state, villain)))

@@ -288,6 +288,8 @@ class ReggaeState(State):
             "destroyed": keys(self.destroyed),
             "scored": keys(self.scored),
             "missing_pairs": [list(pair) for pair in sorted(self.missing_pairs())],
+            "out_of_reach": [list(pair) for pair in sorted(self.out_of_reach())],
+            "can_still_win": self.can_still_win(),
             "decision": self._decision_view(),
             "result": self.result,
             "end_reason": self.reason,
@@ -427,6 +429,41 @@ class ReggaeState(State):
     def missing_pairs(self) -> set[tuple[str, str]]:
         """Return the pairs the score area lacks (before scored wild cards fill any of them)."""
         return set(ALL_PAIRS - self.scored_pairs())
+
+    def cards_left(self) -> tuple[Counter[tuple[str, str]], int]:
+        """Return how many cards of each symbol-colour pair, and how many wild cards, may still
+        reach the score area: every card of the box but the destroyed, the scored and the main
+        and wild cards given to a villain (destroyed with it, §Sway; a starter goes back to its
+        pile). Each of those zones is face up, so any seat may count this."""
+        gone = {*self.destroyed, *self.scored}
+        for gifts in self.gifts.values():
+            gone.update(c for c in gifts if self.table[c].type != "starter")
+        pairs: Counter[tuple[str, str]] = Counter()
+        wilds = 0
+        for card, spec in enumerate(self.table):
+            if card in gone:
+                continue
+            if spec.is_wild:
+                wilds += 1
+            elif spec.type in ("starter", "main"):
+                pairs[cast("tuple[str, str]", (spec.symbol, spec.colour))] += 1
+        return pairs, wilds
+
+    def out_of_reach(self) -> set[tuple[str, str]]:
+        """Return the missing pairs no card of their own can score any more (``cards_left``):
+        only a wild card can cover each of them now."""
+        pairs, _ = self.cards_left()
+        return {pair for pair in self.missing_pairs() if not pairs[pair]}
+
+    def can_still_win(self) -> bool:
+        """Return False once the deal is lost whatever the team does: more pairs are out of reach
+        than the wild cards scored and left can cover. A destroyed main or wild card never comes
+        back (only villains and schemes are shuffled back, §Villain Phase), so once False it
+        stays False."""
+        pairs, wilds = self.cards_left()
+        scored_wilds = sum(1 for card in self.scored if self.table[card].is_wild)
+        short = sum(1 for pair in self.missing_pairs() if not pairs[pair])
+        return short <= wilds + scored_wilds
 
     def covered_pair_count(self) -> int:
         """Return how many of the 16 pairs the score area covers, scored wild cards included."""

@@ -1,5 +1,6 @@
 """Reggae Revolution's table: the lineup, the symbol pools, the villains with what they suppress
-and the gifts on them, the scored pairs and the pairs still missing, and each player's hand and
+and the gifts on them, the scored pairs, the pairs still missing and those only a wild card can
+still score (with a word when the deal can no longer be won), and each player's hand and
 piles (the game is co-operative and hands are open; draw piles are counts)."""
 
 from __future__ import annotations
@@ -52,6 +53,11 @@ def reggae_table(state: ReggaeState, viewer: int | None) -> dict[str, Any]:
     ]
     pools = [counter(kind.title(), amount) for kind, amount in view["pool"].items() if amount]
     missing = ["+".join(pair) for pair in view["missing_pairs"]]
+    gone = ["+".join(pair) for pair in view["out_of_reach"]]
+    # a deal lost whatever the team does says so, with the pairs no card of theirs can score
+    reach = [counter("Only a wild card can score", ", ".join(gone))] if gone else []
+    if not view["can_still_win"] and not view["result"]:
+        reach.append(counter("This deal", "can no longer be won"))
     return table(
         viewer,
         counters=[
@@ -60,6 +66,7 @@ def reggae_table(state: ReggaeState, viewer: int | None) -> dict[str, Any]:
             *pools,
             counter("Suppressed", ", ".join(view["suppressed"]) or "none"),
             counter("Pairs still to score", ", ".join(missing) or "none"),
+            *reach,
             counter("Villain deck", view["villain_deck"]),
             counter("Main deck", view["main_deck"]),
         ],
