@@ -17,8 +17,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.agents import web_agent
 from rules.agents.base import Agent
-from rules.engines.core import TERMINAL, Action, IllegalActionError, Rng, SetupError, get_game
+from rules.engines.core import (
+    TERMINAL,
+    Action,
+    IllegalActionError,
+    Rng,
+    SetupError,
+    get_game,
+    plugin_for,
+)
 from rules.engines.reggae_revolution import (
     ReggaeRevolutionGame,
     ReggaeState,
@@ -29,6 +38,7 @@ from rules.engines.reggae_revolution import (
 from rules.engines.reggae_revolution.cards import CardDataError, card_specs, fixture_records
 from rules.engines.reggae_revolution.policy import plain_action
 from rules.engines.reggae_revolution.state import LIMIT_REASON, LOSS_REASON, WIN_REASON
+from rules.engines.reggae_revolution.table import reggae_table
 
 GAME = ReggaeRevolutionGame()
 BOX = 4 * 20 + 48 + 4 + 16 + 6 + 16  # starters, main, wild, villains, schemes, oppression
@@ -919,8 +929,6 @@ def test_a_main_card_given_to_a_villain_is_gone_but_a_given_starter_comes_back()
 
 
 def test_the_table_says_when_a_deal_can_no_longer_be_won() -> None:
-    from rules.engines.reggae_revolution.table import reggae_table
-
     state = table(players=2)
     put(state, state.destroyed, *BLACK_LOVE, *WILDS)
     words = {c["label"]: c["value"] for c in reggae_table(state, 0)["counters"]}
@@ -988,6 +996,15 @@ def test_the_team_keeps_the_last_card_of_a_missing_pair_from_a_villain() -> None
     assert greedy_action(state) != give
     state.apply(greedy_action(state))
     assert state.cards_left()[0][("love", "black")] == 1
+
+
+def test_the_policy_before_the_guard_is_played_by_name_as_the_baseline() -> None:
+    """``team(policy=plain)`` (the baseline of ``bench/defaults.py``) plays the old policy."""
+    plugin = plugin_for(GAME.slug)
+    agent = web_agent("team(policy=plain)", plugin)(0)
+    state = a_lost_deal_with_three_symbols_suppressed()
+    assert agent.act(state) == plain_action(state) != greedy_action(state)
+    assert web_agent("team", plugin)(0).act(state) == greedy_action(state)
 
 
 # --- how winnable is a setup ----------------------------------------------------------------
