@@ -24,29 +24,25 @@ from rules.engines.reggae_revolution import ReggaeState
 from rules.engines.reggae_revolution.game import DEFAULT_PLAYERS
 from rules.engines.reggae_revolution.state import WIN_REASON
 from tests.rules import blunders
-from tests.rules.test_reggae_revolution import play, put, score_all_but, table, villain
+from tests.rules.test_reggae_revolution import (
+    only_respect_villains_left,
+    play,
+    put,
+    score_all_but,
+    table,
+    villain,
+)
 
 SLUG = "reggae-revolution"
 #: the team at the table: the web's default team size
 TEAM = DEFAULT_PLAYERS
 #: every agent the web offers for this game but random (its default, ``team``, first)
 AGENTS = ("team", "greedy", "mcts")
-#: the villains that suppress respect: the only cards left in the villain deck of a position
-#: where peace, love and unity are suppressed already (§Object: all four suppressed loses)
-RESPECT_VILLAINS = ("chief-glare", "director-gilt", "the-ember-censor", "the-hedge-magistrate")
 
 
 #: the seat under test plays until the turn has passed on; other seats (a villain's "each other
 #: player discards") take the first legal option
 decide_for = blunders.turn_decider(SLUG, lambda now: now.legal_actions()[0])
-
-
-def only_respect_villains_left(state: ReggaeState) -> None:
-    """Leave in the villain deck only the villains that suppress respect; the rest of it (the
-    other villains and the schemes) goes to the destroyed pile, as if persuaded or resolved."""
-    deadly = [c for c in state.villain_deck if state.table[c].key in RESPECT_VILLAINS]
-    state.destroyed.extend(c for c in state.villain_deck if c not in deadly)
-    state.villain_deck = deadly
 
 
 # --- the win on offer (§Yay) -------------------------------------------------------------------

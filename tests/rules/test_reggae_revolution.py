@@ -96,6 +96,19 @@ def villain(state: ReggaeState, key: str, gifts: int = 0) -> int:
     return card
 
 
+#: the villains that suppress respect: the only cards left in the villain deck of a position
+#: where peace, love and unity are suppressed already (§Object: all four suppressed loses)
+RESPECT_VILLAINS = ("chief-glare", "director-gilt", "the-ember-censor", "the-hedge-magistrate")
+
+
+def only_respect_villains_left(state: ReggaeState) -> None:
+    """Leave in the villain deck only the villains that suppress respect; the rest of it (the
+    other villains and the schemes) goes to the destroyed pile, as if persuaded or resolved."""
+    deadly = [c for c in state.villain_deck if state.table[c].key in RESPECT_VILLAINS]
+    state.destroyed.extend(c for c in state.villain_deck if c not in deadly)
+    state.villain_deck = deadly
+
+
 def keys(state: ReggaeState, cards: list) -> list[str]:
     return sorted(state.table[c].key for c in cards if c is not None)
 
@@ -945,10 +958,7 @@ def a_lost_deal_with_three_symbols_suppressed() -> ReggaeState:
     villain(state, "commissioner-blaze")  # red, peace
     villain(state, "the-static-jammer")  # black, love
     villain(state, "agent-nettle")  # green, unity
-    deadly = ("chief-glare", "director-gilt", "the-ember-censor", "the-hedge-magistrate")
-    others = [c for c in state.villain_deck if state.table[c].key not in deadly]
-    state.villain_deck = [c for c in state.villain_deck if c not in others]
-    state.destroyed.extend(others)
+    only_respect_villains_left(state)
     put(state, state.destroyed, *BLACK_LOVE, *WILDS)
     put(state, state.hand[0], "heart-patch", "linked-hands", "sunrise-hum")
     return state

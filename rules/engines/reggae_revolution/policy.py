@@ -158,9 +158,11 @@ def _yay_choice(state: ReggaeState, hand: list[int]) -> int | None:
     return junk[0] if junk else None
 
 
-def _last_of_their_pairs(state: ReggaeState, hand: list[int]) -> set[int]:
-    """The cards of ``hand`` that are the last card left of a missing pair (``cards_left``)."""
-    left, _ = state.cards_left()
+def _last_of_their_pairs(
+    state: ReggaeState, hand: list[int], left: Counter[tuple[str, str]]
+) -> set[int]:
+    """The cards of ``hand`` that are the last card left (``left``: ``cards_left``'s pairs) of
+    a missing pair."""
     missing = state.missing_pairs()
     last: set[int] = set()
     for card in hand:
@@ -186,10 +188,11 @@ def _sway_choice(
     danger = len(suppressed)
     last: set[int] = set()
     if guard and state.villains:
-        if not state.can_still_win():
+        left = state.cards_left()  # one count of the box for both checks
+        if not state.can_still_win(left):
             return None
         if danger < 3:
-            last = _last_of_their_pairs(state, hand)
+            last = _last_of_their_pairs(state, hand, left[0])
     best: tuple[float, int, int] | None = None
     for villain in state.villains:
         spec = state.table[villain]

@@ -251,6 +251,7 @@ class ReggaeState(State):
     def observation(self, player: int) -> dict[str, Any]:
         """Return the table as ``player`` sees it: face-down piles are counts, hands are open."""
         keys = self._keys
+        left = self.cards_left()
         return {
             "player": player,
             "active_player": self.active,
@@ -288,8 +289,8 @@ class ReggaeState(State):
             "destroyed": keys(self.destroyed),
             "scored": keys(self.scored),
             "missing_pairs": [list(pair) for pair in sorted(self.missing_pairs())],
-            "out_of_reach": [list(pair) for pair in sorted(self.out_of_reach())],
-            "can_still_win": self.can_still_win(),
+            "out_of_reach": [list(pair) for pair in sorted(self.out_of_reach(left[0]))],
+            "can_still_win": self.can_still_win(left),
             "decision": self._decision_view(),
             "result": self.result,
             "end_reason": self.reason,
@@ -449,21 +450,20 @@ class ReggaeState(State):
                 pairs[cast("tuple[str, str]", (spec.symbol, spec.colour))] += 1
         return pairs, wilds
 
-    def out_of_reach(self) -> set[tuple[str, str]]:
-        """Return the missing pairs no card of their own can score any more (``cards_left``):
-        only a wild card can cover each of them now."""
-        pairs, _ = self.cards_left()
-        return {pair for pair in self.missing_pairs() if not pairs[pair]}
+    def out_of_reach(self, pairs: Counter[tuple[str, str]] | None = None) -> set[tuple[str, str]]:
+        """Return the missing pairs no card of their own can score any more (``cards_left``, or
+        its ``pairs`` when already counted): only a wild card can cover each of them now."""
+        left = self.cards_left()[0] if pairs is None else pairs
+        return {pair for pair in self.missing_pairs() if not left[pair]}
 
-    def can_still_win(self) -> bool:
+    def can_still_win(self, left: tuple[Counter[tuple[str, str]], int] | None = None) -> bool:
         """Return False once the deal is lost whatever the team does: more pairs are out of reach
-        than the wild cards scored and left can cover. A destroyed main or wild card never comes
-        back (only villains and schemes are shuffled back, §Villain Phase), so once False it
-        stays False."""
-        pairs, wilds = self.cards_left()
+        than the wild cards scored and left can cover (``left``: ``cards_left()`` when already
+        counted). A destroyed main or wild card never comes back (only villains and schemes are
+        shuffled back, §Villain Phase), so once False it stays False."""
+        pairs, wilds = self.cards_left() if left is None else left
         scored_wilds = sum(1 for card in self.scored if self.table[card].is_wild)
-        short = sum(1 for pair in self.missing_pairs() if not pairs[pair])
-        return short <= wilds + scored_wilds
+        return len(self.out_of_reach(pairs)) <= wilds + scored_wilds
 
     def covered_pair_count(self) -> int:
         """Return how many of the 16 pairs the score area covers, scored wild cards included."""
