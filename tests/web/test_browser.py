@@ -433,6 +433,9 @@ def test_two_tabs_on_one_deck_lose_nothing(browser, live_server, user, password)
         expect(tab_b.get_by_test_id("deck-notice")).to_contain_text("changed since you opened it")
 
         tab_a.get_by_role("button", name="One fewer Eagle Dive").click()
+        # A's count reads before + 1 both before and after this answer, so wait for the answer
+        # itself: A's "-" landed on top of B's save, and A is told so.
+        expect(tab_a.get_by_test_id("deck-notice")).to_contain_text("changed since you opened it")
         expect(tab_a.locator(line)).to_have_text(str(before + 1))
 
         tab_b.get_by_role("button", name="Remove Eagle Dive").click()
