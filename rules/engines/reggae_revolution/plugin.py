@@ -44,11 +44,13 @@ class ReggaeRevolutionPlugin(GamePlugin):
     max_decks = 4
     team_sizes = (1, 2, 3, 4)
     needs_legal_decks = True
-    #: the greedy team policy (``policy.greedy_action``) first: it wins 37-58% (by team size) of
-    #: team games in a fraction of a second; random and greedy won none of 20 (docs/engines.md)
+    #: the greedy team policy (``policy.greedy_action``) first: it wins 45-70% (by team size) of
+    #: team games in a fraction of a second; random and greedy won none of 20 (docs/engines.md,
+    #: docs/rules/reggae-revolution.md "Measured")
     team_policy = "rules.engines.reggae_revolution.policy:greedy_action"
-    #: the policy as issue 28 found it (2026-12-01), before it kept the last card of a pair and
-    #: stopped persuading in a deal no card can win: the baseline of ``bench/defaults.py``
+    #: the policy as issue 28 found it (2026-12-01), before it kept the last card of a pair,
+    #: stopped persuading in a deal no card can win and bought towards the colours its cards
+    #: lack: the baseline of ``bench/defaults.py``
     team_policies: ClassVar[Mapping[str, str]] = {
         "plain": "rules.engines.reggae_revolution.policy:plain_action",
     }
