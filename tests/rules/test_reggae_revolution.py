@@ -36,7 +36,7 @@ from rules.engines.reggae_revolution import (
     winnability,
 )
 from rules.engines.reggae_revolution.cards import CardDataError, card_specs, fixture_records
-from rules.engines.reggae_revolution.policy import colour_lack, plain_action
+from rules.engines.reggae_revolution.policy import colour_lacks, plain_action
 from rules.engines.reggae_revolution.state import LIMIT_REASON, LOSS_REASON, WIN_REASON
 from rules.engines.reggae_revolution.table import reggae_table
 
@@ -1008,15 +1008,16 @@ def test_the_team_keeps_the_last_card_of_a_missing_pair_from_a_villain() -> None
     assert state.cards_left()[0][("love", "black")] == 1
 
 
-def test_colour_lack_is_zero_for_a_starting_deck_and_grows_for_a_colour_the_deck_lacks() -> None:
+def test_colour_lacks_are_zero_for_a_starting_deck_and_grow_for_a_colour_the_deck_lacks() -> None:
     state = GAME.new_initial_state(3, {"players": 2})
     # a starting deck holds three of each starter, one colour each (ruling 1)
-    assert [colour_lack(state, c, 0) for c in ("green", "red", "yellow", "black")] == [0.0] * 4
+    assert colour_lacks(state, 0) == {"red": 0.0, "green": 0.0, "yellow": 0.0, "black": 0.0}
     state = table(players=1)
     put(state, state.discard[0], *["dove-badge"] * 9, "heart-patch", "linked-hands", "respect-nod")
-    assert colour_lack(state, "green", 0) == pytest.approx(1 - 4 * 9 / 12)
-    assert colour_lack(state, "black", 0) == pytest.approx(1 - 4 / 12)
-    assert colour_lack(table(players=1), "red", 0) == 1.0  # nothing owned: every colour lacks
+    lacks = colour_lacks(state, 0)
+    assert lacks["green"] == pytest.approx(1 - 4 * 9 / 12)
+    assert lacks["black"] == lacks["red"] == lacks["yellow"] == pytest.approx(1 - 4 / 12)
+    assert set(colour_lacks(table(players=1), 0).values()) == {1.0}  # nothing owned: all lack
 
 
 def test_the_team_buys_the_colour_its_cards_lack_so_a_hand_can_persuade_any_villain() -> None:

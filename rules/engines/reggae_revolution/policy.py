@@ -22,6 +22,7 @@ from typing import Any
 
 from rules.engines.core import Action
 from rules.engines.core.intervals import wilson_interval
+from rules.engines.reggae_revolution.effects import COLOURS
 from rules.engines.reggae_revolution.state import (
     END,
     KEEP,
@@ -45,7 +46,7 @@ EFFECT_WORTH = {
 DRAWING_OPS = frozenset({"draw", "recover", "gain_symbols"})
 #: below this many cards the policy refills the active player's deck rather than thinning it
 TARGET_DECK = 12
-#: how much a purchase weighs the colour balance of the buyer's cards (``colour_lack``): a
+#: how much a purchase weighs the colour balance of the buyer's cards (``colour_lacks``): a
 #: villain is persuaded only with cards of its colour (§Sway), and a hand of six drawn from a
 #: deck tilted towards one or two colours often holds none of the colour needed. Swept over
 #: 2,000 deals (1, 2 and 4 players; 2, 3, 4, 5, 8 and 12 tried): 3 won 1,176 where the policy
@@ -127,22 +128,22 @@ def _decision(state: ReggaeState, task: tuple[Any, ...], spread: float) -> Actio
     raise AssertionError(f"no policy for {kind}")
 
 
-def colour_lack(state: ReggaeState, colour: str, player: int) -> float:
-    """Return how much ``player``'s cards lack ``colour``: 1 - 4 x its share of them (1 when the
-    player owns none of it, 0 at a quarter, -3 when every card is of it)."""
+def colour_lacks(state: ReggaeState, player: int) -> dict[str, float]:
+    """Return how much ``player``'s cards lack each colour: 1 - 4 x its share of them (1 when
+    the player owns none of it, 0 at a quarter, -3 when every card is of it)."""
     colours = Counter(state.table[c].colour for c in state.owner_cards(player))
     total = sum(colours.values())
-    return 1.0 - 4.0 * colours[colour] / total if total else 1.0
+    return {c: 1.0 - 4.0 * colours[c] / total if total else 1.0 for c in COLOURS}
 
 
 def _buy_priority(
-    state: ReggaeState, card: int, owned_pairs: set[Any], spread: float = 0.0
+    state: ReggaeState, card: int, owned_pairs: set[Any], colour_bonus: Mapping[str, float]
 ) -> float:
     spec = state.table[card]
     missing = state.missing_pairs()
     priority = _effect_worth(state, card)
-    if spread and spec.colour is not None:
-        priority += spread * colour_lack(state, spec.colour, state.active)
+    if spec.colour is not None:
+        priority += colour_bonus.get(spec.colour, 0.0)
     if spec.is_wild:
         priority += 7.0 if len(missing) > 2 else 9.0
     elif (spec.symbol, spec.colour) in missing and (spec.symbol, spec.colour) not in owned_pairs:
@@ -155,11 +156,14 @@ def _buy_priority(
     return priority + 0.1 * len(spec.cost)
 
 
-def _best_buy(state: ReggaeState, cards: list[int], spread: float = 0.0) -> int | None:
+def _best_buy(state: ReggaeState, cards: list[int], spread: float) -> int | None:
     owned_pairs = {_pair(state, c) for player in range(state.n) for c in state.owner_cards(player)}
+    bonus: dict[str, float] = {}
+    if spread and cards:
+        bonus = {c: spread * lack for c, lack in colour_lacks(state, state.active).items()}
     best, best_priority = None, 0.0
     for card in cards:
-        priority = _buy_priority(state, card, owned_pairs, spread)
+        priority = _buy_priority(state, card, owned_pairs, bonus)
         if priority > best_priority:
             best, best_priority = card, priority
     return best
