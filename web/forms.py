@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
+from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.files.uploadedfile import UploadedFile
+from django.db.models import QuerySet
+from django.forms.models import ModelChoiceIterator
 from django.forms.utils import flatatt
 from django.http import QueryDict
 from django.urls import reverse
@@ -830,8 +834,43 @@ def deck_label(deck: Any) -> str:
     return f"{deck.name} ({deck.game.name}, {deck.owner})"
 
 
+class SharedRowsIterator(ModelChoiceIterator):
+    """A model select's choices from rows its form fetched once for all its selects (the matchup
+    form's four deck selects list the same decks: one query rather than four), or from the
+    field's own queryset where the form shared none."""
+
+    def __iter__(self) -> Iterator[Any]:
+        rows = getattr(self.field, "shared_rows", None)
+        if rows is None:
+            yield from super().__iter__()
+            return
+        if self.field.empty_label is not None:
+            yield ("", self.field.empty_label)
+        for row in rows():
+            yield self.choice(row)
+
+    def __len__(self) -> int:
+        rows = getattr(self.field, "shared_rows", None)
+        if rows is None:
+            return super().__len__()
+        return len(rows()) + (self.field.empty_label is not None)
+
+
+def share_rows(form: forms.BaseForm, names: Iterable[str], queryset: QuerySet[Any]) -> None:
+    """Give the form's model choice fields ``names`` the ``queryset``, its rows fetched once (at
+    the first select rendered) for all of them. A posted value is still checked against the
+    queryset itself."""
+    rows = cache(lambda: list(queryset))
+    for name in names:
+        field = _model_field(form, name)
+        field.queryset = queryset
+        setattr(field, "shared_rows", rows)  # noqa: B010 (read by SharedRowsIterator)
+
+
 class DeckChoiceField(forms.ModelChoiceField):
     """One deck, labelled with :func:`deck_label`."""
+
+    iterator = SharedRowsIterator
 
     def label_from_instance(self, obj: Any) -> str:
         return deck_label(obj)
@@ -931,8 +970,7 @@ class MatchupForm(forms.Form):
             "with deck A and is played by deck A's agent; with more decks, the team is one "
             "player per deck, each played by its deck's agent. The result is the team's win rate."
         )
-        for name in self.DECKS:
-            _model_field(self, name).queryset = decks
+        share_rows(self, self.DECKS, decks)
         games: dict[str, list[str]] = {}
         for slug, names in self.offers.items():
             for agent in names:
@@ -997,6 +1035,8 @@ class DeckIdsField(forms.ModelMultipleChoiceField):
     """Decks by id; an id that is not a whole number from 1 to ``MAX_ID`` is refused before the
     database is asked (SQLite cannot hold a larger integer). Each deck is labelled with its name,
     its game (unless ``with_game`` is false) and its owner."""
+
+    iterator = SharedRowsIterator
 
     def __init__(self, *args: Any, with_game: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -1098,8 +1138,7 @@ class SimulationForm(forms.Form):
         with a metagame."""
         super().__init__(*args, **kwargs)
         _choice_field(self, "game").choices = games
-        _model_field(self, "decks").queryset = decks
-        _model_field(self, "hero").queryset = decks
+        share_rows(self, ("decks", "hero"), decks)
         offers = {plugin.slug: list(plugin.matchup_agents) for plugin in plugins()}
         wanted = {slug for slug, _ in games}
         from rules.matchups import agent_label

@@ -1,14 +1,20 @@
-"""The select rendered in Python (``ManyOptionsSelect``) writes what Django's own writes."""
+"""Widgets and fields that make long selects cheap: the select rendered in Python
+(``ManyOptionsSelect``) writes what Django's own writes, and a form's deck selects share one query."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django import forms
+from django.db import connection
 from django.test.html import parse_html
+from django.test.utils import CaptureQueriesContext
 from hypothesis import given
 from hypothesis import strategies as st
 
-from web.forms import EventForm, ManyOptionsSelect
+from tests.web.conftest import two_rnr_decks
+from web.forms import EventForm, ManyOptionsSelect, MatchupForm
 
 # values and labels with the characters escaping is for, and a few plain ones
 TEXT = st.text(alphabet=st.sampled_from("ab<>&\"' /é😀"), max_size=8)
@@ -46,3 +52,30 @@ def test_the_event_form_offers_every_zone_with_the_events_own_selected():
     assert html.count(" selected") == 1
     assert '<option value="Asia/Tokyo" selected>Asia/Tokyo</option>' in html
     assert 'name="time_zone"' in html and 'id="id_time_zone"' in html
+
+
+@pytest.mark.django_db
+def test_the_matchup_form_lists_every_deck_in_each_select_from_one_query(alice, user):
+    """Its four deck selects offer the same decks; they are fetched once, not once a select."""
+    eagles, bisons = two_rnr_decks(user)
+    with CaptureQueriesContext(connection) as queries:
+        page = alice.get("/matchups/").content.decode()
+    deck_queries = [q["sql"] for q in queries if 'FROM "decks_deck"' in q["sql"]]
+    assert len(deck_queries) == 1, deck_queries
+    for name in MatchupForm.DECKS:
+        select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page, re.S)
+        assert select is not None, name
+        assert f'value="{eagles.pk}"' in select.group(1), name
+        assert f'value="{bisons.pk}"' in select.group(1), name
+
+
+@pytest.mark.django_db
+def test_a_posted_deck_is_checked_against_the_decks_the_user_may_pick(alice, user, other_user):
+    """Shared rows list the decks; a posted deck id is still looked up in the queryset, so
+    another player's private deck is refused."""
+    mine, _ = two_rnr_decks(user)
+    theirs, _ = two_rnr_decks(other_user)
+    data = {"deck_a": theirs.pk, "deck_b": mine.pk, "agent_a": "random", "agent_b": "random"}
+    response = alice.post("/matchups/", {**data, "games": 2, "seed": 1})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
