@@ -1,11 +1,13 @@
-"""Benchmark: the deck builder page with a 60-card Revolt N Reign deck — bytes and server time.
+"""Benchmark: pages' bytes and server time — the deck builder page with a 60-card Revolt N Reign
+deck, and the forms with long selects (a new event, a matchup, a simulation).
 
     .venv/bin/python bench/pages.py [--runs 25]
 
-It builds a throw-away in-memory database, loads the game data, creates a user and a deck from the
-sample ``legal-eagle-control`` list, then requests the owner's deck page through Django's test
-client (the whole middleware and template stack, no network) and prints the HTML size, the
-number of queries and the median/p95 server time.
+It builds a throw-away in-memory database, loads every game's data and the demo set (23 public
+decks, which the matchup and simulation forms list), creates a user (an organiser) and a deck
+from the sample ``legal-eagle-control`` list, then requests each page through Django's test
+client (the whole middleware and template stack, no network) and prints, a page a line, the
+HTML size, the number of queries and the median/p95 server time.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ def main() -> None:
 
     django.setup()
     call_command("migrate", verbosity=0, interactive=False, skip_checks=True)
-    call_command("load_game_data", game=[GAME], verbosity=0, stdout=io.StringIO())
+    call_command("load_game_data", verbosity=0, stdout=io.StringIO())
+    call_command("load_demo", verbosity=0, stdout=io.StringIO())
 
     from django.contrib.auth import get_user_model
     from django.db import connection
@@ -45,31 +48,44 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from decks.services import deck_create
+    from decks.services import deck_create, organiser_grant
 
     user = get_user_model().objects.create_user("bench", password="bench-password-1")
+    organiser_grant(user=user)
     deck = deck_create(
         owner=user, game=GAME, name="Eagle Control", decklist=SAMPLE.read_text(encoding="utf-8")
     )
     client = Client()
     client.force_login(user)
-    url = reverse("deck-detail", args=[deck.pk])
-    client.get(url)  # warm the card index and templates, as a running server would be
-    timings = []
-    size = 0
-    for _ in range(args.runs):
-        started = time.perf_counter()
-        response = client.get(url)
-        timings.append(time.perf_counter() - started)
-        size = len(response.content)
-    with CaptureQueriesContext(connection) as queries:
-        client.get(url)
-    timings.sort()
-    p95 = timings[min(len(timings) - 1, int(len(timings) * 0.95))]
-    print(f"deck builder page, 60-card {GAME} deck, owner view, {args.runs} requests")
-    print(f"HTML {size:,} bytes, {len(queries)} queries")
-    print(f"server time median {statistics.median(timings) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms")
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    pages = [
+        (
+            f"deck builder page, 60-card {GAME} deck, owner view",
+            reverse("deck-detail", args=[deck.pk]),
+        ),
+        ("new event form (599 time zones)", reverse("event-new")),
+        ("matchup form (four deck selects)", reverse("matchup-new")),
+        ("simulation form (deck select and boxes)", reverse("simulation-new")),
+    ]
+    print(
+        f"{args.runs} requests a page; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+    )
+    for label, url in pages:
+        client.get(url)  # warm the card index and templates, as a running server would be
+        timings = []
+        size = 0
+        for _ in range(args.runs):
+            started = time.perf_counter()
+            response = client.get(url)
+            timings.append(time.perf_counter() - started)
+            size = len(response.content)
+        with CaptureQueriesContext(connection) as queries:
+            client.get(url)
+        timings.sort()
+        p95 = timings[min(len(timings) - 1, int(len(timings) * 0.95))]
+        print(
+            f"{label}: HTML {size:,} bytes, {len(queries)} queries, server time median "
+            f"{statistics.median(timings) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
+        )
 
 
 if __name__ == "__main__":
