@@ -150,13 +150,18 @@ def deck_entries(deck: Deck) -> list[DecklistEntry]:
 
 
 def deck_validate(
-    deck: Deck, *, format: Format | None = None, as_of: dt.date | None = None
+    deck: Deck,
+    *,
+    format: Format | None = None,
+    as_of: dt.date | None = None,
+    entries: list[DecklistEntry] | None = None,
 ) -> ValidationReport:
-    """Validate a deck against its game and its own format (or the one given)."""
+    """Validate a deck against its game and its own format (or the one given). ``entries``: the
+    deck's :func:`deck_entries` where the caller read them already."""
     chosen = format or deck.format
     return validate(
         deck.game.slug,
-        deck_entries(deck),
+        deck_entries(deck) if entries is None else entries,
         format=chosen.pk if chosen else None,
         as_of=as_of,
         variant=deck.variant or None,
@@ -604,7 +609,7 @@ def deck_workspace(
     """The deck builder's live panels for ``deck``: the list grouped and sorted as asked, its
     verdict on ``as_of`` (default today), the statistics."""
     entries = deck_entries(deck)
-    report = deck_validate(deck, as_of=as_of)
+    report = deck_validate(deck, as_of=as_of, entries=entries)
     return DeckWorkspace(
         deck=deck,
         sections=deck_sections(deck, group=group, sort=sort, report=report),

@@ -8,6 +8,8 @@ import re
 from fractions import Fraction
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -237,3 +239,16 @@ def test_the_odds_of_a_pile_without_the_cards_are_zero(alice, legal_deck):
     )
     assert "<strong>0.0%</strong>" in answer.content.decode()
     assert hypergeometric_at_least(57, 2, 57, 3) == Fraction(0)
+
+
+def test_the_builder_reads_the_decks_cards_once_for_the_verdict_and_once_for_the_list(
+    alice, legal_deck
+):
+    """The verdict and the statistics share one read of the deck's cards; the list reads them
+    with their details: two queries of the deck's cards for the whole page, whatever its size."""
+    with CaptureQueriesContext(connection) as queries:
+        response = alice.get(reverse("deck-detail", args=[legal_deck.pk]))
+    assert response.status_code == 200
+    card_reads = [q["sql"] for q in queries if 'FROM "decks_deckcard"' in q["sql"]]
+    assert len(card_reads) == 2, card_reads
+    assert len(_rows(response.content.decode())) == legal_deck.cards.count()
