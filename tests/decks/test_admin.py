@@ -5,10 +5,14 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from cards.models import Game
+from decks.events.services import event_create
 from decks.models import Event, Format
+from tests.web.conftest import make_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -126,3 +130,37 @@ def test_the_admin_lists_whether_each_event_is_locked(admin_client):
     assert renamed.status_code == 302
     assert Event.objects.get(pk=event.pk).name == "Spring Open (played)"
     assert b"is in the past" in moved_to_the_past.content
+
+
+def _changelist_queries(admin_client, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = admin_client.get(url)
+    assert response.status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize("url", ["/admin/decks/deck/", "/admin/decks/event/"])
+def test_admin_lists_of_decks_and_events_ask_no_more_queries_for_more_rows(
+    admin_client, admin_user, url
+):
+    """Each row shows its owner, game and format (with the format's game): they come with the
+    rows, so a list of 6 costs the queries of a list of 2."""
+
+    def add(count: int, start: int) -> None:
+        for index in range(start, start + count):
+            deck = make_deck(admin_user, name=f"Deck {index}")
+            event_create(
+                organiser=admin_user,
+                game=deck.game,
+                format=deck.format,
+                name=f"Open {index}",
+                date=timezone.localdate() + dt.timedelta(days=7),
+                decklist_deadline=timezone.now() + dt.timedelta(days=3),
+            )
+
+    add(2, 0)
+    few = _changelist_queries(admin_client, url)
+    add(4, 2)
+    many = _changelist_queries(admin_client, url)
+    assert many == few
+    assert b"Deck 5" in admin_client.get("/admin/decks/deck/").content
