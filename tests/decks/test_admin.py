@@ -149,6 +149,7 @@ def test_admin_lists_of_decks_and_events_ask_no_more_queries_for_more_rows(
     def add(count: int, start: int) -> None:
         for index in range(start, start + count):
             deck = make_deck(admin_user, name=f"Deck {index}")
+            assert deck.format is not None  # make_deck gives the game's default format
             event_create(
                 organiser=admin_user,
                 game=deck.game,
