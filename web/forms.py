@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
@@ -837,10 +837,17 @@ def deck_label(deck: Any) -> str:
 class SharedRowsIterator(ModelChoiceIterator):
     """A model select's choices from rows its form fetched once for all its selects (the matchup
     form's four deck selects list the same decks: one query rather than four), or from the
-    field's own queryset where the form shared none."""
+    field's own queryset where the form shared none or gave the field another queryset since."""
+
+    def _rows(self) -> Callable[[], list[Any]] | None:
+        shared = getattr(self.field, "shared_rows", None)
+        if shared is None or shared[0] is not self.field.queryset:
+            return None
+        rows: Callable[[], list[Any]] = shared[1]
+        return rows
 
     def __iter__(self) -> Iterator[Any]:
-        rows = getattr(self.field, "shared_rows", None)
+        rows = self._rows()
         if rows is None:
             yield from super().__iter__()
             return
@@ -850,7 +857,7 @@ class SharedRowsIterator(ModelChoiceIterator):
             yield self.choice(row)
 
     def __len__(self) -> int:
-        rows = getattr(self.field, "shared_rows", None)
+        rows = self._rows()
         if rows is None:
             return super().__len__()
         return len(rows()) + (self.field.empty_label is not None)
@@ -859,12 +866,13 @@ class SharedRowsIterator(ModelChoiceIterator):
 def share_rows(form: forms.BaseForm, names: Iterable[str], queryset: QuerySet[Any]) -> None:
     """Give the form's model choice fields ``names`` the ``queryset``, its rows fetched once (at
     the first select rendered) for all of them. A posted value is still checked against the
-    queryset itself."""
+    queryset itself; a field given another queryset afterwards lists that one."""
     rows = cache(lambda: list(queryset))
     for name in names:
         field = _model_field(form, name)
         field.queryset = queryset
-        setattr(field, "shared_rows", rows)  # noqa: B010 (read by SharedRowsIterator)
+        # with the field's own copy of the queryset: a later assignment replaces that copy
+        setattr(field, "shared_rows", (field.queryset, rows))  # noqa: B010 (SharedRowsIterator)
 
 
 class DeckChoiceField(forms.ModelChoiceField):

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import given
 from hypothesis import strategies as st
 
+from decks.models import Deck
 from tests.web.conftest import two_rnr_decks
 from web.forms import EventForm, ManyOptionsSelect, MatchupForm
 
@@ -79,3 +80,22 @@ def test_a_posted_deck_is_checked_against_the_decks_the_user_may_pick(alice, use
     response = alice.post("/matchups/", {**data, "games": 2, "seed": 1})
     assert response.status_code == 400
     assert "Select a valid choice" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_deck_select_given_another_queryset_lists_that_one_not_the_shared_rows(user):
+    """Rows shared by ``share_rows`` serve only the queryset they were fetched for: a field
+    narrowed afterwards lists its new queryset."""
+    eagles, bisons = two_rnr_decks(user)
+    form = MatchupForm(
+        decks=Deck.objects.filter(pk__in=[eagles.pk, bisons.pk]).order_by("pk"),
+        agents={"random": "Random"},
+    )
+    shared = [value for value, _ in form.fields["deck_b"].choices if value]
+    assert [str(v) for v in shared] == [str(eagles.pk), str(bisons.pk)]
+    form.fields["deck_a"].queryset = Deck.objects.filter(pk=bisons.pk)
+    narrowed = [value for value, _ in form.fields["deck_a"].choices if value]
+    assert [str(v) for v in narrowed] == [str(bisons.pk)]
+    for name in ("deck_a", "deck_b"):  # the count agrees with the listing, shared or not
+        choices = form.fields[name].choices
+        assert len(choices) == len(list(choices))
