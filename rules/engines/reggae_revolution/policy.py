@@ -136,34 +136,54 @@ def colour_lacks(state: ReggaeState, player: int) -> dict[str, float]:
     return {c: 1.0 - 4.0 * colours[c] / total if total else 1.0 for c in COLOURS}
 
 
-def _buy_priority(
-    state: ReggaeState, card: int, owned_pairs: set[Any], colour_bonus: Mapping[str, float]
-) -> float:
+@dataclass(frozen=True)
+class _Purchase:
+    """What every card on offer is weighed against, read once a purchase: the pairs the team
+    owns and the score area lacks, the colours of the villains in play, the refill bonus of the
+    buyer's deck size and the colour bonus of its cards."""
+
+    owned_pairs: set[Any]
+    missing: set[tuple[str, str]]
+    villain_colours: set[str | None]
+    refill: float
+    colour_bonus: Mapping[str, float]
+
+
+def _buy_priority(state: ReggaeState, card: int, purchase: _Purchase) -> float:
     spec = state.table[card]
-    missing = state.missing_pairs()
+    missing = purchase.missing
+    pair = (spec.symbol, spec.colour)
     priority = _effect_worth(state, card)
     if spec.colour is not None:
-        priority += colour_bonus.get(spec.colour, 0.0)
+        priority += purchase.colour_bonus.get(spec.colour, 0.0)
     if spec.is_wild:
         priority += 7.0 if len(missing) > 2 else 9.0
-    elif (spec.symbol, spec.colour) in missing and (spec.symbol, spec.colour) not in owned_pairs:
+    elif pair in missing and pair not in purchase.owned_pairs:
         priority += 10.0
     elif spec.type == "starter":
-        colours = {state.table[v].colour for v in state.villains}
-        priority += 0.5 if spec.colour in colours else -1.0
-    # A deck that gifts and scores its cards away must be refilled, or hands run dry.
-    priority += 0.5 * max(0, TARGET_DECK - _deck_size(state))
-    return priority + 0.1 * len(spec.cost)
+        priority += 0.5 if spec.colour in purchase.villain_colours else -1.0
+    return priority + purchase.refill + 0.1 * len(spec.cost)
 
 
 def _best_buy(state: ReggaeState, cards: list[int], spread: float) -> int | None:
-    owned_pairs = {_pair(state, c) for player in range(state.n) for c in state.owner_cards(player)}
+    if not cards:
+        return None
     bonus: dict[str, float] = {}
-    if spread and cards:
+    if spread:
         bonus = {c: spread * lack for c, lack in colour_lacks(state, state.active).items()}
+    purchase = _Purchase(
+        owned_pairs={
+            _pair(state, c) for player in range(state.n) for c in state.owner_cards(player)
+        },
+        missing=state.missing_pairs(),
+        villain_colours={state.table[v].colour for v in state.villains},
+        # A deck that gifts and scores its cards away must be refilled, or hands run dry.
+        refill=0.5 * max(0, TARGET_DECK - _deck_size(state)),
+        colour_bonus=bonus,
+    )
     best, best_priority = None, 0.0
     for card in cards:
-        priority = _buy_priority(state, card, owned_pairs, bonus)
+        priority = _buy_priority(state, card, purchase)
         if priority > best_priority:
             best, best_priority = card, priority
     return best
