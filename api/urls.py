@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
 from api.views import auth, cards, decks, events, matchups, meta, simulations
@@ -28,7 +28,7 @@ router.register("matchups", matchups.MatchupRunViewSet, basename="matchup")
 router.register("simulations", simulations.SimulationJobViewSet, basename="simulation")
 
 urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", meta.SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     path("problems/<slug:code>/", meta.problem_detail, name="problem-detail"),

@@ -5,7 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from drf_spectacular.validation import validate_schema
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +97,98 @@ def test_operations_that_read_a_body_document_the_415_they_give_for_other_media(
     assert response.status_code == 415
     assert response.json()["code"] == "unsupported-media-type"
     assert "text/plain" in response.json()["detail"]
+
+
+# The document is built once a process (api.views.meta.SchemaView): that is right only while it
+# depends on nothing a request or the database can change. These tests hold that, and what the
+# kept copy is served with.
+
+JSON_ACCEPT = "application/vnd.oai.openapi+json"
+
+
+def test_the_document_is_the_same_for_every_user_and_any_rows(api_client, django_user_model):
+    """Built afresh each time: anonymous, signed in as a superuser, and with a new game, its
+    vocabularies, a card and a format in the database give one document, so keeping one copy a
+    process cannot show anyone another's, nor an old list of anything stored."""
+    from api.views.meta import schemas_forget
+    from decks.models import Format
+    from tests.factories import CardFactory, SubtypeFactory
+
+    schemas_forget()
+    anonymous = api_client.get("/api/v1/schema/", HTTP_ACCEPT=JSON_ACCEPT).content
+    schemas_forget()
+    admin = django_user_model.objects.create_superuser("root", password="pw-root-123")
+    api_client.force_authenticate(admin)
+    signed_in = api_client.get("/api/v1/schema/", HTTP_ACCEPT=JSON_ACCEPT).content
+    schemas_forget()
+    card = CardFactory(name="Schema Probe")
+    SubtypeFactory(game=card.game)
+    Format.objects.create(game=card.game, slug="probe", name="Probe")
+    with_rows = api_client.get("/api/v1/schema/", HTTP_ACCEPT=JSON_ACCEPT).content
+    assert b"/api/v1/cards/" in anonymous
+    assert signed_in == anonymous
+    assert with_rows == anonymous
+
+
+def test_the_kept_document_is_the_generators(openapi, api_client):
+    import json
+
+    api_client.get("/api/v1/schema/?format=json")
+    kept = api_client.get("/api/v1/schema/?format=json")
+    assert kept.json() == json.loads(json.dumps(openapi))
+    assert kept["Content-Type"].startswith(JSON_ACCEPT)
+    assert kept["Content-Disposition"] == 'inline; filename="Deckwright API.json"'
+    yaml = api_client.get("/api/v1/schema/")
+    assert yaml["Content-Type"].startswith("application/vnd.oai.openapi")
+    assert yaml.content.startswith(b"openapi: 3.")
+
+
+def test_a_browser_revalidates_the_document_and_gets_a_304(api_client):
+    first = api_client.get("/api/v1/schema/?format=json")
+    etag = first["ETag"]
+    assert etag.startswith('"') and not etag.startswith("W/")
+    assert "no-cache" in first["Cache-Control"]
+    assert "Accept" in first["Vary"]
+    again = api_client.get("/api/v1/schema/?format=json", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    assert again.content == b""
+    stale = api_client.get("/api/v1/schema/?format=json", HTTP_IF_NONE_MATCH='"0123"')
+    assert stale.status_code == 200
+    assert stale.content == first.content
+    yaml = api_client.get("/api/v1/schema/", HTTP_IF_NONE_MATCH=etag)
+    assert yaml.status_code == 200 and yaml["ETag"] != etag
+
+
+def test_each_language_gets_its_own_copy(api_client):
+    english = api_client.get("/api/v1/schema/?format=json&lang=en")
+    german = api_client.get("/api/v1/schema/?format=json&lang=de")
+    assert german.status_code == english.status_code == 200
+    assert german.content != english.content
+    assert api_client.get("/api/v1/schema/?format=json&lang=de").content == german.content
+    assert german["ETag"] != english["ETag"]
+
+
+@hypothesis_settings(max_examples=15, deadline=None)
+@given(lang=st.text(min_size=1, max_size=12), version=st.text(max_size=8))
+def test_no_request_makes_the_process_keep_more_copies(lang, version):
+    """Unknown languages and any version are answered, built each time, never kept: a client
+    cannot grow the process's memory by varying a parameter."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    from api.views.meta import schema_copies
+
+    cache.clear()  # the anonymous throttle's counters: each example is a new visitor
+    client = Client()
+    known = client.get("/api/v1/schema/?format=json")
+    kept = schema_copies()
+    query = {"format": "json", "lang": lang}
+    if lang in dict(settings.LANGUAGES):
+        query.pop("lang")
+    response = client.get("/api/v1/schema/", {**query, "version": version})
+    assert response.status_code == 200
+    assert "/api/v1/cards/" in response.json()["paths"]
+    response = client.get("/api/v1/schema/", query)
+    assert response.status_code == 200
+    assert schema_copies() == kept
+    assert known.status_code == 200
