@@ -46,10 +46,24 @@ class FormatAdmin(admin.ModelAdmin):
     inlines = (FormatSetInline, FormatCardEntryInline)
 
 
+class FormatListFilter(admin.RelatedFieldListFilter):
+    """The "By format" filter: each format is named with its game (``Format.__str__``), read
+    with the formats rather than by a query a format as Django's own filter does."""
+
+    def field_choices(
+        self, field: Any, request: HttpRequest, model_admin: admin.ModelAdmin
+    ) -> list[tuple[str, Any]]:
+        formats = Format.objects.select_related("game")
+        ordering = self.field_admin_ordering(field, request, model_admin)
+        if ordering:
+            formats = formats.order_by(*ordering)
+        return [(str(each.pk), str(each)) for each in formats]
+
+
 @admin.register(FormatCardEntry)
 class FormatCardEntryAdmin(admin.ModelAdmin):
     list_display = ("card", "format", "status", "limit", "effective_from", "effective_until")
-    list_filter = ("format__game", "format", "status")
+    list_filter = ("format__game", ("format", FormatListFilter), "status")
     # a row shows its format by name and game: without these, a query for each row's game
     list_select_related = ("card", "format__game")
     search_fields = ("card__name", "reason")

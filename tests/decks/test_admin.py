@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.db import connection
@@ -165,3 +166,26 @@ def test_admin_lists_of_decks_and_events_ask_no_more_queries_for_more_rows(
     many = _changelist_queries(admin_client, url)
     assert many == few
     assert b"Deck 5" in admin_client.get("/admin/decks/deck/").content
+
+
+def test_the_ban_list_filter_by_format_asks_no_more_queries_for_more_formats(admin_client):
+    """The list's "By format" filter names every format with its game, read with the formats:
+    three more formats cost no more queries, and each is listed by name and game."""
+    url = "/admin/decks/formatcardentry/"
+    few = _changelist_queries(admin_client, url)
+    for game in Game.objects.all()[:3]:
+        Format.objects.create(game=game, slug="winter-league", name="Winter League")
+    many = _changelist_queries(admin_client, url)
+    assert many == few
+    page = admin_client.get(url).content.decode()
+    for game in Game.objects.all()[:3]:
+        label = f"Winter League ({game.short_name or game.name})"
+        assert label in page
+    chosen = Format.objects.filter(slug="winter-league").first()
+    assert chosen is not None
+    filtered = admin_client.get(url, {"format__id__exact": chosen.pk})
+    assert filtered.status_code == 200
+    selected = re.search(
+        r'<li class="selected">\s*<a href="\?format__id__exact=(\d+)"', filtered.content.decode()
+    )
+    assert selected is not None and int(selected.group(1)) == chosen.pk
