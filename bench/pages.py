@@ -1,5 +1,6 @@
 """Benchmark: pages' bytes and server time — the deck builder page with a 60-card Revolt N Reign
-deck, the forms with long selects (a new event, a matchup, a simulation) and the OpenAPI document.
+deck, the forms with long selects (a new event, a matchup, a simulation), two API lists whose rows
+join their game, and the OpenAPI document.
 
     .venv/bin/python bench/pages.py [--runs 25]
 
@@ -69,6 +70,12 @@ def main() -> None:
         ("new event form (599 time zones)", reverse("event-new"), {}),
         ("matchup form (four deck selects)", reverse("matchup-new"), {}),
         ("simulation form (deck select and boxes)", reverse("simulation-new"), {}),
+        (
+            "API deck list (the demo set's 23 public decks and the bench's own)",
+            "/api/v1/decks/",
+            {},
+        ),
+        ("API card types of every game, signed in", "/api/v1/card-types/", {}),
         ("OpenAPI document, YAML", schema, {}),
         ("OpenAPI document, JSON", schema, json_schema),
     ]

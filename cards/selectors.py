@@ -85,15 +85,19 @@ def card_autocomplete(text: str, *, game: Game | None = None, limit: int = 20) -
 
 def vocabulary_list(model: type[Any]) -> QuerySet[Any]:
     """A vocabulary (card types, branches, rarities, subtypes) of every game, in display order."""
-    return model.objects.select_related("game").order_by(
-        "game__sort_order", "game__name", "sort_order", "name"
+    return (
+        model.objects.select_related("game")
+        .defer("game__card_schema")
+        .order_by("game__sort_order", "game__name", "sort_order", "name")
     )
 
 
 def card_set_list() -> QuerySet[CardSet]:
     """Card sets of every game, by game then oldest first."""
-    return CardSet.objects.select_related("game").order_by(
-        "game__sort_order", "game__name", "release_date", "code"
+    return (
+        CardSet.objects.select_related("game")
+        .defer("game__card_schema")
+        .order_by("game__sort_order", "game__name", "release_date", "code")
     )
 
 

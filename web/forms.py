@@ -100,7 +100,8 @@ class SignupForm(UserCreationForm):
 def _format_choices(empty: str | None) -> list[Any]:
     choices: list[Any] = [("", empty)] if empty is not None else []
     grouped: dict[str, list[tuple[int, str]]] = {}
-    for fmt in Format.objects.select_related("game").order_by("game__sort_order", "-is_default"):
+    formats = Format.objects.select_related("game").defer("game__card_schema")
+    for fmt in formats.order_by("game__sort_order", "-is_default"):
         grouped.setdefault(fmt.game.name, []).append((fmt.pk, fmt.name))
     choices.extend(grouped.items())
     return choices

@@ -40,6 +40,7 @@ def event_list() -> QuerySet[Event]:
     """Every event, the newest date first, with ``registration_count`` and its relations."""
     return (
         Event.objects.select_related("game", "format", "organiser")
+        .defer("game__card_schema")
         .annotate(registration_count=Count("registrations"))
         .order_by("-date", "name", "pk")
     )
