@@ -96,6 +96,7 @@ HOSTILE_TEXT = [
     "x" * 5000,
     "9" * 5000,  # more digits than int() reads (Python's int_max_str_digits)
     "\u0663",  # ARABIC-INDIC DIGIT THREE: str.isdigit() says yes, and int() reads it
+    "a\r\nX-Injected: 1",  # a value copied into a header (Django refuses newlines there: a 500)
 ]
 # The values also sent in each parameter alone (the rest at once, in every parameter together).
 ALONE_TEXT = [str(2**63), "-1", "abc", "a\x00b"]
@@ -586,6 +587,13 @@ def _sweep_query(sweep: Sweep, client: Client, who: str, path: str, reads: Reads
         return
     for value in HOSTILE_TEXT:
         sweep.send(client, who, "get", f"{path}?{_query([(k, value) for k in reads.keys])}")
+    if reads.filler and len(reads.filler) < len(reads.keys):
+        # a key that refuses any value of these (DRF's ?format=, a 404) answers before the view
+        # reads the rest: those get every value at once without it too (the schema view's
+        # ?version= went into a header unread by this sweep, and a newline there was a 500)
+        for value in HOSTILE_TEXT:
+            accepted = [(k, value) for k in reads.filler]
+            sweep.send(client, who, "get", f"{path}?{_query(accepted)}")
     for suffix in RAW_QUERY_SUFFIXES:
         pairs = "&".join(quote(k) + suffix.format(key=quote(k)) for k in reads.keys)
         sweep.send(client, who, "get", f"{path}?{pairs}")

@@ -98,7 +98,7 @@ def problem_detail(request: Request, code: str) -> Response:
 # the code and the settings alone (the same for every user and whatever rows the database holds;
 # tests/api/test_openapi.py checks both), so this process builds it once. Building it took
 # 90 ms and rendering it 85 ms as YAML on the demo database, on every visit of the docs pages.
-_schemas: dict[tuple[str, str, str], tuple[bytes, str, str]] = {}
+_schemas: dict[tuple[str, str, str, str], tuple[bytes, str, str, str]] = {}
 _schemas_lock = threading.Lock()
 
 
@@ -125,10 +125,11 @@ class SchemaView(SpectacularAPIView):
     and ``Cache-Control: no-cache`` makes browsers (the Swagger and Redoc pages) ask so on each
     visit rather than fetch the whole document again.
 
-    Only the requests whose answer is one of a bounded set are kept: no ``version`` parameter
-    (the API has no versioning; drf-spectacular copies any value into the document) and a
-    ``lang`` that is one of ``settings.LANGUAGES`` or none. Anything else is built every time,
-    as before, so no request can make this process keep more than a few documents.
+    A copy is kept for each format and each ``lang`` of ``settings.LANGUAGES`` (or none); a
+    document in another ``lang`` is built every time, as before, so no request can make this
+    process keep more than a few. The API's version is in its path (``/api/v1/``): a
+    ``?version=`` is not read (drf-spectacular would copy any value into the document and into
+    its file name, where a newline was a 500).
     """
 
     @extend_schema(**SCHEMA_KWARGS)  # as drf-spectacular's view: not in the document itself
@@ -142,8 +143,7 @@ class SchemaView(SpectacularAPIView):
                 found = _schemas.get(key)
                 if found is None:
                     found = _schemas[key] = self._render(request, *args, **kwargs)
-        content, content_type, disposition = found
-        etag = '"' + hashlib.sha256(content).hexdigest()[:32] + '"'
+        content, content_type, disposition, etag = found
         whole = HttpResponse(content, content_type=content_type)
         whole["Content-Disposition"] = disposition
         whole["ETag"] = etag
@@ -153,24 +153,25 @@ class SchemaView(SpectacularAPIView):
         patch_vary_headers(response, ["Accept"])
         return response
 
-    def _key(self, request: Request) -> tuple[str, str, str] | None:
-        if "version" in request.GET or self.api_version or request.version:
-            return None
+    def _get_version_parameter(self, request: Request) -> None:
+        return None
+
+    def _key(self, request: Request) -> tuple[str, str, str, str] | None:
         lang = request.GET.get("lang")
         if lang is not None and not (settings.USE_I18N and lang in dict(settings.LANGUAGES)):
             return None
         language = lang or translation.get_language() or ""
         renderer = type(request.accepted_renderer)
-        return (f"{renderer.__module__}.{renderer.__qualname__}", language, str(get_urlconf()))
+        version = str(self.api_version or request.version or "")  # none: the API has one
+        name = f"{renderer.__module__}.{renderer.__qualname__}"
+        return (name, language, version, str(get_urlconf()))
 
-    def _render(self, request: Request, *args: Any, **kwargs: Any) -> tuple[bytes, str, str]:
+    def _render(self, request: Request, *args: Any, **kwargs: Any) -> tuple[bytes, str, str, str]:
         response = super().get(request, *args, **kwargs)
         response.accepted_renderer = request.accepted_renderer
         response.accepted_media_type = request.accepted_media_type
         response.renderer_context = self.get_renderer_context()
         response.render()
-        return (
-            bytes(response.content),
-            response["Content-Type"],
-            response["Content-Disposition"],
-        )
+        content = bytes(response.content)
+        etag = '"' + hashlib.sha256(content).hexdigest()[:32] + '"'
+        return (content, response["Content-Type"], response["Content-Disposition"], etag)
