@@ -13,6 +13,7 @@ from django.http import HttpResponse
 from django.urls import get_urlconf, reverse
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from drf_spectacular.settings import spectacular_settings
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SCHEMA_KWARGS, SpectacularAPIView
 from rest_framework import serializers
@@ -94,7 +95,7 @@ def problem_detail(request: Request, code: str) -> Response:
     return Response(ProblemTypeSerializer(problem).data)
 
 
-# The OpenAPI document, rendered, by (renderer, language, URL configuration): it is a function of
+# The OpenAPI document, rendered, by (renderer, language, version, URL configuration): it is a function of
 # the code and the settings alone (the same for every user and whatever rows the database holds;
 # tests/api/test_openapi.py checks both), so this process builds it once. Building it took
 # 90 ms and rendering it 85 ms as YAML on the demo database, on every visit of the docs pages.
@@ -125,24 +126,31 @@ class SchemaView(SpectacularAPIView):
     and ``Cache-Control: no-cache`` makes browsers (the Swagger and Redoc pages) ask so on each
     visit rather than fetch the whole document again.
 
-    A copy is kept for each format and each ``lang`` of ``settings.LANGUAGES`` (or none); a
-    document in another ``lang`` is built every time, as before, so no request can make this
-    process keep more than a few. The API's version is in its path (``/api/v1/``): a
-    ``?version=`` is not read (drf-spectacular would copy any value into the document and into
-    its file name, where a newline was a 500).
+    A copy is kept for each format and each language of ``settings.LANGUAGES``: ``?lang=`` is
+    read as Django reads a browser's language (``get_supported_language_variant``: ``de-AT`` is
+    German), and a value it does not know gets the default language's document. So no request
+    can make this process keep more than those few, nor keep one language's document under
+    another's name. The API's version is in its path (``/api/v1/``): a ``?version=`` is not read
+    (drf-spectacular copied any value into the document and into its file name, where a newline
+    was a 500).
     """
 
     @extend_schema(**SCHEMA_KWARGS)  # as drf-spectacular's view: not in the document itself
     def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
-        key = self._key(request)
-        if key is None:
-            return super().get(request, *args, **kwargs)
+        language = self._language(request)
+        renderer = request.accepted_renderer
+        key = (
+            f"{type(renderer).__module__}.{type(renderer).__qualname__}",
+            language,
+            str(self.api_version or request.version or ""),  # none: the API has one version
+            str(get_urlconf()),
+        )
         found = _schemas.get(key)
         if found is None:
             with _schemas_lock:
                 found = _schemas.get(key)
                 if found is None:
-                    found = _schemas[key] = self._render(request, *args, **kwargs)
+                    found = _schemas[key] = self._render(request, language)
         content, content_type, disposition, etag = found
         whole = HttpResponse(content, content_type=content_type)
         whole["Content-Disposition"] = disposition
@@ -153,25 +161,31 @@ class SchemaView(SpectacularAPIView):
         patch_vary_headers(response, ["Accept"])
         return response
 
-    def _get_version_parameter(self, request: Request) -> None:
-        return None
+    @staticmethod
+    def _language(request: Request) -> str:
+        wanted = request.GET.get("lang", "")
+        if wanted and settings.USE_I18N:
+            try:
+                return translation.get_supported_language_variant(wanted).lower()
+            except LookupError:
+                pass
+        return (translation.get_language() or settings.LANGUAGE_CODE).lower()
 
-    def _key(self, request: Request) -> tuple[str, str, str, str] | None:
-        lang = request.GET.get("lang")
-        if lang is not None and not (settings.USE_I18N and lang in dict(settings.LANGUAGES)):
-            return None
-        language = lang or translation.get_language() or ""
-        renderer = type(request.accepted_renderer)
-        version = str(self.api_version or request.version or "")  # none: the API has one
-        name = f"{renderer.__module__}.{renderer.__qualname__}"
-        return (name, language, version, str(get_urlconf()))
-
-    def _render(self, request: Request, *args: Any, **kwargs: Any) -> tuple[bytes, str, str, str]:
-        response = super().get(request, *args, **kwargs)
-        response.accepted_renderer = request.accepted_renderer
-        response.accepted_media_type = request.accepted_media_type
-        response.renderer_context = self.get_renderer_context()
-        response.render()
+    def _render(self, request: Request, language: str) -> tuple[bytes, str, str, str]:
+        """The document in ``language``, rendered as ``request`` negotiated (its strings are
+        translated as they are rendered, so both happen in the language)."""
+        version = self.api_version or request.version
+        with translation.override(language):
+            generator = self.generator_class(
+                urlconf=self.urlconf, api_version=version, patterns=self.patterns
+            )
+            data = generator.get_schema(request=request, public=self.serve_public)
+            # the renderer DRF negotiated, as DRF gives it to a view's Response
+            response = self.finalize_response(request, Response(data))
+            response.render()
         content = bytes(response.content)
+        title = spectacular_settings.TITLE or "schema"
+        suffix = f" ({version})" if version else ""
+        disposition = f'inline; filename="{title}{suffix}.{request.accepted_renderer.format}"'
         etag = '"' + hashlib.sha256(content).hexdigest()[:32] + '"'
-        return (content, response["Content-Type"], response["Content-Disposition"], etag)
+        return (content, response["Content-Type"], disposition, etag)
