@@ -19,6 +19,7 @@ from decks.models import (
     FormatSet,
     Registration,
 )
+from decks.selectors import formats_with_games
 from decks.services import format_and_variant_problems
 
 
@@ -53,7 +54,7 @@ class FormatListFilter(admin.RelatedFieldListFilter):
     def field_choices(
         self, field: Any, request: HttpRequest, model_admin: admin.ModelAdmin
     ) -> list[tuple[str, Any]]:
-        formats = Format.objects.select_related("game")
+        formats = formats_with_games()
         ordering = self.field_admin_ordering(field, request, model_admin)
         if ordering:
             formats = formats.order_by(*ordering)

@@ -247,16 +247,21 @@ def deck_changes_since(deck: Deck, version: int, *, until: int | None = None) ->
     return DeckChanges(since=version, current=current, saves=saves, diff=diff)
 
 
+def formats_with_games() -> QuerySet[Format]:
+    """Formats with their game joined, less the game's card schema (2-12 KB of JSON that only a
+    card's own checks read, else decoded again for every format)."""
+    return Format.objects.select_related("game").defer("game__card_schema")
+
+
 def format_list(*, game_slug: str | None = None) -> QuerySet[Format]:
     """Formats of every game (or of one), by game then slug."""
-    formats = Format.objects.select_related("game").defer("game__card_schema")
-    formats = formats.order_by("game__sort_order", "slug")
+    formats = formats_with_games().order_by("game__sort_order", "slug")
     return formats.filter(game__slug=game_slug) if game_slug else formats
 
 
 def format_by_slug(slug: str, *, game: Game | None = None) -> list[Format]:
     """The formats called ``slug`` (of ``game`` when given): none, one, or several games' own."""
-    formats = Format.objects.select_related("game").defer("game__card_schema").filter(slug=slug)
+    formats = formats_with_games().filter(slug=slug)
     if game is not None:
         formats = formats.filter(game=game)
     return list(formats.order_by("game__sort_order")[:2])
@@ -264,7 +269,7 @@ def format_by_slug(slug: str, *, game: Game | None = None) -> list[Format]:
 
 def format_list_for_game(game: Game | str) -> QuerySet[Format]:
     condition = Q(game=game) if isinstance(game, Game) else Q(game__slug=game)
-    return Format.objects.filter(condition).select_related("game").defer("game__card_schema")
+    return formats_with_games().filter(condition)
 
 
 def format_default(game: Game | str) -> Format | None:

@@ -26,7 +26,7 @@ from common.inputs import MAX_ID, MAX_INT32
 from decks.decklist import guess_kind
 from decks.events.services import DEFAULT_TIME_ZONE, time_zone_names
 from decks.models import Event, Format, Visibility
-from decks.selectors import format_default
+from decks.selectors import format_default, formats_with_games
 from decks.validation import rules_for
 from rules.engines.core import find_plugin, plugins
 
@@ -100,8 +100,7 @@ class SignupForm(UserCreationForm):
 def _format_choices(empty: str | None) -> list[Any]:
     choices: list[Any] = [("", empty)] if empty is not None else []
     grouped: dict[str, list[tuple[int, str]]] = {}
-    formats = Format.objects.select_related("game").defer("game__card_schema")
-    for fmt in formats.order_by("game__sort_order", "-is_default"):
+    for fmt in formats_with_games().order_by("game__sort_order", "-is_default"):
         grouped.setdefault(fmt.game.name, []).append((fmt.pk, fmt.name))
     choices.extend(grouped.items())
     return choices

@@ -107,7 +107,7 @@ _schemas_lock = threading.Lock()
 def _schemas_forget(**kwargs: Any) -> None:
     """A changed setting (a test's override of the URLs or of SPECTACULAR_SETTINGS) may change
     the document: the next request builds it again."""
-    _schemas.clear()
+    schemas_forget()
 
 
 def schemas_forget() -> None:
