@@ -28,9 +28,12 @@ call ``simulation_resumer_start``) sweeps for such stale jobs as it starts and e
 worker that dies mid-chunk stops its lease's heartbeat: the same sweep, run by the serving
 processes and by every command-line Celery worker (``deckwright/celery.py``), queues that chunk
 again (``simulation_chunks_requeue_lost``) instead of waiting for the broker's visibility
-timeout. A workers' job whose heartbeat stopped (its messages lost with the broker's data, say)
-has its missing chunks queued again by ``manage.py simulation_resume``
-(``simulation_job_requeue``).
+timeout. A workers' job whose heartbeat stopped with none of its chunks in play, while the
+broker's queue is empty, lost its messages (a worker killed as it took one off Redis's queue,
+before recording it as unacknowledged): the same sweep queues its missing chunks again
+(``simulation_jobs_requeue_stalled``). ``manage.py simulation_resume`` does so for every
+workers' job whose heartbeat stopped, queue empty or not (messages lost with the broker's data,
+say; ``simulation_job_requeue``).
 
 Cancelling a job marks it cancelled: chunks not started yet are skipped, a chunk being played
 still stores its games (the job's partial results count them), and nothing is aggregated.
@@ -343,6 +346,15 @@ def simulation_job_start(
     return job
 
 
+def _chunks_to_queue(job: SimulationJob, stored: set[int] | None = None) -> list[int]:
+    """The chunks of a workers' job to hand to the workers, given the chunks ``stored``: every
+    chunk not stored, but of a doctor's job only its first round not stored. A doctor's rounds
+    go one by one, each queueing the next once stored (``_next_round``): a round played before
+    the one it follows fails the job (``_doctor_chunk_play``), as it would on a second worker."""
+    missing = [chunk for chunk in range(job.chunk_count) if chunk not in (stored or ())]
+    return missing[:1] if job.kind == SimulationJob.Kind.DOCTOR else missing
+
+
 def simulation_job_dispatch(*, job_id: int) -> None:
     """Hand every chunk of the job to the workers, or the job to this process's background
     runner (``rules.lab.runner``: one thread, however many jobs and polls)."""
@@ -352,10 +364,10 @@ def simulation_job_dispatch(*, job_id: int) -> None:
         return
     from celery import group
 
-    # a doctor's rounds go one by one: each one queues the next once stored
-    chunks = 1 if job.kind == SimulationJob.Kind.DOCTOR else job.chunk_count
     try:
-        group(simulation_chunk_play.si(job_id, chunk) for chunk in range(chunks)).apply_async()
+        group(
+            simulation_chunk_play.si(job_id, chunk) for chunk in _chunks_to_queue(job)
+        ).apply_async()
     except Exception as error:  # kombu's connection errors have no common public base
         logger.exception("simulation job %s could not be queued", job_id)
         simulation_job_fail(
@@ -645,13 +657,13 @@ def simulation_jobs_stale_on_workers(*, older_than: float | None = None) -> list
 
 
 def simulation_job_requeue(*, job: SimulationJob) -> list[int] | None:
-    """Queue again the chunks of a stale workers' job that are not stored yet; return them.
-    A chunk stored meanwhile by a late worker is counted once all the same (``duplicate``).
-    None when someone else claimed the job first (its heartbeat moved)."""
+    """Queue again the chunks of a stale workers' job that are not stored yet (of a doctor's
+    job, its first round not stored: ``_chunks_to_queue``); return them. A chunk stored
+    meanwhile by a late worker is counted once all the same (``duplicate``). None when someone
+    else claimed the job first (its heartbeat moved)."""
     if not _claim(job, worker=True):
         return None
-    stored = set(job.chunks.values_list("index", flat=True))
-    missing = [chunk for chunk in range(job.chunk_count) if chunk not in stored]
+    missing = _chunks_to_queue(job, set(job.chunks.values_list("index", flat=True)))
     from celery import group
 
     logger.info("simulation job %s: chunks %s queued again", job.pk, missing)
@@ -702,6 +714,54 @@ def simulation_chunks_requeue_lost() -> list[tuple[int, int]]:
         for lease in simulation_chunks_lost()
         if simulation_chunk_requeue(lease=lease)
     ]
+
+
+def simulation_broker_waiting() -> int | None:
+    """How many chunk messages wait in the broker's queue (``CELERY_BROKER_URL``), not counting
+    those a worker has taken; None when the broker does not answer."""
+    from amqp.exceptions import ChannelError
+
+    app = simulation_chunk_play.app
+    queue = app.amqp.router.route({}, simulation_chunk_play.name)["queue"].name
+    try:
+        with app.connection_for_read(settings.CELERY_BROKER_URL) as connection:
+            connection.ensure_connection(max_retries=1)
+            channel: Any = connection.default_channel  # kombu's stubs omit queue_declare
+            try:
+                declared = channel.queue_declare(queue=queue, passive=True)
+            except ChannelError as error:
+                # Redis drops an emptied queue's list; RabbitMQ, a queue never declared
+                if str(getattr(error, "reply_code", "")) == "404":
+                    return 0
+                raise
+            return int(declared.message_count)
+    except Exception as error:  # kombu's connection errors have no common public base
+        logger.warning("the broker's queue %r could not be read: %s", queue, error)
+        return None
+
+
+def simulation_jobs_requeue_stalled() -> list[int]:
+    """One sweep of the workers' jobs that stopped beating with none of their chunks in play
+    (no lease beating): once the broker's queue is empty, none of their missing chunks waits
+    there, so the messages are lost, and their missing chunks are queued again
+    (``simulation_job_requeue``). Redis's transport loses a message whose worker is killed after
+    taking it off the queue and before recording it as unacknowledged; a doctor's next round is
+    lost with a worker killed between storing a round and queueing the next. While the queue
+    holds anything, such a job may be waiting its turn behind it, and is left alone. The ids of
+    the jobs this sweep queued."""
+    stalled = simulation_jobs_stale_on_workers()
+    if not stalled:
+        return []
+    cutoff = timezone.now() - timedelta(seconds=settings.SIMULATION_STALE_SECONDS)
+    playing = set(
+        SimulationChunkLease.objects.filter(job__in=stalled, beat_at__gte=cutoff).values_list(
+            "job_id", flat=True
+        )
+    )
+    stalled = [job for job in stalled if job.pk not in playing]
+    if not stalled or simulation_broker_waiting() != 0:
+        return []
+    return [job.pk for job in stalled if simulation_job_requeue(job=job) is not None]
 
 
 def simulation_jobs_resume_stale() -> list[int]:
@@ -756,6 +816,7 @@ def _resume_forever(every: float, stop: threading.Event) -> None:
             simulation_jobs_resume_stale()
             if settings.CELERY_BROKER_URL:
                 simulation_chunks_requeue_lost()
+                simulation_jobs_requeue_stalled()
             failures = 0
         except Exception:  # a database not migrated yet, a dropped connection: try again soon
             logger.exception("the sweep for stale simulation jobs failed")

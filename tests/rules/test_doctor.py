@@ -220,6 +220,47 @@ def test_on_workers_each_stored_round_queues_the_next(
     assert queued[-1] == (job.pk, 1)
 
 
+def test_a_stalled_doctor_job_on_workers_is_queued_again_from_its_first_missing_round(
+    toy_duel, deck_owner, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Queued again (by the sweep or ``manage.py simulation_resume``), a doctor's job gets its
+    first missing round only: a later round that a second worker played before it would fail
+    the job. The stored round queues the next, and so on to the end."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from rules.lab import tasks
+    from rules.lab.jobs import simulation_chunk_run, simulation_job_requeue
+    from rules.models import SimulationJob
+
+    sun, moon = decks(deck_owner)
+    plan = doctor_plan(deck=sun, gauntlet=[moon], agent="greedy", games=8, top=2, seed=5)
+    job = simulation_job_create(kind="doctor", plan=plan, owner=deck_owner, seed=5, dispatch=False)
+    assert job.chunk_count >= 3
+    with django_capture_on_commit_callbacks(execute=False):  # round 1's message is lost
+        assert simulation_chunk_run(job_id=job.pk, chunk=0) == "stored"
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    SimulationJob.objects.filter(pk=job.pk).update(worker=True, updated_at=an_hour_ago)
+    job.refresh_from_db()
+    queued: list[tuple[int, int]] = []
+    monkeypatch.setattr(tasks.simulation_chunk_play, "delay", lambda *args: queued.append(args))
+    monkeypatch.setattr(
+        "celery.group.apply_async", lambda self: queued.extend(s.args for s in self.tasks)
+    )
+
+    assert simulation_job_requeue(job=job) == [1]
+    assert queued == [(job.pk, 1)]
+    for chunk in range(1, job.chunk_count):  # each round as a worker plays the message queued
+        with django_capture_on_commit_callbacks(execute=True):
+            assert simulation_chunk_run(job_id=job.pk, chunk=chunk) == "stored"
+        assert queued[-1] == (job.pk, min(chunk + 1, job.chunk_count - 1))
+    job.refresh_from_db()
+    assert job.status == "done", job.error
+    whole = doctor_job(deck_owner, sun, moon)
+    assert job.aggregate == whole.aggregate
+
+
 def test_a_doctor_round_reports_its_progress_game_by_game(toy_duel, deck_owner):
     # issue 30: progress rises by game, not by round, for the doctor as for every other job
     from rules.lab.jobs import chunk_play, job_chunk_bounds

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import threading
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -14,7 +15,7 @@ from django.utils import timezone
 
 from rules.lab.jobs import simulation_chunk_run, simulation_job_play_inline
 from rules.models import SimulationJob
-from tests.counter_stores import redis_test_url
+from tests.counter_stores import redis_reason, redis_test_url
 from tests.rules.jobs_helpers import faction_decks, matchup_job, metagame_job, outcomes
 from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
 
@@ -244,3 +245,128 @@ def test_a_sweep_the_database_refuses_is_tried_again_long_before_the_next_interv
         assert len(calls) == 4
     finally:
         jobs.simulation_resumer_stop(timeout=30)
+
+
+@pytest.fixture
+def broker(settings) -> Iterator[str]:
+    """This file's own Redis database as the broker (emptied), skipped where Redis is absent;
+    the tests' tasks still run eagerly, in the test's process."""
+    import redis
+
+    url = redis_test_url("simulation_resume")
+    reason = redis_reason(url)
+    if reason:
+        pytest.skip(reason)
+    redis.Redis.from_url(url).flushdb()
+    settings.CELERY_BROKER_URL = url
+    yield url
+    redis.Redis.from_url(url).flushdb()
+
+
+def test_the_broker_tells_how_many_chunks_wait_in_its_queue(broker, settings):
+    import redis
+
+    from rules.lab.jobs import simulation_broker_waiting
+
+    assert simulation_broker_waiting() == 0  # Redis holds no list for an empty queue
+    redis.Redis.from_url(broker).lpush("celery", "a", "b", "c")  # the default queue's list
+    assert simulation_broker_waiting() == 3
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    assert simulation_broker_waiting() is None
+
+
+def test_the_broker_tells_how_many_chunks_wait_in_a_rabbitmq_queue(settings):
+    """The same count from RabbitMQ (``amqp://``), skipped where it is absent: a queue not
+    declared yet waits for nothing, a declared one counts its ready messages."""
+    from uuid import uuid4
+
+    from celery import current_app
+    from kombu import Connection, Exchange, Producer, Queue
+
+    from rules.lab.jobs import simulation_broker_waiting
+
+    url = "amqp://guest:guest@127.0.0.1:5672//"
+    try:
+        with Connection(url, connect_timeout=2) as connection:
+            connection.ensure_connection(max_retries=1)
+    except Exception as error:
+        pytest.skip(f"RabbitMQ is not reachable at {url} ({error}); start rabbitmq-server")
+    name = f"deckwright-test-{uuid4().hex}"  # no other run's queue
+    settings.CELERY_BROKER_URL = url
+    default = current_app.conf.task_default_queue
+    current_app.conf.task_default_queue = name
+    current_app.amqp.__dict__.pop("router", None)  # the router reads the default queue once
+    queue = Queue(name, Exchange(name), routing_key=name, auto_delete=False)
+    try:
+        assert simulation_broker_waiting() == 0  # not declared
+        with Connection(url) as connection:
+            producer = Producer(connection.default_channel)
+            for chunk in range(2):
+                producer.publish({"chunk": chunk}, exchange=queue.exchange, routing_key=name,
+                                 declare=[queue])  # fmt: skip
+        assert simulation_broker_waiting() == 2
+    finally:
+        current_app.conf.task_default_queue = default
+        current_app.amqp.__dict__.pop("router", None)
+        with Connection(url) as connection:
+            queue(connection.default_channel).delete()
+            queue.exchange(connection.default_channel).delete()
+
+
+def stalled(user, decks, *, beat_ago: timedelta) -> SimulationJob:
+    """A workers' job that played its first chunk and then stopped beating ``beat_ago`` ago, its
+    other chunks' messages gone from the broker (lost with a worker killed as it took one)."""
+    job = interrupted(user, decks, played=(0,))
+    SimulationJob.objects.filter(pk=job.pk).update(
+        worker=True, updated_at=timezone.now() - beat_ago
+    )
+    job.refresh_from_db()
+    return job
+
+
+def test_a_sweep_queues_a_stalled_workers_job_again_once_the_queue_is_empty(user, settings, broker):
+    """Redis's transport loses a chunk whose worker is killed after taking it off the queue and
+    before recording it as unacknowledged: no restore brings it back and no lease names it. The
+    sweep queues the missing chunks of such a job once the queue is empty (not before: the job
+    may be waiting its turn), and the job ends with an uninterrupted run's aggregate."""
+    import redis
+
+    from rules.lab.jobs import simulation_jobs_requeue_stalled
+    from rules.models import SimulationChunkLease
+
+    settings.SIMULATION_STALE_SECONDS = 60
+    decks = faction_decks(user, 3)
+    lost = stalled(user, decks, beat_ago=timedelta(minutes=5))
+    beating = stalled(user, decks, beat_ago=timedelta(seconds=5))
+    playing = stalled(user, decks, beat_ago=timedelta(minutes=5))  # a chunk beats, a long game
+    SimulationChunkLease.objects.create(
+        job=playing, index=1, games_played=1, beat_at=timezone.now()
+    )
+    queue = redis.Redis.from_url(broker)
+    queue.lpush("celery", "another job's chunk")
+
+    assert simulation_jobs_requeue_stalled() == []  # the job may be behind that message
+    queue.delete("celery")
+    assert simulation_jobs_requeue_stalled() == [lost.pk]
+
+    whole = simulation_job_play_inline(job_id=metagame_job(user, decks, seed=11, chunk_size=3).pk)
+    for job in (lost, beating, playing):
+        job.refresh_from_db()
+    assert (lost.status, lost.aggregate) == (SimulationJob.Status.DONE, whole.aggregate)
+    assert [(job.status, job.chunks_done) for job in (beating, playing)] == [
+        (SimulationJob.Status.RUNNING, 1)
+    ] * 2
+    assert simulation_jobs_requeue_stalled() == []  # done; the others still beat
+
+
+def test_a_sweep_queues_nothing_when_the_broker_does_not_answer(user, settings):
+    from rules.lab.jobs import simulation_jobs_requeue_stalled
+
+    settings.SIMULATION_STALE_SECONDS = 60
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    job = stalled(user, faction_decks(user, 2), beat_ago=timedelta(minutes=5))
+
+    assert simulation_jobs_requeue_stalled() == []
+    job.refresh_from_db()
+    assert (job.status, job.chunks_done) == (SimulationJob.Status.RUNNING, 1)
+    assert job.updated_at < timezone.now() - timedelta(minutes=4)  # not claimed either

@@ -204,9 +204,11 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
     kind,
 ):
     """Worker A is killed (SIGKILL) once it has stored a chunk; the chunk it was playing was
-    never acknowledged, so Redis hands it to worker B after the visibility timeout. The job (a
-    metagame or a matchup) ends with every chunk stored once and the games and aggregate of an
-    in-process run of the same seed."""
+    never acknowledged, so Redis hands it to worker B after the visibility timeout. (Killed in
+    the instant after taking its next chunk off the queue and before recording it as
+    unacknowledged, A takes that chunk out of Redis's reach: B's sweep queues it again once the
+    job has stopped beating, the test below.) The job (a metagame or a matchup) ends with every
+    chunk stored once and the games and aggregate of an in-process run of the same seed."""
     from rules.lab.jobs import simulation_job_create
 
     settings.CELERY_BROKER_URL = REDIS_URL
@@ -225,6 +227,10 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
         CELERY_RESTORE_INTERVAL="1",
         # worker A may die holding the restore lock: B must not wait out a long expiry
         CELERY_UNACKED_MUTEX_EXPIRE="2",
+        # the broker hands A's chunk back within seconds, long before its lease or the job
+        # counts as stale, unless A took it out of the broker's reach (the docstring)
+        SIMULATION_STALE_SECONDS="20",
+        SIMULATION_RESUME_INTERVAL="1",
     )
     simulation_job_dispatch(job_id=job.pk)  # six tasks in Redis
     first = _worker("sim-a", env, tmp_path / "worker-a.log")
@@ -265,6 +271,73 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
     assert json.loads(aggregate) == expected.aggregate
     assert _outcomes_of(database, job.pk) == _outcomes_of(None, inline.pk)
     assert SimulationChunk.objects.filter(job=inline).count() == 3
+
+
+@pytest.mark.redis
+def test_a_chunk_taken_off_the_queue_and_lost_plays_again_once_the_job_stops_beating(
+    worker_app,  # noqa: F811
+    owner,
+    settings,
+    tmp_path,
+):
+    """A worker killed after taking a chunk off Redis's queue and before recording it as
+    unacknowledged leaves no trace of it: nothing for the broker to restore, no lease for the
+    sweep. Here the chunk is taken off the queue by hand. Worker B plays the other five chunks;
+    once the job has stopped beating for SIMULATION_STALE_SECONDS with the queue empty, B's
+    sweep queues the missing chunk again, and the job ends with every chunk stored once and the
+    games and aggregate of an in-process run of the same seed."""
+    import redis
+
+    from rules.lab.jobs import simulation_job_create
+
+    settings.CELERY_BROKER_URL = REDIS_URL
+    plan = greedy_plan("metagame", owner)
+    job = simulation_job_create(
+        kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=2, dispatch=False
+    )
+    url, database = _shared_database(tmp_path)
+    read = _job_reader(database)
+    env = _worker_env(
+        url,
+        tmp_path,
+        CELERY_VISIBILITY_TIMEOUT="3600",  # the default: the broker gives nothing back
+        SIMULATION_HEARTBEAT_SECONDS="1",
+        SIMULATION_STALE_SECONDS="3",
+        SIMULATION_RESUME_INTERVAL="1",
+    )
+    simulation_job_dispatch(job_id=job.pk)  # six tasks in Redis
+    taken = json.loads(redis.Redis.from_url(REDIS_URL).rpop("celery"))  # the next to go out
+    assert taken["headers"]["task"] == "rules.simulation_chunk_play"
+    worker = _worker("sim-b", env, tmp_path / "worker-b.log")
+    try:
+        status, stored, aggregate = _wait_for(
+            read,
+            job.pk,
+            lambda row: row[0] not in ("queued", "running"),
+            "the worker to end the job",
+            worker,
+        )
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGTERM)
+            worker.wait(30)
+    assert status == "done", (tmp_path / "worker-b.log").read_text()
+    assert stored == job.chunk_count == 6
+    if database is None:
+        indexes = list(job.chunks.order_by("index").values_list("index", flat=True))
+    else:
+        with sqlite3.connect(database) as reader:
+            query = 'SELECT "index" FROM rules_simulationchunk WHERE job_id = ? ORDER BY 1'
+            indexes = [row[0] for row in reader.execute(query, (job.pk,))]
+    assert indexes == list(range(job.chunk_count))  # every chunk once, the lost one included
+
+    settings.CELERY_BROKER_URL = ""
+    inline = simulation_job_create(
+        kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=6, dispatch=False
+    )
+    expected = simulation_job_play_inline(job_id=inline.pk)
+    assert json.loads(aggregate) == expected.aggregate
+    assert _outcomes_of(database, job.pk) == _outcomes_of(None, inline.pk)
 
 
 def _chunks_in_play(database: Path | None):

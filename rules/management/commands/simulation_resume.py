@@ -12,8 +12,9 @@ and also queues again the chunks whose worker died; the command is for servers t
 off, and for workers' jobs.
 
 With a broker (``CELERY_BROKER_URL``), workers' jobs whose heartbeat stopped for as long (their
-messages lost, say, with the broker's data) have their chunks not stored yet queued again; a
-chunk is stored once, so a chunk that was only slow is not counted twice.
+messages lost, say, with the broker's data) have their chunks not stored yet queued again (a
+doctor's job, its first round not stored), whether or not the broker's queue is empty, which
+the sweep waits for; a chunk is stored once, so a chunk that was only slow is not counted twice.
 ``--dry-run`` only lists the jobs.
 """
 
