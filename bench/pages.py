@@ -1,12 +1,15 @@
 """Benchmark: pages' bytes and server time — the deck builder page with a 60-card Revolt N Reign
-deck, the forms with long selects (a new event, a matchup, a simulation), two API lists whose rows
-join their game, and the OpenAPI document.
+deck, the forms with long selects (a new event, a matchup, a simulation: it lists the user's ten
+recent jobs), two API lists whose rows join their game, the API's job list, and the OpenAPI
+document.
 
     .venv/bin/python bench/pages.py [--runs 25]
 
 It builds a throw-away in-memory database, loads every game's data and the demo set (23 public
 decks, which the matchup and simulation forms list), creates a user (an organiser) and a deck
-from the sample ``legal-eagle-control`` list, then requests each page through Django's test
+from the sample ``legal-eagle-control`` list and ten finished 16-deck metagame jobs of random
+agents (one job played, two games a pairing, and stored nine times more: each holds 120
+pairings' setups and every deck's card figures), then requests each page through Django's test
 client (the whole middleware and template stack, no network) and prints, a page a line, the
 size, the number of queries, the first request's time (a process's first: the OpenAPI document
 is built then, and kept) and the median/p95 server time of the rest. The document is also
@@ -57,6 +60,7 @@ def main() -> None:
     deck = deck_create(
         owner=user, game=GAME, name="Eagle Control", decklist=SAMPLE.read_text(encoding="utf-8")
     )
+    metagames_store(user, 10)
     client = Client()
     client.force_login(user)
     schema = reverse("api:schema")
@@ -76,6 +80,7 @@ def main() -> None:
             {},
         ),
         ("API card types of every game, signed in", "/api/v1/card-types/", {}),
+        ("API job list (ten 16-deck metagames)", "/api/v1/simulations/", {}),
         ("OpenAPI document, YAML", schema, {}),
         ("OpenAPI document, JSON", schema, json_schema),
     ]
@@ -96,6 +101,33 @@ def main() -> None:
         {**json_schema, "If-None-Match": etag},
         args.runs,
     )
+
+
+def metagames_store(user: Any, count: int) -> None:
+    """``count`` finished metagame jobs of ``user`` between 16 Revolt N Reign decks (the demo
+    set's, the user's and private copies of them), of random agents: one played, the others
+    stored as copies."""
+    from django.contrib.auth import get_user_model
+
+    from decks.models import Deck
+    from decks.selectors import deck_export
+    from decks.services import deck_create
+    from rules.lab.jobs import simulation_job_create, simulation_job_play_inline
+    from rules.lab.plans import metagame_plan
+
+    # the copies are another user's private decks: no deck list or select of the user grows
+    copier = get_user_model().objects.create_user("bench-copies")
+    decks = list(Deck.objects.filter(game__slug=GAME))
+    for n in range(16 - len(decks)):
+        text = deck_export(decks[n % 3])
+        decks.append(deck_create(owner=copier, game=GAME, name=f"Copy {n}", decklist=text))
+    plan = metagame_plan(decks=decks, agent="random", games_per_pairing=2)
+    job = simulation_job_create(kind="metagame", plan=plan, owner=user, seed=1, dispatch=False)
+    job = simulation_job_play_inline(job_id=job.pk)
+    assert job.status == "done", job.error
+    for _ in range(count - 1):
+        job.pk = None
+        job.save()
 
 
 def measure(

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from common.inputs import MAX_ID, MAX_INT32
 from rules.lab.jobs import CREATABLE_KINDS
-from rules.lab.selectors import simulation_job_games_played
+from rules.lab.selectors import simulation_job_games_played, simulation_job_pairing_count
 from rules.metagame import MAX_DECKS
 from rules.models import SimulationJob
 
@@ -176,7 +176,7 @@ class SimulationJobSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
     def get_pairings(self, job: SimulationJob) -> int:
-        return len(job.pairings)
+        return simulation_job_pairing_count(job)
 
     def get_games_played(self, job: SimulationJob) -> int:
         # one read per job shown, for both fields (a finished job's needs none)

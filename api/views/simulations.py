@@ -31,6 +31,7 @@ from rules.lab.quotas import GamesQuotaExceeded
 from rules.lab.selectors import (
     simulation_job_metagame,
     simulation_job_report,
+    simulation_jobs_listed,
     simulation_jobs_owned_by,
 )
 from rules.metagame import MetagameError, metagame_csv, metagame_json
@@ -142,7 +143,9 @@ class SimulationJobViewSet(
     extra_error_statuses_by_action = {"cancel": (409,), "apply_swap": (403, 409)}
 
     def get_queryset(self) -> QuerySet[SimulationJob]:
-        return simulation_jobs_owned_by(self.request.user, None).order_by("-created_at", "-pk")
+        # a list leaves each job's results and setups in the database; the actions read them
+        owned = simulation_jobs_listed if self.action == "list" else simulation_jobs_owned_by
+        return owned(self.request.user, None).order_by("-created_at", "-pk")
 
     @extend_schema(summary="Your simulation jobs, newest first, with their progress")
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:

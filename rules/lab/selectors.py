@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Exists, IntegerField, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import Exists, Func, IntegerField, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from rules.engines.core import find_plugin
@@ -257,6 +257,39 @@ def simulation_jobs_owned_by(
     if not session_key:
         return jobs.none()
     return jobs.filter(owner__isnull=True, session_key=session_key)
+
+
+class JSONArrayLength(Func):
+    """The length of a JSON array column, counted by the database (SQLite's JSON1
+    ``json_array_length``, PostgreSQL's ``jsonb_array_length``), so that the array is not sent
+    and decoded to be counted."""
+
+    function = "JSON_ARRAY_LENGTH"
+    output_field = IntegerField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="JSONB_ARRAY_LENGTH", **extra)
+
+
+def simulation_jobs_listed(
+    user: User | AnonymousUser, session_key: str | None
+) -> QuerySet[SimulationJob]:
+    """``simulation_jobs_owned_by`` as a list shows them: the results (``aggregate``), the
+    doctor's plan and the pairings' setups, which only a job's own page reads, are left in the
+    database (a 16-deck metagame's are about 490 KB of JSON); the number of pairings is counted
+    there instead (``pairing_count``)."""
+    return (
+        simulation_jobs_owned_by(user, session_key)
+        .defer("aggregate", "doctor", "pairings")
+        .annotate(pairing_count=JSONArrayLength("pairings"))
+    )
+
+
+def simulation_job_pairing_count(job: SimulationJob) -> int:
+    """How many pairings the job plays (counted with the list by ``simulation_jobs_listed``,
+    else here)."""
+    counted = getattr(job, "pairing_count", None)
+    return len(job.pairings) if counted is None else int(counted)
 
 
 def _games_playing() -> Coalesce:

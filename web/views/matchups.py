@@ -29,6 +29,7 @@ from rules.lab.selectors import (
     simulation_job_games_played,
     simulation_job_legacy_run,
     simulation_job_matchup,
+    simulation_jobs_listed,
     simulation_jobs_owned_by,
 )
 from rules.matchups import agents_offered
@@ -128,7 +129,7 @@ def matchup_new(request: HttpRequest) -> HttpResponse:
             form.initial.update(dict.fromkeys(MatchupForm.AGENTS, default))
             if not _cooperative(deck.game.slug):
                 form.initial["deck_b"] = deck.pk  # the deck against itself, to start from
-    owned = simulation_jobs_owned_by(request.user, request.session.session_key)
+    owned = simulation_jobs_listed(request.user, request.session.session_key)
     recent = [
         {"job": job, "title": " vs ".join(job.labels), "played": simulation_job_games_played(job)}
         for job in owned.filter(kind=SimulationJob.Kind.MATCHUP).order_by("-created_at", "-pk")[

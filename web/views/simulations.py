@@ -46,6 +46,7 @@ from rules.lab.selectors import (
     simulation_job_metagame,
     simulation_job_report,
     simulation_job_team_field,
+    simulation_jobs_listed,
     simulation_jobs_owned_by,
 )
 from rules.matchups import agents_offered
@@ -142,7 +143,7 @@ def simulation_new(request: HtmxHttpRequest) -> HttpResponse:
                 # kept in the session data, which logging in carries over to the new key
                 request.session[SESSION_JOBS] = [*request.session.get(SESSION_JOBS, []), job.pk]
             return redirect("simulation-detail", pk=job.pk)
-    recent = simulation_jobs_owned_by(request.user, request.session.session_key)
+    recent = simulation_jobs_listed(request.user, request.session.session_key)
     context = {
         "form": form,
         "recent": list(recent.order_by("-created_at", "-pk")[:RECENT_JOBS]),
