@@ -725,7 +725,7 @@ def simulation_broker_waiting() -> int | None:
     queue = app.amqp.router.route({}, simulation_chunk_play.name)["queue"].name
     try:
         with app.connection_for_read(settings.CELERY_BROKER_URL) as connection:
-            connection.ensure_connection(max_retries=1)
+            connection.ensure_connection(max_retries=1, interval_start=0)  # the next sweep waits
             channel: Any = connection.default_channel  # kombu's stubs omit queue_declare
             try:
                 declared = channel.queue_declare(queue=queue, passive=True)
