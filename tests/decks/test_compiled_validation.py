@@ -27,15 +27,11 @@ from decks.validation.report import ValidationReport
 from decks.validation.resolved import ResolvedDeck
 from rules import compiled
 from rules.engines.core import registered_games
-from tests.rules.differential import run_script
+from tests.rules.differential import run_scripts
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "decks" / "validation_differential.py"
 GAMES = registered_games()
-
-
-def _run(build: str) -> tuple[dict[str, str], list[str]]:
-    return run_script(SCRIPT, build)
 
 
 @pytest.mark.slow
@@ -45,8 +41,9 @@ def _run(build: str) -> tuple[dict[str, str], list[str]]:
     "is present)",
 )
 def test_compiled_and_python_validation_give_identical_reports() -> None:
-    compiled_header, compiled_lines = _run("compiled")
-    python_header, python_lines = _run("python")
+    (compiled_header, compiled_lines), (python_header, python_lines) = run_scripts(
+        SCRIPT, ["compiled", "python"]
+    )
     assert compiled_header["build"] == "compiled"
     assert compiled_header["module"].endswith(".so") or compiled_header["module"].endswith(".pyd")
     assert python_header["build"].startswith("python") and python_header["module"] == "resolved.py"

@@ -2,8 +2,8 @@
 
     python tests/rules/differential.py [--games N]
 
-``test_compiled_engines.py`` runs it once on the compiled engines and once as pure Python
-(``DECKWRIGHT_ENGINES=python``) and requires the two outputs to be identical byte for byte. Each
+``test_compiled_engines.py`` runs it on the compiled engines and as pure Python
+(``DECKWRIGHT_ENGINES=python``), both at once, and requires the two outputs to be identical byte for byte. Each
 agent plays every seat of its games at the web's budget for the game (search budgets are counted
 in nodes and playouts, never in seconds, so both builds search the same trees); the seeds and
 sample decks are fixed.
@@ -16,6 +16,9 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -40,19 +43,35 @@ spies_on_methods = pytest.mark.skipif(
 )
 
 
-def run_script(script: Path, build: str | None) -> tuple[dict[str, str], list[str]]:
-    """Run a differential ``script`` on ``build`` ("compiled", "python", or None for the
-    default) in its own process (the build is chosen as a process starts): the JSON header
-    it printed first (which build ran), and its other lines."""
-    env = {key: value for key, value in os.environ.items() if key != compiled.ENV}
-    if build is not None:
-        env[compiled.ENV] = build
-    done = subprocess.run(
-        [sys.executable, str(script)], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    header, *lines = done.stdout.splitlines()
-    return json.loads(header), lines
+def run_scripts(
+    script: Path, builds: Sequence[str | None]
+) -> list[tuple[dict[str, str], list[str]]]:
+    """Run a differential ``script`` once on each of ``builds`` ("compiled", "python", or None
+    for the default), each in its own process (the build is chosen as a process starts), all at
+    once (a core each where there are two); for each build, the JSON header it printed first
+    (which build ran) and its other lines."""
+    with ExitStack() as stack:
+        running = []
+        for build in builds:
+            env = {key: value for key, value in os.environ.items() if key != compiled.ENV}
+            if build is not None:
+                env[compiled.ENV] = build
+            # files, not pipes: a process whose pipe filled would wait for the one read first
+            out = stack.enter_context(tempfile.TemporaryFile("w+"))
+            err = stack.enter_context(tempfile.TemporaryFile("w+"))
+            process = subprocess.Popen(
+                [sys.executable, str(script)], cwd=ROOT, env=env, stdout=out, stderr=err, text=True
+            )
+            running.append((process, out, err))
+        printed = []
+        for process, out, err in running:
+            returncode = process.wait()
+            out.seek(0)
+            err.seek(0)
+            assert returncode == 0, err.read()
+            header, *lines = out.read().splitlines()
+            printed.append((json.loads(header), lines))
+    return printed
 
 
 def records(games: int) -> list[dict[str, object]]:

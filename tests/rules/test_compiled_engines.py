@@ -15,14 +15,10 @@ from pathlib import Path
 import pytest
 
 from rules import compiled
-from tests.rules.differential import run_script
+from tests.rules.differential import run_scripts
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "rules" / "differential.py"
-
-
-def _play(engines: str | None) -> tuple[dict[str, str], list[str]]:
-    return run_script(SCRIPT, engines)
 
 
 @pytest.mark.slow
@@ -32,8 +28,9 @@ def _play(engines: str | None) -> tuple[dict[str, str], list[str]]:
     "where a C compiler is present)",
 )
 def test_compiled_and_python_engines_play_byte_identical_games() -> None:
-    compiled_header, compiled_games = _play("compiled")
-    python_header, python_games = _play("python")
+    (compiled_header, compiled_games), (python_header, python_games) = run_scripts(
+        SCRIPT, ["compiled", "python"]
+    )
     assert compiled_header == {"engines": "compiled"}
     assert python_header["engines"].startswith("python")
     # every game, every agent it offers: 5 games, 18 agents in all
