@@ -194,6 +194,39 @@ def _wait_for(read, job_id: int, done, what: str, worker) -> tuple:
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def _stored_chunks(database: Path | None, job: SimulationJob) -> list[int]:
+    """The indexes of the chunks of ``job`` the workers stored, in order."""
+    if database is None:
+        return list(job.chunks.order_by("index").values_list("index", flat=True))
+    with sqlite3.connect(database) as reader:
+        query = 'SELECT "index" FROM rules_simulationchunk WHERE job_id = ? ORDER BY 1'
+        return [row[0] for row in reader.execute(query, (job.pk,))]
+
+
+def _as_in_process(
+    settings,
+    kind: str,
+    plan,
+    owner,
+    chunk_size: int,
+    database: Path | None,
+    job: SimulationJob,
+    aggregate: str,
+) -> SimulationJob:
+    """Check that the workers' ``job`` (its stored ``aggregate``) came out as an in-process run of
+    the same plan and seed cut into chunks of ``chunk_size`` does, game by game; that run."""
+    from rules.lab.jobs import simulation_job_create
+
+    settings.CELERY_BROKER_URL = ""
+    inline = simulation_job_create(
+        kind=kind, plan=plan, owner=owner, seed=21, chunk_size=chunk_size, dispatch=False
+    )
+    expected = simulation_job_play_inline(job_id=inline.pk)
+    assert json.loads(aggregate) == expected.aggregate
+    assert _outcomes_of(database, job.pk) == _outcomes_of(None, inline.pk)
+    return inline
+
+
 @pytest.mark.redis
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
@@ -255,21 +288,9 @@ def test_a_worker_killed_mid_job_leaves_its_chunk_to_the_next_one(
                 worker.wait(30)
     assert status == "done", (tmp_path / "worker-b.log").read_text()
     assert stored == job.chunk_count
-    if database is None:
-        indexes = list(job.chunks.order_by("index").values_list("index", flat=True))
-    else:
-        with sqlite3.connect(database) as reader:
-            query = 'SELECT "index" FROM rules_simulationchunk WHERE job_id = ? ORDER BY 1'
-            indexes = [row[0] for row in reader.execute(query, (job.pk,))]
-    assert indexes == list(range(job.chunk_count))  # every chunk once
+    assert _stored_chunks(database, job) == list(range(job.chunk_count))  # every chunk once
 
-    settings.CELERY_BROKER_URL = ""
-    inline = simulation_job_create(
-        kind=kind, plan=plan, owner=owner, seed=21, chunk_size=5, dispatch=False
-    )
-    expected = simulation_job_play_inline(job_id=inline.pk)
-    assert json.loads(aggregate) == expected.aggregate
-    assert _outcomes_of(database, job.pk) == _outcomes_of(None, inline.pk)
+    inline = _as_in_process(settings, kind, plan, owner, 5, database, job, aggregate)
     assert SimulationChunk.objects.filter(job=inline).count() == 3
 
 
@@ -323,21 +344,10 @@ def test_a_chunk_taken_off_the_queue_and_lost_plays_again_once_the_job_stops_bea
             worker.wait(30)
     assert status == "done", (tmp_path / "worker-b.log").read_text()
     assert stored == job.chunk_count == 6
-    if database is None:
-        indexes = list(job.chunks.order_by("index").values_list("index", flat=True))
-    else:
-        with sqlite3.connect(database) as reader:
-            query = 'SELECT "index" FROM rules_simulationchunk WHERE job_id = ? ORDER BY 1'
-            indexes = [row[0] for row in reader.execute(query, (job.pk,))]
-    assert indexes == list(range(job.chunk_count))  # every chunk once, the lost one included
+    # every chunk once, the lost one included
+    assert _stored_chunks(database, job) == list(range(job.chunk_count))
 
-    settings.CELERY_BROKER_URL = ""
-    inline = simulation_job_create(
-        kind="metagame", plan=plan, owner=owner, seed=21, chunk_size=6, dispatch=False
-    )
-    expected = simulation_job_play_inline(job_id=inline.pk)
-    assert json.loads(aggregate) == expected.aggregate
-    assert _outcomes_of(database, job.pk) == _outcomes_of(None, inline.pk)
+    _as_in_process(settings, "metagame", plan, owner, 6, database, job, aggregate)
 
 
 def _chunks_in_play(database: Path | None):
@@ -423,18 +433,7 @@ def test_a_killed_workers_chunk_plays_again_without_waiting_for_the_broker(
     assert took < 120  # not the broker's hour
     assert stored == job.chunk_count
     assert in_play(job.pk) == []  # every lease went with its stored chunk
-    if database is None:
-        indexes = list(job.chunks.order_by("index").values_list("index", flat=True))
-    else:
-        with sqlite3.connect(database) as reader:
-            query = 'SELECT "index" FROM rules_simulationchunk WHERE job_id = ? ORDER BY 1'
-            indexes = [row[0] for row in reader.execute(query, (job.pk,))]
-    assert indexes == list(range(job.chunk_count))  # every chunk once, the lost one included
+    # every chunk once, the lost one included
+    assert _stored_chunks(database, job) == list(range(job.chunk_count))
 
-    settings.CELERY_BROKER_URL = ""
-    inline = simulation_job_create(
-        kind=kind, plan=plan, owner=owner, seed=21, chunk_size=6, dispatch=False
-    )
-    expected = simulation_job_play_inline(job_id=inline.pk)
-    assert json.loads(aggregate) == expected.aggregate
-    assert _outcomes_of(database, job.pk) == _outcomes_of(None, inline.pk)
+    _as_in_process(settings, kind, plan, owner, 6, database, job, aggregate)
