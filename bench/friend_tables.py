@@ -20,7 +20,8 @@ A client plays from the messages it receives only: when its seat's position says
 move, it sends one of the legal actions the position offers (``data-action`` of the rendered
 choices, picked at random) with the move count it was shown. A move's latency is the time from
 sending it to the mover receiving the next position. Every table plays until its game ends or
-``--max-moves`` moves; it reports games finished, moves/s, p50/p95/max latency and errors (a
+``--max-moves`` moves; it reports games finished, moves/s, p50/p95/max latency, the sizes of
+the position messages after each player's first, and errors (a
 refused move, a closed socket, a silence longer than ``--timeout``), and exits 1 on any error.
 """
 
@@ -124,9 +125,10 @@ def start_server(env: dict[str, str], log: Path) -> tuple[subprocess.Popen[bytes
     raise SystemExit("daphne did not listen within a minute")
 
 
-def create_tables(game: str, count: int) -> list[dict[str, Any]]:
-    """``count`` started tables of ``game``, each with two new users (decks of their own);
-    per table, the two players' session cookies and table id."""
+def create_tables(game: str, count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` started tables of ``game``, each with two new users (decks of their own), the
+    deals of table ``i`` from seed ``seed * 1000 + i`` (so that two runs, of two versions say,
+    play the same games); per table, the two players' session cookies and table id."""
     import django
 
     django.setup()
@@ -136,6 +138,7 @@ def create_tables(game: str, count: int) -> list[dict[str, Any]]:
 
     from decks.selectors import format_default
     from decks.services import deck_create
+    from tables.models import FriendTable
     from tables.services import friend_table_create, friend_table_join
 
     samples = Path(ROOT / "fixtures" / "decks" / game)
@@ -162,6 +165,8 @@ def create_tables(game: str, count: int) -> list[dict[str, Any]]:
         friend_table_join(
             table_pk=table.pk, token=table.invite_token, user=people[1], deck=decks[1]
         )
+        # no position has been asked for yet: the deal is the seed's
+        FriendTable.objects.filter(pk=table.pk).update(seed=seed * 1000 + number)
         cookies = []
         for person in people:
             client = Client()
@@ -177,6 +182,8 @@ class Tally:
 
     latencies: list[float] = field(default_factory=list)
     connects: list[float] = field(default_factory=list)
+    #: the size of every position message after a player's first (its page's whole view)
+    sizes: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     finished: int = 0
     capped: int = 0
@@ -241,6 +248,7 @@ async def play_table(
                         break
                     try:
                         text = await asyncio.wait_for(socket_.recv(), timeout=0.5)
+                        tally.sizes.append(len(text))
                         break
                     except TimeoutError:
                         if done.is_set():
@@ -317,7 +325,9 @@ def main() -> None:
     parser.add_argument("--url", default="", help="a running server (default: start daphne)")
     parser.add_argument("--max-moves", type=int, default=1000, help="per table")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds of silence")
-    parser.add_argument("--seed", type=int, default=35)
+    parser.add_argument(
+        "--seed", type=int, default=35, help="of the players' choices and the tables' deals"
+    )
     parser.add_argument(
         "--in-memory", action="store_true", help="the in-memory channel layer even with Redis"
     )
@@ -352,7 +362,7 @@ def main() -> None:
             server, url = start_server(env, Path(data_dir) / "daphne.log")
         try:
             started = time.perf_counter()
-            tables = create_tables(args.game, args.tables)
+            tables = create_tables(args.game, args.tables, args.seed)
             setup_seconds = time.perf_counter() - started
             from django.conf import settings
 
@@ -393,6 +403,13 @@ def main() -> None:
             f"connect (handshake and first position, {args.arriving} arriving at once): "
             f"p50 {statistics.median(tally.connects) * 1000:.0f} ms, "
             f"max {max(tally.connects) * 1000:.0f} ms"
+        )
+    if tally.sizes:
+        sizes = sorted(tally.sizes)
+        print(
+            f"messages after the first: {len(sizes)}, mean {statistics.mean(sizes) / 1000:.1f} KB,"
+            f" p95 {sizes[int(0.95 * (len(sizes) - 1))] / 1000:.1f} KB,"
+            f" max {sizes[-1] / 1000:.1f} KB, {sum(sizes) / 1e6:.1f} MB in all"
         )
     print(f"errors: {len(tally.errors)}")
     for error in tally.errors[:20]:

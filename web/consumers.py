@@ -6,8 +6,9 @@ One connection per seated player, all in the table's group. A move (``{"type": "
 ``tables.services.friend_table_move``, which checks and applies it (and the AI's replies); a
 refusal is said to the sender alone (``{"type": "refused", "message"}``) with the position as
 it stands. After a change the group is told only *that* the table changed: each connection then
-builds its own seat's message (``web.friends.seat_message``), so nothing meant for one seat
-ever travels to another. On connect the page is sent the current position (a reload resumes);
+builds its own seat's message (``web.friends.seat_update``), so nothing meant for one seat
+ever travels to another; a message carries the log's groups its page does not show yet only (the
+page keeps the others). On connect the page is sent the current position, whole (a reload resumes);
 while chairs are free, ``{"type": "waiting", "message", "free"}`` saying how many are.
 
 Presence (``tables.clocks.seat_presence``): each connection counts its seat connected while open;
@@ -20,6 +21,7 @@ table when that changed it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +37,7 @@ from accounts.users import signed_in
 from tables.clocks import clock_now, seat_presence
 from tables.selectors import friend_seat_of, friend_table_get, friend_waiting_words
 from tables.services import TableRefused, friend_table_move, tables_deadlines_enforce
-from web.friends import seat_message, table_position
+from web.friends import seat_update, table_position
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -105,6 +107,8 @@ class FriendTableConsumer(TableSocket):
     table_pk: int
     #: accepted as a seated player's connection (counted in the seat's presence)
     seated: bool = False
+    #: the log groups this connection's page shows (each message sends the rest only)
+    log_shown: Sequence[Mapping[str, Any]] = ()
 
     def connect(self) -> None:
         visitor = self.scope.get("user")
@@ -186,4 +190,7 @@ class FriendTableConsumer(TableSocket):
             words = f"{friend_waiting_words(table)}." if table is not None else ""
             self.send_json({"type": "waiting", "message": words, "free": free})
             return
-        self.send_json(seat_message(table, table_position(table), seat))
+        message, self.log_shown = seat_update(
+            table, table_position(table), seat, log_shown=self.log_shown
+        )
+        self.send_json(message)

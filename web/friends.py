@@ -2,12 +2,14 @@
 from its own observation, its own choices, the log as it may read it), rendered as the play
 page renders a game against the AI, so the clickable table works alike (static/js/play-table.js).
 
-``seat_message`` is the one function building it: the WebSocket consumer (web/consumers.py)
-sends it, and a test re-deals what a seat cannot see and expects the same message.
+``seat_update`` is the one function building it (``seat_message`` its whole version): the
+WebSocket consumer (web/consumers.py) sends it, each message the log's groups the connection's
+page does not show yet, and a test re-deals what a seat cannot see and expects the same message.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -51,14 +53,43 @@ def seat_message(
     """The message for ``seat`` at ``table`` in position ``state``: the move count a move must
     carry back (``seen``), whether it is this seat's move, and the rendered view of its seat,
     its status line naming whose move it is (any of up to four seats, a rival or a partner),
-    with the clocks as they stand at ``now`` and the latest notes on the chairs (who left, the
-    AI standing in, a flag fall)."""
+    with the clocks as they stand at ``now``, the latest notes on the chairs (who left, the
+    AI standing in, a flag fall) and the whole log."""
+    return seat_update(table, state, seat, now)[0]
+
+
+def log_unchanged(log: Sequence[Mapping[str, Any]], shown: Sequence[Mapping[str, Any]]) -> int:
+    """How many of ``log``'s first groups a page showing ``shown`` holds already: the groups up
+    to the first that differs (the last one shown, grown by a line, differs)."""
+    for index, (group, held) in enumerate(zip(log, shown, strict=False)):
+        if group != held:
+            return index
+    return min(len(log), len(shown))
+
+
+def seat_update(
+    table: FriendTable,
+    state: State,
+    seat: FriendSeat,
+    now: datetime | None = None,
+    *,
+    log_shown: Sequence[Mapping[str, Any]] = (),
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``seat_message`` for a page that shows the log groups ``log_shown`` (what the last
+    message on its connection left it): the log's groups from the first that differs only, from
+    ``data-log-from`` on (static/js/friend-table.js keeps the groups before it), so that a long
+    game's message does not grow with every move; and the log groups the page then shows."""
     slug = table.game.slug
     viewer = int(seat.engine_seat or 0)
     names = friend_seat_names(table, seat)
     view = table_for(slug, state, viewer, names)
     choices, controls = seat_choices(slug, state, viewer, view)
-    log = narrated_log(slug, events_for_player(state, viewer), names)
+    log = [
+        group
+        for group in narrated_log(slug, events_for_player(state, viewer), names)
+        if group["lines"]
+    ]
+    log_from = log_unchanged(log, log_shown)
     finished = state.is_terminal() or table.status == FriendTable.Status.FINISHED
     if finished:
         choices, controls = [], []  # a game ended on time has moves left that nobody may make
@@ -73,7 +104,8 @@ def seat_message(
         "hand": hand_in_bar(slug, view) if choices else [],
         "choices": choices,
         "controls": controls,
-        "log": [group for group in log if group["lines"]],
+        "log": log[log_from:],
+        "log_from": log_from,
         "status": status,
         "seen": len(table.actions),
         "clocks": [
@@ -84,13 +116,14 @@ def seat_message(
         "notes": list(table.notes or [])[-NOTES_SHOWN:],
         "watching": watching_words(table),
     }
-    return {
+    message = {
         "type": "position",
         "seen": len(table.actions),
         "your_move": bool(choices),
         "finished": finished,
         "html": render_to_string("web/_friend_position.html", context),
     }
+    return message, log
 
 
 def watching_words(table: FriendTable) -> str:

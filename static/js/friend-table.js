@@ -1,9 +1,11 @@
 /* A friend table (/play/friends/<id>/): the page keeps a WebSocket to the table
    (web/consumers.py). The server sends this seat its own view as HTML, which replaces the play
-   area; play-table.js then matches clicks on the table as on /play/ and clicks a word button,
-   which this script sends as a move with the move count the page showed ("seen"), so a move
-   chosen on a position that has changed since is refused by the server. A lost connection is
-   opened again, and the server sends the position as it stands: a reload resumes the game.
+   area but for the log's groups the message does not send again (those the page shows already,
+   before data-log-from); play-table.js then matches clicks on the table as on /play/ and clicks
+   a word button, which this script sends as a move with the move count the page showed
+   ("seen"), so a move chosen on a position that has changed since is refused by the server. A
+   lost connection is opened again, and the server sends the position as it stands, its whole
+   log with it: a reload resumes the game.
    While chairs are free the server says how many; when that count changes (a chair was taken)
    the page reloads to list the chairs, and when the game starts it reloads to show it.
    Every few seconds the page pings the table, so the server knows this seat is here and acts
@@ -42,8 +44,14 @@
     if (connection) connection.textContent = text;
   }
 
+  // The log's groups before data-log-from are not sent again: they are kept from the page.
   function show(message) {
+    var held = area.querySelectorAll("[data-friend-log] > [data-log-group]");
     area.innerHTML = message.html;
+    var log = area.querySelector("[data-friend-log]");
+    var from = log ? Number(log.getAttribute("data-log-from")) || 0 : 0;
+    var first = log ? log.firstChild : null;
+    for (var i = 0; i < from && i < held.length; i++) log.insertBefore(held[i], first);
     received = Date.now();
     area.setAttribute("data-seen", String(message.seen));
     document.dispatchEvent(new CustomEvent("deckwright:table-updated"));

@@ -169,6 +169,27 @@ def _play_to_the_end(tabs, chooser: random.Random, most_moves: int) -> int:
     raise AssertionError(f"the game did not end in {most_moves} moves")
 
 
+def _whole_log_shown(tabs, people) -> None:
+    """Each page, whose messages carried only the log's groups it did not hold, shows the whole
+    log of its seat: every heading and line a fresh connection is sent, in order."""
+    from rules.play import play_position
+    from web.friends import seat_update
+
+    table = FriendTable.objects.latest("pk")
+    for tab, person in zip(tabs, people, strict=True):
+        _, log = seat_update(table, play_position(table), table.seats.get(user=person))
+        headings = [group["heading"] for group in log]
+        lines = ["".join(p["text"] for p in line["parts"]) for g in log for line in g["lines"]]
+        assert len(headings) > 3
+        shown = "[data-friend-log] > [data-log-group]"
+        assert tab.eval_on_selector_all(f"{shown} > h3", "hs => hs.map(h => h.textContent)") == (
+            headings
+        )
+        assert tab.eval_on_selector_all(f"{shown} li", "ls => ls.map(l => l.textContent)") == (
+            lines
+        )
+
+
 def _game_over_and_replayable(tabs, shot_name: str) -> None:
     endings = sorted(_status(tab) for tab in tabs)
     assert all(text.startswith("Game over") for text in endings), endings
@@ -196,6 +217,7 @@ def test_two_browsers_play_a_whole_game_by_clicking_the_table(
     _open_and_join(*tabs, RVR)
     # then they play the whole game by clicking the table, one move at a time
     _play_to_the_end(tabs, random.Random(35), 200)
+    _whole_log_shown(tabs, (user, other_user))
     _game_over_and_replayable(tabs, "play-friend-alice.png")
 
 
@@ -215,6 +237,7 @@ def test_two_browsers_play_a_whole_revolt_n_reign_game(
     # then they play the whole game by clicking the table, until both are told it is over
     moves = _play_to_the_end(tabs, random.Random(35), 600)
     assert moves > 0
+    _whole_log_shown(tabs, (user, other_user))
     _game_over_and_replayable(tabs, "play-friend-revolt-n-reign.png")
 
 

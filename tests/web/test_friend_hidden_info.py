@@ -20,7 +20,7 @@ from rules.engines.core import CHANCE, TERMINAL, Rng, State, get_game
 from tables.models import FriendSeat, FriendTable
 from tables.services import friend_table_create, friend_table_join
 from tests.web.conftest import make_deck
-from web.friends import seat_message, table_position
+from web.friends import log_unchanged, seat_message, seat_update, table_position
 
 pytestmark = pytest.mark.django_db
 
@@ -159,8 +159,32 @@ def test_every_games_seat_message_is_unchanged_when_what_it_cannot_see_is_dealt_
         table, state, table.seats.all()[0]
     )
     for seat in table.seats.all():
-        message = seat_message(table, state, seat)
+        message, log = seat_update(table, state, seat)
+        assert message == seat_message(table, state, seat)
         # when everything the seat cannot see is dealt again
         redealt = dealt_again(state, seat.engine_seat, resample)
-        # then the seat is sent exactly the same message
-        assert seat_message(table, redealt, seat) == message
+        # then the seat is sent exactly the same message, whole or after the log a page holds
+        assert seat_update(table, redealt, seat) == (message, log)
+        held = log[: len(log) // 2]
+        assert seat_update(table, redealt, seat, log_shown=held) == seat_update(
+            table, state, seat, log_shown=held
+        )
+
+
+LOG_GROUP = st.fixed_dictionaries(
+    {
+        "heading": st.sampled_from(["Turn 1", "Turn 2"]),
+        "lines": st.lists(st.integers(0, 2), max_size=2),
+    }
+)
+
+
+@given(log=st.lists(LOG_GROUP, max_size=6), shown=st.lists(LOG_GROUP, max_size=6))
+def test_a_page_keeps_exactly_the_log_groups_it_holds_already(log, shown):
+    """The groups before ``log_unchanged``'s index are the page's own, unchanged; from there on
+    the message sends them (the first is new, or changed: the last group grown by a line)."""
+    kept = log_unchanged(log, shown)
+    assert log[:kept] == shown[:kept]
+    assert kept == len(log) or kept == len(shown) or log[kept] != shown[kept]
+    assert log_unchanged(log, log) == len(log)
+    assert log_unchanged(log, []) == 0

@@ -51,6 +51,7 @@ from tables.services import (
 from tests.web.conftest import make_deck, sample
 from tests.web.test_matchup_runs import RVR, rvr_deck
 from web.consumers import group_name
+from web.friends import seat_message
 from web.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db
@@ -116,6 +117,32 @@ class Player:
 
     async def receive(self) -> dict[str, Any]:
         return await self.socket.receive_json_from(timeout=20)
+
+
+#: a seat message's log, and its groups (templates/web/_friend_position.html)
+LOG = re.compile(r'<div data-friend-log data-log-from="(\d+)">(.*?)\n</div>\n</section>', re.S)
+LOG_GROUP = re.compile(r"<div data-log-group>.*?</ol></div>", re.S)
+
+
+def page_after(page: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
+    """What a seat's page shows once ``message`` arrives, as static/js/friend-table.js builds
+    it: the message's view, and the log's groups before its ``data-log-from`` kept from
+    ``page`` (None: a page just connected), then the groups the message sends."""
+    found = LOG.search(message["html"])
+    assert found is not None, message["html"]
+    start = int(found.group(1))
+    held = page["log"] if page is not None else []
+    assert start <= len(held), "the message leaves out groups the page does not hold"
+    return {
+        "view": message["html"][: found.start()],
+        "log": held[:start] + LOG_GROUP.findall(found.group(2)),
+    }
+
+
+def whole_page(table: FriendTable, user) -> dict[str, Any]:
+    """The page of ``user``'s seat as a fresh connection gets it: the whole log."""
+    seat = table.seats.get(user=user)
+    return page_after(None, seat_message(table, play_position(table), seat))
 
 
 def status_of(message: dict[str, Any]) -> str:
@@ -242,9 +269,10 @@ def test_a_whole_game_between_two_scripted_clients_then_listed_and_replayable(
     table = rvr_table(alice, bob_client, user, other_user)
     chooser = random.Random(35)
 
-    async def play() -> tuple[dict, dict, int]:
+    async def play() -> tuple[dict, dict, int, list[dict]]:
         players = [Player(table, user), Player(table, other_user)]
         last = [await p.connect() for p in players]
+        pages = [page_after(None, message) for message in last]
         moves = 0
         while not last[0]["finished"]:
             assert last[0]["seen"] == last[1]["seen"]
@@ -255,13 +283,14 @@ def test_a_whole_game_between_two_scripted_clients_then_listed_and_replayable(
             assert not ACTION.search(last[1 - mover]["html"]), "the other seat has no choices"
             await players[mover].move(int(chooser.choice(choices)), last[mover]["seen"])
             last = [await p.receive() for p in players]  # each seat gets its own view
+            pages = [page_after(page, message) for page, message in zip(pages, last, strict=True)]
             moves += 1
             assert moves < 2000
         for p in players:
             await p.socket.disconnect()
-        return last[0], last[1], moves
+        return last[0], last[1], moves, pages
 
-    end_a, end_b, moves = async_to_sync(play)()
+    end_a, end_b, moves, pages = async_to_sync(play)()
     # then both seats are told the game is over, one won and one lost (or a draw)
     assert end_b["finished"]
     words = {re.search(r"Game over: ([^.(]+)", e["html"]).group(1).strip() for e in (end_a, end_b)}
@@ -269,6 +298,15 @@ def test_a_whole_game_between_two_scripted_clients_then_listed_and_replayable(
     table.refresh_from_db()
     assert table.status == FriendTable.Status.FINISHED
     assert len(table.actions) >= moves
+    # each page, built from messages that carry the log's new groups only, shows what a fresh
+    # connection to the finished table is shown: the same view and the whole log
+    whole = [whole_page(table, person) for person in (user, other_user)]
+    assert pages == whole
+    assert len(whole[0]["log"]) > 10
+    # so a message no longer grows with the log: the last one's log is a fraction of the whole
+    whole_message = seat_message(table, play_position(table), table.seats.get(user=user))
+    last_log, whole_log = (LOG.search(m["html"]).group(2) for m in (end_a, whole_message))
+    assert len(last_log) < len(whole_log) / 5, (len(last_log), len(whole_log))
     # and the game is listed on both players' pages and replays like any other
     listed_and_replayable(table, [alice, bob_client])
 
@@ -299,12 +337,19 @@ def test_forged_stale_and_out_of_turn_moves_are_refused_and_change_nothing(
             refused = await players[player].receive()
             position = await players[player].receive()
             answers.append(refused)
-            assert position == views[player], "the position sent again is unchanged"
+            # the position sent again is unchanged (the log, which the page holds, not resent)
+            assert page_after(page_after(None, views[player]), position) == page_after(
+                None, views[player]
+            )
+            assert 'data-log-from="0"' not in position["html"]
         # a frame that is no JSON move at all is refused the same way
         for frame in ({"text_data": "not json"}, {"bytes_data": b"\x00"}):
             await players[mover].socket.send_to(**frame)
             answers.append(await players[mover].receive())
-            assert await players[mover].receive() == views[mover]
+            again = await players[mover].receive()
+            assert page_after(page_after(None, views[mover]), again) == page_after(
+                None, views[mover]
+            )
         for p in players:
             assert await p.socket.receive_nothing(timeout=0.2)
             await p.socket.disconnect()
@@ -331,21 +376,25 @@ def test_a_stranger_cannot_connect_and_a_reconnect_mid_game_gets_the_same_view(
         assert not connected and code == 4403
         players = [Player(table, user), Player(table, other_user)]
         views = [await p.connect() for p in players]
+        pages = [page_after(None, view) for view in views]
         for _ in range(6):  # a few moves in
             mover = 0 if views[0]["your_move"] else 1
             await players[mover].move(0, views[mover]["seen"])
             views = [await p.receive() for p in players]
+            pages = [page_after(page, view) for page, view in zip(pages, views, strict=True)]
         # when bob's connection drops and he comes back (a reload)
         await players[1].socket.disconnect()
         again = Player(table, other_user)
         resumed = await again.connect()
         await players[0].socket.disconnect()
         await again.socket.disconnect()
-        return views[1], resumed, views[1]["seen"]
+        return pages[1], resumed, views[1]["seen"]
 
     before, resumed, seen = async_to_sync(play)()
     assert seen > 0
-    assert resumed == before
+    # the page reloaded shows what the page before it showed, its whole log included
+    assert page_after(None, resumed) == before
+    assert 'data-log-from="0"' in resumed["html"] and before["log"]
 
 
 def closing_socket(
