@@ -36,6 +36,16 @@ ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("metagame", "matchup")
 
 
+#: a worker's settings where only its sweep gives a lost chunk back, within seconds: the
+#: broker's visibility timeout is the default hour, a heartbeat every second, stale after three
+SWEEP_SOON = {
+    "CELERY_VISIBILITY_TIMEOUT": "3600",
+    "SIMULATION_HEARTBEAT_SECONDS": "1",
+    "SIMULATION_STALE_SECONDS": "3",
+    "SIMULATION_RESUME_INTERVAL": "1",
+}
+
+
 def greedy_plan(kind: str, owner):
     """12 games between two Reign Absolute decks played by plain one-turn greedy agents (the
     normal level: a chunk of two games lasts long enough to be killed in the middle, and the
@@ -318,14 +328,7 @@ def test_a_chunk_taken_off_the_queue_and_lost_plays_again_once_the_job_stops_bea
     )
     url, database = _shared_database(tmp_path)
     read = _job_reader(database)
-    env = _worker_env(
-        url,
-        tmp_path,
-        CELERY_VISIBILITY_TIMEOUT="3600",  # the default: the broker gives nothing back
-        SIMULATION_HEARTBEAT_SECONDS="1",
-        SIMULATION_STALE_SECONDS="3",
-        SIMULATION_RESUME_INTERVAL="1",
-    )
+    env = _worker_env(url, tmp_path, **SWEEP_SOON)
     simulation_job_dispatch(job_id=job.pk)  # six tasks in Redis
     taken = json.loads(redis.Redis.from_url(REDIS_URL).rpop("celery"))  # the next to go out
     assert taken["headers"]["task"] == "rules.simulation_chunk_play"
@@ -393,14 +396,7 @@ def test_a_killed_workers_chunk_plays_again_without_waiting_for_the_broker(
     )
     url, database = _shared_database(tmp_path)
     read, in_play = _job_reader(database), _chunks_in_play(database)
-    env = _worker_env(
-        url,
-        tmp_path,
-        CELERY_VISIBILITY_TIMEOUT="3600",  # the default: the broker gives nothing back
-        SIMULATION_HEARTBEAT_SECONDS="1",
-        SIMULATION_STALE_SECONDS="3",
-        SIMULATION_RESUME_INTERVAL="1",
-    )
+    env = _worker_env(url, tmp_path, **SWEEP_SOON)
     simulation_job_dispatch(job_id=job.pk)  # six tasks in Redis
     first = _worker("sim-a", env, tmp_path / "worker-a.log")
     second = None
