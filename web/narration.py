@@ -5,21 +5,34 @@ both show their logs through here, so no page names a game."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
+from cards.caching import GenerationMemo
 from cards.models import Card
+from decks.validation.index import GENERATION_KEY
 from rules.engines.core import card_key, find_plugin
 from rules.engines.core.narration import CardRef, Narrator, TurnGroup
 
 
-def card_pages(game_slug: str) -> dict[str, Card]:
-    """The game's cards by engine key (``card_key`` of the name), for names and links."""
+def _pages_build(game_slug: str) -> Mapping[str, Card]:
     cards = (
         Card.objects.filter(game__slug=game_slug)
         .select_related("game")
         .only("name", "slug", "game__slug")
     )
-    return {card_key(card.name): card for card in cards}
+    return MappingProxyType({card_key(card.name): card for card in cards})
+
+
+#: kept per game until its cards change (the card index's counter: a card saved or deleted
+#: anywhere drops it in every process), for every log and choice a play page or table narrates
+_pages: GenerationMemo[str, Mapping[str, Card]] = GenerationMemo(GENERATION_KEY, _pages_build)
+
+
+def card_pages(game_slug: str) -> Mapping[str, Card]:
+    """The game's cards by engine key (``card_key`` of the name), for names and links; read
+    from the database once per process until the game data changes."""
+    return _pages.get(game_slug)
 
 
 def _group(group: TurnGroup, pages: Mapping[str, Card]) -> dict[str, Any]:

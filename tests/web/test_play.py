@@ -282,3 +282,30 @@ def test_the_play_help_page_explains_clicking_the_table(client):
     body = client.get(reverse("play-help")).content.decode()
     assert "Click the table" in body and "The bar at the bottom" in body
     assert "Escape" in body  # how to start a pick over
+
+
+def test_the_card_names_of_logs_and_choices_are_read_once_until_a_card_changes():
+    """Every log and choice a play page or friend table narrates names cards through
+    ``card_pages``: read from the database once, then kept until a card changes (a renamed
+    card is named anew at once, as every process is told)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from cards.models import Card
+    from rules.engines.core import card_key
+
+    game = "revolt-n-reign"
+    pages = card_pages(game)
+    assert len(pages) > 100
+    with CaptureQueriesContext(connection) as queries:
+        assert card_pages(game) is pages
+    assert len(queries) == 0
+    card = Card.objects.filter(game__slug=game).order_by("pk").first()
+    old_key = card_key(card.name)
+    card.name = "Renamed In The Test"
+    card.save()
+    renamed = card_pages(game)
+    assert renamed[card_key("Renamed In The Test")].pk == card.pk
+    assert old_key not in renamed
+    with pytest.raises(TypeError):  # one process's copy for every request: nobody changes it
+        renamed["x"] = card  # type: ignore[index]
