@@ -308,4 +308,4 @@ def test_the_card_names_of_logs_and_choices_are_read_once_until_a_card_changes()
     assert renamed[card_key("Renamed In The Test")].pk == card.pk
     assert old_key not in renamed
     with pytest.raises(TypeError):  # one process's copy for every request: nobody changes it
-        renamed["x"] = card  # type: ignore[index]
+        renamed["x"] = card
