@@ -3,6 +3,7 @@
     .venv/bin/python bench/friend_tables.py                    # 50 tables, 100 players
     .venv/bin/python bench/friend_tables.py --tables 10 --game revolt-n-reign
     .venv/bin/python bench/friend_tables.py --tables 5 --game reign-absolute
+    .venv/bin/python bench/friend_tables.py --tables 5 --spectators 2   # two watching each
     .venv/bin/python bench/friend_tables.py --url http://127.0.0.1:8002   # a running server
     .venv/bin/python bench/friend_tables.py --in-memory        # one process's channel layer
 
@@ -23,6 +24,9 @@ sending it to the mover receiving the next position. Every table plays until its
 ``--max-moves`` moves; it reports games finished, moves/s, p50/p95/max latency, the sizes of
 the position messages after each player's first, and errors (a
 refused move, a closed socket, a silence longer than ``--timeout``), and exits 1 on any error.
+With ``--spectators N`` each table is open to spectators by its link, with no delay, and N
+anonymous clients watch it from before the first move to the end; the sizes of their messages
+after the first are reported apart.
 """
 
 from __future__ import annotations
@@ -125,10 +129,13 @@ def start_server(env: dict[str, str], log: Path) -> tuple[subprocess.Popen[bytes
     raise SystemExit("daphne did not listen within a minute")
 
 
-def create_tables(game: str, count: int, seed: int) -> list[dict[str, Any]]:
+def create_tables(
+    game: str, count: int, seed: int, *, watched: bool = False
+) -> list[dict[str, Any]]:
     """``count`` started tables of ``game``, each with two new users (decks of their own), the
     deals of table ``i`` from seed ``seed * 1000 + i`` (so that two runs, of two versions say,
-    play the same games); per table, the two players' session cookies and table id."""
+    play the same games), open to spectators by their link when ``watched``; per table, the
+    two players' session cookies, the spectator link's token and the table id."""
     import django
 
     django.setup()
@@ -140,6 +147,7 @@ def create_tables(game: str, count: int, seed: int) -> list[dict[str, Any]]:
     from decks.services import deck_create
     from tables.models import FriendTable
     from tables.services import friend_table_create, friend_table_join
+    from tables.spectators import spectator_settings_set
 
     samples = Path(ROOT / "fixtures" / "decks" / game)
     lists = [(samples / f"{name}.txt").read_text(encoding="utf-8") for name in DECKS[game]]
@@ -162,6 +170,8 @@ def create_tables(game: str, count: int, seed: int) -> list[dict[str, Any]]:
                 )
             )
         table = friend_table_create(owner=people[0], deck=decks[0])
+        if watched:
+            spectator_settings_set(table, spectators=FriendTable.Spectators.LINK, delay=0)
         friend_table_join(
             table_pk=table.pk, token=table.invite_token, user=people[1], deck=decks[1]
         )
@@ -172,7 +182,7 @@ def create_tables(game: str, count: int, seed: int) -> list[dict[str, Any]]:
             client = Client()
             client.force_login(person)
             cookies.append(client.cookies["sessionid"].value)
-        tables.append({"pk": table.pk, "cookies": cookies})
+        tables.append({"pk": table.pk, "cookies": cookies, "token": table.spectator_token})
     return tables
 
 
@@ -184,6 +194,8 @@ class Tally:
     connects: list[float] = field(default_factory=list)
     #: the size of every position message after a player's first (its page's whole view)
     sizes: list[int] = field(default_factory=list)
+    #: the same, of the spectators' messages
+    spectator_sizes: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     finished: int = 0
     capped: int = 0
@@ -295,7 +307,31 @@ async def play_table(
             arrivals.arrived()
         done.set()
 
-    await asyncio.gather(*(watched(cookie) for cookie in table["cookies"]))
+    async def spectator(socket_: Any) -> None:
+        """A spectator's messages after its first, until the game ends or the players stop."""
+        async with socket_:
+            while True:
+                try:
+                    text = await asyncio.wait_for(socket_.recv(), timeout=0.5)
+                except TimeoutError:
+                    if done.is_set():
+                        return
+                    continue
+                tally.spectator_sizes.append(len(text))
+                if json.loads(text).get("finished"):
+                    return
+
+    watching = []
+    for _ in range(args.spectators):  # connected, and sent the whole page, before play starts
+        socket_ = await connect(
+            f"{ws_url}watch/?token={table['token']}",
+            origin=url,  # type: ignore[arg-type]
+            open_timeout=args.timeout,
+            max_size=2**23,
+        )
+        await asyncio.wait_for(socket_.recv(), timeout=args.timeout)
+        watching.append(spectator(socket_))
+    await asyncio.gather(*(watched(cookie) for cookie in table["cookies"]), *watching)
     if moves[0] >= args.max_moves:
         tally.capped += 1
 
@@ -334,6 +370,7 @@ def main() -> None:
     parser.add_argument(
         "--arriving", type=int, default=4, help="players connecting at once before play starts"
     )
+    parser.add_argument("--spectators", type=int, default=0, help="watching each table")
     args = parser.parse_args()
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deckwright.settings")
@@ -362,7 +399,7 @@ def main() -> None:
             server, url = start_server(env, Path(data_dir) / "daphne.log")
         try:
             started = time.perf_counter()
-            tables = create_tables(args.game, args.tables, args.seed)
+            tables = create_tables(args.game, args.tables, args.seed, watched=args.spectators > 0)
             setup_seconds = time.perf_counter() - started
             from django.conf import settings
 
@@ -388,7 +425,10 @@ def main() -> None:
     engines = os.environ.get("DECKWRIGHT_ENGINES") or "default (compiled where built)"
     print(f"# Friend tables: {dt.date.today()}, {platform.node()}, {os.cpu_count()} cores")
     print(f"server: daphne at {url}, channel layer {layer}; engines {engines}")
-    print(f"game {args.game}: {len(tables)} tables, {2 * len(tables)} players")
+    print(
+        f"game {args.game}: {len(tables)} tables, {2 * len(tables)} players,"
+        f" {args.spectators * len(tables)} spectators"
+    )
     print(f"tables created in {setup_seconds:.1f} s")
     print(f"games finished: {stored_finished} of {len(tables)} ({tally.capped} at the move cap)")
     print(f"moves: {tally.moves} in {seconds:.1f} s = {tally.moves / seconds:.1f} moves/s")
@@ -404,13 +444,15 @@ def main() -> None:
             f"p50 {statistics.median(tally.connects) * 1000:.0f} ms, "
             f"max {max(tally.connects) * 1000:.0f} ms"
         )
-    if tally.sizes:
-        sizes = sorted(tally.sizes)
-        print(
-            f"messages after the first: {len(sizes)}, mean {statistics.mean(sizes) / 1000:.1f} KB,"
-            f" p95 {sizes[int(0.95 * (len(sizes) - 1))] / 1000:.1f} KB,"
-            f" max {sizes[-1] / 1000:.1f} KB, {sum(sizes) / 1e6:.1f} MB in all"
-        )
+    for who, sizes in (("", tally.sizes), ("spectators' ", tally.spectator_sizes)):
+        if sizes:
+            sizes = sorted(sizes)
+            print(
+                f"{who}messages after the first: {len(sizes)},"
+                f" mean {statistics.mean(sizes) / 1000:.1f} KB,"
+                f" p95 {sizes[int(0.95 * (len(sizes) - 1))] / 1000:.1f} KB,"
+                f" max {sizes[-1] / 1000:.1f} KB, {sum(sizes) / 1e6:.1f} MB in all"
+            )
     print(f"errors: {len(tally.errors)}")
     for error in tally.errors[:20]:
         print(f"  {error}")

@@ -1,8 +1,10 @@
 """The WebSocket of a friend table's spectators (``/ws/play/friends/<id>/watch/?token=...``):
-it pushes the delayed public view (``web.friends.spectator_message_at``) after every change of
+it pushes the delayed public view (``web.friends.spectator_update_at``) after every change of
 the table, and again when the delay lets the next action be shown (the page asks with
-``{"type": "refresh"}`` once the message's ``refresh_in`` seconds have passed). A spectator
-never moves: any other message is refused and changes nothing.
+``{"type": "refresh"}`` once the message's ``refresh_in`` seconds have passed). As a seat's, a
+message carries the log's groups its page does not show yet only (the page keeps the others);
+on connect the whole log. A spectator never moves: any other message is refused and changes
+nothing.
 
 Spectators join the table's group (``web.consumers.group_name``) so they hear "table.changed"
 like the players, and build their own message from what no seat holds privately; opening and
@@ -11,7 +13,7 @@ closing a spectator's connection changes the count the players are shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 from urllib.parse import parse_qs
 
@@ -22,7 +24,7 @@ from tables.errors import TableRefused
 from tables.selectors import friend_table_get
 from tables.spectators import spectator_check, watching_changed
 from web.consumers import TableSocket, group_name, table_changed_notify
-from web.friends import spectator_message_at
+from web.friends import spectator_update_at
 
 #: close code: this table lets nobody watch, or the spectator link is wrong
 CLOSE_NOT_ALLOWED = 4403
@@ -38,6 +40,8 @@ class FriendSpectatorConsumer(TableSocket):
     table_pk: int
     token: str
     counted = False
+    #: the log groups this connection's page shows (each message sends the rest only)
+    log_shown: Sequence[Mapping[str, Any]] = ()
 
     def connect(self) -> None:
         self.table_pk = int(self.scope["url_route"]["kwargs"]["pk"])
@@ -85,4 +89,7 @@ class FriendSpectatorConsumer(TableSocket):
         if table is None or table.seed is None:
             self.send_json({"type": "waiting", "message": "The game has not started yet."})
             return
-        self.send_json(spectator_message_at(table, type(self).clock()))
+        message, self.log_shown = spectator_update_at(
+            table, type(self).clock(), log_shown=self.log_shown
+        )
+        self.send_json(message)

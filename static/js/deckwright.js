@@ -5,6 +5,19 @@
 (function () {
   "use strict";
 
+  // A friend table's message (a seat's or a spectator's) replaces its play area but for the
+  // log's groups before data-log-from: the message does not send those again, the page keeps
+  // them (templates/web/_friend_log.html).
+  window.Deckwright = window.Deckwright || {};
+  window.Deckwright.showKeepingLog = function (area, html) {
+    var held = area.querySelectorAll("[data-friend-log] > [data-log-group]");
+    area.innerHTML = html;
+    var log = area.querySelector("[data-friend-log]");
+    var from = log ? Number(log.getAttribute("data-log-from")) || 0 : 0;
+    var first = log ? log.firstChild : null;
+    for (var i = 0; i < from && i < held.length; i++) log.insertBefore(held[i], first);
+  };
+
   // Error answers carry inline messages (a refused card, a bad decklist): swap them in too.
   if (window.htmx) {
     window.htmx.config.responseHandling = [

@@ -46,12 +46,7 @@
 
   // The log's groups before data-log-from are not sent again: they are kept from the page.
   function show(message) {
-    var held = area.querySelectorAll("[data-friend-log] > [data-log-group]");
-    area.innerHTML = message.html;
-    var log = area.querySelector("[data-friend-log]");
-    var from = log ? Number(log.getAttribute("data-log-from")) || 0 : 0;
-    var first = log ? log.firstChild : null;
-    for (var i = 0; i < from && i < held.length; i++) log.insertBefore(held[i], first);
+    window.Deckwright.showKeepingLog(area, message.html);
     received = Date.now();
     area.setAttribute("data-seen", String(message.seen));
     document.dispatchEvent(new CustomEvent("deckwright:table-updated"));

@@ -1,5 +1,7 @@
 /* A spectator's page (/play/friends/<id>/watch/<token>/): a WebSocket to the table's spectator
-   route (web/watch.py) sends the delayed public view as HTML, which replaces the play area.
+   route (web/watch.py) sends the delayed public view as HTML, which replaces the play area but
+   for the log's groups the message does not send again (those the page shows already, before
+   data-log-from: Deckwright.showKeepingLog in deckwright.js); a reconnect is sent the whole log.
    A message carries "refresh_in": after that many seconds the delay lets the next action be
    shown, so the page asks again with {"type": "refresh"}. A spectator sends no moves. */
 (function () {
@@ -31,7 +33,7 @@
     socket.addEventListener("message", function (event) {
       var message = JSON.parse(event.data);
       if (message.type === "position") {
-        area.innerHTML = message.html;
+        window.Deckwright.showKeepingLog(area, message.html);
         if (timer) window.clearTimeout(timer);
         timer = null;
         if (typeof message.refresh_in === "number") {

@@ -1,7 +1,8 @@
 """Play a friend in two browsers (issue 35, "Tests"): alice opens a Regality vs Religion table
 (and, in a second test, a Revolt N Reign one) on /play/, bob opens her invite link in a browser
 context of his own and joins with his deck, and the two play the whole game by clicking the
-table, each move travelling over the table's WebSocket and each page showing its own seat only.
+table, each move travelling over the table's WebSocket and each page showing its own seat only
+(a spectator's page, in a third browser, the public view and log to the end).
 A Reign Absolute table of three chairs (alice and bob by the link, the AI seated by alice in the
 last chair) played by clicking for a few turns; and a clocked table: both clocks shown, the
 running one counting down on the page, the mover's clock standing at what the server charged
@@ -23,9 +24,11 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from django.urls import reverse
 
 from tables.clocks import clock_words
 from tables.models import FriendSeat, FriendTable
+from tables.spectators import spectator_settings_set
 from tests.web.browser import ARTIFACTS, BROWSER_TESTS, TIMEOUT_MS, expect, log_in, sync_api
 from tests.web.conftest import RNR, make_deck, sample
 from tests.web.test_friend_tables import FACTIONS, RA, ra_deck
@@ -169,25 +172,51 @@ def _play_to_the_end(tabs, chooser: random.Random, most_moves: int) -> int:
     raise AssertionError(f"the game did not end in {most_moves} moves")
 
 
+def _log_shown(tab, log) -> None:
+    """``tab``, whose messages carried only the log's groups it did not hold, shows every
+    heading and line of ``log`` (a fresh connection's whole log), in order."""
+    headings = [group["heading"] for group in log]
+    lines = ["".join(p["text"] for p in line["parts"]) for g in log for line in g["lines"]]
+    assert len(headings) > 3
+    shown = "[data-friend-log] > [data-log-group]"
+    assert tab.eval_on_selector_all(f"{shown} > h3", "hs => hs.map(h => h.textContent)") == (
+        headings
+    )
+    assert tab.eval_on_selector_all(f"{shown} li", "ls => ls.map(l => l.textContent)") == lines
+
+
 def _whole_log_shown(tabs, people) -> None:
-    """Each page, whose messages carried only the log's groups it did not hold, shows the whole
-    log of its seat: every heading and line a fresh connection is sent, in order."""
+    """Each seat's page shows the whole log of its seat."""
     from rules.play import play_position
     from web.friends import seat_update
 
     table = FriendTable.objects.latest("pk")
     for tab, person in zip(tabs, people, strict=True):
-        _, log = seat_update(table, play_position(table), table.seats.get(user=person))
-        headings = [group["heading"] for group in log]
-        lines = ["".join(p["text"] for p in line["parts"]) for g in log for line in g["lines"]]
-        assert len(headings) > 3
-        shown = "[data-friend-log] > [data-log-group]"
-        assert tab.eval_on_selector_all(f"{shown} > h3", "hs => hs.map(h => h.textContent)") == (
-            headings
-        )
-        assert tab.eval_on_selector_all(f"{shown} li", "ls => ls.map(l => l.textContent)") == (
-            lines
-        )
+        _log_shown(tab, seat_update(table, play_position(table), table.seats.get(user=person))[1])
+
+
+def _spectator(browser, asgi_url):
+    """A third browser, signed in as nobody, watching the latest table by its spectator link
+    (the table opened to spectators with no delay)."""
+    table = FriendTable.objects.latest("pk")
+    spectator_settings_set(table, spectators=FriendTable.Spectators.LINK, delay=0)
+    context = browser.new_context(base_url=asgi_url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    tab.goto(reverse("friend-watch", args=[table.pk, table.spectator_token]))
+    expect(tab.get_by_test_id("friend-connection")).to_contain_text("Connected")
+    return tab
+
+
+def _spectator_saw_the_whole_game(tab) -> None:
+    """The spectator's page, sent the log's new groups only, ends at the game's end showing
+    the whole public log, as a fresh spectator's connection is sent it."""
+    from web.friends import spectator_update_at
+
+    expect(tab.get_by_test_id("play-status")).to_contain_text("Game over", timeout=MOVE_MS)
+    table = FriendTable.objects.latest("pk")
+    _log_shown(tab, spectator_update_at(table, time.time())[1])
+    tab.context.close()
 
 
 def _game_over_and_replayable(tabs, shot_name: str) -> None:
@@ -213,11 +242,13 @@ def test_two_browsers_play_a_whole_game_by_clicking_the_table(
     rvr_deck(user, "King's Court", sample(RVR, "legal-regality-standard"))
     rvr_deck(other_user, "Temple Guard", sample(RVR, "legal-religion-standard"))
     tabs = _seated_browsers(browser, asgi_url, (user, other_user), password)
-    # when alice opens a table and bob joins by its invite link
+    # when alice opens a table and bob joins by its invite link, and a spectator watches
     _open_and_join(*tabs, RVR)
+    watching = _spectator(browser, asgi_url)
     # then they play the whole game by clicking the table, one move at a time
     _play_to_the_end(tabs, random.Random(35), 200)
     _whole_log_shown(tabs, (user, other_user))
+    _spectator_saw_the_whole_game(watching)
     _game_over_and_replayable(tabs, "play-friend-alice.png")
 
 

@@ -19,9 +19,11 @@ from asgiref.sync import async_to_sync
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from tables.clocks import TableSettings, seat_presence, table_clocks
 from tables.models import FriendSeat, FriendTable
+from tables.selectors import friend_seat_names
 from tables.services import (
     TableRefused,
     friend_table_create,
@@ -32,7 +34,7 @@ from tables.services import (
 from tests.web.conftest import sample
 from tests.web.test_friend_tables import ACTION, FACTIONS, Player, ra_deck
 from tests.web.test_matchup_runs import RVR, rvr_deck
-from web.friends import seat_message, table_position
+from web.friends import seat_message, spectator_update_at, table_position
 
 pytestmark = pytest.mark.django_db
 
@@ -299,6 +301,12 @@ def test_a_flag_fall_ends_a_two_player_game_on_time_stored_and_replayable(
     assert lost["finished"] and not lost["your_move"] and not ACTION.search(lost["html"])
     assert "Game over: you lost (out of time)." in lost["html"]
     assert "Game over: you won (out of time)." in won["html"]
+    # and so are spectators, whose last position is the same one
+    watched, _ = spectator_update_at(table, clock.at(70).timestamp())
+    assert watched["finished"] and watched["refresh_in"] is None
+    names = friend_seat_names(table, None)
+    said = f"Game over: {names[winner.engine_seat]} won (out of time)."
+    assert escape(said) in watched["html"]
     # and it replays, the result stored
     client = alice if flagged.user.pk == user.pk else bob_client
     page = client.get(reverse("friend-table", args=[table.pk])).content.decode()

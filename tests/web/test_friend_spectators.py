@@ -2,8 +2,9 @@
 holds privately (re-dealing everything hidden from any seat leaves a spectator's message
 unchanged, for the three two-player games played at tables), the delay shows the actions stored
 long enough ago (the time is given, not read), a wrong spectator link and a table that lets
-nobody watch are refused, a spectator's move is refused and changes nothing, and every hand is
-shown after the game only when every seated person agreed.
+nobody watch are refused, a spectator's move is refused and changes nothing, every hand is
+shown after the game only when every seated person agreed, and a spectator's page, sent the log's
+new groups only, shows the whole log a fresh connection would.
 
 The consumers run in this thread as in tests/web/test_friend_tables.py (whose fixtures and
 scripted client are reused)."""
@@ -12,10 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
@@ -23,6 +25,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cards.models import Card
 from rules.agents import RandomAgent
 from rules.engines.core import CHANCE, TERMINAL, Rng
 from rules.play import play_position
@@ -37,6 +40,8 @@ from tests.web.conftest import make_deck, sample
 from tests.web.test_friend_tables import (  # noqa: F401
     ACTION,
     FACTIONS,
+    LOG,
+    LOG_GROUP,
     RA,
     REGGAE,
     SOCKET_GONE,
@@ -44,12 +49,14 @@ from tests.web.test_friend_tables import (  # noqa: F401
     _keep_test_connection,
     bob_client,
     closing_socket,
+    page_after,
     ra_deck,
     reggae_deck,
 )
 from tests.web.test_matchup_runs import RELIGION_STANDARD, RVR, rvr_deck
+from web import friends
 from web.consumers import group_name
-from web.friends import spectator_message, spectator_message_at, table_position
+from web.friends import spectator_message, spectator_update, spectator_update_at, table_position
 from web.routing import websocket_urlpatterns
 from web.watch import FriendSpectatorConsumer
 
@@ -166,9 +173,15 @@ def test_a_spectators_message_is_unchanged_when_anything_hidden_is_dealt_again(
             # a re-deal may start its log afresh (Regality vs Religion: its history names tiles
             # kept secret; Rival Realms: a quiet state): the history of play is carried over
             redealt.events = list(state.event_log())
-    # then a spectator is sent exactly the same message
+    # then a spectator is sent exactly the same message, whole or after half the log
     assert spectator_message(table, once) == message
     assert spectator_message(table, twice) == message
+    log = spectator_update(table, state)[1]
+    held = log[: len(log) // 2]
+    for redealt in (once, twice):
+        assert spectator_update(table, redealt, log_shown=held) == spectator_update(
+            table, state, log_shown=held
+        )
 
 
 def test_the_public_view_shows_hands_as_backs(user, other_user):
@@ -196,11 +209,11 @@ def test_the_delay_shows_the_actions_stored_long_enough_ago(user, other_user):
     assert visible_action_count(table, 1060.0) == 4
     assert visible_action_count(table, 1159.0) == 4
     assert visible_action_count(table, 1160.0) == total
-    message = spectator_message_at(table, 1100.0)
+    message = spectator_update_at(table, 1100.0)[0]
     assert message["refresh_in"] == 60.0
     assert message == spectator_message(table, play_position(table, 4), refresh_in=60.0)
-    assert spectator_message_at(table, 2000.0)["refresh_in"] is None
-    assert spectator_message_at(table, 2000.0) == spectator_message(table, table_position(table))
+    assert spectator_update_at(table, 2000.0)[0]["refresh_in"] is None
+    assert spectator_update_at(table, 2000.0)[0] == spectator_message(table, table_position(table))
 
 
 class Spectator:
@@ -273,7 +286,9 @@ def test_a_spectators_move_is_refused_changes_nothing_and_the_players_see_the_co
     first, refused, again, watching = async_to_sync(watch)()
     assert first["type"] == "position"
     assert refused == {"type": "refused", "message": FriendSpectatorConsumer.SPECTATORS_REFUSED}
-    assert again == first
+    # the same page again, its log not sent a second time
+    assert page_after(page_after(None, first), again) == page_after(None, first)
+    assert LOG_GROUP.findall(again["html"]) == []
     assert watching == 1
     table.refresh_from_db()
     assert table.actions == before
@@ -321,12 +336,12 @@ def test_every_hand_is_open_only_after_the_game_and_only_when_everyone_agreed(
 ):
     table = finished(RVR, user, other_user)
     replay = reverse("friend-replay", args=[table.pk])
-    assert spectator_message_at(table, 0.0)["revealed"] is False
+    assert spectator_update_at(table, 0.0)[0]["revealed"] is False
     assert "Every hand is open" not in alice.get(replay).content.decode()
     # one player agreeing is not enough
     alice.post(reverse("friend-reveal", args=[table.pk]), {"reveal": "on"})
     table.refresh_from_db()
-    assert spectator_message_at(table, 0.0)["revealed"] is False
+    assert spectator_update_at(table, 0.0)[0]["revealed"] is False
     assert "Every hand is open" not in bob_client.get(replay).content.decode()
     watch_replay = reverse("friend-watch-replay", args=[table.pk, table.spectator_token])
     public_replay = alice.get(watch_replay, {"step": 3}).content.decode()
@@ -335,7 +350,7 @@ def test_every_hand_is_open_only_after_the_game_and_only_when_everyone_agreed(
     # every player agreeing opens every hand, for spectators and players
     bob_client.post(reverse("friend-reveal", args=[table.pk]), {"reveal": "on"})
     table.refresh_from_db()
-    message = spectator_message_at(table, 0.0)
+    message = spectator_update_at(table, 0.0)[0]
     assert message["revealed"] is True
     assert "every hand open" in message["html"]
     assert "Every hand is open" in alice.get(replay).content.decode()
@@ -343,7 +358,7 @@ def test_every_hand_is_open_only_after_the_game_and_only_when_everyone_agreed(
     # and taking it back hides them again
     alice.post(reverse("friend-reveal", args=[table.pk]), {})
     table.refresh_from_db()
-    assert spectator_message_at(table, 0.0)["revealed"] is False
+    assert spectator_update_at(table, 0.0)[0]["revealed"] is False
 
 
 def test_an_agreement_opens_nothing_while_the_game_is_in_play(user, other_user):
@@ -351,7 +366,7 @@ def test_an_agreement_opens_nothing_while_the_game_is_in_play(user, other_user):
     for person in (user, other_user):
         reveal_after_set(table_pk=table.pk, user=person, reveal=True)
     table.refresh_from_db()
-    message = spectator_message_at(table, 0.0)
+    message = spectator_update_at(table, 0.0)[0]
     assert message["revealed"] is False
     assert "as spectators see it" in message["html"]
 
@@ -425,3 +440,89 @@ def test_the_socket_sends_the_delayed_view_by_its_clock(user, other_user, monkey
     message = async_to_sync(watch)()
     table.refresh_from_db()
     assert message == spectator_message(table, play_position(table, 1), refresh_in=380.0)
+
+
+def test_a_spectators_page_sent_only_new_log_groups_shows_the_whole_log_to_the_end(
+    user, other_user
+):
+    table = started(RVR, user, other_user)
+    users = seat_users(table)
+    chooser = random.Random(5)
+
+    async def watch() -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+        spectator = Spectator(table, table.spectator_token)
+        assert (await spectator.socket.connect())[0]
+        messages = [await spectator.socket.receive_json_from(timeout=20)]
+        layer = get_channel_layer()
+        assert layer is not None
+        while not messages[-1]["finished"]:
+            await sync_to_async(people_move)(table, users, 1, seed=chooser.randrange(10**6))
+            await layer.group_send(group_name(table.pk), {"type": "table.changed"})
+            messages.append(await spectator.socket.receive_json_from(timeout=20))
+        # every seated person agrees to show the cards: the log opens from its first hidden tile
+        for person in (user, other_user):
+            await sync_to_async(reveal_after_set)(table_pk=table.pk, user=person, reveal=True)
+        await layer.group_send(group_name(table.pk), {"type": "table.changed"})
+        revealed = await spectator.socket.receive_json_from(timeout=20)
+        await spectator.socket.disconnect()
+        # a spectator connecting now is sent the whole page at once
+        fresh = Spectator(table, table.spectator_token)
+        assert (await fresh.socket.connect())[0]
+        whole = await fresh.socket.receive_json_from(timeout=20)
+        await fresh.socket.disconnect()
+        return messages[0], [*messages[1:], revealed], whole
+
+    first, updates, whole = async_to_sync(watch)()
+    assert len(updates) > 10  # a whole game, one message a move
+    page = page_after(None, first)
+    for message in updates:
+        page = page_after(page, message)
+    # then the page built from the messages is the whole page a fresh connection shows
+    assert page == page_after(None, whole)
+    assert updates[-1]["revealed"] and "every hand open" in updates[-1]["html"]
+    assert len(page["log"]) > 5
+    # and a message in play sends a part of the log only, not the whole of it
+    before_end = updates[-3]
+    start = LOG.search(before_end["html"])
+    assert start is not None and int(start.group(1)) > 0
+    assert len(before_end["html"]) < len(whole["html"])
+
+
+def test_spectators_at_one_position_share_one_view_built_once(user, other_user, monkeypatch):
+    table = started("revolt-n-reign", user, other_user)
+    users = seat_users(table)
+    people_move(table, users, 6)
+    table.refresh_from_db()
+    whole_view = spectator_message(table, table_position(table))
+    built: list[int] = []
+    build = friends.spectator_view
+
+    def counted(*args: Any, **kwargs: Any) -> friends.SpectatorView:
+        built.append(len(args[0].actions))
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(friends, "spectator_view", counted)
+    now = time.time()
+    # given ten spectators connecting at one position: one view is built, the same for all
+    connected = [spectator_update_at(table, now) for _ in range(10)]
+    assert built == [len(table.actions)]
+    assert all(each == connected[0] for each in connected)
+    assert connected[0][0] == whole_view
+    # when a move is made, the view is built again once for the spectators in step
+    people_move(table, users, 1, seed=9)
+    table.refresh_from_db()
+    in_step = [spectator_update_at(table, now, log_shown=connected[0][1]) for _ in range(10)]
+    assert built == [len(table.actions) - 1, len(table.actions)]
+    assert all(each == in_step[0] for each in in_step)
+    whole = spectator_update_at(table, now)
+    assert page_after(page_after(None, connected[0][0]), in_step[0][0]) == page_after(
+        None, whole[0]
+    )
+    assert len(built) == 2  # a new page at the same position: the view as built, whole
+    # and a card of the game saved (an edit in the admin, say) builds it again, at the same
+    # position: the card's name or rules may have changed
+    card = Card.objects.filter(game__slug="revolt-n-reign").order_by("pk").first()
+    assert card is not None
+    card.save()
+    spectator_update_at(table, now)
+    assert len(built) == 3

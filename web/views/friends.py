@@ -54,7 +54,7 @@ from tables.spectators import (
     visible_action_count,
 )
 from web.consumers import table_changed_notify
-from web.friends import channel_layer_words, spectator_message_at, table_position, watching_words
+from web.friends import channel_layer_words, spectator_update_at, table_position, watching_words
 from web.limits import heavy_page
 from web.narration import narrated_log
 from web.table import replay_table
@@ -289,7 +289,7 @@ def friend_watch(request: HttpRequest, pk: int, token: str = "") -> HttpResponse
         "seats": list(table.seats.all()),
         "delay_words": DELAYS.get(table.spectator_delay, f"{table.spectator_delay} seconds"),
         "socket_url": f"{settings.WEBSOCKET_URL}/ws/play/friends/{table.pk}/watch/{query}",
-        "html": spectator_message_at(table, clock_now().timestamp())["html"]
+        "html": spectator_update_at(table, clock_now().timestamp())[0]["html"]
         if table.seed is not None
         else "",
         "replay_url": replay,
