@@ -46,6 +46,20 @@ def redis_reason(url: str) -> str | None:
     return None
 
 
+def redis_emptied(slot: str) -> str:
+    """The URL of the Redis database a test file uses as its own (``redis_test_url``), emptied
+    of whatever an earlier, aborted run left; the test is skipped with the reason where Redis
+    does not answer."""
+    import redis
+
+    url = redis_test_url(slot)
+    reason = redis_reason(url)
+    if reason:
+        pytest.skip(reason)
+    redis.Redis.from_url(url).flushdb()
+    return url
+
+
 @contextmanager
 def shared_counter_store(store: str, settings: Any, redis_url: str) -> Iterator[None]:
     """Count limits in ``store`` ("database": the table of accounts/migrations/0001; "redis": the

@@ -15,7 +15,7 @@ from celery.signals import task_postrun
 from rules.lab.jobs import simulation_job_dispatch, simulation_job_play_inline
 from rules.lab.tasks import simulation_chunk_play
 from rules.models import SimulationJob
-from tests.counter_stores import redis_test_url
+from tests.counter_stores import redis_emptied, redis_test_url
 from tests.game_data import game_data_put_back
 from tests.rules.jobs_helpers import outcomes
 from tests.web.conftest import make_deck, store_matchup_job
@@ -61,25 +61,10 @@ def test_the_task_of_a_deleted_matchup_ends_quietly(user):
     assert simulation_chunk_play.apply(args=[pk, 0]).get() == "missing"
 
 
-def _redis_reason() -> str | None:
-    import redis
-
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
-    except (redis.RedisError, OSError) as error:
-        return f"Redis is not reachable at {REDIS_URL} ({error}); start redis-server to run it"
-    return None
-
-
 @pytest.fixture
 def redis_broker() -> str:
-    reason = _redis_reason()
-    if reason:
-        pytest.skip(reason)
-    import redis
-
-    redis.Redis.from_url(REDIS_URL).flushdb()  # no stale task from an earlier, aborted run
-    return REDIS_URL
+    """This file's Redis database as the broker, emptied (skipped where Redis is absent)."""
+    return redis_emptied("matchup_tasks")
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from rules.lab.jobs import simulation_chunk_run, simulation_job_play_inline
 from rules.models import SimulationJob
-from tests.counter_stores import redis_reason, redis_test_url
+from tests.counter_stores import redis_emptied, redis_test_url
 from tests.rules.jobs_helpers import faction_decks, matchup_job, metagame_job, outcomes
 from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
 
@@ -253,11 +253,7 @@ def broker(settings) -> Iterator[str]:
     the tests' tasks still run eagerly, in the test's process."""
     import redis
 
-    url = redis_test_url("simulation_resume")
-    reason = redis_reason(url)
-    if reason:
-        pytest.skip(reason)
-    redis.Redis.from_url(url).flushdb()
+    url = redis_emptied("simulation_resume")
     settings.CELERY_BROKER_URL = url
     yield url
     redis.Redis.from_url(url).flushdb()
