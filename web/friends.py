@@ -30,7 +30,7 @@ from tables.clocks import clock_words, table_clocks
 from tables.models import FriendSeat, FriendTable
 from tables.selectors import friend_mover_words, friend_result_words, friend_seat_names
 from tables.spectators import cards_revealed, seconds_to_next_action, visible_action_count
-from web.narration import card_pages, narrated_log
+from web.narration import card_links, narrated_log
 from web.table import table_for
 from web.views.play import beside_choices, hand_in_bar, seat_choices
 
@@ -246,7 +246,7 @@ def spectator_update_at(
     slug = table.game.slug
     key = (
         engine_for(slug),
-        card_pages(slug),
+        card_links(slug),
         table.seed,
         json.dumps(table.setup, sort_keys=True),
         tuple(table.actions[:shown]),

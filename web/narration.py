@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from cards.caching import GenerationMemo
 from cards.models import Card
@@ -35,15 +35,39 @@ def card_pages(game_slug: str) -> Mapping[str, Card]:
     return _pages.get(game_slug)
 
 
-def _group(group: TurnGroup, pages: Mapping[str, Card]) -> dict[str, Any]:
+class CardLinks(NamedTuple):
+    """A game's card names and card-page addresses by engine key, as every log shows them."""
+
+    names: Mapping[str, str]
+    urls: Mapping[str, str]
+
+
+def _links_build(game_slug: str) -> CardLinks:
+    pages = _pages.get(game_slug, recheck=True)
+    return CardLinks(
+        MappingProxyType({key: card.name for key, card in pages.items()}),
+        MappingProxyType({key: card.get_absolute_url() for key, card in pages.items()}),
+    )
+
+
+#: kept beside the cards themselves, on the same counter: a log line naming a card no longer
+#: looks up its page's address each time (a quarter of narrating a long game's log)
+_links: GenerationMemo[str, CardLinks] = GenerationMemo(GENERATION_KEY, _links_build)
+
+
+def card_links(game_slug: str) -> CardLinks:
+    """The game's card names and card-page addresses, kept as ``card_pages`` is."""
+    return _links.get(game_slug)
+
+
+def _group(group: TurnGroup, links: CardLinks) -> dict[str, Any]:
     lines = []
     for line in group.lines:
         parts = []
         for part in line.parts:
             if isinstance(part, CardRef):
-                card = pages.get(part.key)
-                name = card.name if card is not None else part.name
-                parts.append({"text": name, "url": card.get_absolute_url() if card else ""})
+                name = links.names.get(part.key, part.name)
+                parts.append({"text": name, "url": links.urls.get(part.key, "")})
             else:
                 parts.append({"text": part, "url": ""})
         lines.append({"player": line.player, "parts": parts, "text": line.text})
@@ -62,10 +86,9 @@ def narrated_log(
     ``heading``, ``turn``, ``player`` and ``lines``; a line's ``parts`` are text with a ``url``
     for every card (empty for plain words)."""
     plugin = find_plugin(game_slug)
-    pages = card_pages(game_slug)
-    names = {key: card.name for key, card in pages.items()}
+    links = card_links(game_slug)
     if plugin is None:
-        groups = Narrator(seats, names).narrate(events)
+        groups = Narrator(seats, links.names).narrate(events)
     else:
-        groups = plugin.narrate(events, seats, names)
-    return [_group(group, pages) for group in groups]
+        groups = plugin.narrate(events, seats, links.names)
+    return [_group(group, links) for group in groups]

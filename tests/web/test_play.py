@@ -15,7 +15,7 @@ from rules.engines.core import find_plugin
 from rules.models import PlayedGame
 from rules.play import play_position
 from tests.web.test_matchup_runs import GAMES, game_some_moves_in, two_decks
-from web.narration import card_pages
+from web.narration import card_links, card_pages
 
 pytestmark = pytest.mark.django_db
 
@@ -286,8 +286,9 @@ def test_the_play_help_page_explains_clicking_the_table(client):
 
 def test_the_card_names_of_logs_and_choices_are_read_once_until_a_card_changes():
     """Every log and choice a play page or friend table narrates names cards through
-    ``card_pages``: read from the database once, then kept until a card changes (a renamed
-    card is named anew at once, as every process is told)."""
+    ``card_pages`` and links them through ``card_links``: read from the database once, then
+    kept until a card changes (a renamed card is named anew at once, as every process is
+    told)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -296,9 +297,11 @@ def test_the_card_names_of_logs_and_choices_are_read_once_until_a_card_changes()
 
     game = "revolt-n-reign"
     pages = card_pages(game)
+    links = card_links(game)
     assert len(pages) > 100
     with CaptureQueriesContext(connection) as queries:
         assert card_pages(game) is pages
+        assert card_links(game) is links  # names and card-page addresses, as logs show them
     assert len(queries) == 0
     card = Card.objects.filter(game__slug=game).order_by("pk").first()
     old_key = card_key(card.name)
@@ -307,5 +310,9 @@ def test_the_card_names_of_logs_and_choices_are_read_once_until_a_card_changes()
     renamed = card_pages(game)
     assert renamed[card_key("Renamed In The Test")].pk == card.pk
     assert old_key not in renamed
+    new_links = card_links(game)
+    assert new_links.names[card_key("Renamed In The Test")] == "Renamed In The Test"
+    assert new_links.urls[card_key("Renamed In The Test")] == card.get_absolute_url()
+    assert old_key not in new_links.names
     with pytest.raises(TypeError):  # one process's copy for every request: nobody changes it
         renamed["x"] = card
