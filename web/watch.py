@@ -7,8 +7,9 @@ on connect the whole log. A spectator never moves: any other message is refused 
 nothing.
 
 Spectators join the table's group (``web.consumers.group_name``) so they hear "table.changed"
-like the players, and build their own message from what no seat holds privately; opening and
-closing a spectator's connection changes the count the players are shown.
+like the players, and are sent a view built from what no seat holds privately, once per
+position for all the table's spectators a process serves; opening and closing a spectator's
+connection changes the count the players are shown.
 """
 
 from __future__ import annotations
