@@ -195,12 +195,18 @@ class SpectatorView:
 
 
 def spectator_view(
-    table: FriendTable, state: State, *, revealed: bool = False, ended: bool = False
+    table: FriendTable,
+    state: State,
+    *,
+    revealed: bool = False,
+    ended: bool = False,
+    names: Sequence[str] | None = None,
 ) -> SpectatorView:
     """The spectators' view of ``table`` in position ``state``. ``ended``: the table ended at
-    ``state`` though its rules' game goes on (a flag fell)."""
+    ``state`` though its rules' game goes on (a flag fell). ``names``: the seats' names, where
+    the caller has read them already."""
     slug = table.game.slug
-    names = friend_seat_names(table, None)
+    names = list(friend_seat_names(table, None) if names is None else names)
     events = [e.as_dict() for e in state.event_log()] if revealed else public_events(state)
     finished = ended or state.is_terminal()
     context = {
@@ -244,6 +250,7 @@ def spectator_update_at(
     revealed = latest and cards_revealed(table)
     ended = latest and table.status == FriendTable.Status.FINISHED
     slug = table.game.slug
+    names = tuple(friend_seat_names(table, None))
     key = (
         engine_for(slug),
         card_links(slug),
@@ -254,12 +261,13 @@ def spectator_update_at(
         ended,
         table.winner,
         table.end_reason,
-        tuple(friend_seat_names(table, None)),
+        names,
     )
     kept = _spectator_views.get(table.pk)
     if kept is None or not _same_key(kept[0], key):
         state = play_position(table, None if latest else shown)
-        kept = (key, spectator_view(table, state, revealed=revealed, ended=ended))
+        view = spectator_view(table, state, revealed=revealed, ended=ended, names=names)
+        kept = (key, view)
         with _spectator_views_lock:
             _spectator_views[table.pk] = kept
             _spectator_views.move_to_end(table.pk)

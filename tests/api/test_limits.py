@@ -4,15 +4,12 @@ that a forged X-Forwarded-For cannot change, on the real shared backends (databa
 
 from __future__ import annotations
 
-import time
 import uuid
-from types import SimpleNamespace
 
 import pytest
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-from common import counters
 from common.clientip import client_ip
 from common.counters import counter_add, window_hit
 from tests.counter_stores import STORES, redis_test_url, shared_counter_store
@@ -31,14 +28,10 @@ def shared_limits(request, settings):
 
 
 @pytest.fixture
-def tight_anonymous_rate(settings, monkeypatch):
-    """Three anonymous requests a minute, counted in one window: the counters' clock stands
-    still while the test runs, so a window's end cannot fall between its requests (on a slow
-    machine one did, and the fourth request was the first of a new window)."""
+def tight_anonymous_rate(settings, still_counter_clock):
+    """Three anonymous requests a minute, counted in one window."""
     rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "anon": "3/minute"}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
-    now = time.time()
-    monkeypatch.setattr(counters, "time", SimpleNamespace(time=lambda: now))
 
 
 def _forged() -> str:

@@ -93,7 +93,9 @@ def test_unlimited_rates_count_nothing(shared_limits, settings):
     assert _counter_statements(queries) == []
 
 
-def test_limits_and_retry_after_are_those_of_each_throttle(shared_limits, settings):
+def test_limits_and_retry_after_are_those_of_each_throttle(
+    shared_limits, settings, still_counter_clock
+):
     # given a tight anonymous rate and a looser user rate, counted together
     _rates(settings, "3/minute", "5/minute")
     client = APIClient()

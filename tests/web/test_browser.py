@@ -374,6 +374,8 @@ def test_matchup_with_progress_results_and_replay(page, user, password):
     expect(step).to_contain_text("Step 1 of")
     page.get_by_role("link", name="Next step").click()
     expect(step).to_contain_text("Step 2 of")
+    # the arrow keys are the page's deferred script's: the heading shows before that script runs
+    page.wait_for_load_state("domcontentloaded")
     page.keyboard.press("ArrowRight")
     expect(step).to_contain_text("Step 3 of")
     page.get_by_label(re.compile("Go to step")).fill("1")
