@@ -57,8 +57,11 @@ class PlayConflict(PlayRefused):
     """A move chosen at an older version of the game (a double submit, another tab)."""
 
 
-#: stored games whose latest position each process keeps (``play_position``)
+#: positions each process keeps (``play_position``): a stored game's latest, and the earlier one
+#: last asked for (a delayed spectator's)
 POSITIONS_KEPT = 256
+#: which of a stored game's kept positions: the latest, or the earlier one last asked for
+LATEST, EARLIER = "latest", "earlier"
 
 
 class _Kept(NamedTuple):
@@ -80,8 +83,8 @@ class _Kept(NamedTuple):
         )
 
 
-# (kind of stored game, its pk) -> its latest position
-_positions: OrderedDict[tuple[str, Any], _Kept] = OrderedDict()
+# (kind of stored game, its pk, LATEST or EARLIER) -> that position
+_positions: OrderedDict[tuple[str, Any, str], _Kept] = OrderedDict()
 _positions_lock = threading.Lock()
 
 
@@ -89,31 +92,40 @@ def play_position(game: StoredGame, count: int | None = None) -> State:
     """The position the stored actions lead to, or the first ``count`` of them (replayed from
     the seed and setup).
 
-    The latest position of each stored game is kept (``POSITIONS_KEPT`` games a process): a
-    move, and then each seat's view of it, continue from it and apply only the actions stored
-    since, instead of replaying the whole game again (which grows with the game: 41 ms for a
-    940-action Reign Absolute game). A kept position is used only when its actions are the
-    first of the stored ones and the game's engine is the one it was played with (no card has
-    changed since), so it is always the position a replay would give; the caller gets its own
-    copy to play on.
+    Each process keeps two positions of each stored game (``POSITIONS_KEPT`` in all): its
+    latest, and the earlier one last asked for. A move, and then each seat's view of it,
+    continue from the latest and apply only the actions stored since, instead of replaying the
+    whole game again (which grows with the game: 41 ms for a 940-action Reign Absolute game);
+    a spectator watching with a delay asks for an earlier position that moves on an action at a
+    time, and continues from the one it saw last. A kept position is used only when its actions
+    are the first of the ones asked for and the game's engine is the one it was played with (no
+    card has changed since), so it is always the position a replay would give; the caller gets
+    its own copy to play on.
     """
     from rules.adapters import engine_for
 
     engine = engine_for(game.game.slug)
     actions = [str(text) for text in (game.actions if count is None else game.actions[:count])]
     pk = getattr(game, "pk", None)  # None: not stored, nothing names it from call to call
-    key = (type(game).__qualname__, pk) if count is None and pk is not None else None
-    kept = _positions.get(key) if key is not None else None
-    if kept is not None and kept.leads_to(engine, game, actions):
+    name = type(game).__qualname__
+    kept = None
+    if pk is not None:
+        usable = (_positions.get((name, pk, which)) for which in (LATEST, EARLIER))
+        kept = max(
+            (k for k in usable if k is not None and k.leads_to(engine, game, actions)),
+            key=lambda k: len(k.actions),
+            default=None,
+        )
+    if kept is not None:
         state = kept.state.clone()
         done = len(kept.actions)
     else:
-        kept = None
         state = engine.new_initial_state(int(game.seed), game.setup)
         done = 0
     for text in actions[done:]:
         state.apply(Action.parse(text))
-    if key is not None and (kept is None or done < len(actions)):
+    if pk is not None and (kept is None or done < len(actions)):
+        key = (name, pk, LATEST if count is None else EARLIER)
         with _positions_lock:
             _positions[key] = _Kept(engine, game.seed, game.setup, tuple(actions), state.clone())
             _positions.move_to_end(key)

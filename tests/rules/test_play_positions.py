@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cards.models import Card
+from rules import play
 from rules.adapters import engine_for
 from rules.engines.core import CHANCE, Action, State
 from rules.play import play_position
@@ -148,3 +150,60 @@ def test_a_card_saved_is_played_as_saved_from_the_next_position_on():
     # and the game's position is replayed with it, not continued from the kept one
     assert looks(play_position(row)) == looks(replayed(row))
     assert play_position(row).game is fresh
+
+
+def played_row(slug: str, pk: int, seed: int, length: int, moves: int) -> GameRow:
+    """A stored game of ``length`` actions (fewer if it ends), chosen at random by ``moves``."""
+    engine = engine_for(slug)
+    row = GameRow(slug, pk=pk, seed=seed, setup=engine.example_setups()[0])
+    state, chooser = engine.new_initial_state(seed, row.setup), random.Random(moves)
+    while len(row.actions) < length and not state.is_terminal():
+        action = next_action(state, chooser)
+        state.apply(action)
+        row.actions.append(str(action))
+    return row
+
+
+def test_a_delayed_spectator_continues_from_the_position_it_saw_last(monkeypatch):
+    # given a Reign Absolute table watched with a delay of 5 actions while its seats play
+    full = played_row("reign-absolute", pk=7, seed=11, length=120, moves=3)
+    row = GameRow(full.slug, full.pk, full.seed, full.setup)
+    parsed: list[str] = []
+    parse = Action.parse
+
+    def counted(text: str) -> Action:
+        parsed.append(text)
+        return parse(text)
+
+    monkeypatch.setattr(play, "Action", SimpleNamespace(parse=counted))
+    delay, shown = 5, 0
+    for action in full.actions:
+        # when each action is stored, the seats ask for the latest position and the spectator
+        # for the one 5 actions back
+        row.actions.append(action)
+        assert looks(play_position(row)) == looks(replayed(row))
+        if len(row.actions) > delay:
+            shown = len(row.actions) - delay
+            assert looks(play_position(row, shown)) == looks(replayed(row, shown))
+    # then every stored action was applied once for the seats and once for the spectator, where
+    # replaying the spectator's position from the seed each time applies them over and over
+    assert shown == len(full.actions) - delay > 100
+    assert len(parsed) == len(full.actions) + shown
+
+
+@pytest.mark.parametrize("slug", GAMES)
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    moves=st.integers(0, 2**31 - 1),
+    asks=st.lists(st.one_of(st.none(), st.integers(0, 60)), min_size=1, max_size=30),
+)
+def test_earlier_and_latest_positions_asked_in_any_order_are_a_replay_s(slug, seed, moves, asks):
+    # given a stored game of each kind, of up to 60 actions
+    row = played_row(slug, pk=seed % 1000 + 2000, seed=seed, length=60, moves=moves)
+    for count in asks:
+        # when the latest position (None) or the first ``count`` actions' is asked for, in any
+        # order (a spectator's delay, a step back, a seat between them)
+        count = None if count is None else min(count, len(row.actions))
+        # then it is the replay's
+        assert looks(play_position(row, count)) == looks(replayed(row, count))
