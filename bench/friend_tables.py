@@ -4,6 +4,7 @@
     .venv/bin/python bench/friend_tables.py --tables 10 --game revolt-n-reign
     .venv/bin/python bench/friend_tables.py --tables 5 --game reign-absolute
     .venv/bin/python bench/friend_tables.py --tables 5 --spectators 2   # two watching each
+    .venv/bin/python bench/friend_tables.py --tables 5 --spectators 2 --spectator-delay 2
     .venv/bin/python bench/friend_tables.py --url http://127.0.0.1:8002   # a running server
     .venv/bin/python bench/friend_tables.py --in-memory        # one process's channel layer
 
@@ -24,9 +25,10 @@ sending it to the mover receiving the next position. Every table plays until its
 ``--max-moves`` moves; it reports games finished, moves/s, p50/p95/max latency, the sizes of
 the position messages after each player's first, and errors (a
 refused move, a closed socket, a silence longer than ``--timeout``), and exits 1 on any error.
-With ``--spectators N`` each table is open to spectators by its link, with no delay, and N
-anonymous clients watch it from before the first move to the end; the sizes of their messages
-after the first are reported apart.
+With ``--spectators N`` each table is open to spectators by its link, with no delay (or
+``--spectator-delay`` seconds), and N anonymous clients watch it from before the first move to
+the end, asking again when a message's ``refresh_in`` says, as the page does; the sizes of their
+messages after the first are reported apart.
 """
 
 from __future__ import annotations
@@ -130,11 +132,12 @@ def start_server(env: dict[str, str], log: Path) -> tuple[subprocess.Popen[bytes
 
 
 def create_tables(
-    game: str, count: int, seed: int, *, watched: bool = False
+    game: str, count: int, seed: int, *, watched: bool = False, delay: int = 0
 ) -> list[dict[str, Any]]:
     """``count`` started tables of ``game``, each with two new users (decks of their own), the
     deals of table ``i`` from seed ``seed * 1000 + i`` (so that two runs, of two versions say,
-    play the same games), open to spectators by their link when ``watched``; per table, the
+    play the same games), open to spectators by their link when ``watched`` (``delay`` seconds
+    behind the play); per table, the
     two players' session cookies, the spectator link's token and the table id."""
     import django
 
@@ -171,7 +174,7 @@ def create_tables(
             )
         table = friend_table_create(owner=people[0], deck=decks[0])
         if watched:
-            spectator_settings_set(table, spectators=FriendTable.Spectators.LINK, delay=0)
+            spectator_settings_set(table, spectators=FriendTable.Spectators.LINK, delay=delay)
         friend_table_join(
             table_pk=table.pk, token=table.invite_token, user=people[1], deck=decks[1]
         )
@@ -307,19 +310,27 @@ async def play_table(
             arrivals.arrived()
         done.set()
 
-    async def spectator(socket_: Any) -> None:
-        """A spectator's messages after its first, until the game ends or the players stop."""
+    async def spectator(socket_: Any, first: str | bytes) -> None:
+        """A spectator's messages after its first, until the game ends or the players stop (and,
+        with a delay, the delay has passed since). As the page does, it asks for a refresh once
+        a message's ``refresh_in`` seconds have passed."""
+        refresh_at = _refresh_at(first)
         async with socket_:
             while True:
+                wait = 0.5 if refresh_at is None else max(0.0, refresh_at - time.monotonic())
                 try:
-                    text = await asyncio.wait_for(socket_.recv(), timeout=0.5)
+                    text = await asyncio.wait_for(socket_.recv(), timeout=min(wait, 0.5))
                 except TimeoutError:
-                    if done.is_set():
+                    if refresh_at is not None and time.monotonic() >= refresh_at:
+                        refresh_at = None
+                        await socket_.send(json.dumps({"type": "refresh"}))
+                    elif done.is_set() and (refresh_at is None or args.spectator_delay == 0):
                         return
                     continue
                 tally.spectator_sizes.append(len(text))
                 if json.loads(text).get("finished"):
                     return
+                refresh_at = _refresh_at(text)
 
     watching = []
     for _ in range(args.spectators):  # connected, and sent the whole page, before play starts
@@ -329,11 +340,19 @@ async def play_table(
             open_timeout=args.timeout,
             max_size=2**23,
         )
-        await asyncio.wait_for(socket_.recv(), timeout=args.timeout)
-        watching.append(spectator(socket_))
+        first = await asyncio.wait_for(socket_.recv(), timeout=args.timeout)
+        watching.append(spectator(socket_, first))
     await asyncio.gather(*(watched(cookie) for cookie in table["cookies"]), *watching)
     if moves[0] >= args.max_moves:
         tally.capped += 1
+
+
+def _refresh_at(message: str | bytes) -> float | None:
+    """When (``time.monotonic``) a spectator's page asks again after ``message``: None when the
+    message names no time (no delay, or nothing more to show yet). The page waits a quarter of
+    a second more than it is told (static/js/friend-watch.js)."""
+    refresh_in = json.loads(message).get("refresh_in")
+    return None if refresh_in is None else time.monotonic() + float(refresh_in) + 0.25
 
 
 async def play_all(url: str, tables: list[dict[str, Any]], args: argparse.Namespace) -> Tally:
@@ -371,6 +390,9 @@ def main() -> None:
         "--arriving", type=int, default=4, help="players connecting at once before play starts"
     )
     parser.add_argument("--spectators", type=int, default=0, help="watching each table")
+    parser.add_argument(
+        "--spectator-delay", type=int, default=0, help="seconds the spectators' view lags play"
+    )
     args = parser.parse_args()
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "deckwright.settings")
@@ -399,7 +421,13 @@ def main() -> None:
             server, url = start_server(env, Path(data_dir) / "daphne.log")
         try:
             started = time.perf_counter()
-            tables = create_tables(args.game, args.tables, args.seed, watched=args.spectators > 0)
+            tables = create_tables(
+                args.game,
+                args.tables,
+                args.seed,
+                watched=args.spectators > 0,
+                delay=args.spectator_delay,
+            )
             setup_seconds = time.perf_counter() - started
             from django.conf import settings
 
@@ -428,6 +456,11 @@ def main() -> None:
     print(
         f"game {args.game}: {len(tables)} tables, {2 * len(tables)} players,"
         f" {args.spectators * len(tables)} spectators"
+        + (
+            f" ({args.spectator_delay} s behind)"
+            if args.spectators and args.spectator_delay
+            else ""
+        )
     )
     print(f"tables created in {setup_seconds:.1f} s")
     print(f"games finished: {stored_finished} of {len(tables)} ({tally.capped} at the move cap)")

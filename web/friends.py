@@ -239,12 +239,18 @@ def spectator_update_at(
     """What a spectator of ``table`` whose page shows the log groups ``log_shown`` is sent at
     ``now`` (Unix seconds), and the groups the page then shows: the position of the actions
     stored at least the table's delay ago, open only once that is the end of the game and
-    every seated person agreed. A table ended on time is over once its last action is shown.
+    every seated person agreed. A table ended on time is over once its last action is shown."""
+    return spectator_view_at(table, now).update(seconds_to_next_action(table, now), log_shown)
 
-    The view is built once per position and table in a process (``SPECTATOR_VIEWS_KEPT``
-    tables), however many spectators watch: the next spectator, and each spectator's page in
-    step with it, gets it as built. It is built anew when anything it shows may differ: another
-    action shown, the table's end or reveal, a seat's name, the game's cards or rules."""
+
+def spectator_view_at(table: FriendTable, now: float) -> SpectatorView:
+    """The view every spectator of ``table`` is shown at ``now`` (``spectator_update_at``).
+
+    It is built once per position and table in a process (``SPECTATOR_VIEWS_KEPT`` tables),
+    however many spectators watch: the next spectator, and each spectator's page in step with
+    it, gets it as built, the very same object while nothing it shows has changed. It is built
+    anew when anything it shows may differ: another action shown, the table's end or reveal, a
+    seat's name, the game's cards or rules."""
     shown = visible_action_count(table, now)
     latest = shown == len(table.actions)
     revealed = latest and cards_revealed(table)
@@ -273,7 +279,7 @@ def spectator_update_at(
             _spectator_views.move_to_end(table.pk)
             while len(_spectator_views) > SPECTATOR_VIEWS_KEPT:
                 _spectator_views.popitem(last=False)
-    return kept[1].update(seconds_to_next_action(table, now), log_shown)
+    return kept[1]
 
 
 def _same_key(kept: tuple[Any, ...], key: tuple[Any, ...]) -> bool:

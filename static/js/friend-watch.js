@@ -3,7 +3,8 @@
    for the log's groups the message does not send again (those the page shows already, before
    data-log-from: Deckwright.showKeepingLog in deckwright.js); a reconnect is sent the whole log.
    A message carries "refresh_in": after that many seconds the delay lets the next action be
-   shown, so the page asks again with {"type": "refresh"}. A spectator sends no moves. */
+   shown, so the page asks again with {"type": "refresh"} ("wait" says only that, when the page
+   shows the position already). A spectator sends no moves. */
 (function () {
   "use strict";
 
@@ -32,8 +33,9 @@
     });
     socket.addEventListener("message", function (event) {
       var message = JSON.parse(event.data);
-      if (message.type === "position") {
-        window.Deckwright.showKeepingLog(area, message.html);
+      if (message.type === "position" || message.type === "wait") {
+        // "wait": the page shows this position already; only when to ask again is new
+        if (message.type === "position") window.Deckwright.showKeepingLog(area, message.html);
         if (timer) window.clearTimeout(timer);
         timer = null;
         if (typeof message.refresh_in === "number") {

@@ -286,9 +286,8 @@ def test_a_spectators_move_is_refused_changes_nothing_and_the_players_see_the_co
     first, refused, again, watching = async_to_sync(watch)()
     assert first["type"] == "position"
     assert refused == {"type": "refused", "message": FriendSpectatorConsumer.SPECTATORS_REFUSED}
-    # the same page again, its log not sent a second time
-    assert page_after(page_after(None, first), again) == page_after(None, first)
-    assert LOG_GROUP.findall(again["html"]) == []
+    # the page shows that view already: it is told only that there is nothing to wait for
+    assert again == {"type": "wait", "refresh_in": None}
     assert watching == 1
     table.refresh_from_db()
     assert table.actions == before
@@ -440,6 +439,63 @@ def test_the_socket_sends_the_delayed_view_by_its_clock(user, other_user, monkey
     message = async_to_sync(watch)()
     table.refresh_from_db()
     assert message == spectator_message(table, play_position(table, 1), refresh_in=380.0)
+
+
+@pytest.mark.parametrize("delay", [0, 180])
+def test_a_spectator_is_sent_nothing_when_what_its_page_shows_has_not_changed(
+    user, other_user, monkeypatch, delay
+):
+    # given a table watched with and without a delay, whose first action is shown at 700 s
+    table = started("revolt-n-reign", user, other_user, delay=delay)
+    people_move(table, seat_users(table), 3)
+    table.refresh_from_db()
+    table.action_times = [500.0] + [900.0] * (len(table.actions) - 1)
+    table.save()
+    monkeypatch.setattr(FriendSpectatorConsumer, "clock", staticmethod(lambda: 700.0))
+
+    async def watch() -> list[Any]:
+        watching = Spectator(table, table.spectator_token)
+        assert (await watching.socket.connect())[0]
+        seen = [await watching.socket.receive_json_from(timeout=20)]
+        # when a second spectator arrives (the table's count changes)
+        arriving = Spectator(table, table.spectator_token)
+        assert (await arriving.socket.connect())[0]
+        await arriving.socket.receive_json_from(timeout=20)
+        seen.append(await watching.socket.receive_nothing(timeout=0.3))
+        # and a player moves
+        players = [Player(table, user), Player(table, other_user)]
+        views = [await p.connect() for p in players]
+        mover = 0 if views[0]["your_move"] else 1
+        await players[mover].move(0, views[mover]["seen"])
+        for p in players:
+            await p.receive()
+        seen.append(
+            await watching.socket.receive_json_from(timeout=20)
+            if delay == 0
+            else await watching.socket.receive_nothing(timeout=0.3)
+        )
+        # and the page asks again when the message said
+        await watching.socket.send_json_to({"type": "refresh"})
+        seen.append(await watching.socket.receive_json_from(timeout=20))
+        for socket in [p.socket for p in players] + [watching.socket, arriving.socket]:
+            await socket.disconnect()
+        return seen
+
+    first, arrival, move, refresh = async_to_sync(watch)()
+    # then the arrival sends the first spectator nothing: its page shows the same
+    assert arrival is True
+    if delay:
+        # and with the delay, neither does a move it still hides; the refresh its page asks
+        # for (early, here) is told only how long the next action is hidden still
+        assert first["refresh_in"] == 380.0
+        assert move is True
+        assert refresh == {"type": "wait", "refresh_in": 380.0}
+    else:
+        # and without, the move is sent at once; a refresh after it sends nothing again
+        assert first["refresh_in"] is None
+        assert move["type"] == "position" and move["html"] != first["html"]
+        assert page_after(page_after(None, first), move) != page_after(None, first)
+        assert refresh == {"type": "wait", "refresh_in": None}
 
 
 def test_a_spectators_page_sent_only_new_log_groups_shows_the_whole_log_to_the_end(
