@@ -4,9 +4,10 @@
 
 ``test_compiled_engines.py`` runs it on the compiled engines and as pure Python
 (``DECKWRIGHT_ENGINES=python``), both at once, and requires the two outputs to be identical byte for byte. Each
-agent plays every seat of its games at the web's budget for the game (search budgets are counted
-in nodes and playouts, never in seconds, so both builds search the same trees); the seeds and
-sample decks are fixed.
+agent plays every seat of its games with the web's options for the game, its search sizes cut to
+a quarter (``differential_options``: the same code searching smaller trees, a game to the end in
+a fraction of the time; search budgets are counted in nodes and playouts, never in seconds, so
+both builds search the same trees); the seeds and sample decks are fixed.
 """
 
 from __future__ import annotations
@@ -20,14 +21,15 @@ import tempfile
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from rules import compiled
-from rules.agents import web_agent
-from rules.engines.core import find_plugin, get_game, registered_games
+from rules.agents import make_agent, web_options
+from rules.engines.core import GamePlugin, find_plugin, get_game, registered_games
 from rules.simulation import game_record, play_out
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,6 +76,20 @@ def run_scripts(
     return printed
 
 
+#: the options an agent's search size is counted in (playouts, nodes, sampled deals and plans,
+#: replies played on): the differential plays a quarter of the web's, and at least 2 of each so
+#: that every loop over them still runs more than once
+SEARCH_SIZES = frozenset({"iterations", "max_nodes", "samples", "plan_nodes", "replies"})
+
+
+def differential_options(name: str, plugin: GamePlugin | None) -> dict[str, Any]:
+    """Agent ``name``'s web options for ``plugin``'s game, each search size a quarter of it."""
+    return {
+        key: max(2, value // 4) if key in SEARCH_SIZES and type(value) is int else value
+        for key, value in web_options(name, plugin).items()
+    }
+
+
 def records(games: int) -> list[dict[str, object]]:
     played = []
     for slug in sorted(registered_games()):
@@ -82,11 +98,13 @@ def records(games: int) -> list[dict[str, object]]:
         setup = engine.example_setups()[0]
         players = engine.num_players(setup)
         for name in plugin.matchup_agents if plugin is not None else ("random",):
-            build = web_agent(name, plugin)
+            options = differential_options(name, plugin)
             for index in range(games):
                 seed = 1000 * index + 17
                 state = engine.new_initial_state(seed, setup)
-                play_out(state, [build(seed + seat) for seat in range(players)])
+                play_out(
+                    state, [make_agent(name, seed + seat, **options) for seat in range(players)]
+                )
                 record = game_record(engine, index, seed, setup, state, list(range(players)))
                 played.append({"agent": name, **record})
     return played
