@@ -301,6 +301,7 @@ def test_a_spectator_gone_while_the_table_pushes_it_a_view_is_no_longer_counted(
     """A spectator's tab closes as the table pushes it the view (the server's send fails before
     the close reaches the consumer): the players' pages stop counting it."""
     table = started(RVR, user, other_user)
+    users = seat_users(table)
 
     async def watch() -> tuple[int, int]:
         closed = asyncio.Event()
@@ -310,10 +311,14 @@ def test_a_spectator_gone_while_the_table_pushes_it_a_view_is_no_longer_counted(
         await spectator.receive_json_from(timeout=20)
         counted = (await FriendTable.objects.aget(pk=table.pk)).watching
         closed.set()
+        # a move changes what the spectator is shown, so the table pushes it the new view
+        await sync_to_async(people_move)(table, users, 1)
         layer = get_channel_layer()
         assert layer is not None
         await layer.group_send(group_name(table.pk), {"type": "table.changed"})
         await spectator.wait(timeout=20)  # re-raises the consumer's error, if it ended with one
+        # the failed send ended the connection (a wait that ran out would have cancelled it)
+        assert not spectator.future.cancelled()
         return counted, (await FriendTable.objects.aget(pk=table.pk)).watching
 
     assert async_to_sync(watch)() == (1, 0)
