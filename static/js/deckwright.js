@@ -59,6 +59,8 @@
     var list = document.getElementById(input.getAttribute("aria-controls"));
     var form = input.form;
     var active = -1;
+    // the name of the highlighted card: a list redrawn by a late answer keeps it highlighted
+    var activeName = null;
 
     function options() {
       return Array.prototype.slice.call(list.querySelectorAll('[role="option"]'));
@@ -69,6 +71,7 @@
         option.setAttribute("aria-selected", i === index ? "true" : "false");
       });
       active = index;
+      activeName = index >= 0 && opts[index] ? opts[index].getAttribute("data-name") : null;
       if (index >= 0 && opts[index]) {
         input.setAttribute("aria-activedescendant", opts[index].id);
         opts[index].scrollIntoView({ block: "nearest" });
@@ -113,10 +116,16 @@
         choose(option);
       }
     });
+    // The list is redrawn by every answer; an answer that comes after the arrow keys (typing
+    // faster than the server answers) keeps the card they picked, if the list still holds it.
     list.addEventListener("htmx:afterSwap", function () {
-      active = -1;
-      input.removeAttribute("aria-activedescendant");
-      input.setAttribute("aria-expanded", options().length ? "true" : "false");
+      var opts = options();
+      var kept = -1;
+      opts.forEach(function (option, i) {
+        if (activeName !== null && option.getAttribute("data-name") === activeName) kept = i;
+      });
+      input.setAttribute("aria-expanded", opts.length ? "true" : "false");
+      highlight(kept);
     });
     input.addEventListener("blur", function () {
       window.setTimeout(close, 150);

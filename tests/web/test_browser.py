@@ -138,6 +138,14 @@ def test_build_a_legal_revolt_n_reign_deck_then_break_the_rights_cap(page, user,
     expect(option).to_be_visible()
     box.press("ArrowDown")
     expect(option).to_have_attribute("aria-selected", "true")
+    # an answer that comes after the arrow key (typing outran the server) redraws the list: the
+    # card picked stays picked
+    page.evaluate(
+        """() => htmx.ajax("GET", document.getElementById("card-name").getAttribute("hx-get"),
+                           {target: "#card-suggestions", values: {name: "count"}})"""
+    )
+    expect(page.get_by_role("option", name="Backcountry Uprising")).to_be_visible()
+    expect(option).to_have_attribute("aria-selected", "true")
     box.press("Enter")
     expect(verdict(page)).to_contain_text("Legal: 60 cards")
     expect(page.locator("#deck-status")).to_contain_text("Legal")
