@@ -87,6 +87,12 @@ class ManyOptionsSelect(forms.Select):
         return format_html("<select{}>{}</select>", flatatt(final), mark_safe(options))
 
 
+class ManyOptionsSelectMultiple(ManyOptionsSelect, forms.SelectMultiple):
+    """``ManyOptionsSelect`` for a multiple select (the deck page's odds calculator lists every
+    card of the deck): the same markup as Django's ``SelectMultiple``, each chosen option marked,
+    and its way of reading the posted values (``getlist``)."""
+
+
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
         required=True, help_text="Used only to reset your password if you forget it."
@@ -541,7 +547,7 @@ class DeckOddsForm(forms.Form):
 
     cards = forms.MultipleChoiceField(
         label="Any of these cards",
-        widget=forms.SelectMultiple(attrs={"size": 6}),
+        widget=ManyOptionsSelectMultiple(attrs={"size": 6}),
         error_messages={"required": "Choose at least one card of the draw pile."},
     )
     at_least = forms.IntegerField(min_value=1, max_value=999, initial=1, label="At least")

@@ -1,5 +1,5 @@
-"""Widgets and fields that make long selects cheap: the select rendered in Python
-(``ManyOptionsSelect``) writes what Django's own writes, and a form's deck selects share one query."""
+"""Widgets and fields that make long selects cheap: the selects rendered in Python
+(``ManyOptionsSelect``, ``ManyOptionsSelectMultiple``) write what Django's own write, and a form's deck selects share one query."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 import pytest
 from django import forms
 from django.db import connection
+from django.http import QueryDict
 from django.test.html import parse_html
 from django.test.utils import CaptureQueriesContext
 from hypothesis import given
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 from decks.models import Deck
 from tests.web.conftest import two_rnr_decks
-from web.forms import EventForm, ManyOptionsSelect, MatchupForm
+from web.forms import EventForm, ManyOptionsSelect, ManyOptionsSelectMultiple, MatchupForm
 
 # values and labels with the characters escaping is for, and a few plain ones
 TEXT = st.text(alphabet=st.sampled_from("ab<>&\"' /é😀"), max_size=8)
@@ -43,6 +44,33 @@ def test_many_options_select_renders_the_markup_of_djangos_select(choices, pick,
     value = choices[pick][0] if pick < len(choices) else None
     ours, django = _both(choices, value, attrs)
     assert ours == django
+
+
+@given(
+    choices=CHOICES,
+    picks=st.sets(st.integers(min_value=0, max_value=12), max_size=5),
+    attrs=st.dictionaries(
+        st.sampled_from(["size", "required", "class"]),
+        st.one_of(st.booleans(), TEXT),
+        max_size=2,
+    ),
+)
+def test_many_options_select_multiple_renders_the_markup_of_djangos(choices, picks, attrs):
+    """The multiple select: every chosen option marked (any number of them, none included),
+    ``multiple`` set, and otherwise the same markup as Django's ``SelectMultiple``."""
+    value = [choices[pick][0] for pick in sorted(picks) if pick < len(choices)]
+    ours = ManyOptionsSelectMultiple(attrs=attrs, choices=choices).render("cards", value, {})
+    django = forms.SelectMultiple(attrs=attrs, choices=choices).render("cards", value, {})
+    assert parse_html(ours) == parse_html(django)
+    assert ours.count(" selected") == len(value)
+
+
+def test_many_options_select_multiple_reads_every_posted_value():
+    """It reads a posted list as Django's ``SelectMultiple`` does: every value, not the last."""
+    posted = QueryDict("cards=Tea+Act&cards=Stamp+Act&other=1")
+    widget = ManyOptionsSelectMultiple(choices=[("Tea Act", "Tea Act"), ("Stamp Act", "x")])
+    assert widget.value_from_datadict(posted, {}, "cards") == ["Tea Act", "Stamp Act"]
+    assert widget.value_omitted_from_data(QueryDict("other=1"), {}, "cards") is False
 
 
 @pytest.mark.django_db
