@@ -23,7 +23,8 @@ from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 
-from cards.images.links import CardImageLinks, card_image_links
+from cards.images.links import CardImageLinks, card_image_links_many
+from cards.links import card_page_urls
 from cards.models import Branch, Card, CardType, Game, Rarity
 from cards.naming import name_key
 from cards.schema import PrintedNumber
@@ -408,6 +409,8 @@ class DeckRow:
     numbers: tuple[PrintedNumber, ...] = ()
     problems: list[str] = field(default_factory=list)
     """Messages of the validation violations that name this card."""
+    url: str = ""
+    """The card's page (``card.get_absolute_url()``)."""
 
     @property
     def cost(self) -> int | None:
@@ -465,9 +468,15 @@ def deck_sections(
             problems.setdefault(name_key(name), []).append(violation.message)
     sections: dict[str, DeckSection] = {}
     order: dict[str, tuple[Any, ...]] = {}
-    for row in rows:
-        card = row.card
+    entries = list(rows)
+    cards = [row.card for row in entries]
+    for card in cards:
         card.game = game
+    # one URL reversal for every row's image and one for every row's page, not one a row each
+    images = card_image_links_many(cards)
+    pages = card_page_urls(cards)
+    for row, image, page in zip(entries, images, pages, strict=True):
+        card = row.card
         zone_position = rules.zones.index(row.zone) if row.zone in rules.zones else 99
         zone_title = rules.zone_labels.get(row.zone, row.zone or "Deck")
         if group in GROUPINGS:
@@ -488,9 +497,10 @@ def deck_sections(
                 card=card,
                 quantity=row.quantity,
                 zone=row.zone,
-                image=card_image_links(card),
+                image=image,
                 numbers=card.printed_numbers(),
                 problems=problems.get(name_key(card.name), []),
+                url=page,
             )
         )
         section.count += row.quantity
