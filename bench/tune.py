@@ -18,7 +18,9 @@ after each round. ``--write`` stores the final weights with how they were found.
 
 In a co-operative game (Reggae Revolution) the candidate and the incumbent each play the same
 deals with a team of their own against the game; a deal the candidate wins and the incumbent
-loses is a point to the candidate, and a deal they fare alike on is half a point each.
+loses is a point to the candidate, and a deal they fare alike on is half a point each. Its
+team policy's weights (``policy_...``, the game's default ``team``) are tuned with
+``--agent team --only policy_``.
 
 ``--compare FILE`` plays the current weights against those of FILE (a ``weights.json`` kept
 from before) and prints the score with its Wilson 95% interval: the check that tuned weights
@@ -109,7 +111,7 @@ def tune(options: argparse.Namespace, pool: ProcessPoolExecutor | None) -> dict[
     incumbent = load_weights(found[1])
     step = options.step
     for round_number in range(1, options.rounds + 1):
-        for name in sorted(incumbent):
+        for name in sorted(n for n in incumbent if n.startswith(options.only)):
             for candidate in neighbours(incumbent, name, step):
                 result = score(
                     plugin.slug,
@@ -181,6 +183,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="A candidate that reaches --accept plays as many games again on other seeds, and "
         "takes over only if it reaches --accept over both sets.",
     )
+    parser.add_argument(
+        "--only",
+        default="",
+        help="Tune only the weights whose names start with this (policy_: Reggae Revolution's "
+        "team policy); the others are kept as they are.",
+    )
     parser.add_argument("--write", action="store_true", help="Store the tuned weights.")
     parser.add_argument("--compare", help="A weights.json to play the current weights against.")
     options = parser.parse_args(argv)
@@ -208,6 +216,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             "accept": options.accept,
             "confirm": options.confirm,
         }
+        if options.only:
+            tuned["only"] = options.only
         save_weights(found[1], final, tuned)
         print(f"stored in {found[1]}")
 

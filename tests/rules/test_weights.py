@@ -99,7 +99,8 @@ def _scores(state):
 def test_every_weight_in_a_games_file_changes_how_some_position_scores(slug):
     # A weight the evaluation never read would tune nothing: for each one, some position of
     # the game's sample setups (random play from each) scores differently with it doubled, as
-    # the agents score it (``evaluate``, and ``rollout_value`` where playouts stop).
+    # the agents score it (``evaluate``, and ``rollout_value`` where playouts stop). A game
+    # policy's weights (``policy_...``) are the next test's.
     from tests.rules.test_table_hidden_info import random_position
 
     plugin = plugin_for(slug)
@@ -113,6 +114,8 @@ def test_every_weight_in_a_games_file_changes_how_some_position_scores(slug):
     positions = [s for s in positions if not s.is_terminal()]
     unread = []
     for name, value in table.items():
+        if name.startswith(POLICY_PREFIX):
+            continue
         changed = False
         for state in positions:
             before = _scores(state)
@@ -124,6 +127,57 @@ def test_every_weight_in_a_games_file_changes_how_some_position_scores(slug):
         if not changed:
             unread.append(name)
     assert not unread, f"{slug}: no position scores differently with {unread} doubled"
+
+
+POLICY_PREFIX = "policy_"
+
+
+def _policy_weighted_plugins():
+    return [
+        p for p in _weighted_plugins() if any(n.startswith(POLICY_PREFIX) for n in p.weights()[0])
+    ]
+
+
+def test_reggae_revolutions_team_policy_reads_its_numbers_from_its_weights():
+    # Issue 28: the default agent's numbers are data too; Reggae Revolution's default is its
+    # team policy, so its numbers are weights of the game's file, tuned by self-play.
+    assert "reggae-revolution" in {p.slug for p in _policy_weighted_plugins()}
+    table, _ = plugin_for("reggae-revolution").weights()
+    assert len([n for n in table if n.startswith(POLICY_PREFIX)]) >= 10
+
+
+@pytest.mark.parametrize("slug", [p.slug for p in _policy_weighted_plugins()])
+def test_every_policy_weight_changes_some_choice_of_the_policy(slug):
+    # A policy weight nobody read would tune nothing: for each one, doubled or halved (1 or -1
+    # when 0), the game's policy chooses differently at some decision of its own seeded games
+    # (every seat played by it, each sample setup), and the game's weights are its own again
+    # afterwards. Both ways: a wild card's worth doubled only widens the lead it already has.
+    plugin = plugin_for(slug)
+    engine = plugin.game()
+    policy = plugin.policy()
+    table, path = plugin.weights()
+    positions = []
+    for setup in engine.example_setups():
+        for seed in range(3):
+            state = engine.new_initial_state(seed, setup).quiet()
+            while not state.is_terminal():
+                positions.append(state.clone())
+                state.apply(policy(state))
+    choices = [policy(state) for state in positions]
+    unread = []
+    for name, value in table.items():
+        if not name.startswith(POLICY_PREFIX):
+            continue
+        changed = False
+        for moved in (2 * value, value / 2) if value else (1.0, -1.0):
+            with installed(table, {name: moved}):
+                changed = changed or any(
+                    policy(s) != c for s, c in zip(positions, choices, strict=True)
+                )
+        if not changed:
+            unread.append(name)
+    assert not unread, f"{slug}: the policy chooses alike everywhere with {unread} moved"
+    assert load_weights(path) == table
 
 
 def test_an_agent_named_with_a_weights_file_decides_with_those_weights(tmp_path):

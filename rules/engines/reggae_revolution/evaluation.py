@@ -23,7 +23,8 @@ PAIRS = len(SYMBOLS) * len(COLOURS)
 #: ``danger_1`` to ``danger_3`` (the penalty for 1, 2 or 3 suppressed symbols; 4 is the loss
 #: itself), ``yay_in_reach`` (a Yay still to take this turn with a card for a missing pair, as
 #: a share of a scored pair's worth less the potential its card held) and ``sway_in_reach``
-#: (the share of its danger drop a persuasion the active hand can complete this turn is worth)
+#: (the share of its danger drop a persuasion the active hand can complete this turn is worth).
+#: The same file holds the team policy's weights, named ``policy_...`` (``policy.py``)
 WEIGHTS = weights_beside(__file__)
 
 

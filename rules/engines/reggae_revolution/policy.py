@@ -9,8 +9,15 @@ that a hand can persuade any villain (Pay). It never gives a villain the last ca
 left of a missing pair while the loss is not at hand, and in a deal no card can win any more
 (``ReggaeState.can_still_win``) it persuades nobody, so the villains end the deal by the book
 (§Object) rather than the turn limit. ``plain_action`` is the policy without that guard and
-without the colour balance, as it was on 2026-12-01. ``winnability`` runs seeded games with it
-and reports the team's win rate with a Wilson 95% interval.
+without the colour balance, as it was on 2026-12-01 when it plays with that day's weights
+(``bench/baselines/reggae-revolution.json``). ``winnability`` runs seeded games with it and
+reports the team's win rate with a Wilson 95% interval.
+
+Its numbers (what each effect is worth, how much a purchase weighs a missing pair, a wild card,
+the colours the buyer lacks, how a gift is weighed against the card given) are weights of the
+game's ``weights.json``, named ``policy_...``, read from the same table as the evaluation's, so
+``bench/tune.py --game reggae-revolution --agent team --only policy_`` tunes them by self-play
+and ``team(weights=FILE)`` plays other ones.
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ from typing import Any
 
 from rules.engines.core import Action
 from rules.engines.core.intervals import wilson_interval
-from rules.engines.reggae_revolution.effects import COLOURS
+from rules.engines.reggae_revolution.effects import BOON_OPS, COLOURS
+from rules.engines.reggae_revolution.evaluation import WEIGHTS
 from rules.engines.reggae_revolution.state import (
     END,
     KEEP,
@@ -33,25 +41,12 @@ from rules.engines.reggae_revolution.state import (
     team_value,
 )
 
-#: how much a card's effects are worth to the policy, per op
-EFFECT_WORTH = {
-    "draw": 2.0,
-    "gain_symbols": 1.5,
-    "destroy": 1.0,
-    "recover": 1.5,
-    "gain_free": 2.5,
-    "extra_yay": 3.0,
-    "open_gift": 1.5,
-}
+#: the weight that says how much a card's effect is worth to the policy, by the effect's op
+#: (``policy_worth_draw``, ...: every op of a boon, ``effects.BOON_OPS``)
+EFFECT_WORTH = {op: f"policy_worth_{op}" for op in BOON_OPS}
 DRAWING_OPS = frozenset({"draw", "recover", "gain_symbols"})
 #: below this many cards the policy refills the active player's deck rather than thinning it
 TARGET_DECK = 12
-#: how much a purchase weighs the colour balance of the buyer's cards (``colour_lacks``): a
-#: villain is persuaded only with cards of its colour (§Sway), and a hand of six drawn from a
-#: deck tilted towards one or two colours often holds none of the colour needed. Swept over
-#: 2,000 deals (1, 2 and 4 players; 2, 3, 4, 5, 8 and 12 tried): 3 won 1,176 where the policy
-#: without it won 1,027, and 1,139 to 1,015 on 2,000 other deals (docs/agents.md)
-COLOUR_SPREAD = 3.0
 #: the most decisions ``turn_value`` lets the policy take to finish a turn (a turn is finite,
 #: ruling 9 and 10; this only bounds the loop)
 TURN_ACTIONS = 200
@@ -75,7 +70,7 @@ def _fills_missing(state: ReggaeState, card: int, missing: set[tuple[str, str]])
 
 def _effect_worth(state: ReggaeState, card: int) -> float:
     spec = state.table[card]
-    return sum(EFFECT_WORTH[e["op"]] * e.get("amount", 1) for e in spec.effects)
+    return sum(WEIGHTS[EFFECT_WORTH[e["op"]]] * e.get("amount", 1) for e in spec.effects)
 
 
 def card_worth(state: ReggaeState, card: int) -> float:
@@ -85,7 +80,7 @@ def card_worth(state: ReggaeState, card: int) -> float:
         return -5.0
     worth = _effect_worth(state, card)
     if _fills_missing(state, card, state.missing_pairs()):
-        worth += 6.0 if not spec.is_wild else 8.0
+        worth += WEIGHTS["policy_keep_wild" if spec.is_wild else "policy_keep_missing"]
     if spec.type == "starter":
         worth -= 1.0
     return worth
@@ -100,7 +95,7 @@ def _mulligan(state: ReggaeState, player: int) -> Action:
     return REDRAW if len(symbols) < 3 else KEEP
 
 
-def _decision(state: ReggaeState, task: tuple[Any, ...], spread: float) -> Action:
+def _decision(state: ReggaeState, task: tuple[Any, ...], spread: bool) -> Action:
     kind, player = task[0], task[1]
     if kind == "mulligan":
         return _mulligan(state, player)
@@ -157,20 +152,21 @@ def _buy_priority(state: ReggaeState, card: int, purchase: _Purchase) -> float:
     if spec.colour is not None:
         priority += purchase.colour_bonus.get(spec.colour, 0.0)
     if spec.is_wild:
-        priority += 7.0 if len(missing) > 2 else 9.0
+        priority += WEIGHTS["policy_buy_wild" if len(missing) > 2 else "policy_buy_wild_late"]
     elif pair in missing and pair not in purchase.owned_pairs:
-        priority += 10.0
+        priority += WEIGHTS["policy_buy_missing"]
     elif spec.type == "starter":
         priority += 0.5 if spec.colour in purchase.villain_colours else -1.0
     return priority + purchase.refill + 0.1 * len(spec.cost)
 
 
-def _best_buy(state: ReggaeState, cards: list[int], spread: float) -> int | None:
+def _best_buy(state: ReggaeState, cards: list[int], spread: bool) -> int | None:
     if not cards:
         return None
     bonus: dict[str, float] = {}
     if spread:
-        bonus = {c: spread * lack for c, lack in colour_lacks(state, state.active).items()}
+        weight = WEIGHTS["policy_colour_spread"]
+        bonus = {c: weight * lack for c, lack in colour_lacks(state, state.active).items()}
     purchase = _Purchase(
         owned_pairs={
             _pair(state, c) for player in range(state.n) for c in state.owner_cards(player)
@@ -178,7 +174,7 @@ def _best_buy(state: ReggaeState, cards: list[int], spread: float) -> int | None
         missing=state.missing_pairs(),
         villain_colours={state.table[v].colour for v in state.villains},
         # A deck that gifts and scores its cards away must be refilled, or hands run dry.
-        refill=0.5 * max(0, TARGET_DECK - _deck_size(state)),
+        refill=WEIGHTS["policy_refill"] * max(0, TARGET_DECK - _deck_size(state)),
         colour_bonus=bonus,
     )
     best, best_priority = None, 0.0
@@ -252,8 +248,8 @@ def _sway_choice(
         cost = max(card_worth(state, card), 0.0)
         if card_spec.is_wild and not (completes and danger >= 3):
             continue
-        gain = unique * (1.0 + danger) + (2.0 if completes else 0.5) - 0.3 * need
-        score = gain - 0.4 * cost
+        gain = unique * (1.0 + danger) + (WEIGHTS["policy_sway_completes"] if completes else 0.5)
+        score = gain - 0.3 * need - WEIGHTS["policy_sway_card_cost"] * cost
         if card_spec.type == "starter":
             score += 1.0 if _deck_size(state) > TARGET_DECK else -1.0
         if score > 0 and (best is None or score > best[0]):
@@ -263,17 +259,18 @@ def _sway_choice(
 
 def greedy_action(state: ReggaeState) -> Action:
     """Return the greedy team policy's choice for the player to act."""
-    return _team_choice(state, guard=True, spread=COLOUR_SPREAD)
+    return _team_choice(state, guard=True, spread=True)
 
 
 def plain_action(state: ReggaeState) -> Action:
     """Return the policy's choice as it was when issue 28 set its targets (2026-12-01): without
-    the guard of ``_sway_choice`` and blind to the colours a purchase adds (the baseline
-    ``bench/defaults.py`` measures the default by)."""
-    return _team_choice(state, guard=False, spread=0.0)
+    the guard of ``_sway_choice`` and blind to the colours a purchase adds. With that day's
+    weights (``bench/baselines/reggae-revolution.json``) it is the baseline ``bench/defaults.py``
+    measures the default by."""
+    return _team_choice(state, guard=False, spread=False)
 
 
-def _team_choice(state: ReggaeState, guard: bool, spread: float) -> Action:
+def _team_choice(state: ReggaeState, guard: bool, spread: bool) -> Action:
     if state.tasks:
         return _decision(state, state.tasks[0], spread)
     player = state.active
