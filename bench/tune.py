@@ -30,6 +30,7 @@ beat the old ones over many games (400 or more). Figures only, nothing is assert
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -217,7 +218,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             "confirm": options.confirm,
         }
         if options.only:
+            # the other weights are as they were: so is the record of how they were found
             tuned["only"] = options.only
+            tuned["before"] = json.loads(found[1].read_text()).get("tuned", {})
         save_weights(found[1], final, tuned)
         print(f"stored in {found[1]}")
 

@@ -139,9 +139,10 @@ def _policy_weighted_plugins():
 
 
 def test_reggae_revolutions_team_policy_reads_its_numbers_from_its_weights():
-    # Issue 28: the default agent's numbers are data too; Reggae Revolution's default is its
-    # team policy, so its numbers are weights of the game's file, tuned by self-play.
-    assert "reggae-revolution" in {p.slug for p in _policy_weighted_plugins()}
+    # Issue 28: a default agent's numbers are data too. Reggae Revolution's default is its team
+    # policy, so the numbers it weighs its choices by are weights of the game's file, tuned by
+    # self-play like the evaluation's (Rival Realms' policy chooses by rules: docs/agents.md).
+    assert {p.slug for p in _policy_weighted_plugins()} == {"reggae-revolution"}
     table, _ = plugin_for("reggae-revolution").weights()
     assert len([n for n in table if n.startswith(POLICY_PREFIX)]) >= 10
 
