@@ -195,12 +195,10 @@ def _leaving_crowns_rival(state: RealmsState, player: int, card: int, lost: bool
     return trial.meets_victory(rival)
 
 
-def _play_worth(state: RealmsState, player: int, card: int) -> float:
-    """How much buying ``card`` helps: realms others in hand need, then strong units."""
+def _play_worth(state: RealmsState, card: int) -> float:
+    """How much buying ``card``, a permanent other than a realm, helps: a unit its attack,
+    defense and cost, anything else its cost (a realm is ``_realm_worth``'s)."""
     spec = state.table[card]
-    if spec.type == "realm":
-        needed = sum(1 for c in state.hand[player] if spec.name in state.table[c].prerequisites)
-        return 10.0 + 3.0 * needed + spec.cost
     if spec.type == "unit":
         return spec.attack + spec.defense + spec.cost
     return float(spec.cost)
@@ -309,7 +307,7 @@ def _plan(state: RealmsState, player: int, reserve: int = 0) -> list[int]:
             if spec.type == "realm":
                 worth += _realm_worth(state, player, card, names - on_field)
             else:
-                worth += _play_worth(state, player, card)
+                worth += _play_worth(state, card)
             worth += 3.0  # the hand slot it frees
             names.add(spec.name)
         if ok and worth > best[0]:
