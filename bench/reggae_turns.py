@@ -25,19 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.agents.team import game_policy
 from rules.engines.core import plugin_for
+from rules.engines.reggae_revolution.policy import fills_missing
 from rules.engines.reggae_revolution.state import ReggaeState
 from rules.ladder import game_seed
 
 SLUG = "reggae-revolution"
 NEAR_WIN = 12
-
-
-def scores_a_pair(state: ReggaeState, card: int, missing: set[tuple[str, str]]) -> bool:
-    """Would scoring ``card`` cover a pair the score area lacks?"""
-    spec = state.table[card]
-    if spec.is_wild:
-        return bool(missing)
-    return spec.type in ("starter", "main") and (spec.symbol, spec.colour) in missing
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -61,10 +54,10 @@ def main(argv: list[str] | None = None) -> None:
                     looked = True
                     missing = state.missing_pairs()
                     hand = state.hand[state.active]
-                    if not any(scores_a_pair(state, c, missing) for c in hand):
+                    if not any(fills_missing(state, c, missing) for c in hand):
                         counts["turns without a scorer in hand"] += 1
                         owners = [
-                            sum(1 for c in state.owner_cards(p) if scores_a_pair(state, c, missing))
+                            sum(1 for c in state.owner_cards(p) if fills_missing(state, c, missing))
                             for p in range(state.n)
                         ]
                         if not owners[state.active] and any(owners):

@@ -61,7 +61,8 @@ def _pair(state: ReggaeState, card: int) -> tuple[str | None, str | None]:
     return (spec.symbol, spec.colour)
 
 
-def _fills_missing(state: ReggaeState, card: int, missing: set[tuple[str, str]]) -> bool:
+def fills_missing(state: ReggaeState, card: int, missing: set[tuple[str, str]]) -> bool:
+    """Would scoring ``card`` cover one of the ``missing`` pairs (a wild card covers any)?"""
     spec = state.table[card]
     if spec.is_wild:
         return bool(missing)
@@ -79,7 +80,7 @@ def card_worth(state: ReggaeState, card: int) -> float:
     if spec.type == "oppression":
         return -5.0
     worth = _effect_worth(state, card)
-    if _fills_missing(state, card, state.missing_pairs()):
+    if fills_missing(state, card, state.missing_pairs()):
         worth += WEIGHTS["policy_keep_wild" if spec.is_wild else "policy_keep_missing"]
     if spec.type == "starter":
         worth -= 1.0
@@ -187,7 +188,7 @@ def _best_buy(state: ReggaeState, cards: list[int], spread: bool) -> int | None:
 
 def _yay_choice(state: ReggaeState, hand: list[int]) -> int | None:
     missing = state.missing_pairs()
-    plain = [c for c in hand if _fills_missing(state, c, missing) and not state.table[c].is_wild]
+    plain = [c for c in hand if fills_missing(state, c, missing) and not state.table[c].is_wild]
     if plain:
         return min(plain, key=lambda c: (_effect_worth(state, c), _key(state, c)))
     wild = [c for c in hand if state.table[c].is_wild and missing]
