@@ -104,6 +104,9 @@
       return path.picks.length === chosen.length;
     });
     if (done.length === 1 && left.length === 1) {
+      // the picks are spent: if the move is refused without a new table (a 429, a lost
+      // connection), the next click starts a new path rather than extending this one
+      reset(root);
       say(root, "Playing: " + done[0].button.textContent.trim());
       done[0].button.click();
       return;
@@ -129,6 +132,21 @@
       say(root, "Started over: click what you want to act with.");
     }
   });
+
+  // a move htmx could not deliver, or whose answer it does not swap in (the 429 page, a
+  // server error): say so by the table, so the click is not silently lost
+  function notSent(event) {
+    var root = area();
+    if (!root || !root.contains(event.target)) return;
+    var xhr = event.detail && event.detail.xhr;
+    var why = xhr && xhr.status === 429 ? "too many moves in a minute, wait a moment"
+      : xhr && xhr.status ? "the server answered " + xhr.status
+      : "the connection failed";
+    reset(root);
+    say(root, "The move was not played (" + why + "): click it again to retry.");
+  }
+  document.addEventListener("htmx:responseError", notSent);
+  document.addEventListener("htmx:sendError", notSent);
 
   function setup() {
     var root = area();

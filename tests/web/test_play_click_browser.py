@@ -72,9 +72,10 @@ def _click_path(tab, path: list[str]) -> None:
         # all_inner_texts() does not wait for an element the page may not show
         message = " ".join(tab.get_by_test_id("pick-message").all_inner_texts())
         status = " ".join(tab.get_by_test_id("play-status").all_inner_texts())
+        error = " ".join(tab.get_by_test_id("play-error").all_inner_texts())
         pytest.fail(
             f"the move {' '.join(path)!r} did not reach the table (version still {before}); "
-            f"pick message {message!r}, status {status!r}"
+            f"pick message {message!r}, status {status!r}, error {error!r}"
         )
 
 
@@ -218,3 +219,49 @@ def test_a_second_click_on_a_picked_card_no_path_goes_through_again_starts_over(
     for pick in ("hand0:seize-the-powder", "card:40", "card:41"):
         tab.locator(f'[data-pick="{pick}"]').click()
     assert tab.evaluate("window.played") == "both"
+
+
+def test_a_move_the_server_refuses_is_said_and_the_next_click_starts_afresh(
+    page, user, password, settings, monkeypatch
+):
+    # given a game against the easy AI, and a limit of three requests an hour on moves (the
+    # game's start is one of them; an hour's window hardly ever ends within the test)
+    monkeypatch.setattr("rules.play.secrets", SimpleNamespace(randbelow=lambda bound: DEAL_SEED))
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "play_move": "3/hour"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    demo_load(samples_dir=SAMPLES_DIR)
+    log_in(page, user, password)
+    page.goto("/play/?game=regality-vs-religion")
+    page.get_by_label("AI", exact=True).select_option("easy")
+    page.get_by_role("button", name="Start the game").click()
+    message = page.get_by_test_id("pick-message")
+    # when the player clicks moves until the server refuses one (the third request at most)
+    refused = None
+    for _ in range(3):
+        expect(page.get_by_test_id("play-status")).to_contain_text("Your move")
+        page.wait_for_selector("#play-area[data-picks-ready]", state="attached")
+        path = page.eval_on_selector("#play-area button[data-path]", "b => b.dataset.path")
+        before = _version(page)
+        for pick in path.split(" "):
+            page.locator(f'#play-area [data-pick="{pick}"]:visible').first.click()
+        page.wait_for_function(
+            "v => document.querySelector('#play-area [name=version]').value != v"
+            " || /not played/.test(document.querySelector('#play-area .pick-message')"
+            ".textContent)",
+            arg=before,
+        )
+        if "not played" in message.inner_text():
+            refused = (path, before)
+            break
+    assert refused is not None, "the limit of three requests refused none of them"
+    path, before = refused
+    # then the table says why, and the game stays where it was
+    expect(message).to_contain_text("too many moves")
+    assert _version(page) == before
+    played = PlayedGame.objects.get()
+    assert played.version == int(before)
+    # and the refused move's picks are not kept: clicking its first pick again starts it anew
+    page.eval_on_selector("#play-area .pick-message", "m => { m.textContent = ''; }")
+    page.locator(f'#play-area [data-pick="{path.split(" ")[0]}"]:visible').first.click()
+    # (a one-click move is sent, and refused, again; a longer one waits for its next pick)
+    expect(message).to_have_text(re.compile(r"not played|picked"))
