@@ -153,8 +153,24 @@ def deck_current_version(deck_id: int) -> int | None:
 
 def deck_entries(deck: Deck) -> list[DecklistEntry]:
     """The deck's cards as decklist entries (canonical names, zones), sorted by zone and name."""
-    rows = deck.cards.select_related("card").order_by("zone", "card__name")
+    return _entries_of(deck.cards.select_related("card").order_by("zone", "card__name"))
+
+
+def _entries_of(rows: Iterable[DeckCard]) -> list[DecklistEntry]:
     return [DecklistEntry(r.card.name, r.quantity, r.zone, 0, r.zone) for r in rows]
+
+
+def _listed_rows(deck: Deck) -> list[DeckCard]:
+    """The deck's rows with everything the builder's list shows of their cards, in
+    :func:`deck_entries`' order (zone, then name), so one read serves both."""
+    return list(
+        DeckCard.objects.filter(deck=deck)
+        # not card__game: every card is of the deck's game, and a join would decode the game's
+        # JSON schema once per row (a third of the page's time); deck_sections sets it instead
+        .select_related("card__card_set", "card__card_type", "card__branch", "card__rarity")
+        .prefetch_related("card__subtypes")
+        .order_by("zone", "card__name")
+    )
 
 
 def deck_validate(
@@ -445,30 +461,24 @@ def deck_sections(
     group: str = "",
     sort: str = "name",
     report: ValidationReport | None = None,
+    rows: list[DeckCard] | None = None,
 ) -> list[DeckSection]:
     """The deck's cards in sections, with each row's image links, printed numbers and the
     messages of the violations in ``report`` that name it.
 
     ``group`` "" is the game's own grouping: by zone (zoned games) or by card type; "type",
     "cost" or "branch" group by that (within each zone, for zoned games). ``sort`` orders the
-    rows of a section by "name" or by "cost" (then name; cards without a cost last)."""
+    rows of a section by "name" or by "cost" (then name; cards without a cost last). ``rows``:
+    the deck's rows as ``_listed_rows`` reads them, where the caller has them already."""
     game = deck.game
     rules = rules_for(game.slug)
-    rows = (
-        DeckCard.objects.filter(deck=deck)
-        # not card__game: every card is of the deck's game, and a join would decode the game's
-        # JSON schema once per row (a third of the page's time); the deck's game is set instead
-        .select_related("card__card_set", "card__card_type", "card__branch", "card__rarity")
-        .prefetch_related("card__subtypes")
-        .order_by("zone", "card__card_type__sort_order", "card__name")
-    )
     problems: dict[str, list[str]] = {}
     for violation in report.violations if report is not None else ():
         for name in dict.fromkeys(violation.cards):
             problems.setdefault(name_key(name), []).append(violation.message)
     sections: dict[str, DeckSection] = {}
     order: dict[str, tuple[Any, ...]] = {}
-    entries = list(rows)
+    entries = _listed_rows(deck) if rows is None else rows
     cards = [row.card for row in entries]
     for card in cards:
         card.game = game
@@ -631,11 +641,12 @@ def deck_workspace(
 ) -> DeckWorkspace:
     """The deck builder's live panels for ``deck``: the list grouped and sorted as asked, its
     verdict on ``as_of`` (default today), the statistics."""
-    entries = deck_entries(deck)
+    rows = _listed_rows(deck)  # one read for the verdict, the list and the statistics
+    entries = _entries_of(rows)
     report = deck_validate(deck, as_of=as_of, entries=entries)
     return DeckWorkspace(
         deck=deck,
-        sections=deck_sections(deck, group=group, sort=sort, report=report),
+        sections=deck_sections(deck, group=group, sort=sort, report=report, rows=rows),
         report=report,
         stats=deck_stats_panel(deck, entries),
         as_of=as_of,

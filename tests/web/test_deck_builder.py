@@ -241,14 +241,14 @@ def test_the_odds_of_a_pile_without_the_cards_are_zero(alice, legal_deck):
     assert hypergeometric_at_least(57, 2, 57, 3) == Fraction(0)
 
 
-def test_the_builder_reads_the_decks_cards_once_for_the_verdict_and_once_for_the_list(
+def test_the_builder_reads_the_decks_cards_once_for_the_verdict_the_statistics_and_the_list(
     alice, legal_deck
 ):
-    """The verdict and the statistics share one read of the deck's cards; the list reads them
-    with their details: two queries of the deck's cards for the whole page, whatever its size."""
+    """The verdict, the statistics and the list share one read of the deck's cards with their
+    details: one query of the deck's cards for the whole page, whatever its size."""
     with CaptureQueriesContext(connection) as queries:
         response = alice.get(reverse("deck-detail", args=[legal_deck.pk]))
     assert response.status_code == 200
     card_reads = [q["sql"] for q in queries if 'FROM "decks_deckcard"' in q["sql"]]
-    assert len(card_reads) == 2, card_reads
+    assert len(card_reads) == 1, card_reads
     assert len(_rows(response.content.decode())) == legal_deck.cards.count()
