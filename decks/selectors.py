@@ -461,7 +461,7 @@ def deck_sections(
     group: str = "",
     sort: str = "name",
     report: ValidationReport | None = None,
-    rows: list[DeckCard] | None = None,
+    rows: list[DeckCard],
 ) -> list[DeckSection]:
     """The deck's cards in sections, with each row's image links, printed numbers and the
     messages of the violations in ``report`` that name it.
@@ -469,7 +469,7 @@ def deck_sections(
     ``group`` "" is the game's own grouping: by zone (zoned games) or by card type; "type",
     "cost" or "branch" group by that (within each zone, for zoned games). ``sort`` orders the
     rows of a section by "name" or by "cost" (then name; cards without a cost last). ``rows``:
-    the deck's rows as ``_listed_rows`` reads them, where the caller has them already."""
+    the deck's rows as ``_listed_rows`` reads them (the caller shares them with the verdict)."""
     game = deck.game
     rules = rules_for(game.slug)
     problems: dict[str, list[str]] = {}
@@ -478,14 +478,13 @@ def deck_sections(
             problems.setdefault(name_key(name), []).append(violation.message)
     sections: dict[str, DeckSection] = {}
     order: dict[str, tuple[Any, ...]] = {}
-    entries = _listed_rows(deck) if rows is None else rows
-    cards = [row.card for row in entries]
+    cards = [row.card for row in rows]
     for card in cards:
         card.game = game
     # one URL reversal for every row's image and one for every row's page, not one a row each
     images = card_image_links_many(cards)
     pages = card_page_urls(cards)
-    for row, image, page in zip(entries, images, pages, strict=True):
+    for row, image, page in zip(rows, images, pages, strict=True):
         card = row.card
         zone_position = rules.zones.index(row.zone) if row.zone in rules.zones else 99
         zone_title = rules.zone_labels.get(row.zone, row.zone or "Deck")
