@@ -100,22 +100,12 @@ HOSTILE_TEXT = [
     "\u0663",  # ARABIC-INDIC DIGIT THREE: str.isdigit() says yes, and int() reads it
     "a\r\nX-Injected: 1",  # a value copied into a header (Django refuses newlines there: a 500)
 ]
-# The admin's forms and filters get fewer (the admin's code is Django's; these still reach what
-# Deckwright adds there: its forms' checks and list filters): an overflow of each integer width,
-# text where a number goes, the empty string, a NUL, a long value, a digit that is not ASCII
-# (isdigit() and int() take it) and a newline bound for a header.
-ADMIN_TEXT = [
-    "-1",
-    str(2**31),
-    str(2**63),
-    str(10**30),
-    "abc",
-    "",
-    "a\x00b",
-    "x" * 5000,
-    "\u0663",
-    "a\r\nX-Injected: 1",
-]
+# The admin's forms and filters get fewer (the admin's code is Django's; what is left still reaches
+# what Deckwright adds there, its forms' checks and list filters: an overflow of each integer
+# width, -1, text where a number goes, the empty string, a NUL, a long value, a digit that is not
+# ASCII and a newline bound for a header). Taken from HOSTILE_TEXT, so it stays a part of it.
+ADMIN_LEFT_OUT = {"0", str(-(2**63) - 1), "1e3", "1.5", "\u202eevil\u202c", "😀", "9" * 5000}
+ADMIN_TEXT = [value for value in HOSTILE_TEXT if value not in ADMIN_LEFT_OUT]
 # The values also sent in each parameter alone (the rest at once, in every parameter together).
 ALONE_TEXT = [str(2**63), "-1", "abc", "a\x00b"]
 # Raw query strings that text values cannot express (undecodable bytes, repeated keys).
