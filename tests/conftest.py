@@ -15,6 +15,7 @@ from django.db import connection
 
 from decks.services import organiser_grant
 from tests import factories
+from tests.failure_reports import pytest_runtest_makereport  # noqa: F401 (a hook: pytest finds it here)
 from tests.game_data import game_data_load
 
 
