@@ -9,10 +9,11 @@ table locks instead (``PRAGMA read_uncommitted``). PostgreSQL needs none of this
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
-from django.db import connections
+from django.db import OperationalError, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.signals import connection_created
 
@@ -38,3 +39,28 @@ def readers_not_blocked(also: Iterable[BaseDatabaseWrapper] = ()) -> Iterator[No
         connection_created.disconnect(read_uncommitted)
         for each in [*connections.all(initialized_only=True), *also]:
             read_uncommitted(each, on=False)
+
+
+def committed_wait(done: Callable[[], bool], seconds: float, what: str) -> None:
+    """Poll ``done`` until it is true, reading committed rows only: on SQLite this thread's
+    connection turns ``read_uncommitted`` off meanwhile, and a read that meets a writer's table
+    lock ("database table is locked", at once) counts as not done yet. A reader without locks
+    sees a write before its transaction commits, while that transaction still holds its tables:
+    a test that went on then (its teardown's flush) met the writer's locks."""
+    sqlite = connection.vendor == "sqlite"
+    if sqlite:
+        read_uncommitted(connection, on=False)
+    deadline = time.monotonic() + seconds
+    try:
+        while True:
+            try:
+                if done():
+                    return
+            except OperationalError as exc:
+                if not (sqlite and "locked" in str(exc)):
+                    raise
+            assert time.monotonic() < deadline, what
+            time.sleep(0.05)
+    finally:
+        if sqlite:
+            read_uncommitted(connection)

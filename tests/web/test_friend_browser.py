@@ -29,6 +29,7 @@ from django.urls import reverse
 from tables.clocks import clock_words
 from tables.models import FriendSeat, FriendTable
 from tables.spectators import spectator_settings_set
+from tests.sqlite_reads import committed_wait
 from tests.web.browser import ARTIFACTS, BROWSER_TESTS, TIMEOUT_MS, expect, log_in, sync_api
 from tests.web.conftest import RNR, make_deck, sample
 from tests.web.test_friend_tables import FACTIONS, RA, ra_deck
@@ -99,14 +100,17 @@ def _in_step(tabs) -> None:
 
 def _closed(tabs) -> None:
     """Close every browser context, then wait until the server has counted each table socket
-    closed (its disconnect writes the seat's presence): a write still running in the server's
-    thread would lock SQLite under the test database's teardown."""
+    closed (its disconnect writes the seat's presence) and committed that: a write still running
+    in the server's thread would lock SQLite under the test database's teardown. The count is
+    read committed: read without locks it showed the closing write before the transaction that
+    holds the tables had ended."""
     for tab in tabs:
         tab.context.close()
-    deadline = time.monotonic() + 60
-    while FriendSeat.objects.filter(connections__gt=0).exists():
-        assert time.monotonic() < deadline, "the server never counted the sockets closed"
-        time.sleep(0.05)
+    committed_wait(
+        lambda: not FriendSeat.objects.filter(connections__gt=0).exists(),
+        60,
+        "the server never counted the sockets closed",
+    )
 
 
 def _seated_browsers(browser, asgi_url, people, password) -> list:
