@@ -25,6 +25,14 @@ def read_uncommitted(connection: BaseDatabaseWrapper, on: bool = True, **kwargs:
             cursor.execute(f"PRAGMA read_uncommitted = {int(on)}")
 
 
+def reads_uncommitted(connection: BaseDatabaseWrapper) -> bool:
+    """Whether a SQLite connection reads without table locks now (the pragma is on)."""
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA read_uncommitted")
+        row = cursor.fetchone()
+    return bool(row and row[0])
+
+
 @contextmanager
 def readers_not_blocked(also: Iterable[BaseDatabaseWrapper] = ()) -> Iterator[None]:
     """Every connection open now (this thread's, and ``also``) and every one opened meanwhile,
@@ -43,12 +51,14 @@ def readers_not_blocked(also: Iterable[BaseDatabaseWrapper] = ()) -> Iterator[No
 
 def committed_wait(done: Callable[[], bool], seconds: float, what: str) -> None:
     """Poll ``done`` until it is true, reading committed rows only: on SQLite this thread's
-    connection turns ``read_uncommitted`` off meanwhile, and a read that meets a writer's table
-    lock ("database table is locked", at once) counts as not done yet. A reader without locks
-    sees a write before its transaction commits, while that transaction still holds its tables:
-    a test that went on then (its teardown's flush) met the writer's locks."""
+    connection turns ``read_uncommitted`` off meanwhile (and back on after, if it was on), and a
+    read that meets a writer's table lock ("database table is locked", at once) counts as not done
+    yet. A reader without locks sees a write before its transaction commits, while that
+    transaction still holds its tables: a test that went on then (its teardown's flush) met the
+    writer's locks."""
     sqlite = connection.vendor == "sqlite"
-    if sqlite:
+    was_on = sqlite and reads_uncommitted(connection)
+    if was_on:
         read_uncommitted(connection, on=False)
     deadline = time.monotonic() + seconds
     try:
@@ -62,5 +72,5 @@ def committed_wait(done: Callable[[], bool], seconds: float, what: str) -> None:
             assert time.monotonic() < deadline, what
             time.sleep(0.05)
     finally:
-        if sqlite:
+        if was_on:
             read_uncommitted(connection)
