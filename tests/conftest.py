@@ -6,6 +6,7 @@ import io
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -16,19 +17,53 @@ from django.db import connection
 from decks.services import organiser_grant
 from tests import factories
 from tests.failure_reports import pytest_runtest_makereport  # noqa: F401 (a hook: pytest finds it here)
-from tests.game_data import game_data_load
+from tests.game_data import game_data_load, game_data_put_back
+
+#: pytest-django's database blocker, once the session's test database is set up
+_db_blocker: Any = None
 
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """Load every game's fixtures into the test database once; tests roll back on top of it, and
-    a test after a flush gets the same rows back (``tests.game_data``). At the end, the sessions
-    other threads left open on it are ended first, so that it can be dropped."""
+    a test after a flush gets the same rows back (``pytest_runtest_setup`` below). At the end,
+    the sessions other threads left open on it are ended first, so that it can be dropped."""
+    global _db_blocker
     with django_db_blocker.unblock():
         game_data_load()
+    _db_blocker = django_db_blocker
     yield
+    _db_blocker = None
     with django_db_blocker.unblock():
         _end_other_sessions()
+
+
+#: the fixtures through which a test reaches the database (besides the ``django_db`` mark)
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "live_server",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+    }
+)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before a test that uses the database, and before its fixtures open the test's
+    transaction, put back the game data a transactional test's flush took away (a count of the
+    games when nothing was flushed). pytest-django runs the transactional tests last, but a
+    run split by file (``make test``: pytest-xdist) runs each file's in turn, so the next file's
+    tests may come after a flush."""
+    if _db_blocker is None:  # the session's database is not set up yet: nothing was flushed
+        return
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if item.get_closest_marker("django_db") is None and not fixtures & DATABASE_FIXTURES:
+        return
+    with _db_blocker.unblock():
+        game_data_put_back()
 
 
 def _end_other_sessions() -> None:

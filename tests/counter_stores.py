@@ -15,11 +15,13 @@ from common.counters import counter_clear
 STORES = ["database", pytest.param("redis", marks=pytest.mark.redis)]
 
 
-#: which of the test run's Redis databases each test file flushes as its own
+#: which of the test run's Redis databases each test file flushes as its own (one file a slot: a
+#: run split by file, ``make test``, may run any two files at once)
 REDIS_SLOTS = {
     "http_caching": 0,
     "settings_env": 1,
-    "limits": 2,  # tests/api/test_limits.py and test_throttle_round_trips.py
+    "limits": 2,  # tests/api/test_limits.py
+    "throttle_round_trips": 3,  # tests/api/test_throttle_round_trips.py
     "matchup_tasks": 4,  # the broker of tests/rules' real Celery workers
     "account_guessing": 5,
     "simulation_resume": 6,

@@ -1,4 +1,5 @@
-"""Every game's data in the test database: loaded once per session, put back after a flush.
+"""Every game's data in the test database: loaded once per session, put back after a flush
+(with the rows the data migrations made).
 
 A transactional test (a live server's, a real worker's) ends by flushing the database, so the
 next one finds no cards. Loading the games again (``load_game_data``: read the YAML, check every
@@ -10,8 +11,10 @@ the same primary keys, so a test sees exactly what the session's load stored.
 
 from __future__ import annotations
 
+import importlib
 import io
 from pathlib import Path
+from types import SimpleNamespace
 
 from django.apps import apps
 from django.conf import settings
@@ -36,6 +39,17 @@ def _game_data_models() -> list[type[models.Model]]:
         if model._meta.app_label in GAME_DATA_APPS and not model._meta.proxy
     ]
     return sorted(chosen, key=lambda model: model._meta.auto_created is not False)
+
+
+#: the data migrations that make rows (module, function); each may run again and again
+DATA_MIGRATIONS = [("decks.migrations.0002_organisers_group", "organisers_group_create")]
+
+
+def _data_migrations_again() -> None:
+    """Make the rows the data migrations made (the Organisers group) where a flush took them."""
+    editor = SimpleNamespace(connection=connection)
+    for module, function in DATA_MIGRATIONS:
+        getattr(importlib.import_module(module), function)(apps, editor)
 
 
 def _load() -> None:
@@ -65,6 +79,8 @@ def game_data_put_back() -> None:
     games = Game.objects.count()
     if kept and games >= kept:
         return
+    if not games:  # flushed: the rows the data migrations made went too
+        _data_migrations_again()
     if games or not kept:  # not a flushed database, or nothing kept: the load's upserts mend it
         _load()
         return

@@ -18,7 +18,7 @@ from tests.counter_stores import STORES, redis_test_url, shared_counter_store
 
 pytestmark = pytest.mark.django_db
 
-REDIS_URL = redis_test_url("limits")  # the limit tests' own Redis database (test_limits.py)
+REDIS_URL = redis_test_url("throttle_round_trips")  # this file's own Redis database
 #: what every throttle's counter key holds (DRF's ``cache_format``)
 THROTTLE_KEY = b"throttle_"
 

@@ -22,7 +22,6 @@ from cards.models import Card
 from decks.models import Deck, DeckCard
 from decks.services import deck_card_add, deck_create
 from tests.decks.conftest import RNR, read_sample
-from tests.game_data import game_data_put_back
 
 WRITERS = 10
 TIMEOUT_SECONDS = 60
@@ -39,13 +38,6 @@ def postgresql_only() -> None:
             "DATABASE_URL=postgres://postgres@127.0.0.1:5432/<your db>; "
             "tests/decks/test_deck_versions.py covers SQLite one write at a time"
         )
-
-
-@pytest.fixture(autouse=True)
-def game_data(postgresql_only) -> None:
-    """A transactional test starts from whatever the last one left (and leaves the database
-    flushed): put the game data back if an earlier test flushed it."""
-    game_data_put_back()
 
 
 @pytest.fixture

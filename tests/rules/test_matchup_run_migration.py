@@ -20,7 +20,6 @@ from rules.lab.selectors import matchup_game_record, simulation_job_matchup
 from rules.models import SimulationJob
 from rules.services import chunk_totals, play_game, totals_add
 from tests.rules.jobs_helpers import outcomes
-from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
 from tests.web.conftest import make_deck
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,7 +40,7 @@ def migrate(targets: list[tuple[str, str]]) -> Any:
 
 
 @pytest.fixture
-def at_the_schema_before(game_data):  # noqa: F811
+def at_the_schema_before(transactional_db):
     """The models of migration 0007 (MatchupRun still there); the last migration afterwards,
     whatever the test did."""
     yield migrate(BEFORE)

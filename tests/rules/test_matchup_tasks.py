@@ -16,7 +16,6 @@ from rules.lab.jobs import simulation_job_dispatch, simulation_job_play_inline
 from rules.lab.tasks import simulation_chunk_play
 from rules.models import SimulationJob
 from tests.counter_stores import redis_emptied, redis_test_url
-from tests.game_data import game_data_put_back
 from tests.rules.jobs_helpers import outcomes
 from tests.web.conftest import make_deck, store_matchup_job
 
@@ -87,16 +86,9 @@ def worker_app(redis_broker):
     project_app.set_default()
 
 
-@pytest.fixture
-def game_data(transactional_db) -> None:
-    """A transactional test starts from whatever the last one left: the game data is put back
-    if an earlier one flushed it."""
-    game_data_put_back()
-
-
 @pytest.mark.redis
 def test_a_worker_plays_a_matchup_through_a_real_redis_broker(
-    worker_app, game_data, user, settings
+    worker_app, transactional_db, user, settings
 ):
     from celery.contrib.testing.worker import start_worker
 

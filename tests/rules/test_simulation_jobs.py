@@ -21,7 +21,6 @@ from rules.lab.plans import SimulationJobError, matchup_plan, metagame_plan
 from rules.lab.selectors import simulation_job_metagame
 from rules.models import SimulationChunk, SimulationJob
 from tests.rules.jobs_helpers import faction_decks, metagame_job, outcomes
-from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
 from tests.web.conftest import make_deck, store_matchup_job
 
 
@@ -194,7 +193,7 @@ def test_job_sizes_outside_the_settings_are_refused(user, decks, settings):
 def test_without_a_broker_a_job_plays_in_a_background_thread(
     django_user_model,
     settings,
-    game_data,  # noqa: F811
+    transactional_db,
 ):
     settings.CELERY_BROKER_URL = ""
 

@@ -17,7 +17,6 @@ from rules.lab.jobs import simulation_chunk_run, simulation_job_play_inline
 from rules.models import SimulationJob
 from tests.counter_stores import redis_emptied, redis_test_url
 from tests.rules.jobs_helpers import faction_decks, matchup_job, metagame_job, outcomes
-from tests.rules.test_matchup_tasks import game_data  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -160,7 +159,7 @@ def test_the_server_resumes_stale_jobs_as_it_starts(
     django_user_model,
     settings,
     monkeypatch,
-    game_data,  # noqa: F811
+    transactional_db,
 ):
     import importlib
     import sys

@@ -16,7 +16,7 @@ from rules.lab.plans import metagame_plan
 from rules.lab.runner import background_wait
 from rules.models import SimulationChunk, SimulationJob
 from tests.rules.jobs_helpers import faction_decks
-from tests.rules.test_matchup_tasks import game_data, new_matchup  # noqa: F401  (a fixture)
+from tests.rules.test_matchup_tasks import new_matchup
 from tests.sqlite_reads import readers_not_blocked
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ HANDOVERS = 20
 
 
 @pytest.fixture
-def owner(django_user_model, game_data):  # noqa: F811
+def owner(django_user_model, transactional_db):
     return django_user_model.objects.create_user("bg", "bg@example.com", "x-long-pass-42")
 
 

@@ -26,7 +26,6 @@ from tests.rules.jobs_helpers import faction_decks, metagame_job
 from tests.rules.test_matchup_tasks import (  # noqa: F401  (fixtures)
     REDIS_URL,
     WORKER_TIMEOUT_SECONDS,
-    game_data,
     redis_broker,
     worker_app,
 )
@@ -71,7 +70,7 @@ def _outcomes_of(database: Path | None, job_id: int) -> list:
 
 
 @pytest.fixture
-def owner(django_user_model, game_data):  # noqa: F811
+def owner(django_user_model, transactional_db):
     return django_user_model.objects.create_user("worker", "w@example.com", "x-long-pass-42")
 
 

@@ -12,7 +12,6 @@ from django.conf import settings
 from decks.models import Deck, Visibility
 from decks.selectors import format_default
 from decks.services import deck_create
-from tests.game_data import game_data_put_back
 from tests.sqlite_reads import readers_not_blocked
 
 SAMPLES = Path(settings.FIXTURES_DIR) / "decks"
@@ -155,16 +154,6 @@ def _readers_not_blocked_by_writers(request) -> Iterator[None]:
     served = list(server.thread.connections_override.values())
     with readers_not_blocked(also=served):
         yield
-
-
-@pytest.fixture(autouse=True)
-def _browser_game_data(request) -> None:
-    """A live-server test flushes the database when it ends; before each browser test the game
-    data the session loaded is put back (other tests keep their transaction-wrapped data)."""
-    if request.node.get_closest_marker("browser") is None:
-        return
-    request.getfixturevalue("live_server")
-    game_data_put_back()
 
 
 @pytest.fixture
