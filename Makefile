@@ -110,10 +110,16 @@ proxy:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; }
 
+# The suite runs in a process per core (pytest-xdist), each test file whole in one process
+# (--dist loadfile: its module fixtures are built once, its Redis database is its own, and a
+# transactional test's flush is mended before the next database test: tests/conftest.py).
+# TEST_WORKERS=0 runs it in this one process, as CI's SQLite pass does beside the PostgreSQL
+# pass on the other core (.ci/run); any number sets the processes.
+TEST_WORKERS ?= auto
 test: lint typecheck browser proxy
 	$(BIN)/python manage.py makemigrations --check --dry-run >/dev/null || \
 		(echo "Models changed without a migration: run manage.py makemigrations"; exit 1)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 # Lines of the project's packages the suite runs (coverage.py; settings in [tool.coverage.*] of
 # pyproject.toml), on pure-Python engines (compiled modules cannot be traced) and SQLite unless
