@@ -42,6 +42,9 @@ def _card_links(game_slug: str, stamp: tuple[Any, ...]) -> dict[str, dict[str, A
                 "url": card.get_absolute_url(),
                 "image": image.url,
                 "thumb": image.thumb_url,
+                # the page reserves the thumbnail's box before it loads, so nothing moves then
+                "thumb_width": image.thumb_width,
+                "thumb_height": image.thumb_height,
                 "alt": image.alt,
             }
         cached = (stamp, links)
@@ -51,7 +54,8 @@ def _card_links(game_slug: str, stamp: tuple[Any, ...]) -> dict[str, dict[str, A
 
 def card_links(game_slug: str) -> dict[str, dict[str, Any]]:
     """Per card key of the game: its name, page and image links (``name``, ``url``, ``image``,
-    ``thumb``, ``alt``), cached until a card of the game changes."""
+    ``thumb`` with ``thumb_width`` and ``thumb_height``, ``alt``), cached until a card of the
+    game changes."""
     return _card_links(game_slug, _card_data_stamp(game_slug))
 
 

@@ -8,6 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from cards.images.render import output_size
 from tests.web.test_matchup_runs import GAMES, poll_to_end, run_id, start, two_decks
 from tests.web.test_test_hands_pages import _deck
 
@@ -67,7 +68,10 @@ def test_a_replay_step_shows_the_table_of_the_game(alice, user, game):
         assert label in labels
     # cards on the table show their rendered image and link to their card page
     assert re.search(r'<a class="tcard[^"]*" href="/games/[^"]+/cards/[^"]+/"', body)
-    assert re.search(r'src="/cards/[^"]+\.thumb\.png"', body)
+    thumbs = re.findall(r'src="/cards/[^"]+\.thumb\.png" width="(\d+)" height="(\d+)"', body)
+    # each thumbnail's box is its image's size before it loads: nothing on the table moves
+    # when it arrives (a click aimed at a card would land beside it)
+    assert thumbs and set(thumbs) == {tuple(map(str, output_size(game, "thumb")))}
 
 
 def test_replay_steps_change_the_table_and_a_seat_view_hides_the_rivals_hand(alice, user):
