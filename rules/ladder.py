@@ -36,7 +36,7 @@ from typing import Any
 
 from rules.agents import AGENTS, Agent, parse_entrant, web_agent
 from rules.engines.core import GamePlugin, Rng, State, plugin_for
-from rules.engines.core.intervals import Z_95
+from rules.engines.core.intervals import Z_95, wilson_interval
 from rules.simulation import play_out
 
 #: the participant a co-operative game's teams play against
@@ -69,12 +69,14 @@ class Timed:
 @dataclass(frozen=True)
 class GameOutcome:
     """One ladder game: the points of the first entrant of its pairing (1, 0.5 or 0), how it
-    ended, which seat won, and each entrant's decision times."""
+    ended, which seat won, each entrant's decision times and the seat that moved first (None
+    when the engine does not say, or in a co-operative game)."""
 
     points: float
     end_reason: str
     winning_seat: int | None
     seconds: tuple[tuple[float, ...], tuple[float, ...]]
+    first_mover: int | None = None
 
 
 def two_seat_setups(plugin: GamePlugin, open_only: bool = False) -> list[dict[str, Any]]:
@@ -178,6 +180,7 @@ def play_pairing_game(
         state.end_reason() or "ended",
         winner,
         (tuple(seats[first_seat].seconds), tuple(seats[1 - first_seat].seconds)),
+        state.first_player(),
     )
 
 
@@ -193,6 +196,10 @@ class Pairing:
     cutoffs: int
     #: wins by seat (seat 0, seat 1); empty for a co-operative game
     seat_wins: tuple[int, ...] = ()
+    #: the games with a winner whose engine said which seat moved first, and how many of them
+    #: that seat won; 0 and 0 in a co-operative game or a ladder stored before they were counted
+    first_mover_games: int = 0
+    first_mover_wins: int = 0
 
     @property
     def score(self) -> float:
@@ -269,13 +276,62 @@ class Ladder:
                 f"| {rank} | {rating.entrant} | {signed(rating.elo)} | {interval} | "
                 f"{rating.games} | {score} | {timing[0]} | {timing[1]} |"
             )
-        rows += ["", "| Pairing | Games | Score of the first | Draws | Cut-off endings |"]
-        rows.append("|---|---:|---:|---:|---:|")
+        if self.cooperative:
+            rows += ["", "| Pairing | Games | Score of the first | Draws | Cut-off endings |"]
+            rows.append("|---|---:|---:|---:|---:|")
+            for p in self.pairings:
+                rows.append(
+                    f"| {p.first} vs {p.second} | {p.games} | {p.score:.1%} | {p.draws} | "
+                    f"{p.cutoffs} |"
+                )
+            return "\n".join(rows)
+        rows += [
+            "",
+            "| Pairing | Games | Score of the first | Draws | Cut-off endings | "
+            "Wins by seat (0 / 1) | Won by the first mover |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
         for p in self.pairings:
-            rows.append(
-                f"| {p.first} vs {p.second} | {p.games} | {p.score:.1%} | {p.draws} | {p.cutoffs} |"
+            seats = " / ".join(map(str, p.seat_wins)) if p.seat_wins else "n/a"
+            first = (
+                f"{p.first_mover_wins} of {p.first_mover_games}" if p.first_mover_games else "n/a"
             )
+            rows.append(
+                f"| {p.first} vs {p.second} | {p.games} | {p.score:.1%} | {p.draws} | "
+                f"{p.cutoffs} | {seats} | {first} |"
+            )
+        summary = self.seat_summary()
+        if summary:
+            rows += ["", summary]
         return "\n".join(rows)
+
+    def first_mover(self) -> tuple[int, int] | None:
+        """(games won by whoever moved first, games with a winner whose first mover is known)
+        over every pairing; None for a co-operative game, a ladder stored before it was
+        counted, or one whose every game was drawn."""
+        movers = sum(p.first_mover_games for p in self.pairings)
+        if self.cooperative or not movers:
+            return None
+        return sum(p.first_mover_wins for p in self.pairings), movers
+
+    def seat_summary(self) -> str:
+        """A sentence on how the seats fared over every pairing: the wins from each seat, and
+        how often whoever moved first won, with its Wilson 95% interval (empty where
+        ``first_mover`` is None)."""
+        first = self.first_mover()
+        if first is None:
+            return ""
+        won, movers = first
+        games = sum(p.games for p in self.pairings)
+        seat_wins = [
+            sum(p.seat_wins[seat] for p in self.pairings if p.seat_wins) for seat in (0, 1)
+        ]
+        low, high = wilson_interval(won, movers)
+        return (
+            f"By seat, over all {games} games: seat 0 won {seat_wins[0]}, seat 1 won "
+            f"{seat_wins[1]}, {games - sum(seat_wins)} drawn; whoever moved first won {won} of "
+            f"the {movers} won games ({won / movers:.1%}, 95% interval {low:.1%} to {high:.1%})."
+        )
 
 
 def signed(points: float) -> str:
@@ -495,6 +551,7 @@ def summarise(
     for number, (a, b) in enumerate(pairs):
         chunk = outcomes[number * games : (number + 1) * games]
         seat_wins = [0, 0]
+        movers = [o for o in chunk if o.first_mover is not None and o.winning_seat is not None]
         for outcome in chunk:
             if outcome.winning_seat is not None:
                 seat_wins[outcome.winning_seat] += 1
@@ -510,6 +567,8 @@ def summarise(
                 sum(o.points == 0.5 for o in chunk),
                 sum(o.end_reason in plugin.cutoff_reasons for o in chunk),
                 () if cooperative else tuple(seat_wins),
+                len(movers),
+                sum(o.winning_seat == o.first_mover for o in movers),
             )
         )
     fitted = fit_ratings(pairings)

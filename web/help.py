@@ -17,7 +17,8 @@ from cards.models import Game
 from cards.search.fields import SearchField, query_fields
 from rules.agents import parse_entrant
 from rules.engines.core import find_plugin
-from rules.ladder import ANCHOR, published, signed
+from rules.engines.core.intervals import wilson_interval
+from rules.ladder import ANCHOR, Ladder, published, signed
 from rules.matchups import agent_label, agents_offered, levels_offered
 from rules.services import AGENT_LABELS
 
@@ -97,6 +98,8 @@ class GameAgentsHelp:
     agents: list[tuple[str, str]]
     ladder: list[LadderRow]
     measured: str
+    #: how often whoever moved first won the ladder's games ("" when the ladder does not say)
+    first_mover: str = ""
 
 
 def _entrant_label(entrant: str, slug: str, levels: dict[str, str]) -> str:
@@ -120,8 +123,9 @@ def agents_help_games() -> list[GameAgentsHelp]:
         levels = {level.agent: name for name, level in plugin.difficulty_levels.items()}
         ladder = published(game.slug)
         rows = []
-        measured = ""
+        measured = first_mover = ""
         if ladder is not None:
+            first_mover = _first_mover_words(ladder)
             measured = (
                 f"{ladder.played_on}, {ladder.games_per_pairing} games a pairing "
                 f"over {ladder.setups} sample setups"
@@ -147,6 +151,21 @@ def agents_help_games() -> list[GameAgentsHelp]:
                 agents=agents_offered(plugin),
                 ladder=rows,
                 measured=measured,
+                first_mover=first_mover,
             )
         )
     return sections
+
+
+def _first_mover_words(ladder: Ladder) -> str:
+    """How often whoever moved first won the ladder's games, with the 95% interval."""
+    first = ladder.first_mover()
+    if first is None:
+        return ""
+    won, games = first
+    low, high = wilson_interval(won, games)
+    return (
+        f"Whoever moved first won {won} of the {games} games above that had a winner "
+        f"({won / games:.0%}, 95% interval {low:.0%} to {high:.0%}); every AI sat in each seat "
+        "equally often."
+    )

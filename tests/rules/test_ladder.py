@@ -241,3 +241,62 @@ def test_a_block_lands_in_its_section_and_is_replaced_in_place(tmp_path):
     assert again.replace("toy: 65%", "toy: 60%") == text
     with pytest.raises(ValueError, match="no section 'Elsewhere'"):
         ladder_module.write_block(doc, "defaults:other", "x", "Elsewhere")
+
+
+def test_each_game_records_the_seat_that_really_moved_first():
+    # Rival Realms' first two sample setups name the first player (§Setup: random otherwise):
+    # the ladder's record of who moved first must be that seat, whichever deck sits there.
+    plugin = plugin_for("rival-realms")
+    named = 0
+    for index in range(8):
+        _, setup, _ = ladder_module.dealt(plugin, index)
+        outcome = play_one(plugin.slug, "team", "random", index, 2)
+        assert outcome.first_mover in (0, 1)
+        if "first_player" in setup:
+            named += 1
+            assert outcome.first_mover == setup["first_player"]
+    assert named == 8  # both named setups come first, four games each
+
+
+def test_a_ladder_reports_wins_by_seat_and_by_the_first_mover():
+    ladder = play_ladder("revolt-n-reign", 8, seed=2, entrants=["random", "greedy"])
+    (pairing,) = ladder.pairings
+    outcomes = [play_one("revolt-n-reign", "random", "greedy", index, 2) for index in range(8)]
+    won_games = [o for o in outcomes if o.winning_seat is not None]
+    assert pairing.first_mover_games == len(won_games) == sum(pairing.seat_wins)
+    assert pairing.first_mover_wins == sum(o.winning_seat == o.first_mover for o in won_games)
+    assert list(pairing.seat_wins) == [
+        sum(o.winning_seat == seat for o in outcomes) for seat in (0, 1)
+    ]
+    won, games = ladder.first_mover() or (None, None)
+    assert (won, games) == (pairing.first_mover_wins, len(won_games))
+    table = ladder.table()
+    assert "| Wins by seat (0 / 1) | Won by the first mover |" in table
+    assert (
+        f"| {pairing.seat_wins[0]} / {pairing.seat_wins[1]} | {won} of 8 |"
+        in table.splitlines()[-3]
+    )
+    drawn = 8 - sum(pairing.seat_wins)
+    assert ladder.seat_summary() in table
+    assert (
+        f"seat 0 won {pairing.seat_wins[0]}, seat 1 won {pairing.seat_wins[1]}, {drawn} drawn; "
+        f"whoever moved first won {won} of the {games} won games ({won / games:.1%}, 95% interval"
+        in ladder.seat_summary()
+    )
+    assert ladder_module.Ladder.from_dict(json.loads(json.dumps(ladder.as_dict()))) == ladder
+
+
+def test_a_ladder_stored_before_the_first_mover_was_counted_still_reads():
+    ladder = play_ladder("revolt-n-reign", 4, seed=2, entrants=["random", "greedy"])
+    data = ladder.as_dict()
+    for pairing in data["pairings"]:
+        del pairing["first_mover_games"], pairing["first_mover_wins"]
+    old = ladder_module.Ladder.from_dict(data)
+    assert old.first_mover() is None and old.seat_summary() == ""
+    assert old.table().splitlines()[-1].endswith(" | n/a |")  # the seats are still shown
+
+
+def test_a_cooperative_ladder_has_no_seats_to_report():
+    ladder = play_ladder("reggae-revolution", 2, entrants=["team"])
+    assert ladder.first_mover() is None and ladder.seat_summary() == ""
+    assert "Wins by seat" not in ladder.table()

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from cards.models import Game
 from cards.search import card_search
+from rules.ladder import published
 
 pytestmark = pytest.mark.django_db
 
@@ -120,3 +121,12 @@ def test_the_agents_page_gives_each_game_its_levels_and_its_ladder(client):
     assert ("Random", "+0") in [(agent, elo) for _, agent, elo in ladder]
     # an agent tried at another budget is named in words, not as a setting string
     assert not [agent for _, agent, _ in ladder if "=" in agent]
+    # how often whoever moved first won, from the published ladder; none in a team game
+    first = published("revolt-n-reign").first_mover()
+    assert first is not None
+    won, games = first
+    assert (
+        f"Whoever moved first won {won} of the {games} games above that had a winner ({won / games:.0%}"
+        in rnr
+    )
+    assert 'data-testid="first-mover"' not in sections["reggae-revolution"]
