@@ -276,30 +276,24 @@ class Ladder:
                 f"| {rank} | {rating.entrant} | {signed(rating.elo)} | {interval} | "
                 f"{rating.games} | {score} | {timing[0]} | {timing[1]} |"
             )
-        if self.cooperative:
-            rows += ["", "| Pairing | Games | Score of the first | Draws | Cut-off endings |"]
-            rows.append("|---|---:|---:|---:|---:|")
-            for p in self.pairings:
-                rows.append(
-                    f"| {p.first} vs {p.second} | {p.games} | {p.score:.1%} | {p.draws} | "
-                    f"{p.cutoffs} |"
-                )
-            return "\n".join(rows)
-        rows += [
-            "",
-            "| Pairing | Games | Score of the first | Draws | Cut-off endings | "
-            "Wins by seat (0 / 1) | Won by the first mover |",
-            "|---|---:|---:|---:|---:|---:|---:|",
-        ]
+        head = "| Pairing | Games | Score of the first | Draws | Cut-off endings |"
+        rule = "|---|---:|---:|---:|---:|"
+        if not self.cooperative:
+            head += " Wins by seat (0 / 1) | Won by the first mover |"
+            rule += "---:|---:|"
+        rows += ["", head, rule]
         for p in self.pairings:
-            seats = " / ".join(map(str, p.seat_wins)) if p.seat_wins else "n/a"
-            first = (
-                f"{p.first_mover_wins} of {p.first_mover_games}" if p.first_mover_games else "n/a"
+            row = (
+                f"| {p.first} vs {p.second} | {p.games} | {p.score:.1%} | {p.draws} | {p.cutoffs} |"
             )
-            rows.append(
-                f"| {p.first} vs {p.second} | {p.games} | {p.score:.1%} | {p.draws} | "
-                f"{p.cutoffs} | {seats} | {first} |"
-            )
+            if not self.cooperative:
+                first = (
+                    f"{p.first_mover_wins} of {p.first_mover_games}"
+                    if p.first_mover_games
+                    else "n/a"
+                )
+                row += f" {p.seat_wins[0]} / {p.seat_wins[1]} | {first} |"
+            rows.append(row)
         summary = self.seat_summary()
         if summary:
             rows += ["", summary]
@@ -323,9 +317,7 @@ class Ladder:
             return ""
         won, movers = first
         games = sum(p.games for p in self.pairings)
-        seat_wins = [
-            sum(p.seat_wins[seat] for p in self.pairings if p.seat_wins) for seat in (0, 1)
-        ]
+        seat_wins = [sum(p.seat_wins[seat] for p in self.pairings) for seat in (0, 1)]
         low, high = wilson_interval(won, movers)
         return (
             f"By seat, over all {games} games: seat 0 won {seat_wins[0]}, seat 1 won "
