@@ -43,6 +43,7 @@ from rules.ladder import (
     ANCHOR,
     THE_GAME,
     GameOutcome,
+    SeatScores,
     Task,
     dealt,
     describe_machine,
@@ -89,6 +90,8 @@ class Match:
     team_wins: tuple[int, int] = (0, 0)
     #: per sample setup, as (label, the default's points, games)
     by_setup: tuple[tuple[str, float, int], ...] = ()
+    #: the default's points by seat and by moving first or second (none co-operatively)
+    by_seat: SeatScores | None = None
 
     def interval(self) -> tuple[float, float]:
         """The Wilson 95% interval of the default's share of the points."""
@@ -127,6 +130,7 @@ def measure(
         sum(o.end_reason in plugin.cutoff_reasons for o in outcomes),
         _seconds(outcomes, both_seats=False),
         by_setup=_by_setup(plugin, outcomes, open_only),
+        by_seat=SeatScores.of(outcomes),
     )
 
 
@@ -249,6 +253,9 @@ def report(
                 f"{label} {points:g}/{games}" for label, points, games in match.by_setup if games
             ]
             lines += ["", f"Against {match.opponent}, by setup: {'; '.join(parts)}."]
+        seated = match.by_seat.sentence("the default") if match.by_seat else ""
+        if seated:
+            lines += ["", f"Against {match.opponent}, by seat: {seated}"]
     if plugin.cooperative:
         ours, theirs = random.team_wins
         baseline_won = (

@@ -69,14 +69,67 @@ class Timed:
 @dataclass(frozen=True)
 class GameOutcome:
     """One ladder game: the points of the first entrant of its pairing (1, 0.5 or 0), how it
-    ended, which seat won, each entrant's decision times and the seat that moved first (None
-    when the engine does not say, or in a co-operative game)."""
+    ended, which seat won, each entrant's decision times, the seat that moved first (None
+    when the engine does not say, or in a co-operative game) and the first entrant's seat
+    (None in a co-operative game)."""
 
     points: float
     end_reason: str
     winning_seat: int | None
     seconds: tuple[tuple[float, ...], tuple[float, ...]]
     first_mover: int | None = None
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class SeatScores:
+    """The first entrant's points and games from each seat, and moving first or second (a
+    game whose engine does not say who moved first counts in neither of those)."""
+
+    seats: tuple[tuple[float, int], tuple[float, int]]
+    moving: tuple[tuple[float, int], tuple[float, int]]
+
+    @classmethod
+    def of(cls, outcomes: Iterable[GameOutcome]) -> SeatScores:
+        """Tally two-seat ``outcomes`` (a co-operative game's, seatless, are left out)."""
+        seats = [[0.0, 0], [0.0, 0]]
+        moving = [[0.0, 0], [0.0, 0]]
+        for outcome in outcomes:
+            if outcome.seat is None:
+                continue
+            seats[outcome.seat][0] += outcome.points
+            seats[outcome.seat][1] += 1
+            if outcome.first_mover is not None:
+                second = int(outcome.first_mover != outcome.seat)
+                moving[second][0] += outcome.points
+                moving[second][1] += 1
+        return cls(
+            ((seats[0][0], int(seats[0][1])), (seats[1][0], int(seats[1][1]))),
+            ((moving[0][0], int(moving[0][1])), (moving[1][0], int(moving[1][1]))),
+        )
+
+    def sentence(self, who: str) -> str:
+        """How ``who`` (the first entrant) scored by seat and by moving first or second, each
+        share with its Wilson 95% interval; empty when no game had seats."""
+        if not self.seats[0][1] + self.seats[1][1]:
+            return ""
+        text = (
+            f"{who} scored {_share(*self.seats[0])} from seat 0 and "
+            f"{_share(*self.seats[1])} from seat 1"
+        )
+        if self.moving[0][1] + self.moving[1][1]:
+            text += (
+                f"; {_share(*self.moving[0])} moving first and "
+                f"{_share(*self.moving[1])} moving second"
+            )
+        return text + "."
+
+
+def _share(points: float, games: int) -> str:
+    if not games:
+        return "0/0"
+    low, high = wilson_interval(points, games)
+    return f"{points:g}/{games} ({points / games:.1%}, 95% interval {low:.1%} to {high:.1%})"
 
 
 def two_seat_setups(plugin: GamePlugin, open_only: bool = False) -> list[dict[str, Any]]:
@@ -181,6 +234,7 @@ def play_pairing_game(
         winner,
         (tuple(seats[first_seat].seconds), tuple(seats[1 - first_seat].seconds)),
         state.first_player(),
+        first_seat,
     )
 
 

@@ -300,3 +300,30 @@ def test_a_cooperative_ladder_has_no_seats_to_report():
     ladder = play_ladder("reggae-revolution", 2, entrants=["team"])
     assert ladder.first_mover() is None and ladder.seat_summary() == ""
     assert "Wins by seat" not in ladder.table()
+
+
+def test_a_measure_reports_the_first_entrants_score_by_seat_and_by_moving_first():
+    # bench/defaults.py reports the default's score from each seat and moving first or second:
+    # each game counts once from the seat dealt() gave the first entrant, and once by whether
+    # that seat is the one the engine says moved first.
+    plugin = plugin_for("revolt-n-reign")
+    outcomes = [play_one(plugin.slug, "greedy", "random", index, 3) for index in range(8)]
+    for index, outcome in enumerate(outcomes):
+        assert outcome.seat == ladder_module.dealt(plugin, index)[2]
+    scores = ladder_module.SeatScores.of(outcomes)
+    for seat in (0, 1):
+        mine = [o.points for o in outcomes if o.seat == seat]
+        assert scores.seats[seat] == (sum(mine), len(mine)) and len(mine) == 4
+    first = [o.points for o in outcomes if o.first_mover == o.seat]
+    second = [o.points for o in outcomes if o.first_mover != o.seat]
+    assert scores.moving == ((sum(first), len(first)), (sum(second), len(second)))
+    low, high = ladder_module.wilson_interval(*scores.seats[0])
+    sentence = scores.sentence("the default")
+    assert sentence.startswith(
+        f"the default scored {scores.seats[0][0]:g}/4 "
+        f"({scores.seats[0][0] / 4:.1%}, 95% interval {low:.1%} to {high:.1%}) from seat 0 and "
+    )
+    assert f"{sum(first):g}/{len(first)} (" in sentence and sentence.endswith("moving second.")
+    # a co-operative game's outcomes have no seat to report
+    team = ladder_module.play_one("reggae-revolution", "team", THE_GAME, 0, 3)
+    assert team.seat is None and ladder_module.SeatScores.of([team]).sentence("the team") == ""
