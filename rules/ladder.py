@@ -92,20 +92,14 @@ class SeatScores:
     @classmethod
     def of(cls, outcomes: Iterable[GameOutcome]) -> SeatScores:
         """Tally two-seat ``outcomes`` (a co-operative game's, seatless, are left out)."""
-        seats = [[0.0, 0], [0.0, 0]]
-        moving = [[0.0, 0], [0.0, 0]]
-        for outcome in outcomes:
-            if outcome.seat is None:
-                continue
-            seats[outcome.seat][0] += outcome.points
-            seats[outcome.seat][1] += 1
-            if outcome.first_mover is not None:
-                second = int(outcome.first_mover != outcome.seat)
-                moving[second][0] += outcome.points
-                moving[second][1] += 1
+        seated = [o for o in outcomes if o.seat is not None]
+        moved = [o for o in seated if o.first_mover is not None]
         return cls(
-            ((seats[0][0], int(seats[0][1])), (seats[1][0], int(seats[1][1]))),
-            ((moving[0][0], int(moving[0][1])), (moving[1][0], int(moving[1][1]))),
+            (_tally(o for o in seated if o.seat == 0), _tally(o for o in seated if o.seat == 1)),
+            (
+                _tally(o for o in moved if o.first_mover == o.seat),
+                _tally(o for o in moved if o.first_mover != o.seat),
+            ),
         )
 
     def sentence(self, who: str) -> str:
@@ -125,11 +119,20 @@ class SeatScores:
         return text + "."
 
 
+def _tally(outcomes: Iterable[GameOutcome]) -> tuple[float, int]:
+    played = list(outcomes)
+    return sum(o.points for o in played), len(played)
+
+
 def _share(points: float, games: int) -> str:
-    if not games:
-        return "0/0"
+    return f"{points:g}/{games} ({share_interval(points, games)})" if games else "0/0"
+
+
+def share_interval(points: float, games: int, digits: int = 1) -> str:
+    """``points`` of ``games`` as a share with its Wilson 95% interval, to ``digits`` decimals:
+    "53.8%, 95% interval 51.0% to 56.6%"."""
     low, high = wilson_interval(points, games)
-    return f"{points:g}/{games} ({points / games:.1%}, 95% interval {low:.1%} to {high:.1%})"
+    return f"{points / games:.{digits}%}, 95% interval {low:.{digits}%} to {high:.{digits}%}"
 
 
 def two_seat_setups(plugin: GamePlugin, open_only: bool = False) -> list[dict[str, Any]]:
@@ -372,11 +375,10 @@ class Ladder:
         won, movers = first
         games = sum(p.games for p in self.pairings)
         seat_wins = [sum(p.seat_wins[seat] for p in self.pairings) for seat in (0, 1)]
-        low, high = wilson_interval(won, movers)
         return (
             f"By seat, over all {games} games: seat 0 won {seat_wins[0]}, seat 1 won "
             f"{seat_wins[1]}, {games - sum(seat_wins)} drawn; whoever moved first won {won} of "
-            f"the {movers} won games ({won / movers:.1%}, 95% interval {low:.1%} to {high:.1%})."
+            f"the {movers} won games ({share_interval(won, movers)})."
         )
 
 

@@ -17,8 +17,7 @@ from cards.models import Game
 from cards.search.fields import SearchField, query_fields
 from rules.agents import parse_entrant
 from rules.engines.core import find_plugin
-from rules.engines.core.intervals import wilson_interval
-from rules.ladder import ANCHOR, Ladder, published, signed
+from rules.ladder import ANCHOR, Ladder, published, share_interval, signed
 from rules.matchups import agent_label, agents_offered, levels_offered
 from rules.services import AGENT_LABELS
 
@@ -163,9 +162,7 @@ def _first_mover_words(ladder: Ladder) -> str:
     if first is None:
         return ""
     won, games = first
-    low, high = wilson_interval(won, games)
     return (
         f"Whoever moved first won {won} of the {games} games above that had a winner "
-        f"({won / games:.0%}, 95% interval {low:.0%} to {high:.0%}); every AI sat in each seat "
-        "equally often."
+        f"({share_interval(won, games, digits=0)}); every AI sat in each seat equally often."
     )
