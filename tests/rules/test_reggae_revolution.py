@@ -36,7 +36,7 @@ from rules.engines.reggae_revolution import (
     winnability,
 )
 from rules.engines.reggae_revolution.cards import CardDataError, card_specs, fixture_records
-from rules.engines.reggae_revolution.policy import colour_lacks, plain_action
+from rules.engines.reggae_revolution.policy import colour_lacks, persuaders, plain_action
 from rules.engines.reggae_revolution.state import LIMIT_REASON, LOSS_REASON, WIN_REASON
 from rules.engines.reggae_revolution.table import reggae_table
 
@@ -992,6 +992,27 @@ def test_a_lost_deal_ends_by_the_book_before_the_turn_limit(seed: int) -> None:
     while not state.is_terminal():
         state.apply(greedy_action(state))
     assert state.end_reason() == LOSS_REASON and state.turn < state.turn_limit
+
+
+def test_with_two_symbols_suppressed_the_team_gives_the_card_that_lifts_one_before_drawing() -> (
+    None
+):
+    """Crimson Serenade's pair (red love) is scored and it draws a card, so step 1 of the policy
+    plays it first; it is also the hand's one red card, the only gift that persuades Commissioner
+    Blaze, who alone suppresses peace (§Sway). With two symbols suppressed the team keeps it for
+    Blaze: one villain more suppressing respect and love would otherwise end the deal."""
+    state = table(players=2)
+    villain(state, "commissioner-blaze")  # red, peace
+    villain(state, "agent-nettle")  # green, unity
+    put(state, state.scored, "heart-patch")  # red love
+    put(state, state.hand[0], "crimson-serenade", "linked-hands")
+    hand = state.hand[0]
+    assert persuaders(state, hand) == {hand[0]}
+    # the policy of 2026-12-01 plays it for the card it draws, and Blaze stays
+    assert plain_action(state) == Action.parse("play crimson-serenade effect")
+    assert greedy_action(state) == Action.parse("give crimson-serenade commissioner-blaze")
+    state.apply(greedy_action(state))
+    assert state.suppressed_symbols() == {"unity"}
 
 
 def test_the_team_keeps_the_last_card_of_a_missing_pair_from_a_villain() -> None:

@@ -8,8 +8,10 @@ missing pairs or carry the strongest effects, favouring the colours the buyer's 
 that a hand can persuade any villain (Pay). It never gives a villain the last card
 left of a missing pair while the loss is not at hand, and in a deal no card can win any more
 (``ReggaeState.can_still_win``) it persuades nobody, so the villains end the deal by the book
-(§Object) rather than the turn limit. ``plain_action`` is the policy without that guard and
-without the colour balance, as it was on 2026-12-01 when it plays with that day's weights
+(§Object) rather than the turn limit. Once two symbols are suppressed it keeps the cards that
+could persuade a villain that alone suppresses one (``persuaders``) for that persuasion instead
+of playing them first for the cards they draw. ``plain_action`` is the policy without that guard, the
+cards it keeps, and the colour balance, as it was on 2026-12-01 when it plays with that day's weights
 (``bench/baselines/reggae-revolution.json``). ``winnability`` runs seeded games with it and
 reports the team's win rate with a Wilson 95% interval.
 
@@ -47,6 +49,8 @@ EFFECT_WORTH = {op: f"policy_worth_{op}" for op in BOON_OPS}
 DRAWING_OPS = frozenset({"draw", "recover", "gain_symbols"})
 #: below this many cards the policy refills the active player's deck rather than thinning it
 TARGET_DECK = 12
+#: from this many suppressed symbols the policy persuades before it scores (step 2 of its turn)
+URGENT_SUPPRESSED = 2
 #: the most decisions ``turn_value`` lets the policy take to finish a turn (a turn is finite,
 #: ruling 9 and 10; this only bounds the loop)
 TURN_ACTIONS = 200
@@ -265,10 +269,25 @@ def greedy_action(state: ReggaeState) -> Action:
 
 def plain_action(state: ReggaeState) -> Action:
     """Return the policy's choice as it was when issue 28 set its targets (2026-12-01): without
-    the guard of ``_sway_choice`` and blind to the colours a purchase adds. With that day's
+    the guard of ``_sway_choice`` and the persuaders it keeps, and blind to the colours a
+    purchase adds. With that day's
     weights (``bench/baselines/reggae-revolution.json``) it is the baseline ``bench/defaults.py``
     measures the default by."""
     return _team_choice(state, guard=False, spread=False)
+
+
+def persuaders(state: ReggaeState, hand: list[int]) -> frozenset[int]:
+    """The cards of ``hand`` that could persuade a villain that alone suppresses a symbol: its
+    colour's and wild cards (§Sway), the gifts that would lift a symbol off the loss condition."""
+    suppressed = Counter(s for v in state.villains for s in state.table[v].suppresses)
+    colours = {
+        state.table[v].colour
+        for v in state.villains
+        if any(suppressed[s] == 1 for s in state.table[v].suppresses)
+    }
+    if not colours:
+        return frozenset()
+    return frozenset(c for c in hand if state.table[c].is_wild or state.table[c].colour in colours)
 
 
 def _team_choice(state: ReggaeState, guard: bool, spread: bool) -> Action:
@@ -277,14 +296,19 @@ def _team_choice(state: ReggaeState, guard: bool, spread: bool) -> Action:
     player = state.active
     hand = state.hand[player]
     scored = state.scored_pairs()
+    urgent = len(state.suppressed_symbols()) >= URGENT_SUPPRESSED
+    held = persuaders(state, hand) if guard and urgent else frozenset()
     # 1. Cards whose pair is already scored and whose effect brings more cards or symbols go
-    #    first, so the later choices see a bigger hand.
+    #    first, so the later choices see a bigger hand; with the guard, not a card that could
+    #    persuade a villain of step 2 (played, it is gone from the hand before step 2 asks).
     for card in sorted(hand, key=lambda c: _key(state, c)):
         spec = state.table[card]
+        if card in held:
+            continue
         if _pair(state, card) in scored and any(e["op"] in DRAWING_OPS for e in spec.effects):
             return Action("play", (spec.key, "effect"))
     # 2. When the villains already suppress two symbols or more, persuade before scoring.
-    if len(state.suppressed_symbols()) >= 2:
+    if urgent:
         gift = _sway_choice(state, hand, urgent=True, guard=guard)
         if gift is not None:
             return Action("give", (_key(state, gift[0]), _key(state, gift[1])))
