@@ -226,3 +226,20 @@ def test_the_log_names_each_space_where_the_table_draws_it():
         row, column = rows[cell["row"]], columns[cell["column"]]
         expected = "the centre space" if row == column == "middle" else f"the {row}-{column} space"
         assert space(cell["label"]) == expected, cell["label"]
+
+
+def test_a_team_game_says_you_begin_when_you_move_first():
+    """The sweeps above play each game's first sample setup, Reggae Revolution's for one player;
+    with two the setup line gave the first player, you, a third-person verb ("you begins")."""
+    game = get_game("reggae-revolution")
+    state = game.new_initial_state(3, {"players": 2})
+    events = [event.as_dict() for event in state.event_log()]
+    lines = [
+        line.text
+        for group in plugin_for("reggae-revolution").narrate(
+            events, ["You", "Player 2"], card_keys("reggae-revolution")
+        )
+        for line in group.lines
+    ]
+    assert "Two players play together; you begin." in lines
+    assert not [line for line in lines if NOT_YOU.search(line)]

@@ -39,7 +39,9 @@ class ReggaeRevolutionNarrator(Narrator):
         if players == 1:
             return (f"One player plays alone (Single Player Rules): {self.whom(player)}.",)
         count = NUMBERS.get(players, str(players))
-        return (f"{count} players play together; {self.whom(player)} begins.",)
+        return (
+            f"{count} players play together; {self.whom(player)} {self.verb(player, 'begins')}.",
+        )
 
     def describe_redraw(self, event: Event, player: Any, card: CardRef | None) -> Said:
         return (
