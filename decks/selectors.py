@@ -34,6 +34,7 @@ from decks.decklist import (
     decklist_entries,
     decklist_export,
     decklist_read,
+    decklist_settings,
 )
 from decks.decklist import guess_kind as decklist_guess_kind
 from decks.errors import DeckPermissionError
@@ -94,8 +95,8 @@ def deck_for_viewer(user: User | AnonymousUser, pk: int) -> Deck:
 
 def deck_for_change(user: User | AnonymousUser, pk: int) -> Deck:
     """The deck ``user`` is about to change: Http404 when they may not even see it, and
-    ``DeckPermissionError`` when they may see it but it is not theirs (the API answers 403, the
-    pages 404). The services check ownership again under the deck's lock.
+    ``DeckPermissionError`` when they may see it but it is not theirs (a 403, on the API and the
+    pages alike). The services check ownership again under the deck's lock.
 
     The deck's row only (no card count): the write re-reads what it needs under its lock.
     """
@@ -692,7 +693,9 @@ def deck_zones(game: Game) -> list[tuple[str, str]]:
 
 # -- tournament batches ---------------------------------------------------------------------------
 
-_SEPARATOR = re.compile(r"^\s*-{3,}\s*$", re.MULTILINE)
+#: a line of three or more dashes between pasted decks, its line break included, so each deck's
+#: line numbers count from its own first line
+_SEPARATOR = re.compile(r"^[ \t]*-{3,}[ \t]*(?:\r?\n|\Z)", re.MULTILINE)
 
 
 @dataclass
@@ -720,15 +723,10 @@ def batch_read(
         except DecklistParseError as error:
             decks.append(BatchDeck(label, None, [str(p) for p in error.problems]))
             continue
-        declared = parsed.metadata.get("game")
-        if declared and declared != game.slug:
-            decks.append(
-                BatchDeck(label, None, [f"this decklist is for {declared}, not {game.slug}"])
-            )
-            continue
         name = parsed.metadata.get("name")
         display = f"{label}: {name}" if name and name not in label else label
         try:
+            decklist_settings(parsed, game.slug)  # another game's list is unreadable here
             entries = decklist_entries(game.slug, parsed)
         except DecklistParseError as error:  # a section or quantity the game cannot have
             decks.append(BatchDeck(display, None, [str(p) for p in error.problems]))

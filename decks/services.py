@@ -26,6 +26,7 @@ from decks.decklist import (
     DecklistParseError,
     decklist_entries,
     decklist_read,
+    decklist_settings,
 )
 from decks.errors import DeckBusyError, DeckError, DeckPermissionError, DeckVersionConflict
 from decks.models import (
@@ -336,12 +337,20 @@ def deck_create(
 ) -> Deck:
     """Create a deck from a decklist. Only real cards are accepted; legality is not required.
 
-    Raises ``DecklistParseError`` for unreadable text and ``DeckError`` for unknown cards, a
-    format of another game, an unknown visibility or variant.
+    A ``format`` or ``variant`` not given is the one the decklist names for itself
+    (``# format:``, ``# variant:``; ``decks.decklist.decklist_settings``). Raises
+    ``DecklistParseError`` for unreadable text or a decklist of another game, and ``DeckError``
+    for unknown cards, a format of another game, an unknown visibility or variant.
     """
     game = _game(game)
     parsed = _read(decklist, kind)
+    own = decklist_settings(parsed, game.slug)
     problems = []
+    if format is None and own.format:
+        format = Format.objects.filter(game=game, slug=own.format).first()
+        if format is None:
+            problems.append(f"the decklist's format {own.format!r} is not a format of {game.name}")
+    variant = variant or own.variant or ""
     if not name.strip():
         problems.append("a deck needs a name")
     setup = format_and_variant_problems(game, format, variant)

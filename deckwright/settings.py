@@ -337,6 +337,8 @@ REST_FRAMEWORK = {
         "playtest": env_str("PLAYTEST_RATE", "120/minute"),
     },
     "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
+    # ?format= naming no renderer is a view's own parameter, not a 404 (api/negotiation.py)
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.FormatParameterNegotiation",
     "DEFAULT_PARSER_CLASSES": [
         "api.parsers.BoundedJSONParser",  # depth and size caps: docs/api.md, Limits
         "rest_framework.parsers.FormParser",

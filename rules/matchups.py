@@ -18,7 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from decks.decklist import DecklistParseError, decklist_entries, decklist_read, guess_kind
+from decks.decklist import (
+    DecklistParseError,
+    decklist_entries,
+    decklist_read,
+    decklist_settings,
+    guess_kind,
+)
 from decks.validation import UnknownVariantError, card_index, validate
 from rules.engines.core import (
     DeckCards,
@@ -62,14 +68,12 @@ def read_deck_file(game_slug: str, path: str | Path) -> DeckFile:
         raise DeckFileError(f"{file}: cannot read the file ({exc})") from exc
     try:
         decklist = decklist_read(text, guess_kind(file.name, text))
-        declared = decklist.metadata.get("game")
-        if declared and declared != game_slug:
-            raise DeckFileError(f"{file}: the decklist is for {declared!r}, not {game_slug!r}")
+        own = decklist_settings(decklist, game_slug)  # another game's list is refused here
         entries = decklist_entries(game_slug, decklist)
     except DecklistParseError as exc:
         problems = "; ".join(str(problem) for problem in exc.problems)
         raise DeckFileError(f"{file}: {problems}") from exc
-    variant = decklist.metadata.get("variant", "").strip()
+    variant = own.variant or ""
     try:
         report = validate(game_slug, entries, variant=variant or None)
     except UnknownVariantError as exc:

@@ -251,6 +251,17 @@ class DecklistInputMixin(forms.Form):
             kind = guess_kind(filename, text)
         return text, kind
 
+    def clean(self) -> dict[str, Any]:
+        """Text and a file at once is refused: one of them would be dropped without a word."""
+        super().clean()
+        data = self.cleaned_data
+        if data.get("file") and (data.get("decklist") or "").strip():
+            self.add_error(
+                "decklist",
+                "Paste a decklist or upload a file, not both: clear the text box or the file.",
+            )
+        return data
+
     def clean_file(self) -> UploadedFile | None:
         upload = self.cleaned_data.get("file")
         if not upload:  # None, or False when a "file-clear" box was sent

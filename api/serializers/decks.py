@@ -212,7 +212,7 @@ class ValidationReportSerializer(serializers.Serializer):
 
 class CardCountSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    quantity = serializers.IntegerField(min_value=0, max_value=999)
+    quantity = serializers.IntegerField(min_value=1, max_value=999)
     zone = serializers.CharField(required=False, allow_blank=True, default="", max_length=40)
 
 
@@ -242,6 +242,13 @@ class GameSlugField(serializers.SlugRelatedField):
         if game is None:
             self.fail("does_not_exist", slug_name=self.slug_field, value=smart_str(data))
         return game
+
+
+class GameQuerySerializer(serializers.Serializer):
+    """A list's ``?game=``: one of the games' slugs; any other value is a 400 naming it (the
+    card, deck, format and event lists alike)."""
+
+    game = GameSlugField(required=False)
 
 
 class ValidateRequestSerializer(DeckInputSerializer):

@@ -32,10 +32,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.errors import PreconditionFailed, PreconditionRequired
+from api.negotiation import format_param
 from api.serializers import decks as s
 from cards.models import Game
 from common.inputs import ID_PATTERN
-from decks.decklist import DecklistParseError, decklist_entries, decklist_read
+from decks.decklist import (
+    Decklist,
+    DecklistEntry,
+    DecklistParseError,
+    DecklistSettings,
+    decklist_entries,
+    decklist_read,
+    decklist_settings,
+)
 from decks.models import Deck, DeckVersion, Format
 from decks.selectors import (
     deck_current_version,
@@ -137,13 +146,24 @@ def _check_variant(game: Game, variant: str | None) -> None:
         raise ValidationError({"variant": [f"{game.name} has no variant {variant!r}: {offered}."]})
 
 
-def _entries(game: Game, data: dict[str, Any]) -> list[Any]:
-    """Decklist entries from either decklist text (in ``kind``) or a cards list."""
+def _entries(game: Game, data: dict[str, Any]) -> tuple[list[Any], DecklistSettings]:
+    """Decklist entries from either decklist text (in ``kind``) or a cards list, and what the
+    text says of itself (its format, variant and as_of). A cards list is read as a JSON decklist
+    is: a zone in a game without zones is a 400 on ``cards`` naming the line of the list."""
     if "cards" in data:
-        return [(c["name"], c["quantity"], c.get("zone", "")) for c in data["cards"]]
+        lines = [
+            DecklistEntry(c["name"], c["quantity"], c.get("zone", ""), number, c.get("zone", ""))
+            for number, c in enumerate(data["cards"], start=1)
+        ]
+        try:
+            return decklist_entries(game.slug, Decklist(lines)), DecklistSettings()
+        except DecklistParseError as exc:
+            raise ValidationError(
+                {"cards": [f"cards[{p.line - 1}]: {p.message}" for p in exc.problems]}
+            ) from None
     try:
         parsed = decklist_read(data.get("decklist", ""), data.get("kind", "text"))
-        return decklist_entries(game.slug, parsed)
+        return decklist_entries(game.slug, parsed), decklist_settings(parsed, game.slug)
     except DecklistParseError as exc:
         raise _deck_problem(exc) from None
 
@@ -157,8 +177,7 @@ def _validate(game: Game, entries: list[Any], **options: Any) -> dict[str, Any]:
         raise ValidationError({"variant": [str(exc)]}) from None
 
 
-class DeckListQuerySerializer(serializers.Serializer):
-    game = serializers.SlugField(required=False)
+class DeckListQuerySerializer(s.GameQuerySerializer):
     mine = serializers.BooleanField(required=False, default=False)
 
 
@@ -298,7 +317,9 @@ class DeckViewSet(viewsets.GenericViewSet):
             raise NotAuthenticated("Sign in to list your own decks.")
         decks = deck_list_for_viewer(
             request.user,
-            game_slug=params.validated_data.get("game"),
+            game_slug=params.validated_data["game"].slug
+            if "game" in params.validated_data
+            else None,
             mine=params.validated_data["mine"],
         )
         page = self.paginate_queryset(decks)
@@ -549,7 +570,8 @@ class DeckViewSet(viewsets.GenericViewSet):
         params = s.ValidateQuerySerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         deck = self.get_object()
-        fmt = s.format_for(params.validated_data.get("format"), deck.game)
+        wanted = format_param(request, params.validated_data.get("format"))
+        fmt = s.format_for(wanted, deck.game)
         try:
             report = deck_validate(deck, format=fmt, as_of=params.validated_data.get("as_of"))
         except UnknownVariantError as exc:
@@ -571,10 +593,15 @@ def validate_view(request: Request) -> Response:
     body.is_valid(raise_exception=True)
     data = body.validated_data
     game = data["game"]
-    options: dict[str, Any] = {"format": data.get("format") or None, "as_of": data.get("as_of")}
-    if data.get("variant"):
-        options["variant"] = data["variant"]
-    return Response(_validate(game, _entries(game, data), **options))
+    entries, own = _entries(game, data)
+    # what the request says wins over what the decklist says of itself (# format: ...)
+    options: dict[str, Any] = {
+        "format": data.get("format") or own.format,
+        "as_of": data.get("as_of") or own.as_of,
+    }
+    if data.get("variant") or own.variant:
+        options["variant"] = data.get("variant") or own.variant
+    return Response(_validate(game, entries, **options))
 
 
 @extend_schema(tags=["validation"])
@@ -592,6 +619,7 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         parameters=[OpenApiParameter("game", OpenApiTypes.STR, description="Game slug.")]
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        s.GameQuerySerializer(data=request.query_params).is_valid(raise_exception=True)
         return super().list(request, *args, **kwargs)
 
     @extend_schema(
@@ -627,8 +655,9 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         decks: list[tuple[str, list[Any] | None, list[str]]] = []
         for deck in data["decks"]:
             try:
-                decks.append((deck.get("name", ""), _entries(fmt.game, deck), []))
+                decks.append((deck.get("name", ""), _entries(fmt.game, deck)[0], []))
             except ValidationError as exc:
-                errors = exc.detail.get("decklist", []) if isinstance(exc.detail, dict) else []
+                detail = exc.detail if isinstance(exc.detail, dict) else {}
+                errors = detail.get("decklist", []) or detail.get("cards", [])
                 decks.append((deck.get("name", ""), None, [str(e) for e in errors]))
         return Response(format_check(fmt, decks, as_of=data.get("as_of")))

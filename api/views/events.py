@@ -8,8 +8,10 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
+    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     extend_schema_view,
@@ -25,6 +27,7 @@ from accounts.users import signed_in
 from api.errors import Conflict
 from api.schema import PROBLEM_MEDIA_TYPE, ProblemAutoSchema, problem_example
 from api.serializers import events as s
+from api.serializers.decks import GameQuerySerializer
 from api.views.decks import SAMPLE_DECKLIST
 from common.inputs import ID_PATTERN
 from decks.decklist import DecklistParseError
@@ -113,7 +116,10 @@ CHANGE_RULES = (
 
 @extend_schema(tags=["events"])
 @extend_schema_view(
-    list=extend_schema(summary="Every event, the newest date first"),
+    list=extend_schema(
+        summary="Every event, the newest date first",
+        parameters=[OpenApiParameter("game", OpenApiTypes.STR, description="Game slug.")],
+    ),
     retrieve=extend_schema(summary="One event: its format, date, deadline and organiser"),
 )
 class EventViewSet(viewsets.ReadOnlyModelViewSet):
@@ -126,7 +132,13 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
     schema = EventSchema()
 
     def get_queryset(self) -> QuerySet[Event]:
-        return event_list()
+        events = event_list()
+        if self.action == "list":
+            params = GameQuerySerializer(data=self.request.query_params)
+            params.is_valid(raise_exception=True)
+            if "game" in params.validated_data:
+                events = events.filter(game=params.validated_data["game"])
+        return events
 
     def get_permissions(self) -> Sequence[Any]:
         if self.action == "create":

@@ -7,8 +7,10 @@ game (sections become zones where the game has zones, names become canonical car
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from decks.decklist.csvio import format_csv, parse_csv
@@ -30,11 +32,13 @@ __all__ = [
     "Decklist",
     "DecklistEntry",
     "DecklistParseError",
+    "DecklistSettings",
     "ParseProblem",
     "deck_counts",
     "decklist_entries",
     "decklist_export",
     "decklist_read",
+    "decklist_settings",
 ]
 
 
@@ -45,6 +49,40 @@ def decklist_read(text: str | bytes, kind: DecklistFormat = "text") -> Decklist:
     if kind == "csv":
         return parse_csv(text)
     return parse_text(text)
+
+
+@dataclass(frozen=True, slots=True)
+class DecklistSettings:
+    """How a decklist's own ``# key: value`` lines ask to be judged (docs/decklists.md,
+    *Metadata keys*): a format's slug, a variant and the day, each None when not said."""
+
+    format: str | None = None
+    variant: str | None = None
+    as_of: dt.date | None = None
+
+
+def decklist_settings(decklist: Decklist, game_slug: str) -> DecklistSettings:
+    """The format, variant and as_of ``decklist`` names for itself. Raises
+    ``DecklistParseError`` when it says it is for another game than ``game_slug`` or its as_of
+    is not a date (``YYYY-MM-DD``). What a caller is told explicitly wins over these."""
+    meta = decklist.metadata
+    problems = []
+    declared = meta.get("game", "").strip()
+    if declared and declared != game_slug:
+        problems.append(ParseProblem(0, f"this decklist is for {declared}, not {game_slug}"))
+    as_of = None
+    if meta.get("as_of", "").strip():
+        try:
+            as_of = dt.date.fromisoformat(meta["as_of"].strip())
+        except ValueError:
+            problems.append(ParseProblem(0, f"as_of {meta['as_of']!r} is not a date (YYYY-MM-DD)"))
+    if problems:
+        raise DecklistParseError(problems)
+    return DecklistSettings(
+        format=meta.get("format", "").strip() or None,
+        variant=meta.get("variant", "").strip() or None,
+        as_of=as_of,
+    )
 
 
 def guess_kind(filename: str, text: str) -> DecklistFormat:

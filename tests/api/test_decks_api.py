@@ -215,6 +215,84 @@ def test_deck_validate_uses_its_format(alice):
     assert report["legal"] is True and report["format"] == "standard"
 
 
+def test_deck_validate_in_another_format_named_by_the_format_parameter(alice):
+    """``?format=`` is the deck format here; DRF's renderer switch of the same name still
+    chooses JSON (``?format=json``) and no longer answers 404 for a deck format's slug."""
+    banned = sample("illegal-banned")
+    assert "# format: standard\n" in banned
+    deck = create(alice, name="Banned Act", decklist=banned.replace("# format: standard\n", ""))
+    url = f"/api/v1/decks/{deck['id']}/validate/?as_of=2026-10-01"
+    own = alice.get(url)
+    assert own.status_code == 200 and own.json()["format"] is None
+    standard = alice.get(url + "&format=standard")
+    assert standard.status_code == 200, standard.content
+    report = standard.json()
+    assert report["format"] == "standard" and report["legal"] is False
+    assert "banned" in {v["code"] for v in report["violations"]}
+    as_json = alice.get(url + "&format=json")
+    assert as_json.status_code == 200 and as_json["Content-Type"].startswith("application/json")
+    assert as_json.json()["format"] is None
+    unknown = alice.get(url + "&format=nope")
+    assert unknown.status_code == 400 and "nope" in json.dumps(unknown.json())
+
+
+def test_a_decklist_is_judged_in_the_format_and_on_the_day_it_names_unless_told_otherwise(
+    alice, api_client
+):
+    banned = sample("illegal-banned")  # "# format: standard" and "# as_of: 2026-10-01"
+    report = api_client.post(
+        "/api/v1/validate/", {"game": GAME, "decklist": banned}, format="json"
+    ).json()
+    assert report["format"] == "standard" and report["as_of"] == "2026-10-01"
+    assert report["legal"] is False and "banned" in {v["code"] for v in report["violations"]}
+    later = api_client.post(
+        "/api/v1/validate/",
+        {"game": GAME, "decklist": banned, "as_of": "2026-11-01"},
+        format="json",
+    ).json()
+    assert later["as_of"] == "2026-11-01"  # the request wins over the decklist
+    assert create(alice, name="Banned Act", decklist=banned)["format"] == "standard"
+
+
+def test_a_decklist_of_another_game_is_refused_by_validation_and_the_format_check(api_client):
+    other = sample("legal-eagle-control").replace("# game: revolt-n-reign", "# game: rival-realms")
+    assert other != sample("legal-eagle-control")
+    refused = api_client.post("/api/v1/validate/", {"game": GAME, "decklist": other}, format="json")
+    assert refused.status_code == 400
+    assert "this decklist is for rival-realms, not revolt-n-reign" in json.dumps(refused.json())
+    checked = api_client.post(
+        "/api/v1/formats/standard/check/",
+        {"game": GAME, "decks": [{"name": "other", "decklist": other}]},
+        format="json",
+    ).json()
+    assert checked["summary"]["unreadable"] == 1 and checked["summary"]["legal"] == 0
+    assert "rival-realms" in checked["results"][0]["errors"][0]
+
+
+def test_a_card_list_is_read_as_a_decklist_is_zones_and_quantities_included(api_client):
+    lines = [
+        {"name": line.split(" ", 1)[1], "quantity": int(line.split(" ", 1)[0]), "zone": "sideboard"}
+        for line in sample("legal-eagle-control").splitlines()
+        if line[:1].isdigit()
+    ]
+    zoned = api_client.post("/api/v1/validate/", {"game": GAME, "cards": lines}, format="json")
+    assert zoned.status_code == 400
+    message = json.dumps(zoned.json())
+    assert "cards[0]: Revolt N Reign decks have no zones" in message
+    checked = api_client.post(
+        "/api/v1/formats/standard/check/",
+        {"game": GAME, "decks": [{"name": "zoned", "cards": lines}]},
+        format="json",
+    ).json()
+    assert checked["summary"]["unreadable"] == 1
+    plain = [{**line, "zone": ""} for line in lines]
+    ok = api_client.post("/api/v1/validate/", {"game": GAME, "cards": plain}, format="json")
+    assert ok.status_code == 200 and ok.json()["card_count"] == 60
+    zero = [{"name": "Stamp Act", "quantity": 0}]
+    refused = api_client.post("/api/v1/validate/", {"game": GAME, "cards": zero}, format="json")
+    assert refused.status_code == 400
+
+
 def test_validate_decklist_text(api_client):
     response = api_client.post(
         "/api/v1/validate/",
@@ -575,3 +653,17 @@ def test_the_schema_documents_etag_if_match_412_428_and_card_changes(api_client)
     assert "412" in deck["delete"]["responses"]
     cards = schema["paths"]["/api/v1/decks/{id}/cards/"]["post"]
     assert "412" in cards["responses"] and "503" in cards["responses"]
+
+
+def test_lists_refuse_a_game_that_does_not_exist_and_filter_by_one_that_does(api_client, event):
+    for path in ("decks", "formats", "events", "cards"):
+        bad = api_client.get(f"/api/v1/{path}/?game=bogus")
+        assert bad.status_code == 400, path
+        assert "bogus" in json.dumps(bad.json()), path
+    formats = api_client.get("/api/v1/formats/?game=rival-realms").json()["results"]
+    assert formats and {f["game"] for f in formats} == {"rival-realms"}
+    assert event.game.slug == GAME
+    own = api_client.get(f"/api/v1/events/?game={GAME}").json()["results"]
+    assert event.pk in [e["id"] for e in own]
+    other = api_client.get("/api/v1/events/?game=rival-realms").json()["results"]
+    assert event.pk not in [e["id"] for e in other]

@@ -166,6 +166,7 @@ def test_settings_refuse_a_format_of_another_game(alice, legal_deck):
 
 def test_settings_change_the_variant_of_a_game_with_variants(alice, user):
     deck = make_deck(user, game=RVR, sample_name="legal-religion-draft")
+    assert deck.variant == "draft"  # the decklist's own "# variant: draft"
     body = alice.get(reverse("deck-detail", args=[deck.pk])).content.decode()
     assert [v for v, _, _ in select_options(body, "variant")] == list(rules_for(RVR).variants)
     # when
@@ -174,7 +175,7 @@ def test_settings_change_the_variant_of_a_game_with_variants(alice, user):
         {
             "name": deck.name,
             "format": deck.format_id,
-            "variant": "draft",
+            "variant": "old-style",
             "visibility": deck.visibility,
             "version": deck.version,
         },
@@ -182,7 +183,7 @@ def test_settings_change_the_variant_of_a_game_with_variants(alice, user):
     # then
     assert response.status_code == 302
     deck.refresh_from_db()
-    assert deck.variant == "draft"
+    assert deck.variant == "old-style"
     assert "variant:" in deck.versions.order_by("-number").first().note
 
 

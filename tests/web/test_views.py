@@ -259,6 +259,40 @@ def test_create_from_an_uploaded_json_file(alice, user):
     assert deck.cards.get().quantity == 2
 
 
+def test_a_new_deck_takes_the_variant_its_decklist_names_unless_the_form_chose_one(alice, user):
+    draft = sample("regality-vs-religion", "legal-regality-draft")
+    assert "# variant: draft" in draft
+    offered = alice.get(reverse("deck-new") + "?game=regality-vs-religion").context["form"]
+    fields = {"game": "regality-vs-religion", "visibility": "private", "decklist": draft}
+    fields["variant"] = offered["variant"].initial  # the form's default, left as it was
+    assert fields["variant"] == "standard"
+    response = alice.post(reverse("deck-new"), {**fields, "name": "Draft"})
+    assert response.status_code == 302, response.content
+    assert Deck.objects.get(owner=user, name="Draft").variant == "draft"
+    chosen = alice.post(reverse("deck-new"), {**fields, "name": "Chosen", "variant": "old-style"})
+    assert chosen.status_code == 302
+    assert Deck.objects.get(owner=user, name="Chosen").variant == "old-style"
+
+
+def test_pasted_text_and_a_file_at_once_are_refused_and_nothing_is_created(alice, user):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("deck.txt", b"1 Sugar Act\n", content_type="text/plain")
+    response = alice.post(
+        reverse("deck-new"),
+        {
+            "name": "Both",
+            "game": RNR,
+            "visibility": "private",
+            "decklist": "1 Tea Act",
+            "file": upload,
+        },
+    )
+    assert response.status_code == 400
+    assert b"Paste a decklist or upload a file, not both" in response.content
+    assert not Deck.objects.filter(owner=user, name="Both").exists()
+
+
 def test_deck_page_of_a_legal_deck(alice, legal_deck):
     response = alice.get(reverse("deck-detail", args=[legal_deck.pk]))
     assert response.status_code == 200
@@ -349,10 +383,16 @@ def test_set_quantities_and_remove(alice, legal_deck):
 
 
 def test_only_the_owner_changes_a_deck(client, other_user, user):
+    """Another user who may read the deck (public) is told 403 and why, as the API tells them;
+    the deck stays as it was."""
     deck = make_deck(user, visibility=Visibility.PUBLIC)
     client.force_login(other_user)
     for name in ("deck-card-add", "deck-card-set", "deck-paste", "deck-settings", "deck-delete"):
-        assert client.post(reverse(name, args=[deck.pk]), {"name": "x"}).status_code == 404
+        refused = client.post(reverse(name, args=[deck.pk]), {"name": "x", "decklist": "1 Tea Act"})
+        assert refused.status_code == 403, name
+        assert b"Only the deck&#x27;s owner can change it." in refused.content
+    deck.refresh_from_db()
+    assert deck.version == 1 and sum(c.quantity for c in deck.cards.all()) == 60
 
 
 def test_paste_adds_or_replaces(alice, user):
@@ -510,6 +550,27 @@ def test_tournament_batch_from_paste_and_files_with_csv(client):
     assert any(",legal," in line for line in lines)
     assert any("rights-cap" in line for line in lines)
     assert any(line.startswith("bad.txt,unreadable") for line in lines)
+
+
+def test_tournament_batch_numbers_each_pasted_decks_lines_from_its_own_first_line(client):
+    fmt = format_default(RNR)
+    pasted = "1 Stamp Act\n1 Tea Act\n1 Sugar Act\n---\n1 Stamp Act\n0 Tea Act\n  ---  \n0 Tea Act"
+    response = client.post(reverse("tournament-check"), {"format": fmt.pk, "decklists": pasted})
+    body = response.content.decode()
+    assert "3 decks: 0 legal, 1 illegal, 2 unreadable" in body
+    # the second deck's bad line is its second; the third deck's its first
+    assert "line 2: quantity 0 is not between 1 and 999" in body
+    assert "line 1: quantity 0 is not between 1 and 999" in body
+    assert "line 3:" not in body
+
+
+def test_tournament_batch_refuses_a_decklist_of_another_game(client):
+    fmt = format_default(RNR)
+    text = sample(RNR, "legal-eagle-control")
+    assert "# game: revolt-n-reign" in text
+    pasted = text.replace("# game: revolt-n-reign", "# game: rival-realms")
+    response = client.post(reverse("tournament-check"), {"format": fmt.pk, "decklists": pasted})
+    assert "this decklist is for rival-realms, not revolt-n-reign" in response.content.decode()
 
 
 def test_tournament_check_needs_decklists(client):

@@ -8,7 +8,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseBase
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
@@ -16,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.users import signed_in
 from cards.selectors import card_autocomplete
-from decks.decklist import DecklistParseError
+from decks.decklist import DecklistParseError, decklist_read, decklist_settings
 from decks.models import Deck, DeckVersion
 from decks.selectors import (
     CustomOdds,
@@ -86,12 +87,13 @@ def _problems(error: Exception) -> list[str]:
 
 
 def _owned_deck(request: HtmxHttpRequest, pk: int) -> Deck:
-    """The deck the signed-in user is changing; someone else's deck is a 404 on the pages (the
-    API says 403 for the decks others can read), so a private deck's existence stays hidden."""
+    """The deck the signed-in user is changing. A deck they may not see is a 404, so a private
+    deck's existence stays hidden; one they may see but do not own (public, unlisted) is a 403
+    saying so, as the API answers."""
     try:
         return deck_for_change(request.user, pk)
-    except DeckPermissionError:
-        raise Http404("No such deck") from None
+    except DeckPermissionError as error:
+        raise PermissionDenied(str(error)) from None
 
 
 def _changes_by_others(deck: Deck, opened: int | None) -> DeckChanges | None:
@@ -285,17 +287,26 @@ def deck_new(request: HtmxHttpRequest) -> HttpResponse:
     status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
         text, kind = form.decklist_text()
+        game = form.cleaned_data["game"]
+        fmt, variant = form.cleaned_data["format_obj"], form.cleaned_data["variant"]
         try:
+            parsed = decklist_read(text, kind)  # type: ignore[arg-type]
+            own = decklist_settings(parsed, game.slug)
+            # a format or variant left as the form offered it gives way to the decklist's own
+            # (# format:, # variant:), which deck_create reads when it is given none
+            if own.format and "format" not in form.changed_data:
+                fmt = None
+            if own.variant and "variant" not in form.changed_data:
+                variant = ""
             deck = deck_create(
                 owner=request.user,
-                game=form.cleaned_data["game"],
+                game=game,
                 name=form.cleaned_data["name"],
-                decklist=text,
-                kind=kind,
-                format=form.cleaned_data["format_obj"],
+                decklist=parsed,
+                format=fmt,
                 description=form.cleaned_data.get("description") or "",
                 visibility=form.cleaned_data["visibility"],
-                variant=form.cleaned_data["variant"],
+                variant=variant,
             )
         except (DecklistParseError, DeckError, DeckBusyError) as error:
             errors = _problems(error)

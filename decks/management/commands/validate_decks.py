@@ -15,7 +15,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from decks.decklist import DecklistParseError, decklist_entries, decklist_read, guess_kind
+from decks.decklist import (
+    DecklistParseError,
+    decklist_entries,
+    decklist_read,
+    decklist_settings,
+    guess_kind,
+)
 from decks.validation import UnknownFormatError, UnknownVariantError, validate
 from decks.validation.report import legality_csv_rows, legality_csv_write
 
@@ -123,17 +129,13 @@ class Command(BaseCommand):
             decklist = decklist_read(text, guess_kind(path.name, text))
         except DecklistParseError as exc:
             return {"file": name, "errors": [str(p) for p in exc.problems]}
-        meta = decklist.metadata
-        if meta.get("game") and meta["game"] != game:
-            return {"file": name, "errors": [f"the decklist is for {meta['game']}, not {game}"]}
-        format_slug = options["format_slug"] or meta.get("format") or None
-        variant = options["variant"] or meta.get("variant") or None
-        as_of = options["as_of"]
-        if as_of is None and meta.get("as_of"):
-            try:
-                as_of = dt.date.fromisoformat(meta["as_of"])
-            except ValueError:
-                return {"file": name, "errors": [f"as_of {meta['as_of']!r} is not YYYY-MM-DD"]}
+        try:
+            own = decklist_settings(decklist, game)
+        except DecklistParseError as exc:
+            return {"file": name, "errors": [str(p) for p in exc.problems]}
+        format_slug = options["format_slug"] or own.format
+        variant = options["variant"] or own.variant
+        as_of = options["as_of"] or own.as_of
         try:
             entries = decklist_entries(game, decklist)
         except DecklistParseError as exc:
@@ -150,7 +152,11 @@ class Command(BaseCommand):
             if options["format_slug"] == format_slug and isinstance(exc, UnknownFormatError):
                 return {"file": name, "fatal": str(exc)}
             return {"file": name, "errors": [str(exc)]}
-        return {"file": name, "name": meta.get("name", path.stem), "report": report.to_dict()}
+        return {
+            "file": name,
+            "name": decklist.metadata.get("name", path.stem),
+            "report": report.to_dict(),
+        }
 
     def _print(self, result: dict[str, Any]) -> None:
         if "errors" in result:
