@@ -10,7 +10,7 @@ from typing import Any
 MAX_QUANTITY = 999
 MAX_NAME_LENGTH = 120
 MAX_LINES = 5000
-METADATA_KEYS = ("game", "name", "format", "variant", "description", "author", "event")
+METADATA_KEYS = ("game", "name", "format", "variant", "as_of", "description", "author", "event")
 
 
 # "Side deck" is left out: in Regality vs Religion "Side" is a zone (a player's own tiles)

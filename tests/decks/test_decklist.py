@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 
 from decks.decklist import (
     DecklistParseError,
+    DecklistSettings,
     deck_counts,
     decklist_entries,
     decklist_export,
     decklist_read,
+    decklist_settings,
 )
 from decks.validation import card_index, rules_for, validate
 from rules.engines.core import registered_games
@@ -278,3 +280,31 @@ def test_csv_decklists_and_their_errors():
     ]
     with pytest.raises(DecklistParseError, match="'name' column"):
         decklist_read("qty,card\n1,Stamp Act\n", "csv")
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    day=st.dates(),
+    fmt=st.from_regex(r"[a-z][a-z0-9-]{0,20}", fullmatch=True),
+    game=st.sampled_from(sorted(registered_games())),
+    kind=st.sampled_from(["text", "json"]),
+)
+def test_a_decklist_says_its_format_variant_and_day_and_refuses_another_game(day, fmt, game, kind):
+    meta = {"game": game, "format": fmt, "variant": "draft", "as_of": day.isoformat()}
+    if kind == "text":
+        text = "".join(f"# {k}: {v}\n" for k, v in meta.items()) + "1 Stamp Act\n"
+    else:
+        text = json.dumps({**meta, "cards": [{"name": "Stamp Act", "quantity": 1}]})
+    parsed = decklist_read(text, kind)
+    assert decklist_settings(parsed, game) == DecklistSettings(fmt, "draft", day)
+    other = next(slug for slug in sorted(registered_games()) if slug != game)
+    with pytest.raises(DecklistParseError) as refused:
+        decklist_settings(parsed, other)
+    assert f"this decklist is for {game}, not {other}" in str(refused.value)
+
+
+def test_a_decklist_with_a_day_that_is_no_date_is_refused_with_the_value():
+    parsed = decklist_read("# as_of: 2026-02-30\n1 Stamp Act\n")
+    with pytest.raises(DecklistParseError, match="as_of '2026-02-30' is not a date"):
+        decklist_settings(parsed, RNR)
+    assert decklist_settings(decklist_read("1 Stamp Act\n"), RNR) == DecklistSettings()
