@@ -7,6 +7,7 @@ DRF exceptions go through ``problem_exception_handler``; Django's own 400/403/40
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -214,6 +215,25 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
     if _is_api(request):
         return _json_problem(request, 404, f"Nothing at {request.path}. The API index is /api/v1/.")
     return defaults.page_not_found(request, exception)
+
+
+class ProblemNotFoundMiddleware:
+    """Under DEBUG Django answers a path no route matches with its HTML debug page instead of
+    ``handler404``; an /api/ path gets the problem details the API promises either way. Listed
+    before ``CommonMiddleware``, so a slash it adds (a redirect) is left alone."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code == 404
+            and _is_api(request)
+            and response.get("Content-Type", "").startswith("text/html")
+        ):
+            return handler404(request)
+        return response
 
 
 def handler500(request: HttpRequest) -> HttpResponse:

@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "common.middleware.ContentSecurityPolicyMiddleware",  # no inline script without a nonce
     "whitenoise.middleware.WhiteNoiseMiddleware",  # /static/ before sessions and the database
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "api.errors.ProblemNotFoundMiddleware",  # /api/ 404s as problem details, DEBUG or not
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -219,6 +219,19 @@ def test_unknown_api_path_is_a_problem_404(api_client):
     assert response.json()["status"] == 404
 
 
+@pytest.mark.parametrize("path", ["/api/v1/nothing-here/", "/api/v1/cards/abc/"])
+def test_unknown_api_path_is_a_problem_404_under_debug_too(api_client, settings, path):
+    """``make run`` serves with DEBUG on, where Django shows its HTML debug page for a path no
+    route matches; a client of the API gets problem details all the same."""
+    settings.DEBUG = True
+    response = api_client.get(path)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["detail"] == f"Nothing at {path}. The API index is /api/v1/."
+    # a missing slash is still a redirect to the route that has it
+    assert api_client.get("/api/v1/games").status_code == 301
+
+
 def test_problem_types_describe_themselves(api_client):
     body = api_client.get("/api/v1/problems/invalid-query/").json()
     assert body["status"] == 400 and "position" in body["description"]
