@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 from decks.validation import validate
 from tests.web.browser import (
@@ -109,6 +110,14 @@ def _without_line(decklist: str, line: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _query_name(url: str) -> str | None:
+    """The ``name`` a card-suggestion request asked for (None for any other request)."""
+    parts = urlsplit(url)
+    if "suggest" not in parts.path:
+        return None
+    return parse_qs(parts.query).get("name", [None])[0]
+
+
 def test_build_a_legal_revolt_n_reign_deck_then_break_the_rights_cap(page, user, password):
     log_in(page, user, password)
     create_deck(page, "Scroll Petitions")
@@ -132,8 +141,11 @@ def test_build_a_legal_revolt_n_reign_deck_then_break_the_rights_cap(page, user,
     expect(box).to_have_value("Zzqx Nothing")
     box.fill("")
 
-    # Add the missing Pillar from the keyboard: type, arrow down, Enter.
-    box.press_sequentially("county cle", delay=30)
+    # Add the missing Pillar from the keyboard: type, arrow down, Enter. The typing's last
+    # answer (the whole name typed) is in before the list is redrawn below, or on a loaded machine
+    # it could land after that redraw and replace it
+    with page.expect_response(lambda r: _query_name(r.url) == "county cle"):
+        box.press_sequentially("county cle", delay=30)
     option = page.get_by_role("option", name="County Clerk's Office")
     expect(option).to_be_visible()
     box.press("ArrowDown")
