@@ -317,9 +317,7 @@ class DeckViewSet(viewsets.GenericViewSet):
             raise NotAuthenticated("Sign in to list your own decks.")
         decks = deck_list_for_viewer(
             request.user,
-            game_slug=params.validated_data["game"].slug
-            if "game" in params.validated_data
-            else None,
+            game_slug=game.slug if (game := params.validated_data.get("game")) else None,
             mine=params.validated_data["mine"],
         )
         page = self.paginate_queryset(decks)
@@ -599,8 +597,9 @@ def validate_view(request: Request) -> Response:
         "format": data.get("format") or own.format,
         "as_of": data.get("as_of") or own.as_of,
     }
-    if data.get("variant") or own.variant:
-        options["variant"] = data.get("variant") or own.variant
+    variant = data.get("variant") or own.variant
+    if variant:
+        options["variant"] = variant
     return Response(_validate(game, entries, **options))
 
 

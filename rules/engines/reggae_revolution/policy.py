@@ -10,10 +10,10 @@ left of a missing pair while the loss is not at hand, and in a deal no card can 
 (``ReggaeState.can_still_win``) it persuades nobody, so the villains end the deal by the book
 (§Object) rather than the turn limit. Once two symbols are suppressed it keeps the cards that
 could persuade a villain that alone suppresses one (``persuaders``) for that persuasion instead
-of playing them first for the cards they draw. ``plain_action`` is the policy without that guard, the
-cards it keeps, and the colour balance, as it was on 2026-12-01 when it plays with that day's weights
-(``bench/baselines/reggae-revolution.json``). ``winnability`` runs seeded games with it and
-reports the team's win rate with a Wilson 95% interval.
+of playing them first for the cards they draw. ``plain_action`` is the policy without that
+guard, the cards it keeps and the colour balance, as it was on 2026-12-01 when it plays with
+that day's weights (``bench/baselines/reggae-revolution.json``). ``winnability`` runs seeded
+games with it and reports the team's win rate with a Wilson 95% interval.
 
 Its numbers (what each effect is worth, how much a purchase weighs a missing pair, a wild card,
 the colours the buyer lacks, how a gift is weighed against the card given) are weights of the
@@ -270,9 +270,8 @@ def greedy_action(state: ReggaeState) -> Action:
 def plain_action(state: ReggaeState) -> Action:
     """Return the policy's choice as it was when issue 28 set its targets (2026-12-01): without
     the guard of ``_sway_choice`` and the persuaders it keeps, and blind to the colours a
-    purchase adds. With that day's
-    weights (``bench/baselines/reggae-revolution.json``) it is the baseline ``bench/defaults.py``
-    measures the default by."""
+    purchase adds. With that day's weights (``bench/baselines/reggae-revolution.json``) it is
+    the baseline ``bench/defaults.py`` measures the default by."""
     return _team_choice(state, guard=False, spread=False)
 
 
