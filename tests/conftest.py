@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import shutil
 import tempfile
+import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ from django.core.cache import caches
 from django.core.management import call_command
 from django.db import connection
 
+from common import counters
 from decks.services import organiser_grant
 from tests import factories
 from tests.failure_reports import pytest_runtest_makereport  # noqa: F401 (a hook: pytest finds it here)
@@ -131,6 +134,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def _fresh_limit_counters() -> None:
     """Every test starts with no rate-limit counts."""
     caches[settings.LIMITS_CACHE].clear()
+
+
+@pytest.fixture
+def still_counter_clock(monkeypatch) -> float:
+    """The shared counters' clock stands still while the test runs, so a throttle window's end
+    cannot fall between its requests (on a slow machine one did, and a request meant to be
+    refused was the first of a new window). Returns the time it stands at."""
+    now = time.time()
+    monkeypatch.setattr(counters, "time", SimpleNamespace(time=lambda: now))
+    return now
 
 
 @pytest.fixture(autouse=True)

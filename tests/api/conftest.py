@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import time
-from types import SimpleNamespace
-
 import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from common import counters
 from tests import factories
 
 
 @pytest.fixture(autouse=True)
 def _fresh_throttle_history() -> None:
     cache.clear()
-
-
-@pytest.fixture
-def still_counter_clock(monkeypatch) -> float:
-    """The shared counters' clock stands still while the test runs, so a throttle window's end
-    cannot fall between its requests (on a slow machine one did, and a request meant to be
-    refused was the first of a new window). Returns the time it stands at."""
-    now = time.time()
-    monkeypatch.setattr(counters, "time", SimpleNamespace(time=lambda: now))
-    return now
 
 
 @pytest.fixture

@@ -18,7 +18,9 @@ LIMIT = 2
 
 
 @pytest.fixture
-def tight_heavy_rates(settings):
+def tight_heavy_rates(settings, still_counter_clock):
+    """Limits of LIMIT a minute, their windows standing still (no window ends between a test's
+    requests, which on a loaded machine one did: the request meant to be refused was served)."""
     rates = {
         **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
         **dict.fromkeys(["replay", "test_hands", "play_move", "playtest"], f"{LIMIT}/minute"),
