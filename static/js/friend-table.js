@@ -45,11 +45,17 @@
   }
 
   // The log's groups before data-log-from are not sent again: they are kept from the page.
+  // A position can come again with no move made since (a player back at the table, a second
+  // notice of one change, a connection opened again): the event says so, and play-table.js
+  // then keeps the picks clicked so far on the redrawn table.
   function show(message) {
+    var same = area.getAttribute("data-seen") === String(message.seen);
     window.Deckwright.showKeepingLog(area, message.html);
     received = Date.now();
     area.setAttribute("data-seen", String(message.seen));
-    document.dispatchEvent(new CustomEvent("deckwright:table-updated"));
+    document.dispatchEvent(
+      new CustomEvent("deckwright:table-updated", { detail: { samePosition: same } })
+    );
   }
 
   function connect() {

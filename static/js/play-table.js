@@ -12,6 +12,7 @@
 
   var chosen = []; // the picks clicked so far
   var chosenElements = [];
+  var chosenAt = []; // each one's place among the table's elements of the same token
 
   function area() {
     return document.querySelector("[data-play-table]");
@@ -60,7 +61,35 @@
   function reset(root) {
     chosen = [];
     chosenElements = [];
+    chosenAt = [];
     refresh(root);
+  }
+
+  function ofToken(root, token) {
+    return Array.prototype.filter.call(root.querySelectorAll("[data-pick]"), function (element) {
+      return element.getAttribute("data-pick") === token;
+    });
+  }
+
+  function pickedWords() {
+    return nameOf(chosenElements[0]) + " picked: now click one of the outlined places, cards or steps (or it again to start over).";
+  }
+
+  // The same position drawn again (no move made since): the picks clicked on the old drawing
+  // are found on the new one, token by token, so a half-made move is not lost. False when a
+  // pick is no longer there or no action goes on from them.
+  function carryOver(root) {
+    var again = [];
+    for (var i = 0; i < chosen.length; i++) {
+      var element = ofToken(root, chosen[i])[chosenAt[i]];
+      if (!element) return false;
+      again.push(element);
+    }
+    chosenElements = again;
+    if (!matching(root).length) return false;
+    say(root, pickedWords());
+    refresh(root);
+    return true;
   }
 
   function pick(root, element) {
@@ -100,6 +129,7 @@
       return;
     }
     chosenElements.push(element);
+    chosenAt.push(ofToken(root, token).indexOf(element));
     var done = left.filter(function (path) {
       return path.picks.length === chosen.length;
     });
@@ -111,7 +141,7 @@
       done[0].button.click();
       return;
     }
-    say(root, nameOf(chosenElements[0]) + " picked: now click one of the outlined places, cards or steps (or it again to start over).");
+    say(root, pickedWords());
     refresh(root);
   }
 
@@ -148,10 +178,11 @@
   document.addEventListener("htmx:responseError", notSent);
   document.addEventListener("htmx:sendError", notSent);
 
-  function setup() {
+  function setup(event) {
     var root = area();
     if (!root) return;
-    reset(root);
+    var same = event && event.detail && event.detail.samePosition;
+    if (!(same && chosen.length && carryOver(root))) reset(root);
     root.setAttribute("data-picks-ready", ""); // clicks are matched from now on
   }
   document.addEventListener("htmx:afterSettle", setup);

@@ -256,6 +256,66 @@ def test_two_browsers_play_a_whole_game_by_clicking_the_table(
     _game_over_and_replayable(tabs, "play-friend-alice.png")
 
 
+def _position_sent_again(table_pk: int) -> None:
+    """The server sends every seat of the table its view as it stands, no move made since (as it
+    does when a player is back at the table). Sent from daphne's own event loop, where the
+    table's sockets listen."""
+    import asyncio
+
+    from channels.layers import get_channel_layer
+    from twisted.internet import reactor
+
+    from web.consumers import group_name
+
+    layer = get_channel_layer()
+    assert layer is not None
+    reactor.callFromThread(
+        lambda: asyncio.ensure_future(
+            layer.group_send(group_name(table_pk), {"type": "table.changed"})
+        )
+    )
+
+
+def test_a_position_sent_again_mid_move_keeps_the_picks_clicked_so_far(
+    browser, asgi_url, live_server, user, other_user, password
+):
+    # given alice and bob at a Regality vs Religion table, the mover's page offering a move
+    # made of two clicks on the table
+    rvr_deck(user, "King's Court", sample(RVR, "legal-regality-standard"))
+    rvr_deck(other_user, "Temple Guard", sample(RVR, "legal-religion-standard"))
+    tabs = _seated_browsers(browser, asgi_url, (user, other_user), password)
+    _open_and_join(*tabs, RVR)
+    _in_step(tabs)
+    mover = next(tab for tab in tabs if _status(tab) == "Your move.")
+    paths = mover.eval_on_selector_all(
+        "#play-area button[data-action]", "bs => bs.map(b => b.getAttribute('data-path'))"
+    )
+    first, second = next(p for p in paths if p and len(p.split(" ")) == 2).split(" ")
+    seen = _seen(mover)
+    # when the mover clicks the move's first pick
+    mover.locator(f'#play-area [data-pick="{first}"]:visible').first.click()
+    expect(mover.get_by_test_id("pick-message")).to_contain_text("picked")
+    # and the server sends both seats the same position again before the second click
+    for tab in tabs:
+        tab.eval_on_selector("#play-area", "a => a.firstElementChild.setAttribute('data-old', '')")
+    _position_sent_again(FriendTable.objects.latest("pk").pk)
+    for tab in tabs:
+        expect(tab.locator("#play-area > [data-old]")).to_have_count(0)  # drawn anew
+    # then the redrawn table still holds the first pick, and says so
+    assert _seen(mover) == seen
+    chosen = mover.locator("#play-area .pick-chosen")
+    expect(chosen).to_have_count(1)
+    assert chosen.get_attribute("data-pick") == first
+    expect(mover.get_by_test_id("pick-message")).to_contain_text("picked")
+    # and the second click plays the move: both seats are sent the new position, picks cleared
+    mover.locator(f'#play-area [data-pick="{second}"]:visible').first.click()
+    for tab in tabs:
+        expect(tab.locator("#play-area")).not_to_have_attribute("data-seen", seen or "")
+        expect(tab.locator("#play-area .pick-chosen")).to_have_count(0)
+    assert len(FriendTable.objects.latest("pk").actions) > int(seen or 0)
+    _closed(tabs)
+
+
 def test_two_browsers_play_a_whole_revolt_n_reign_game(
     browser, asgi_url, live_server, user, other_user, password
 ):
