@@ -31,6 +31,7 @@ from cards.schema import PrintedNumber
 from decks.decklist import (
     DecklistEntry,
     DecklistParseError,
+    DecklistSettings,
     decklist_entries,
     decklist_export,
     decklist_read,
@@ -47,7 +48,7 @@ from decks.models import (
     Visibility,
 )
 from decks.stats import DeckStats, card_matches, deck_stats, hypergeometric_at_least
-from decks.validation import ValidationReport, rules_for, validate
+from decks.validation import UnknownVariantError, ValidationReport, rules_for, validate
 from decks.validation.formats import format_rules, game_formats
 
 
@@ -325,24 +326,42 @@ def organiser_list() -> QuerySet[Any]:
 
 def format_check(
     fmt: Format,
-    decks: list[tuple[str, list[Any] | None, list[str]]],
+    decks: list[BatchDeck],
     *,
     as_of: dt.date | None = None,
+    variant: str | None = None,
 ) -> dict[str, Any]:
-    """Judge many decks against one format on one day: a verdict per deck and a summary.
+    """Judge many decks against one format: a verdict per deck and a summary.
 
-    ``decks`` holds ``(name, entries, errors)``; a deck whose list could not be read has no
-    entries and its reading errors, and counts as unreadable rather than illegal.
+    A deck whose list could not be read has no entries and its reading errors, and counts as
+    unreadable rather than illegal. Each deck is judged on ``as_of`` and in ``variant`` when
+    the caller gives them, else on the day and in the variant its own lines name
+    (``BatchDeck.settings``), else today in the game's standard rules: the summary's ``as_of``
+    is the caller's day, or today. A variant the game does not have leaves that deck unreadable,
+    saying so.
     """
     day = as_of or timezone.localdate()
     results: list[dict[str, Any]] = []
     codes: Counter[str] = Counter()
-    for index, (name, entries, errors) in enumerate(decks):
-        result: dict[str, Any] = {"index": index, "name": name, "errors": errors, "report": None}
-        if entries is None:
+    for index, deck in enumerate(decks):
+        entries, errors = deck.entries, list(deck.errors)
+        result: dict[str, Any] = {"index": index, "name": deck.name, "report": None}
+        report = None
+        if entries is not None:
+            try:
+                report = validate(
+                    fmt.game.slug,
+                    entries,
+                    format=fmt.pk,
+                    as_of=as_of or deck.settings.as_of or day,
+                    variant=variant or deck.settings.variant,
+                ).to_dict()
+            except UnknownVariantError as error:
+                errors.append(str(error))
+        result["errors"] = errors
+        if report is None:
             result.update(legal=False, codes=[])
         else:
-            report = validate(fmt.game.slug, entries, format=fmt.pk, as_of=day).to_dict()
             deck_codes = sorted({violation["code"] for violation in report["violations"]})
             codes.update(deck_codes)
             result.update(legal=report["legal"], codes=deck_codes, report=report)
@@ -700,9 +719,13 @@ _SEPARATOR = re.compile(r"^[ \t]*-{3,}[ \t]*(?:\r?\n|\Z)", re.MULTILINE)
 
 @dataclass
 class BatchDeck:
+    """One deck of a batch: its entries (None when unreadable, with its ``errors``) and how its
+    own ``# key: value`` lines ask to be judged."""
+
     name: str
     entries: list[Any] | None
     errors: list[str]
+    settings: DecklistSettings = field(default_factory=DecklistSettings)
 
 
 def batch_read(
@@ -726,12 +749,12 @@ def batch_read(
         name = parsed.metadata.get("name")
         display = f"{label}: {name}" if name and name not in label else label
         try:
-            decklist_settings(parsed, game.slug)  # another game's list is unreadable here
+            settings = decklist_settings(parsed, game.slug)  # another game's list is unreadable
             entries = decklist_entries(game.slug, parsed)
         except DecklistParseError as error:  # a section or quantity the game cannot have
             decks.append(BatchDeck(display, None, [str(p) for p in error.problems]))
             continue
-        decks.append(BatchDeck(display, entries, []))
+        decks.append(BatchDeck(display, entries, [], settings))
     return decks
 
 

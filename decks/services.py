@@ -312,9 +312,17 @@ def _card_of(deck: Deck, card: Card | str) -> tuple[int, str]:
 
 
 def _zone_of(deck: Deck, zone: str) -> str:
-    """The zone a card goes to: the game's first when none is given, "" for games without."""
+    """The zone a card goes to: the game's first when none is given, "" for games without (a
+    zone named there is refused, as a decklist's is: docs/decklists.md)."""
     rules = rules_for(deck.game.slug)
     if not rules.zones:
+        if zone:
+            raise DeckError(
+                [
+                    f"{deck.game.name} decks have no zones, so zone {zone!r} means nothing: "
+                    "leave the zone empty"
+                ]
+            )
         return ""
     zone = zone or rules.zones[0]
     if zone not in rules.zones:

@@ -278,7 +278,18 @@ class FormatCheckRequestSerializer(serializers.Serializer):
         required=False,
         help_text="Needed only when several games have a format with this slug.",
     )
-    as_of = serializers.DateField(required=False, allow_null=True)
+    as_of = serializers.DateField(
+        required=False,
+        allow_null=True,
+        help_text="The day every deck is judged on; without it, each deck's own `# as_of:` "
+        "line, else today.",
+    )
+    variant = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="The variant every deck is judged in; without it, each deck's own "
+        "`# variant:` line, else the game's standard rules.",
+    )
     decks = DeckInputSerializer(many=True, min_length=1, max_length=100)  # type: ignore[call-arg]  # stubs: many=True hands it to the ListSerializer
 
 

@@ -47,6 +47,7 @@ from decks.decklist import (
 )
 from decks.models import Deck, DeckVersion, Format
 from decks.selectors import (
+    BatchDeck,
     deck_current_version,
     deck_export,
     deck_for_change,
@@ -163,7 +164,8 @@ def _entries(game: Game, data: dict[str, Any]) -> tuple[list[Any], DecklistSetti
             ) from None
     try:
         parsed = decklist_read(data.get("decklist", ""), data.get("kind", "text"))
-        return decklist_entries(game.slug, parsed), decklist_settings(parsed, game.slug)
+        settings = decklist_settings(parsed, game.slug)  # another game's list: said first
+        return decklist_entries(game.slug, parsed), settings
     except DecklistParseError as exc:
         raise _deck_problem(exc) from None
 
@@ -651,12 +653,16 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         if len(found) > 1:
             raise ValidationError({"game": ["Several games have this format: say which."]})
         fmt = found[0]
-        decks: list[tuple[str, list[Any] | None, list[str]]] = []
+        variant = data.get("variant") or None
+        _check_variant(fmt.game, variant)
+        decks: list[BatchDeck] = []
         for deck in data["decks"]:
+            name = deck.get("name", "")
             try:
-                decks.append((deck.get("name", ""), _entries(fmt.game, deck)[0], []))
+                entries, settings = _entries(fmt.game, deck)
+                decks.append(BatchDeck(name, entries, [], settings))
             except ValidationError as exc:
                 detail = exc.detail if isinstance(exc.detail, dict) else {}
                 errors = detail.get("decklist", []) or detail.get("cards", [])
-                decks.append((deck.get("name", ""), None, [str(e) for e in errors]))
-        return Response(format_check(fmt, decks, as_of=data.get("as_of")))
+                decks.append(BatchDeck(name, None, [str(e) for e in errors]))
+        return Response(format_check(fmt, decks, as_of=data.get("as_of"), variant=variant))

@@ -354,6 +354,76 @@ def test_format_check_many_decks_with_summary(api_client):
     assert body["summary"]["by_code"]["ua-count"] >= 1
 
 
+def _fixture_deck(game: str, name: str) -> str:
+    return (Path(settings.FIXTURES_DIR) / "decks" / game / f"{name}.txt").read_text("utf-8")
+
+
+def test_format_check_judges_each_deck_by_its_own_variant_and_day_unless_the_request_says(
+    api_client,
+):
+    rvr = "regality-vs-religion"
+    draft = _fixture_deck(rvr, "legal-regality-draft")
+    assert "# variant: draft" in draft
+    old = sample("legal-bison-pressure").replace("# as_of: 2026-10-01", "# as_of: 2000-01-01")
+    assert "# as_of: 2000-01-01" in old
+
+    def check(game: str, decklist: str, **extra: str) -> dict:
+        response = api_client.post(
+            "/api/v1/formats/standard/check/",
+            {"game": game, "decks": [{"name": "d", "decklist": decklist}], **extra},
+            format="json",
+        )
+        assert response.status_code == 200, response.json()
+        return response.json()["results"][0]
+
+    # the draft deck is legal in the variant its list names, and judged in it
+    own = check(rvr, draft)
+    assert own["legal"] is True and own["report"]["variant"] == "draft", own
+    # the request's variant wins over the list's: in standard rules it breaks them
+    standard = check(rvr, draft, variant="standard")
+    assert standard["legal"] is False and standard["report"]["variant"] == "standard"
+    # a list of cards judged on its own day, before any card of it was printed
+    dated = check(GAME, old)
+    assert dated["legal"] is False and "not-in-format" in dated["codes"]
+    assert dated["report"]["as_of"] == "2000-01-01"
+    # and on the request's day when it gives one
+    assert check(GAME, old, as_of="2026-10-01")["legal"] is True
+
+
+def test_format_check_refuses_an_unknown_variant_and_reads_a_lists_unknown_one_as_unreadable(
+    api_client,
+):
+    rvr = "regality-vs-religion"
+    draft = _fixture_deck(rvr, "legal-regality-draft")
+    refused = api_client.post(
+        "/api/v1/formats/standard/check/",
+        {"game": rvr, "variant": "nope", "decks": [{"decklist": draft}]},
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["field"] == "variant"
+    assert "draft" in refused.json()["errors"][0]["detail"]  # it names the variants
+    body = api_client.post(
+        "/api/v1/formats/standard/check/",
+        {"game": rvr, "decks": [{"decklist": draft.replace("variant: draft", "variant: nope")}]},
+        format="json",
+    ).json()
+    assert body["summary"]["unreadable"] == 1 and body["summary"]["legal"] == 0
+    assert "no variant 'nope'" in body["results"][0]["errors"][0]
+
+
+def test_a_decklist_of_another_game_is_said_so_before_its_sections(api_client):
+    other = _fixture_deck("rival-realms", "legal-arcane-court")
+    response = api_client.post(
+        "/api/v1/validate/", {"game": GAME, "decklist": other}, format="json"
+    )
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert errors[0]["field"] == "decklist"
+    assert "this decklist is for rival-realms, not revolt-n-reign" in errors[0]["detail"]
+    assert "is not a section" not in json.dumps(errors)
+
+
 def test_formats_list(api_client):
     slugs = [f["slug"] for f in api_client.get(f"/api/v1/formats/?game={GAME}").json()["results"]]
     assert "standard" in slugs
@@ -587,6 +657,23 @@ def test_card_changes_are_all_or_nothing_and_name_every_problem(alice):
     )
     assert both.status_code == 400 and "not both" in both.json()["detail"]
     assert alice.get(url).json()["version"] == 1
+
+
+def test_a_zone_named_in_a_game_without_zones_is_refused_and_nothing_is_saved(alice):
+    deck = create(alice)
+    url = f"/api/v1/decks/{deck['id']}/"
+    changed = alice.patch(
+        url,
+        {"changes": [{"op": "add", "name": "Tea Act", "count": 1, "zone": "bogus"}]},
+        format="json",
+    )
+    assert changed.status_code == 400
+    assert "decks have no zones, so zone 'bogus' means nothing" in json.dumps(changed.json())
+    added = alice.post(url + "cards/", {"name": "Sugar Act", "zone": "bogus"}, format="json")
+    assert added.status_code == 400 and "no zones" in added.json()["detail"]
+    assert alice.get(url).json()["version"] == 1
+    # without a zone the same changes land
+    assert alice.post(url + "cards/", {"name": "Sugar Act"}, format="json").status_code == 200
 
 
 def test_card_changes_honour_a_stale_if_match(alice):

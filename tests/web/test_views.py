@@ -573,6 +573,30 @@ def test_tournament_batch_refuses_a_decklist_of_another_game(client):
     assert "this decklist is for rival-realms, not revolt-n-reign" in response.content.decode()
 
 
+def test_tournament_batch_judges_each_deck_in_the_variant_and_on_the_day_its_list_names(client):
+    rvr = "regality-vs-religion"
+    draft = sample(rvr, "legal-regality-draft")
+    assert "# variant: draft" in draft
+    old = sample(RNR, "legal-bison-pressure").replace("# as_of: 2026-10-01", "# as_of: 2000-01-01")
+    drafted = client.post(
+        reverse("tournament-check"), {"format": format_default(rvr).pk, "decklists": draft}
+    )
+    assert drafted.status_code == 200
+    result = drafted.context["check"]["results"][0]
+    assert result["legal"] is True and result["report"]["variant"] == "draft"
+    dated = client.post(
+        reverse("tournament-check"), {"format": format_default(RNR).pk, "decklists": old}
+    )
+    result = dated.context["check"]["results"][0]
+    assert result["legal"] is False and result["report"]["as_of"] == "2000-01-01"
+    # the organiser's day for the whole batch wins over the list's own
+    today = client.post(
+        reverse("tournament-check"),
+        {"format": format_default(RNR).pk, "decklists": old, "as_of": "2026-10-01"},
+    )
+    assert today.context["check"]["results"][0]["legal"] is True
+
+
 def test_tournament_check_needs_decklists(client):
     fmt = format_default(RNR)
     response = client.post(reverse("tournament-check"), {"format": fmt.pk, "decklists": ""})

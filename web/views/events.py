@@ -82,11 +82,7 @@ def tournament_check(request: HttpRequest) -> HttpResponse:
             pasted=form.cleaned_data.get("decklists") or "",
             files=form.cleaned_data["file_texts"],
         )
-        check = format_check(
-            fmt,
-            [(d.name, d.entries, d.errors) for d in decks],
-            as_of=form.cleaned_data.get("as_of"),
-        )
+        check = format_check(fmt, decks, as_of=form.cleaned_data.get("as_of"))
         token = secrets.token_urlsafe(12)
         reports = request.session.get(SESSION_REPORTS, {})
         reports[token] = {
