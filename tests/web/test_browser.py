@@ -128,7 +128,8 @@ def test_build_a_legal_revolt_n_reign_deck_then_break_the_rights_cap(page, user,
     page.get_by_text("Paste or import a decklist").click()
     page.get_by_label("Decklist", exact=True).fill(decklist)
     page.get_by_role("button", name="Import").click()
-    expect(verdict(page)).to_contain_text("Not legal")
+    # the empty deck was not legal either (two problems): wait for the imported list's verdict
+    expect(verdict(page)).to_have_text("Not legal: 1 problem.")
     expect(page.locator('#validation-panel li[data-code="deck-size"]')).to_be_visible()
 
     # A name that is no card is refused inline, and the box keeps what was typed.
