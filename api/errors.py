@@ -21,6 +21,7 @@ from django.core.exceptions import (
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -135,6 +136,14 @@ def _refused_request(exc: Exception) -> Exception:
     return exc
 
 
+def _not_acceptable(request: Any, view: Any) -> str:
+    """A 406's detail: what the request's Accept asked for and what the endpoint sends."""
+    asked = request.META.get("HTTP_ACCEPT", "") if request is not None else ""
+    offered = sorted({renderer.media_type for renderer in getattr(view, "renderer_classes", ())})
+    sends = ", ".join(offered) or "application/json"
+    return f"Accept: {asked!r} names no type this endpoint sends; it sends {sends}."
+
+
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler, reshaped into problem details; unexpected errors stay 500s for Django."""
     if isinstance(exc, DeckBusyError):
@@ -167,6 +176,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         drf_code = codes if isinstance(codes, str) else getattr(exc, "default_code", "")
         code = DRF_CODES.get(drf_code, drf_code if drf_code in PROBLEM_TYPES else None)
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        if isinstance(exc, exceptions.NotAcceptable):
+            detail = _not_acceptable(request, context.get("view"))
         extra: dict[str, Any] = {}
         # Throttled sets ``wait`` in __init__; DRF's stubs leave the attribute out
         wait: float | None = getattr(exc, "wait", None)
@@ -181,8 +192,12 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         response[name] = value
     response.data = body
     renderer = getattr(request, "accepted_renderer", None)
-    if renderer is None or getattr(renderer, "format", "json") == "json":
-        # The browsable API (text/html for a browser) keeps its own content type.
+    if request is not None and getattr(renderer, "format", None) != "api":
+        # Problem details are JSON whatever the view renders otherwise (the schema's YAML, the
+        # documentation pages' HTML, or nothing the client accepts: a 406); only the browsable
+        # API (text/html for a browser) keeps its own page.
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = PROBLEM_CONTENT_TYPE
         response.content_type = PROBLEM_CONTENT_TYPE
     return response
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.urls import include, path
-from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
 from api.views import auth, cards, decks, events, matchups, meta, simulations
@@ -29,8 +28,8 @@ router.register("simulations", simulations.SimulationJobViewSet, basename="simul
 
 urlpatterns = [
     path("schema/", meta.SchemaView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("docs/", meta.SwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", meta.RedocView.as_view(url_name="api:schema"), name="redoc"),
     path("problems/<slug:code>/", meta.problem_detail, name="problem-detail"),
     path("auth/token/", auth.TokenView.as_view(), name="auth-token"),
     path("auth/token/rotate/", auth.token_rotate_view, name="auth-token-rotate"),

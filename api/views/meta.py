@@ -9,13 +9,18 @@ from typing import Any
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.urls import get_urlconf, reverse
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from drf_spectacular.settings import spectacular_settings
 from drf_spectacular.utils import extend_schema
-from drf_spectacular.views import SCHEMA_KWARGS, SpectacularAPIView
+from drf_spectacular.views import (
+    SCHEMA_KWARGS,
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
+)
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes, throttle_classes
 from rest_framework.exceptions import NotFound
@@ -189,3 +194,21 @@ class SchemaView(SpectacularAPIView):
         disposition = f'inline; filename="{title}{suffix}.{request.accepted_renderer.format}"'
         etag = '"' + hashlib.sha256(content).hexdigest()[:32] + '"'
         return (content, response["Content-Type"], disposition, etag)
+
+
+class _DocsPageOptions:
+    """OPTIONS on a documentation page: DRF answers it with the view's metadata, rendered by
+    the page's HTML renderer, which has no template for it (a 500). The metadata goes out as
+    JSON instead, as every other API endpoint sends it."""
+
+    def options(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        view: Any = self
+        return JsonResponse(view.metadata_class().determine_metadata(request, view))
+
+
+class SwaggerView(_DocsPageOptions, SpectacularSwaggerView):
+    """The Swagger UI page of the schema."""
+
+
+class RedocView(_DocsPageOptions, SpectacularRedocView):
+    """The Redoc page of the schema."""

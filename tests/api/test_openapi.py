@@ -232,3 +232,28 @@ def test_a_version_parameter_is_not_read(api_client, version):
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'inline; filename="Deckwright API.json"'
     assert response.json()["info"]["version"] == "1.0.0"
+
+
+@pytest.mark.parametrize("page", ["/api/v1/docs/", "/api/v1/redoc/"])
+def test_options_on_a_docs_page_describes_it_in_json(client, page):
+    response = client.options(page)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["renders"] == ["text/html"]
+
+
+@pytest.mark.parametrize(
+    ("page", "sends"),
+    [
+        ("/api/v1/docs/", "text/html"),
+        ("/api/v1/redoc/", "text/html"),
+        ("/api/v1/schema/", "application/vnd.oai.openapi"),
+        ("/api/v1/cards/", "application/json"),
+    ],
+)
+def test_a_406_is_a_problem_document_saying_what_the_page_sends(client, page, sends):
+    response = client.get(page, HTTP_ACCEPT="image/png")
+    assert response.status_code == 406
+    assert response["Content-Type"] == "application/problem+json"
+    detail = response.json()["detail"]
+    assert "'image/png'" in detail and sends in detail.split("it sends ", 1)[1]
