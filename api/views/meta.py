@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.urls import get_urlconf, reverse
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
@@ -24,7 +24,9 @@ from drf_spectacular.views import (
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes, throttle_classes
 from rest_framework.exceptions import NotFound
+from rest_framework.metadata import SimpleMetadata
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -196,19 +198,28 @@ class SchemaView(SpectacularAPIView):
         return (content, response["Content-Type"], disposition, etag)
 
 
-class _DocsPageOptions:
-    """OPTIONS on a documentation page: DRF answers it with the view's metadata, rendered by
-    the page's HTML renderer, which has no template for it (a 500). The metadata goes out as
-    JSON instead, as every other API endpoint sends it."""
+def _options_in_json(view: APIView, request: Request) -> Response:
+    """OPTIONS on a documentation page: DRF answers it with the view's metadata, which the
+    page's HTML renderer has no template for (a 500). It goes out as JSON instead, as every
+    other API endpoint sends it."""
+    request.accepted_renderer = JSONRenderer()
+    request.accepted_media_type = "application/json"
+    return Response(SimpleMetadata().determine_metadata(request, view))
 
-    def options(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
-        view: Any = self
-        return JsonResponse(view.metadata_class().determine_metadata(request, view))
 
-
-class SwaggerView(_DocsPageOptions, SpectacularSwaggerView):
+class SwaggerView(SpectacularSwaggerView):
     """The Swagger UI page of the schema."""
 
+    def options(self, request: Any, *args: Any, **kwargs: Any) -> Response:
+        """The page described in JSON (``request``: DRF's, typed Any as View's and
+        APIView's stubs disagree on it)."""
+        return _options_in_json(self, request)
 
-class RedocView(_DocsPageOptions, SpectacularRedocView):
+
+class RedocView(SpectacularRedocView):
     """The Redoc page of the schema."""
+
+    def options(self, request: Any, *args: Any, **kwargs: Any) -> Response:
+        """The page described in JSON (``request``: DRF's, typed Any as View's and
+        APIView's stubs disagree on it)."""
+        return _options_in_json(self, request)
