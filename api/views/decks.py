@@ -505,7 +505,11 @@ class DeckViewSet(viewsets.GenericViewSet):
         params.is_valid(raise_exception=True)
         kind = params.validated_data["kind"]
         deck = self.get_object()
-        response = HttpResponse(deck_export(deck, kind), content_type=EXPORT_TYPES[kind])
+        # text is sent as UTF-8 and says so (a deck named "Café" reads the same in any client)
+        content_type = EXPORT_TYPES[kind]
+        if content_type.startswith("text/"):
+            content_type += "; charset=utf-8"
+        response = HttpResponse(deck_export(deck, kind), content_type=content_type)
         extension = {"text": "txt", "json": "json", "csv": "csv"}[kind]
         response["Content-Disposition"] = f'attachment; filename="deck-{deck.pk}.{extension}"'
         return response

@@ -49,10 +49,16 @@ DEFAULT_TIME_ZONE = "UTC"
 # -- dates and time zones -------------------------------------------------------------------------
 
 
+#: names a system's zoneinfo directory holds that are no IANA zone: ``localtime`` is the host's
+#: own setting (an event's deadline would move with the server's configuration)
+NOT_ZONES = frozenset({"localtime", "posixrules", "posix", "right"})
+
+
 @cache
 def time_zone_names() -> tuple[str, ...]:
-    """Every IANA time zone name this machine knows (from the tzdata package), sorted."""
-    return tuple(sorted(zoneinfo.available_timezones()))
+    """Every IANA time zone name this machine knows (the tzdata package's and the system's),
+    sorted, less the system files that name no zone (``NOT_ZONES``)."""
+    return tuple(sorted(zoneinfo.available_timezones() - NOT_ZONES))
 
 
 def _zone(name: str) -> zoneinfo.ZoneInfo | None:

@@ -191,6 +191,15 @@ def test_export_text_json_and_csv(alice):
     assert sum(int(row["quantity"]) for row in rows) == 60
 
 
+def test_text_exports_say_their_charset_so_a_name_beyond_ascii_survives(alice):
+    deck = create(alice, name="Café ☕")
+    url = f"/api/v1/decks/{deck['id']}/export/"
+    for kind, media in (("text", "text/plain"), ("csv", "text/csv")):
+        assert alice.get(url, {"kind": kind})["Content-Type"] == f"{media}; charset=utf-8"
+    text = alice.get(url, {"kind": "text"})
+    assert "# name: Café ☕" in text.content.decode(text.charset)
+
+
 def test_export_round_trips_through_import(alice):
     deck = create(alice)
     exported = alice.get(f"/api/v1/decks/{deck['id']}/export/?kind=json").content.decode()

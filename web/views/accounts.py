@@ -102,7 +102,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def api_token(request: HttpRequest) -> HttpResponse:
     """See your API token and when it expires; create, rotate or revoke it."""
     if request.method == "POST":

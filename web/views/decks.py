@@ -13,7 +13,7 @@ from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.users import signed_in
 from cards.selectors import card_autocomplete
@@ -257,14 +257,14 @@ def _deck_page(
     return render(request, "web/deck_detail.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def deck_list_public_view(request: HtmxHttpRequest) -> HttpResponse:
     decks = deck_list_public()[:200]
     return render(request, "web/deck_list.html", {"decks": decks, "title": "Public decks"})
 
 
 @login_required
-@require_GET
+@require_safe
 def deck_list_mine(request: HtmxHttpRequest) -> HttpResponse:
     decks = deck_list_owned(signed_in(request.user))
     return render(
@@ -321,13 +321,13 @@ def deck_new(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def deck_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The deck page: the builder for its owner, a read-only view for everyone else."""
     return _deck_page(request, deck_for_viewer(request.user, pk))
 
 
-@require_GET
+@require_safe
 def deck_workspace_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The live panels alone (list, validation, statistics)."""
     deck = deck_for_viewer(request.user, pk)
@@ -337,7 +337,7 @@ def deck_workspace_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/_deck_workspace.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def deck_odds_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The calculator: the chance of at least k of the chosen cards by a turn or in the first N
     cards; the answer alone for htmx, else the deck page with it."""
@@ -349,7 +349,7 @@ def deck_odds_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/_deck_odds_answer.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def deck_card_suggest(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Autocomplete: cards of the deck's game whose names start with (then contain) the text."""
     deck = deck_for_viewer(request.user, pk)
@@ -505,7 +505,7 @@ def deck_delete_view(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     return redirect("deck-list-mine")
 
 
-@require_GET
+@require_safe
 def deck_export_view(request: HtmxHttpRequest, pk: int, kind: str) -> HttpResponse:
     """Download the deck as a canonical decklist (text, CSV or JSON)."""
     deck = deck_for_viewer(request.user, pk)
@@ -516,14 +516,17 @@ def deck_export_view(request: HtmxHttpRequest, pk: int, kind: str) -> HttpRespon
     return response
 
 
-@require_GET
+@require_safe
 def deck_versions_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Every version of a deck, and the difference between two of them."""
     deck = deck_for_viewer(request.user, pk)
     versions = list(deck_versions(deck).only("number", "created_at", "note", "deck_id"))
     latest = versions[-1].number if versions else 1
     initial = {"a": max(1, latest - 1), "b": latest}
-    form = VersionCompareForm(request.GET or initial)
+    # a comparison is asked for by either box; other parameters (a link's tracking, say) are not
+    # one, and the page shows the last two versions as when none is given
+    asked = "a" in request.GET or "b" in request.GET
+    form = VersionCompareForm(request.GET if asked else initial)
     diff = None
     error = ""
     if form.is_valid():
@@ -531,7 +534,7 @@ def deck_versions_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             diff = deck_version_diff(deck, form.cleaned_data["a"], form.cleaned_data["b"])
         except DeckVersion.DoesNotExist as missing:
             error = str(missing)
-    status = 400 if (request.GET and (error or form.errors)) else 200
+    status = 400 if (asked and (error or form.errors)) else 200
     return render(
         request,
         "web/deck_versions.html",

@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.users import signed_in
 from common.csvcells import csv_writer
@@ -101,7 +101,7 @@ def tournament_check(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def tournament_report_csv(request: HttpRequest, token: str) -> HttpResponse:
     """The last batch checks of this browser session, as CSV downloads."""
     report = request.session.get(SESSION_REPORTS, {}).get(token)
@@ -115,7 +115,7 @@ def tournament_report_csv(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def event_list(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     events = [(event, event_is_locked(event, now=now)) for event in event_list_query()[:200]]
@@ -203,7 +203,7 @@ def _event(pk: int) -> Event:
     return get_object_or_404(event_list_query(), pk=pk)
 
 
-@require_GET
+@require_safe
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _event_page(request, _event(pk))
 
@@ -271,7 +271,7 @@ def event_delete_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def event_registrations_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser reads every submitted decklist with its verdict; nobody else may."""
     event = _event(pk)
@@ -291,7 +291,7 @@ def event_registrations_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def event_registrations_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The organiser downloads the registrations as CSV (deck, player, verdict, problems, cards,
     hash, submitted); nobody else may. Every cell goes through ``csv_writer``."""

@@ -17,7 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.users import signed_in
 from common.inputs import ParameterError, bounded_int
@@ -138,7 +138,7 @@ def _my_decks(request: HttpRequest, table: FriendTable) -> list[Deck]:
 
 
 @login_required
-@require_GET
+@require_safe
 def friend_table_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The table: every chair; while one is free, the invite link (and the AI to fill free
     chairs); then the live game from your seat (the page's script connects to its WebSocket)."""
@@ -202,7 +202,7 @@ def _replay_steps(
     }
 
 
-@require_GET
+@require_safe
 @heavy_page("replay")
 def friend_watch_replay(request: HttpRequest, pk: int, token: str = "") -> HttpResponse:
     """A spectator's replay of a finished table (once its delay has passed): every hand open
@@ -266,7 +266,7 @@ def friend_reveal(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("friend-table", pk=pk)
 
 
-@require_GET
+@require_safe
 @heavy_page("replay")
 def friend_watch(request: HttpRequest, pk: int, token: str = "") -> HttpResponse:
     """Watch a table as a spectator, by its spectator link (or without one when anyone may
@@ -321,7 +321,7 @@ def friend_ai(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def friend_join(request: HttpRequest, token: str) -> HttpResponse:
     """The invite link: pick one of your decks and take the first free chair."""
     table = friend_table_by_token(token)
@@ -358,7 +358,7 @@ def friend_join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 @heavy_page("replay")
 def friend_replay(request: HttpRequest, pk: int) -> HttpResponse:
     """Step through a table's game as a game against the AI is replayed (``play_replay``):

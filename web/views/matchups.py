@@ -15,7 +15,7 @@ from contextlib import suppress
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from common.clientip import client_ip
 from common.inputs import MAX_ID, MAX_INT32, ParameterError, bounded_int
@@ -99,7 +99,7 @@ def _start(request: HttpRequest, form: MatchupForm) -> SimulationJob | None:
         return None
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def matchup_new(request: HttpRequest) -> HttpResponse:
     """Choose decks (of any game with an engine), agents and a number of games; start the
     matchup job and show its page."""
@@ -164,7 +164,7 @@ def _cooperative(slug: str) -> bool:
 # -- the links of matchup runs (before matchups were jobs) ----------------------------------------
 
 
-@require_GET
+@require_safe
 def matchup_run_moved(request: HttpRequest, pk: int) -> HttpResponse:
     """An old matchup run's page (or its poll): for good at the page of the job it became."""
     job = simulation_job_legacy_run(pk)
@@ -173,7 +173,7 @@ def matchup_run_moved(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("simulation-detail", pk=job.pk, permanent=True)
 
 
-@require_GET
+@require_safe
 def matchup_run_game_moved(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """An old matchup run's replay: for good at the replay of the same game of its job."""
     job = simulation_job_legacy_run(pk)
@@ -188,7 +188,7 @@ def matchup_run_game_moved(request: HttpRequest, pk: int, number: int) -> HttpRe
 # -- replays --------------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @heavy_page("replay")
 def matchup_game(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Game ``number`` of a matchup job, played again from its seed, shown step by step."""

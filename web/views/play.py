@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.users import signed_in
 from common.inputs import ParameterError, bounded_int
@@ -62,7 +62,7 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def play_home(request: HttpRequest) -> HttpResponse:
     """Your games (resume or replay) and the form that starts a new one (``deck``: the deck of
     yours it picks first)."""
@@ -233,7 +233,7 @@ def seat_choices(
 
 
 @login_required
-@require_GET
+@require_safe
 def play_game(request: HttpRequest, pk: int) -> HttpResponse:
     """The game from your seat: the table, your choices as buttons, the log so far."""
     game = _owned(request, pk)
@@ -355,7 +355,7 @@ def _versioned_post(
 
 
 @login_required
-@require_GET
+@require_safe
 @heavy_page("replay")
 def play_replay(request: HttpRequest, pk: int) -> HttpResponse:
     """Step through a stored game turn by turn (every hand open once it is over; from your

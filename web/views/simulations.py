@@ -19,7 +19,7 @@ from django.core.paginator import InvalidPage
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.users import signed_in
 from common.clientip import client_ip
@@ -121,7 +121,7 @@ def _start(request: HtmxHttpRequest, form: SimulationForm) -> SimulationJob | No
     return job
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def simulation_new(request: HtmxHttpRequest) -> HttpResponse:
     """The form that starts a metagame, gauntlet or matchup job, and the visitor's recent
     jobs."""
@@ -236,7 +236,7 @@ def _context(
     return context
 
 
-@require_GET
+@require_safe
 def simulation_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The job: its progress while it plays, then its results."""
     job = _owned(request, pk)
@@ -252,7 +252,7 @@ def simulation_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/simulation_detail.html", context)
 
 
-@require_GET
+@require_safe
 def simulation_progress(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The poll of the job's page: the progress bar, or the results once it has ended."""
     job = _owned(request, pk)
@@ -273,7 +273,7 @@ def simulation_cancel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def deck_doctor(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The form that starts a deck doctor job for a deck the visitor can see: one of theirs, or
     another's public or unlisted deck, which is copied into their decks when the job starts (a
@@ -357,7 +357,7 @@ def simulation_apply_swap(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return redirect("deck-detail", pk=deck.pk)
 
 
-@require_GET
+@require_safe
 def simulation_matrix(request: HtmxHttpRequest, pk: int, kind: str) -> HttpResponse:
     """A metagame's matrix and field win rates as a CSV or JSON file."""
     job = _owned(request, pk)

@@ -7,7 +7,7 @@ import secrets
 
 from django.http import HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from decks.selectors import deck_for_viewer
 from web.forms import GoldfishForm, TestHandsForm
@@ -26,7 +26,7 @@ from web.testhands import (
 from web.views import HtmxHttpRequest
 
 
-@require_GET
+@require_safe
 @heavy_page("test_hands")
 def deck_test_hands(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Deal an opening (mulligan or keep, then step goldfish turns) and run N test hands."""
