@@ -39,7 +39,12 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 
 class IntegerRangeField(RangeField):
-    """``<name>_min`` / ``<name>_max`` as whole numbers within the database's integer range."""
+    """``<name>_min`` / ``<name>_max`` as whole numbers within the database's integer range.
+    An error names the parameter it is about (``cost_max: Enter a whole number.``): the two
+    share one field, so the message is all that tells them apart."""
+
+    #: the filter's name, the parameters' stem (set by ``IntegerRangeFilter``)
+    parameter = ""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = (
@@ -48,9 +53,29 @@ class IntegerRangeField(RangeField):
         )
         super().__init__(fields, *args, **kwargs)
 
+    def clean(self, value: Any) -> Any:
+        """Each end cleaned on its own, its errors prefixed with its parameter's name."""
+        parts = list(value) if isinstance(value, list | tuple) else [None, None]
+        problems = []
+        for suffix, field, part in zip(("min", "max"), self.fields, parts, strict=False):
+            try:
+                field.clean(part)
+            except forms.ValidationError as error:
+                problems += [f"{self.parameter}_{suffix}: {message}" for message in error.messages]
+        if problems:
+            raise forms.ValidationError(problems)
+        return super().clean(value)
+
 
 class IntegerRangeFilter(django_filters.RangeFilter):
     field_class = IntegerRangeField
+
+    @property
+    def field(self) -> forms.Field:
+        field = super().field
+        if isinstance(field, IntegerRangeField):
+            field.parameter = self.field_name
+        return field
 
 
 class QueryField(forms.CharField):

@@ -400,3 +400,12 @@ def test_the_browsable_list_shows_each_request_its_own_filter_values(client, min
     assert re.search(r'<input[^>]*name="type"', html)
     assert not re.search(r'<input[^>]*name="type"[^>]*value=', html)
     assert not re.search(r'<input[^>]*name="cost_min"[^>]*value=', html)
+
+
+@pytest.mark.parametrize("parameter", ["cost_max", "cost_min", "strength_min", "attack_max"])
+def test_a_bad_number_filter_names_the_parameter_it_is_in(api_client, parameter):
+    stem, other_end = parameter.rsplit("_", 1)[0], "min" if parameter.endswith("max") else "max"
+    response = api_client.get("/api/v1/cards/", {f"{stem}_{other_end}": "1", parameter: "abc"})
+    assert response.status_code == 400
+    details = [error["detail"] for error in response.json()["errors"]]
+    assert details == [f"{parameter}: Enter a whole number."]
