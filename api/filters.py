@@ -74,7 +74,7 @@ class IntegerRangeFilter(django_filters.RangeFilter):
     def field(self) -> forms.Field:
         field = super().field
         if isinstance(field, IntegerRangeField):
-            field.parameter = self.field_name
+            field.parameter = self.field_name or ""
         return field
 
 

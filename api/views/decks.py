@@ -349,6 +349,7 @@ class DeckViewSet(viewsets.GenericViewSet):
         body = s.DeckCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
+        _check_variant(data["game"], data["variant"])  # a 400 on variant, listing the game's
         try:
             deck = deck_create(
                 owner=request.user,

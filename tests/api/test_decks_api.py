@@ -179,6 +179,23 @@ def test_patch_changes_the_variant_and_refuses_one_the_game_lacks(alice):
     assert refused.status_code == 400 and "it has none" in json.dumps(refused.json())
 
 
+def test_create_refuses_a_variant_the_game_lacks_on_the_variant_field(alice):
+    body = {
+        "game": "regality-vs-religion",
+        "name": "Regality",
+        "variant": "xx",
+        "decklist": (
+            Path(settings.FIXTURES_DIR) / "decks/regality-vs-religion/legal-regality-standard.txt"
+        ).read_text(encoding="utf-8"),
+    }
+    refused = alice.post("/api/v1/decks/", body, format="json")
+    assert refused.status_code == 400
+    [error] = refused.json()["errors"]
+    assert error["field"] == "variant" and "has no variant 'xx'" in error["detail"]
+    assert "secret-random" in error["detail"]  # it lists the game's variants
+    assert alice.get("/api/v1/decks/?mine=true").json()["count"] == 0
+
+
 def test_export_text_json_and_csv(alice):
     deck = create(alice)
     url = f"/api/v1/decks/{deck['id']}/export/"
