@@ -240,7 +240,13 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         "the event stays theirs. Anyone else signed in gets a 403.",
         responses=s.RegistrationSerializer(many=True),
     )
-    @action(detail=True, methods=["get"], permission_classes=[IsAuthenticated])
+    @action(
+        detail=True,
+        methods=["get"],
+        permission_classes=[IsAuthenticated],
+        pagination_class=None,  # every registration in one list, as the schema says
+        filter_backends=[],
+    )
     def registrations(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         try:

@@ -257,3 +257,10 @@ def test_a_406_is_a_problem_document_saying_what_the_page_sends(client, page, se
     assert response["Content-Type"] == "application/problem+json"
     detail = response.json()["detail"]
     assert "'image/png'" in detail and sends in detail.split("it sends ", 1)[1]
+
+
+def test_a_list_the_api_sends_whole_is_documented_as_one_array(openapi):
+    operation = openapi["paths"]["/api/v1/events/{id}/registrations/"]["get"]
+    assert "page" not in {p["name"] for p in operation.get("parameters", [])}
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema["type"] == "array"
