@@ -20,7 +20,7 @@ from cards.models import Card, CardSet, Game
 from cards.schema import PRINTED_NUMBERS
 from cards.search import QueryError, compile_query
 from cards.search.compiler import field_q
-from cards.vocabulary import game_by_slug
+from cards.vocabulary import game_by_slug, unknown_game_words
 
 ORDERINGS: dict[str, tuple[str, ...]] = {
     "name": ("name_key",),
@@ -106,10 +106,6 @@ def ordering(order: str, direction: str) -> list[OrderBy]:
 class GameSlugField(forms.CharField):
     """A game's slug, resolved to the game from memory (``cards.vocabulary``: no query)."""
 
-    default_error_messages = {
-        "invalid_choice": "Select a valid choice. That choice is not one of the available choices."
-    }
-
     # its cleaned value is the game, not the text (CharField's stubs say str)
     def to_python(self, value: Any) -> Game | None:  # type: ignore[override]
         slug = super().to_python(value)
@@ -117,9 +113,7 @@ class GameSlugField(forms.CharField):
             return None
         game = game_by_slug(slug)
         if game is None:
-            raise forms.ValidationError(
-                self.error_messages["invalid_choice"], code="invalid_choice"
-            )
+            raise forms.ValidationError(unknown_game_words(slug), code="invalid_choice")
         return game
 
 

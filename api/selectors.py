@@ -49,9 +49,10 @@ def card_named(*, exact: str | None = None, fuzzy: str | None = None, game: Game
     key = name_key(wanted)
     cards = _cards(game)
     found = _one_or_none(cards.filter(name_key=key), "names", wanted) if key else None
+    where = f" in {game.name}" if game is not None else ""
     if found is None and exact is not None:
         raise NotFoundWithSuggestions(
-            f"No card is called {wanted!r}.", _closest(cards, key, limit=5)
+            f"No card is called {wanted!r}{where}.", _closest(cards, key, limit=5)
         )
     if found is None and key:
         found = _one_or_none(cards.filter(name_prefix_q(key)), "starts", wanted)
@@ -62,7 +63,7 @@ def card_named(*, exact: str | None = None, fuzzy: str | None = None, game: Game
         found = best[0] if best else None
     if found is None:
         raise NotFoundWithSuggestions(
-            f"No card name is close to {wanted!r}.", _closest(cards, key, limit=5)
+            f"No card name is close to {wanted!r}{where}.", _closest(cards, key, limit=5)
         )
     return _detail([found])
 

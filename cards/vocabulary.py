@@ -72,6 +72,12 @@ def game_by_slug(slug: str) -> Game | None:
     return vocabularies().by_slug.get(slug)
 
 
+def unknown_game_words(slug: str) -> str:
+    """What to tell someone who named no game: the value and the games there are."""
+    known = ", ".join(game.slug for game in vocabularies().games) or "none yet"
+    return f"There is no game {slug!r}: the games are {known}."
+
+
 def game_get(slug: str) -> Game:
     """The game called ``slug``; ``Game.DoesNotExist`` if there is none."""
     game = game_by_slug(slug)

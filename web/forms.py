@@ -803,7 +803,8 @@ class TournamentFilesForm(TournamentCheckForm):
             except UnicodeDecodeError:
                 self.add_error("files", f"{upload.name} is not UTF-8 text.")
         data["file_texts"] = texts
-        if not self.errors and not texts and not (data.get("decklists") or "").strip():
+        pasted = (data.get("decklists") or "").replace("-", "").strip()  # separators alone: none
+        if not self.errors and not texts and not pasted:
             raise forms.ValidationError("Paste at least one decklist or upload files.")
         return data
 

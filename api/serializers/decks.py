@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from cards.models import Game
-from cards.vocabulary import game_by_slug
+from cards.vocabulary import game_by_slug, unknown_game_words
 from common.inputs import MAX_INT32
 from decks.models import Deck, Format, Visibility
 from decks.services import CARD_CHANGE_OPS
@@ -231,7 +231,7 @@ class DeckInputSerializer(DecklistInputMixin):
 class GameSlugField(serializers.SlugRelatedField):
     """A game by its slug, looked up in the games every process keeps in memory
     (``cards.vocabulary``, rebuilt when the catalogue's generation moves): no query. Answers
-    and errors are those of ``SlugRelatedField(slug_field="slug")``."""
+    and an unknown slug is refused naming the games there are."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(slug_field="slug", queryset=Game.objects.all(), **kwargs)
@@ -240,7 +240,7 @@ class GameSlugField(serializers.SlugRelatedField):
         # the database compared the value's text with the slug column, whatever its type
         game = game_by_slug(smart_str(data))
         if game is None:
-            self.fail("does_not_exist", slug_name=self.slug_field, value=smart_str(data))
+            raise serializers.ValidationError(unknown_game_words(smart_str(data)))
         return game
 
 

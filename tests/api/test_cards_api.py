@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from django.db import connection
 
-from cards.models import Card, CardSet, CardType
+from cards.models import Card, CardSet, CardType, Game
 from cards.search.index import byte_ordered_text
 from cards.vocabulary import vocabularies
 
@@ -55,9 +55,14 @@ def test_vocabularies_per_game(api_client, mini_game, path, expected):
 def test_sets_per_game_and_unknown_game_filter_is_a_400(api_client, mini_game):
     codes = [s["code"] for s in api_client.get("/api/v1/sets/?game=mini").json()["results"]]
     assert codes == ["MG1", "MG2"]
-    response = api_client.get("/api/v1/sets/?game=nope")
-    assert response.status_code == 400
-    assert response.json()["errors"][0]["field"] == "game"
+    for listing in ("/api/v1/sets/", "/api/v1/cards/", "/api/v1/decks/", "/api/v1/events/"):
+        response = api_client.get(listing, {"game": "nope"})
+        assert response.status_code == 400, listing
+        [error] = response.json()["errors"]
+        assert error["field"] == "game"
+        # it quotes the value and names the games there are
+        assert error["detail"].startswith("There is no game 'nope': the games are ")
+        assert "mini" in error["detail"]
 
 
 def test_card_list_filters_combine(api_client, mini_game):
@@ -199,6 +204,9 @@ def test_named_miss_is_404_with_suggestions(api_client, mini_game):
     response = api_client.get("/api/v1/cards/named/?exact=Stone Wal&game=mini")
     assert response.status_code == 404
     assert "Stone Wall" in response.json()["suggestions"]
+    # the game the search was narrowed to is named
+    mini = Game.objects.get(slug="mini")
+    assert response.json()["detail"] == f"No card is called 'Stone Wal' in {mini.name}."
 
 
 def test_named_needs_exactly_one_of_exact_or_fuzzy(api_client, mini_game):

@@ -597,9 +597,10 @@ def test_tournament_batch_judges_each_deck_in_the_variant_and_on_the_day_its_lis
     assert today.context["check"]["results"][0]["legal"] is True
 
 
-def test_tournament_check_needs_decklists(client):
+@pytest.mark.parametrize("pasted", ["", "---\n---", "  -----  \n"])
+def test_tournament_check_needs_decklists(client, pasted):
     fmt = format_default(RNR)
-    response = client.post(reverse("tournament-check"), {"format": fmt.pk, "decklists": ""})
+    response = client.post(reverse("tournament-check"), {"format": fmt.pk, "decklists": pasted})
     assert response.status_code == 400
     assert b"Paste at least one decklist" in response.content
 
