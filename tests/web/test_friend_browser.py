@@ -125,6 +125,15 @@ def _seated_browsers(browser, asgi_url, people, password) -> list:
     return tabs
 
 
+def _rvr_players(browser, asgi_url, people, password) -> list:
+    """alice and bob, each with a Regality vs Religion deck (Regality's and Religion's sample),
+    each signed in a browser context of their own."""
+    alice, bob = people
+    rvr_deck(alice, "King's Court", sample(RVR, "legal-regality-standard"))
+    rvr_deck(bob, "Temple Guard", sample(RVR, "legal-religion-standard"))
+    return _seated_browsers(browser, asgi_url, people, password)
+
+
 def _open_and_join(alice, bob, game: str) -> None:
     """alice opens a table of ``game`` on /play/; bob opens her invite link and joins."""
     alice.goto(f"/play/?game={game}")
@@ -243,9 +252,7 @@ def test_two_browsers_play_a_whole_game_by_clicking_the_table(
     browser, asgi_url, live_server, user, other_user, password
 ):
     # given alice and bob, each signed in a browser context of their own, each with a deck
-    rvr_deck(user, "King's Court", sample(RVR, "legal-regality-standard"))
-    rvr_deck(other_user, "Temple Guard", sample(RVR, "legal-religion-standard"))
-    tabs = _seated_browsers(browser, asgi_url, (user, other_user), password)
+    tabs = _rvr_players(browser, asgi_url, (user, other_user), password)
     # when alice opens a table and bob joins by its invite link, and a spectator watches
     _open_and_join(*tabs, RVR)
     watching = _spectator(browser, asgi_url)
@@ -281,9 +288,7 @@ def test_a_position_sent_again_mid_move_keeps_the_picks_clicked_so_far(
 ):
     # given alice and bob at a Regality vs Religion table, the mover's page offering a move
     # made of two clicks on the table
-    rvr_deck(user, "King's Court", sample(RVR, "legal-regality-standard"))
-    rvr_deck(other_user, "Temple Guard", sample(RVR, "legal-religion-standard"))
-    tabs = _seated_browsers(browser, asgi_url, (user, other_user), password)
+    tabs = _rvr_players(browser, asgi_url, (user, other_user), password)
     _open_and_join(*tabs, RVR)
     _in_step(tabs)
     mover = next(tab for tab in tabs if _status(tab) == "Your move.")
@@ -455,9 +460,7 @@ def test_clocks_count_down_on_the_page_and_the_mover_gets_the_increment(
     browser, asgi_url, live_server, user, other_user, password
 ):
     # given alice's Regality vs Religion table with a clock of 1 minute plus 2 seconds a move
-    rvr_deck(user, "King's Court", sample(RVR, "legal-regality-standard"))
-    rvr_deck(other_user, "Temple Guard", sample(RVR, "legal-religion-standard"))
-    tabs = _seated_browsers(browser, asgi_url, (user, other_user), password)
+    tabs = _rvr_players(browser, asgi_url, (user, other_user), password)
     alice, bob = tabs
     alice.goto(f"/play/?game={RVR}")
     alice.get_by_label("Clock: minutes per player").fill("1")
