@@ -61,7 +61,13 @@ class IntegerRangeField(RangeField):
             try:
                 field.clean(part)
             except forms.ValidationError as error:
-                problems += [f"{self.parameter}_{suffix}: {message}" for message in error.messages]
+                problems += [
+                    forms.ValidationError(
+                        f"{self.parameter}_{suffix}: {' '.join(each.messages)}",
+                        code=each.code or "invalid",
+                    )
+                    for each in error.error_list
+                ]
         if problems:
             raise forms.ValidationError(problems)
         return super().clean(value)

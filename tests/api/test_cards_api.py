@@ -415,5 +415,6 @@ def test_a_bad_number_filter_names_the_parameter_it_is_in(api_client, parameter)
     stem, other_end = parameter.rsplit("_", 1)[0], "min" if parameter.endswith("max") else "max"
     response = api_client.get("/api/v1/cards/", {f"{stem}_{other_end}": "1", parameter: "abc"})
     assert response.status_code == 400
-    details = [error["detail"] for error in response.json()["errors"]]
-    assert details == [f"{parameter}: Enter a whole number."]
+    [error] = response.json()["errors"]
+    assert error["detail"] == f"{parameter}: Enter a whole number."
+    assert error["field"] == parameter.rsplit("_", 1)[0] and error["code"] == "invalid"
