@@ -37,6 +37,7 @@ from api.serializers import decks as s
 from cards.models import Game
 from common.inputs import ID_PATTERN
 from decks.decklist import (
+    EXPORT_TYPES,
     Decklist,
     DecklistEntry,
     DecklistParseError,
@@ -125,7 +126,6 @@ VALIDATE_EXAMPLES = [
         response_only=True,
     ),
 ]
-EXPORT_TYPES = {"text": "text/plain", "json": "application/json", "csv": "text/csv"}
 
 
 def _deck_problem(exc: Exception, field: str = "decklist") -> ValidationError:
@@ -506,12 +506,8 @@ class DeckViewSet(viewsets.GenericViewSet):
         params.is_valid(raise_exception=True)
         kind = params.validated_data["kind"]
         deck = self.get_object()
-        # text is sent as UTF-8 and says so (a deck named "Café" reads the same in any client)
-        content_type = EXPORT_TYPES[kind]
-        if content_type.startswith("text/"):
-            content_type += "; charset=utf-8"
+        content_type, extension = EXPORT_TYPES[kind]
         response = HttpResponse(deck_export(deck, kind), content_type=content_type)
-        extension = {"text": "txt", "json": "json", "csv": "csv"}[kind]
         response["Content-Disposition"] = f'attachment; filename="deck-{deck.pk}.{extension}"'
         return response
 

@@ -51,6 +51,15 @@ def decklist_read(text: str | bytes, kind: DecklistFormat = "text") -> Decklist:
     return parse_text(text)
 
 
+#: each export kind's media type (text says its charset: a deck named "Café" reads the same in
+#: any client) and file extension; the site's downloads and the API's export share it
+EXPORT_TYPES: dict[str, tuple[str, str]] = {
+    "text": ("text/plain; charset=utf-8", "txt"),
+    "csv": ("text/csv; charset=utf-8", "csv"),
+    "json": ("application/json", "json"),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class DecklistSettings:
     """How a decklist's own ``# key: value`` lines ask to be judged (docs/decklists.md,

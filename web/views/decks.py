@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from accounts.users import signed_in
 from cards.selectors import card_autocomplete
-from decks.decklist import DecklistParseError, decklist_read, decklist_settings
+from decks.decklist import EXPORT_TYPES, DecklistParseError, decklist_read, decklist_settings
 from decks.models import Deck, DeckVersion
 from decks.selectors import (
     CustomOdds,
@@ -68,11 +68,6 @@ from web.testhands import test_hands_available
 from web.views import HtmxHttpRequest
 from web.views.playtest import playtest_available
 
-EXPORT_TYPES = {
-    "text": ("text/plain; charset=utf-8", "txt"),
-    "csv": ("text/csv; charset=utf-8", "csv"),
-    "json": ("application/json", "json"),
-}
 UNPROCESSABLE = 422
 CONFLICT = 409
 BUSY = 503
