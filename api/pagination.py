@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from rest_framework import pagination
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import ErrorDetail, NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
@@ -21,8 +21,40 @@ from cards.search.paging import CardPage, PageNotFound, card_page, page_number
 
 
 class PageNumberPagination(pagination.PageNumberPagination):
+    """Pages of ``page_size`` items (1 to 200, a larger size cut to 200), 50 when it is not given.
+
+    DRF's own reading falls back to the default for a size it cannot use (``0``, ``-3``,
+    ``ten``), so a client would get 50 items and no word why; here such a size is a 400 whose
+    field error names the parameter (code ``invalid``).
+    """
+
     page_size_query_param = "page_size"
     max_page_size = 200
+
+    def get_page_size(self, request: Request) -> int | None:
+        wanted = request.query_params.get(self.page_size_query_param)
+        if wanted is None or wanted.strip() == "":
+            return self.page_size
+        try:
+            size = int(wanted.strip())
+        except ValueError:
+            size = 0
+        if size < 1:
+            message = f"{wanted!r} is not a page size: give a whole number from 1 to {self.max_page_size}."
+            raise ValidationError(
+                {self.page_size_query_param: [ErrorDetail(message, code="invalid")]}
+            )
+        return min(size, self.max_page_size)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"] = {"type": "integer", "minimum": 1, "default": 50}
+                parameter["description"] = (
+                    f"Items a page: 1 to {self.max_page_size} (a larger size is cut to it)."
+                )
+        return parameters
 
 
 class CardPagination(PageNumberPagination):

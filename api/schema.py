@@ -1,8 +1,8 @@
 """OpenAPI generation: every operation documents its error responses as problem details.
 
 ``ProblemAutoSchema`` adds, to whatever an endpoint declares, the errors it can actually return:
-400/401/404/429/500 everywhere (bad parameters, a bad token, a missing object or page, throttling,
-a server fault), 403 where writing or signing in is involved, and what a view declares besides
+400/401/404/406/429/500 everywhere (bad parameters, a bad token, a missing object or page, an
+``Accept`` naming no type the endpoint sends, throttling, a server fault), 403 where writing or signing in is involved, and what a view declares besides
 (``extra_error_statuses``, or ``extra_error_statuses_by_action``: 412, 428 and 503 for deck
 writes); each with an example body. The catalogue's reads (``decks.httpcache``) also
 document their ``ETag`` and the ``304`` an ``If-None-Match`` with it gets.
@@ -150,6 +150,13 @@ EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             retry_after=2460,
         ),
     },
+    "406": {
+        "not-acceptable": problem_example(
+            "not-acceptable",
+            "Accept: 'text/csv' names no type this endpoint sends; it sends application/json, "
+            "text/html.",
+        )
+    },
     "500": {
         "server-error": problem_example(
             "server-error", "Something failed on our side; it has been logged."
@@ -166,6 +173,7 @@ DESCRIPTIONS = {
     "401": "Not signed in, or a bad token.",
     "403": "Not allowed (or a session request without its CSRF token).",
     "404": "No such object, page, or an object that is not yours to see.",
+    "406": "The Accept header names no type this endpoint sends (problem details, as JSON).",
     "409": "The object's state does not allow this.",
     "412": "If-Match names a version that is no longer current; nothing was written.",
     "415": "The body is not JSON, a URL-encoded form or a multipart form.",
@@ -203,7 +211,7 @@ class ProblemAutoSchema(AutoSchema):
 
     def _error_codes(self) -> list[str]:
         # 401 everywhere: a bad token is refused whatever the operation.
-        codes = ["400", "401", "404", "429", "500"]
+        codes = ["400", "401", "404", "406", "429", "500"]
         if self._needs_auth():
             codes.append("403")
         if self.method in ("POST", "PUT", "PATCH") and self.get_request_serializer() is not None:

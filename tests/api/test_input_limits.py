@@ -179,3 +179,30 @@ def test_a_form_body_over_djangos_cap_is_the_same_problem(api_client, settings):
     assert response.status_code == 400
     assert (response.json()["code"], response.json()["limit"]) == ("body-too-large", 100)
     assert "larger than the 100 bytes" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("size", ["0", "-3", "ten", "2.5"])
+@pytest.mark.parametrize("path", ["/api/v1/cards/", "/api/v1/decks/"])
+def test_a_page_size_that_is_not_one_is_a_400_naming_it(token_client, path, size):
+    # DRF alone answers these with 50 items and no word why
+    response = token_client.get(path, {"page_size": size})
+
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["field"] == "page_size" and error["code"] == "invalid"
+    assert repr(size) in error["detail"] and "1 to 200" in error["detail"]
+
+
+def test_a_page_size_past_the_cap_is_cut_to_it_and_an_empty_one_is_the_default(
+    token_client, generated_cards, monkeypatch
+):
+    from api.pagination import PageNumberPagination
+    from tests.conftest import GENERATED_GAME
+
+    monkeypatch.setattr(PageNumberPagination, "max_page_size", 20)
+    game = {"game": GENERATED_GAME}
+    capped = token_client.get("/api/v1/cards/", {**game, "page_size": "100000"}).json()
+    default = token_client.get("/api/v1/cards/", {**game, "page_size": ""}).json()
+
+    assert len(capped["results"]) == 20 and capped["next"] is not None
+    assert len(default["results"]) == 50 and default["count"] == 60

@@ -31,7 +31,7 @@ def test_every_operation_documents_its_errors_as_problem_details(openapi):
     for path, operations in openapi["paths"].items():
         for method, operation in operations.items():
             responses = operation["responses"]
-            for status in ("400", "401", "404", "429", "500"):
+            for status in ("400", "401", "404", "406", "429", "500"):
                 content = responses[status]["content"]
                 assert "application/problem+json" in content, (method, path, status)
                 assert content["application/problem+json"]["examples"], (method, path, status)
@@ -257,6 +257,16 @@ def test_a_406_is_a_problem_document_saying_what_the_page_sends(client, page, se
     assert response["Content-Type"] == "application/problem+json"
     detail = response.json()["detail"]
     assert "'image/png'" in detail and sends in detail.split("it sends ", 1)[1]
+
+
+def test_the_page_size_is_documented_as_the_api_reads_it(openapi):
+    [size] = [
+        p
+        for p in openapi["paths"]["/api/v1/cards/"]["get"]["parameters"]
+        if p["name"] == "page_size"
+    ]
+    assert size["schema"] == {"type": "integer", "minimum": 1, "default": 50}
+    assert "200" in size["description"]
 
 
 def test_a_list_the_api_sends_whole_is_documented_as_one_array(openapi):
