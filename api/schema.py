@@ -4,7 +4,9 @@
 400/401/404/406/429/500 everywhere (bad parameters, a bad token, a missing object or page, an
 ``Accept`` naming no type the endpoint sends, throttling, a server fault), 403 where writing or signing in is involved, and what a view declares besides
 (``extra_error_statuses``, or ``extra_error_statuses_by_action``: 412, 428 and 503 for deck
-writes); each with an example body. The catalogue's reads (``decks.httpcache``) also
+writes); each with an example body. A view's ``documented_responses`` (status -> headers) adds
+the headers of an answer it sends as a problem document, such as the deprecated matchup URLs'
+301 with its ``Location``, ``Deprecation`` and ``Link``. The catalogue's reads (``decks.httpcache``) also
 document their ``ETag`` and the ``304`` an ``If-None-Match`` with it gets.
 """
 
@@ -263,4 +265,8 @@ class ProblemAutoSchema(AutoSchema):
                     "schema": {"type": "integer"},
                     "description": "Seconds to wait before the next request.",
                 }
+        for code, headers in getattr(self.view, "documented_responses", {}).items():
+            entry = responses.setdefault(code, {"description": ""})
+            entry.setdefault("headers", {}).update(headers)
+            entry["content"] = {PROBLEM_MEDIA_TYPE: {"schema": ref}}
         return responses

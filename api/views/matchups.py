@@ -48,11 +48,29 @@ def _moved(request: Request, path: str, detail: str) -> Response:
     return response
 
 
+#: the 301's headers, as ``api.schema.ProblemAutoSchema`` documents them
+MOVED_HEADERS = {
+    "Location": {
+        "schema": {"type": "string", "format": "uri"},
+        "description": "The simulation job the run became, or the list of jobs.",
+    },
+    "Deprecation": {
+        "schema": {"type": "string", "example": DEPRECATED_SINCE},
+        "description": "RFC 9745: when these URLs were deprecated, as @ and Unix seconds.",
+    },
+    "Link": {
+        "schema": {"type": "string"},
+        "description": 'The same location, rel="successor-version".',
+    },
+}
+
+
 class MatchupRunViewSet(viewsets.ViewSet):
     """Deprecated: matchup runs are simulation jobs of kind matchup."""
 
     permission_classes = [IsAuthenticated]
     lookup_value_regex = ID_PATTERN
+    documented_responses = {"301": MOVED_HEADERS}
 
     @extend_schema(
         summary="Deprecated: your matchups are simulation jobs (kind matchup)",

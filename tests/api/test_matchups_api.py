@@ -137,6 +137,19 @@ def test_the_old_list_of_matchups_moves_to_the_list_of_jobs(api_client, user):
     assert "kind matchup" in response.json()["detail"]
 
 
+def test_the_schema_documents_the_headers_and_body_the_old_urls_answer_with(api_client, user):
+    from drf_spectacular.generators import SchemaGenerator
+
+    api_client.force_authenticate(user)
+    sent = api_client.get("/api/v1/matchups/")
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    for path in ("/api/v1/matchups/", "/api/v1/matchups/{id}/"):
+        moved = paths[path]["get"]["responses"]["301"]
+        assert {"Location", "Deprecation", "Link"} <= set(sent.headers)
+        assert set(moved["headers"]) == {"Location", "Deprecation", "Link"}
+        assert list(moved["content"]) == [sent["Content-Type"].split(";")[0]]
+
+
 def test_the_old_urls_need_a_sign_in_and_a_run_that_was(api_client, user):
     MatchupJobFactory(owner=user, legacy_run=41)
     assert api_client.get("/api/v1/matchups/41/").status_code == 401
