@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,9 +151,47 @@ def json_loads_bounded(text: str | bytes, max_depth: int | None = None, **option
         data = json.loads(text, **options)
     except RecursionError:  # a depth limit set above the interpreter's own recursion limit
         raise JSONInputError("JSON nested too deeply to read.", "json-too-deep") from None
+    except ValueError as error:
+        if isinstance(error, json.JSONDecodeError):
+            raise
+        _long_number(text)  # Python reads at most sys.get_int_max_str_digits() digits an int
+        raise
     if _UNUSABLE_ESCAPE.search(text):
         _check_text(data)
     return data
+
+
+# A JSON string whole (so digits in a card name are skipped), or a run of digits.
+_STRING_OR_DIGITS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|\d+')
+
+
+def _long_number(text: str) -> None:
+    """Raise ``JSONInputError`` at the first whole number too long for Python to read."""
+    limit = sys.get_int_max_str_digits()
+    if not limit:
+        return
+    match = next(
+        (
+            m
+            for m in _STRING_OR_DIGITS.finditer(text)
+            if m.group()[0] != '"' and len(m.group()) > limit
+        ),
+        None,
+    )
+    if match is None:
+        return
+    position = match.start()
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    digits = len(match.group())
+    raise JSONInputError(
+        f"A number of {digits:,} digits at line {line}, column {column} (character {position}): "
+        f"numbers of more than {limit:,} digits are not read.",
+        "parse-error",
+        position,
+        line,
+        column,
+    )
 
 
 def _check_text(data: Any) -> None:

@@ -122,6 +122,7 @@ HOSTILE_BODIES: list[tuple[str, bytes | str]] = [
     ("application/json", b"[]"),
     ("application/json", b'"text"'),
     ("application/json", str(2**63).encode()),
+    ("application/json", b'{"game": ' + b"9" * 5000 + b"}"),
     ("application/json", b"\xff\xfe{"),
     ("application/json", b'{"a": "\\ud800"}'),
     ("application/json", b"{" * 10),
@@ -159,6 +160,9 @@ SHAPED_BODIES: list[Any] = [
     {"game": RNR, "name": "a\x00b", "decklist": "1 Stamp Act\x00", "kind": "text"},
     {"game": RNR, "name": "deep", "decklist": "[" * DEEP, "kind": "json"},
     {"game": RNR, "name": "deep", "decklist": NESTED_LIST, "kind": "json"},
+    # a quantity of more digits than int() reads (Python's int_max_str_digits): a 500 until
+    # 2026-12-07, in a JSON decklist and in a JSON body
+    {"game": RNR, "decklist": '{"cards": [{"name": "x", "quantity": ' + "9" * 5000 + "}]}"},
     {
         "game": RNR,
         "name": "csv",
@@ -198,6 +202,7 @@ SHAPED_BODIES: list[Any] = [
 HOSTILE_FILES: list[tuple[str, bytes]] = [
     ("deck.json", b"[" * DEEP),
     ("deck.json", NESTED_LIST.encode()),
+    ("deck.json", b'[{"name": "x", "quantity": ' + b"9" * 5000 + b"}]"),
     ("deck.json", b'{"cards": [{"name": "\\ud800", "quantity": 99999999999999999999}]}'),
     ("deck.txt", b"\xff\xfe\x00\x01"),
     ("deck.txt", b"1 Stamp Act\x00\n99999999999999999999 Tea Act\n"),

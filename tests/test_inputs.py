@@ -127,3 +127,21 @@ def test_lone_surrogates_and_nul_are_refused_and_pairs_read():
 def test_other_malformed_json_is_json_loads_own_error():
     with pytest.raises(json.JSONDecodeError):
         json_loads_bounded("[1,", 4)
+
+
+@given(
+    before=st.text(alphabet='9 ,\n"', max_size=40).filter(lambda t: t.count('"') % 2 == 0),
+    extra=st.integers(min_value=1, max_value=50),
+)
+def test_a_number_too_long_for_int_is_refused_saying_where(before, extra):
+    # Python reads at most sys.get_int_max_str_digits() digits (4,300 by default); json.loads
+    # raised a bare ValueError, a 500 wherever a JSON decklist or body was read
+    digits = 4300 + extra
+    text = f'[{json.dumps(before)},\n "{"9" * 6000}", {"9" * digits}]'
+    with pytest.raises(JSONInputError) as refused:
+        json_loads_bounded(text, 4)
+    error = refused.value
+    assert error.code == "parse-error" and error.line == 2
+    assert text[error.position :].startswith("9" * digits + "]")  # the number, not the string
+    assert f"{digits:,} digits at line 2" in error.message
+    assert json_loads_bounded(f'["{"9" * 6000}", {"9" * 4300}]', 4)[1] == int("9" * 4300)

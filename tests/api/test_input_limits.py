@@ -206,3 +206,20 @@ def test_a_page_size_past_the_cap_is_cut_to_it_and_an_empty_one_is_the_default(
 
     assert len(capped["results"]) == 20 and capped["next"] is not None
     assert len(default["results"]) == 50 and default["count"] == 60
+
+
+def test_a_number_of_thousands_of_digits_is_a_400_saying_where(api_client):
+    quantity = "9" * 5000
+    decklist = '{"cards": [{"name": "Grain Tithe", "quantity": ' + quantity + "}]}"
+    in_a_list = api_client.post(
+        "/api/v1/validate/",
+        {"game": "rival-realms", "kind": "json", "decklist": decklist},
+        format="json",
+    )
+    in_the_body = post_json(api_client, "/api/v1/validate/", '{"game": ' + quantity + "}")
+
+    assert in_a_list.status_code == 400 and in_the_body.status_code == 400
+    assert "5,000 digits at line 1, column 48" in in_a_list.content.decode()
+    body = in_the_body.json()
+    assert body["code"] == "parse-error" and (body["line"], body["column"]) == (1, 10)
+    assert "set_int_max_str_digits" not in body["detail"]
