@@ -338,14 +338,22 @@ def format_check(
     the caller gives them, else on the day and in the variant its own lines name
     (``BatchDeck.settings``), else today in the game's standard rules: the summary's ``as_of``
     is the caller's day, or today. A variant the game does not have leaves that deck unreadable,
-    saying so.
+    saying so. Each result names the day it was judged on (``as_of``), and the summary counts
+    the decks judged on a day of their own (``own_dates``): a list dated before a ban would
+    otherwise pass as legal under a summary that names today.
     """
     day = as_of or timezone.localdate()
     results: list[dict[str, Any]] = []
     codes: Counter[str] = Counter()
     for index, deck in enumerate(decks):
         entries, errors = deck.entries, list(deck.errors)
-        result: dict[str, Any] = {"index": index, "name": deck.name, "report": None}
+        judged_on = as_of or deck.settings.as_of or day
+        result: dict[str, Any] = {
+            "index": index,
+            "name": deck.name,
+            "as_of": judged_on.isoformat(),
+            "report": None,
+        }
         report = None
         if entries is not None:
             try:
@@ -353,7 +361,7 @@ def format_check(
                     fmt.game.slug,
                     entries,
                     format=fmt.pk,
-                    as_of=as_of or deck.settings.as_of or day,
+                    as_of=judged_on,
                     variant=variant or deck.settings.variant,
                 ).to_dict()
             except UnknownVariantError as error:
@@ -378,6 +386,7 @@ def format_check(
             "legal": legal,
             "illegal": len(results) - legal - unreadable,
             "unreadable": unreadable,
+            "own_dates": sum(1 for result in results if result["as_of"] != day.isoformat()),
             "by_code": dict(sorted(codes.items())),
         },
     }

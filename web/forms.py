@@ -612,7 +612,8 @@ class TournamentCheckForm(forms.Form):
     as_of = forms.DateField(
         required=False,
         label="Judge on",
-        help_text="The event date (default: today).",
+        help_text="The event date: every deck is judged on it. Left empty, a list with its own "
+        "'# as_of:' line is judged on that date (marked in the results), the others today.",
         widget=forms.DateInput(attrs={"type": "date"}),
     )
     decklists = forms.CharField(

@@ -296,6 +296,10 @@ class FormatCheckRequestSerializer(serializers.Serializer):
 class FormatCheckResultSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     name = serializers.CharField(allow_blank=True)
+    as_of = serializers.DateField(
+        help_text="The day this deck was judged on: the request's as_of, else the date its own "
+        "list names, else the response's as_of (today)."
+    )
     legal = serializers.BooleanField()
     codes = serializers.ListField(child=serializers.CharField())
     report = ValidationReportSerializer(allow_null=True)
@@ -307,13 +311,19 @@ class FormatCheckSummarySerializer(serializers.Serializer):
     legal = serializers.IntegerField()
     illegal = serializers.IntegerField()
     unreadable = serializers.IntegerField()
+    own_dates = serializers.IntegerField(
+        help_text="Decks judged on the date their own list names, not the response's as_of."
+    )
     by_code = serializers.DictField(child=serializers.IntegerField())
 
 
 class FormatCheckResponseSerializer(serializers.Serializer):
     format = serializers.CharField()
     game = serializers.CharField()
-    as_of = serializers.DateField()
+    as_of = serializers.DateField(
+        help_text="The request's as_of, or today: the day of every deck whose own as_of is "
+        "not that of its result."
+    )
     results = FormatCheckResultSerializer(many=True)
     summary = FormatCheckSummarySerializer()
 

@@ -14,7 +14,16 @@ from typing import Any, TextIO
 from common.csvcells import csv_writer
 
 #: the legality CSV's columns after the first, which names the deck (its file or its name)
-LEGALITY_CSV_COLUMNS = ("verdict", "card_count", "code", "message", "rule", "cards")
+#: ``judged_on``: the day the deck was judged on (a batch may judge a deck on its own list's date)
+LEGALITY_CSV_COLUMNS = (
+    "verdict",
+    "card_count",
+    "code",
+    "message",
+    "rule",
+    "cards",
+    "judged_on",
+)
 
 
 @dataclass(slots=True)
@@ -99,8 +108,9 @@ def legality_csv_rows(
     A deck that could not be read (``errors``, no report) gets an ``unreadable`` row per error.
     """
     if errors or report is None:
-        return [(name, "unreadable", "", "", error, "", "") for error in errors]
+        return [(name, "unreadable", "", "", error, "", "", "") for error in errors]
     verdict = "legal" if report["legal"] else "illegal"
+    judged_on = report.get("as_of") or ""
     return [
         (
             name,
@@ -110,6 +120,7 @@ def legality_csv_rows(
             violation["message"] if violation else "",
             violation["rule"] if violation else "",
             "; ".join(violation["cards"]) if violation else "",
+            judged_on,
         )
         for violation in report["violations"] or [None]
     ]

@@ -517,7 +517,15 @@ def test_format_check_counts_unreadable_lists_apart(api_client):
     ).json()
     broken = body["results"][1]
     assert broken["legal"] is False and broken["errors"] and broken["report"] is None
-    assert body["summary"] == {"decks": 2, "legal": 1, "illegal": 0, "unreadable": 1, "by_code": {}}
+    assert body["summary"] == {
+        "decks": 2,
+        "legal": 1,
+        "illegal": 0,
+        "unreadable": 1,
+        "own_dates": 0,
+        "by_code": {},
+    }
+    assert [result["as_of"] for result in body["results"]] == [body["as_of"]] * 2
 
 
 def test_format_check_unknown_format_is_404(api_client):

@@ -258,7 +258,7 @@ def test_tournament_batch_and_csv_download(page):
         page.get_by_test_id("csv-link").click()
     download = download_info.value
     body = Path(download.path()).read_text(encoding="utf-8")
-    assert body.splitlines()[0] == "deck,verdict,card_count,code,message,rule,cards"
+    assert body.splitlines()[0] == "deck,verdict,card_count,code,message,rule,cards,judged_on"
     assert "rights-cap" in body
     assert ",legal," in body
     assert download.suggested_filename.startswith("legality-revolt-n-reign-standard-")

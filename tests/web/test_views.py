@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import json
+import re
 
 import pytest
 from django.core import mail
@@ -546,7 +549,7 @@ def test_tournament_batch_from_paste_and_files_with_csv(client):
     report = client.get(reverse("tournament-report-csv", args=[token]))
     assert report["Content-Type"].startswith("text/csv")
     lines = report.content.decode().splitlines()
-    assert lines[0] == "deck,verdict,card_count,code,message,rule,cards"
+    assert lines[0] == "deck,verdict,card_count,code,message,rule,cards,judged_on"
     assert any(",legal," in line for line in lines)
     assert any("rights-cap" in line for line in lines)
     assert any(line.startswith("bad.txt,unreadable") for line in lines)
@@ -595,6 +598,37 @@ def test_tournament_batch_judges_each_deck_in_the_variant_and_on_the_day_its_lis
         {"format": format_default(RNR).pk, "decklists": old, "as_of": "2026-10-01"},
     )
     assert today.context["check"]["results"][0]["legal"] is True
+
+
+def test_a_list_dated_before_a_ban_is_marked_judged_on_its_own_date_in_page_and_csv(client):
+    # a player backdating their list past a ban: without the organiser's day it is judged as it
+    # stood then, and the page, its summary and the CSV all say on which day
+    banned = sample(RNR, "illegal-banned")
+    assert "Writs of Assistance" in banned
+    backdated = re.sub(r"# as_of: \S+", "# as_of: 2026-05-15", banned)
+    pasted = backdated + "\n---\n" + sample(RNR, "legal-eagle-control")
+    fmt = format_default(RNR).pk
+    response = client.post(reverse("tournament-check"), {"format": fmt, "decklists": pasted})
+    check = response.context["check"]
+    today = timezone.localdate().isoformat()
+    assert check["as_of"] == today
+    assert [r["as_of"] for r in check["results"]] == ["2026-05-15", today]
+    assert [r["legal"] for r in check["results"]] == [True, True]
+    assert check["summary"]["own_dates"] == 1
+    body = response.content.decode()
+    assert "1 deck judged on the date its list names" in body
+    assert body.count('data-testid="judged-on"') == 1 and "judged on 2026-05-15" in body
+    csv_text = client.get(reverse("tournament-report-csv", args=[response.context["token"]]))
+    rows = list(csv.DictReader(io.StringIO(csv_text.content.decode())))
+    assert [row["judged_on"] for row in rows] == ["2026-05-15", today]
+    # the organiser's day judges both, and the backdated list is banned on it
+    on_the_day = client.post(
+        reverse("tournament-check"), {"format": fmt, "decklists": pasted, "as_of": today}
+    )
+    judged = on_the_day.context["check"]
+    assert judged["summary"]["own_dates"] == 0
+    assert [r["legal"] for r in judged["results"]] == [False, True]
+    assert 'data-testid="judged-on"' not in on_the_day.content.decode()
 
 
 @pytest.mark.parametrize("pasted", ["", "---\n---", "  -----  \n"])
