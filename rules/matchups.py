@@ -361,18 +361,28 @@ def play_decks_legal(plugin: GamePlugin, decks: Sequence[Deck]) -> None:
             )
 
 
-def play_setup_check(game_slug: str, setup: dict[str, Any], agents: Sequence[str]) -> None:
+def play_setup_check(
+    game_slug: str,
+    setup: dict[str, Any],
+    agents: Sequence[str],
+    names: Sequence[str] = (),
+) -> None:
     """Deal one game from ``setup`` so that decks the engine cannot play are refused before
     anything is stored, and refuse an agent that reads the whole position (alpha-beta) where
-    the setup hides tiles or cards; ``agents`` are per seat."""
+    the setup hides tiles or cards; ``agents`` are per seat, and ``names`` the decks' names per
+    seat, which a refusal uses for the deck at fault instead of the engine's seat number."""
     from rules.adapters import engine_for
     from rules.agents import AGENTS
 
     try:
         state = engine_for(game_slug).new_initial_state(0, setup)
     except (SetupError, ValueError) as error:
+        message = str(error)
+        seat = getattr(error, "seat", None)
+        if seat is not None and 0 <= seat < len(names):
+            message = message.replace(f"deck {seat}", names[seat], 1)
         raise PlayRefused(
-            f"The engine cannot play these decks: {error}", field=deck_field(1)
+            f"The engine cannot play these decks: {message}", field=deck_field(1)
         ) from error
     plugin = find_plugin(game_slug)
     blind = [

@@ -213,7 +213,9 @@ def play_start(
     except SetupError as error:
         raise PlayRefused(str(error), field=deck_field(1)) from error
     seated = [decks[index] for index in plan.seats]
-    play_setup_check(deck.game.slug, plan.setup, [agent] * len(seated))
+    play_setup_check(
+        deck.game.slug, plan.setup, [agent] * len(seated), [seat.name for seat in seated]
+    )
     game = PlayedGame(
         owner=owner,
         game=deck.game,

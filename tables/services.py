@@ -217,7 +217,8 @@ def _start(table: FriendTable) -> None:
     try:
         cards = [deck_cards(deck) for deck in decks]
         plan = seat_plan(slug, cards, players=len(decks), first=None)
-        play_setup_check(slug, plan.setup, ["random"] * len(seats))
+        names = [decks[index].name for index in plan.seats]
+        play_setup_check(slug, plan.setup, ["random"] * len(seats), names)
     except (SetupError, PlayRefused) as error:
         raise TableRefused(f"These decks cannot play together: {error}") from error
     for engine_seat, chair in enumerate(plan.seats):

@@ -248,6 +248,18 @@ def swapped_records(
     return result
 
 
+def _table_sides(
+    cooperative: bool, gauntlet: bool, players: int, opponent: int, side: int | None
+) -> list[int]:
+    """The job's decks seat by seat at gauntlet table ``opponent`` (0 the doctored deck, then
+    the gauntlet's), from the side ``table_setups`` says the doctored deck sits in."""
+    if cooperative:
+        return [0, opponent + 1] if gauntlet else [0] * players
+    if side is None:
+        return [0]
+    return [0, opponent + 1] if side == 0 else [opponent + 1, 0]
+
+
 def table_setups(
     slug: str, spec: Mapping[str, Any], records: Sequence[Mapping[str, Any]]
 ) -> list[tuple[dict[str, Any], int | None]]:
@@ -516,8 +528,14 @@ def doctor_plan(
         raise SimulationJobError(str(error)) from error
     seats = 2 if not plugin.cooperative else int(spec["players"])
     spec["agents"] = [agent] * seats
-    try:
-        play_setup_check(plugin.slug, tables[0][0], spec["agents"])
+    table_sides = [
+        _table_sides(plugin.cooperative, bool(gauntlet), int(spec["players"]), opponent, side)
+        for opponent, (_, side) in enumerate(tables)
+    ]
+    labels = [own.label, *(opponent["label"] for opponent in spec["opponents"])]
+    try:  # every table: any gauntlet deck the engine cannot play is refused by its name
+        for (setup, _), sides in zip(tables, table_sides, strict=True):
+            play_setup_check(plugin.slug, setup, spec["agents"], [labels[s] for s in sides])
     except PlayRefused as error:
         raise SimulationJobError(str(error)) from error
     swaps, screen = swap_candidates(
@@ -533,12 +551,7 @@ def doctor_plan(
     spec.update(swaps=swaps, schedule=schedule, top=min(top, len(swaps)), screen=screen)
     per_opponent = round_first_game(schedule, len(schedule))
     pairings = []
-    for opponent, (setup, side) in enumerate(tables):
-        sides = [0] if side is None else ([0, opponent + 1] if side == 0 else [opponent + 1, 0])
-        if plugin.cooperative and gauntlet:
-            sides = [0, opponent + 1]
-        elif plugin.cooperative:
-            sides = [0] * int(spec["players"])
+    for (setup, _), sides in zip(tables, table_sides, strict=True):
         pairings.append(
             {"sides": sides, "agents": list(spec["agents"]), "setup": setup, "games": per_opponent}
         )

@@ -129,7 +129,7 @@ def _pairing(
     seated = [sides[index] for index in plan.seats]
     seated_agents = [agents[index] for index in plan.seats]
     with _refusals():
-        play_setup_check(slug, plan.setup, seated_agents)
+        play_setup_check(slug, plan.setup, seated_agents, [cards[side].label for side in seated])
     return {"sides": seated, "agents": seated_agents, "setup": plan.setup, "games": games}
 
 
@@ -275,7 +275,9 @@ def matchup_plan(
         raise SimulationJobError(str(error), "decks") from error
     seated_agents = [agents[index] for index in plan.seats]
     with _refusals():
-        play_setup_check(slug, plan.setup, seated_agents)
+        play_setup_check(
+            slug, plan.setup, seated_agents, [cards[index].label for index in plan.seats]
+        )
     pairing = {
         "sides": list(plan.seats),
         "agents": seated_agents,

@@ -160,3 +160,23 @@ def test_the_deck_page_links_its_owner_to_a_doctor_form_that_starts_the_job(
     stranger = django_user_model.objects.create_user("stranger", password="pw-for-tests-only")
     client.force_login(stranger)
     assert client.get(f"/decks/{sun.pk}/doctor/").status_code == 404
+
+
+def test_every_gauntlet_deck_the_engine_cannot_play_is_refused_by_its_name(user):
+    # only the first gauntlet deck was dealt before: a later one failed the job after it was
+    # stored, calling a legal deck "deck 1"
+    import pytest
+
+    from rules.lab.plans import SimulationJobError
+    from tests.web.conftest import make_deck
+
+    game = "rival-realms"
+    court = make_deck(user, game=game, sample_name="legal-arcane-court", name="Court")
+    keeps = make_deck(user, game=game, sample_name="legal-knights-and-keeps", name="Keeps")
+    short = make_deck(user, game=game, sample_name="illegal-deck-size", name="Evil Short")
+    doctor_plan(deck=court, gauntlet=[keeps], agent="random", games=2, max_swaps=2)
+    for gauntlet in ([keeps, short], [short, keeps]):
+        with pytest.raises(SimulationJobError) as refused:
+            doctor_plan(deck=court, gauntlet=gauntlet, agent="random", games=2, max_swaps=2)
+        message = str(refused.value)
+        assert "Evil Short is not legal" in message and "deck 1" not in message

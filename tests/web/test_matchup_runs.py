@@ -422,7 +422,7 @@ def test_decks_the_engine_cannot_seat_are_refused_before_the_run(alice, user):
     short = make_deck(user, name="Short", sample_name="illegal-deck-size")
     refused = start(alice, eagles, short)
     assert refused.status_code == 400
-    assert b"cannot play these decks" in refused.content
+    assert b"cannot play these decks: Short has" in refused.content  # its name, not its seat
     assert not SimulationJob.objects.exists()
 
 

@@ -33,7 +33,15 @@ class IllegalActionError(ValueError):
 
 
 class SetupError(ValueError):
-    """A setup mapping the engine cannot start a game from (unknown variant, bad deck ...)."""
+    """A setup mapping the engine cannot start a game from (unknown variant, bad deck ...).
+
+    ``seat`` is the seat whose deck is at fault, where one is: the message then calls it
+    "deck {seat}", and a page that knows the decks' names puts the name in its place
+    (``rules.matchups.play_setup_check``)."""
+
+    def __init__(self, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
 
 
 class Action(NamedTuple):

@@ -119,10 +119,12 @@ class RevoltNReignGame(Game):
         for player, deck in enumerate(decks):
             specs = [self._spec(card) for card in deck]
             if len(specs) != DECK_SIZE:
-                raise SetupError(f"deck {player} has {len(specs)} cards; a deck has 60")
+                raise SetupError(f"deck {player} has {len(specs)} cards; a deck has 60", player)
             uas = sum(1 for spec in specs if spec.type == UA)
             if uas != UAS_PER_DECK:
-                raise SetupError(f"deck {player} has {uas} Unconstitutional Acts; it needs 3")
+                raise SetupError(
+                    f"deck {player} has {uas} Unconstitutional Acts; it needs 3", player
+                )
             table.extend(specs)
         turn_limit = int(setup.get("turn_limit", DEFAULT_TURN_LIMIT))
         petitions = int(setup.get("petitions_needed", DEFAULT_PETITIONS))

@@ -92,7 +92,7 @@ class RivalRealmsGame(Game):
         for seat, deck in enumerate(decks):
             problems = deck_problems(deck, self.specs)
             if problems:
-                raise SetupError(f"deck {seat} is not legal: {'; '.join(problems)}")
+                raise SetupError(f"deck {seat} is not legal: {'; '.join(problems)}", seat)
         turn_limit = int(setup.get("turn_limit", DEFAULT_TURN_LIMIT))
         if turn_limit < 1:
             raise SetupError("turn_limit must be at least 1")
