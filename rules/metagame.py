@@ -81,9 +81,15 @@ class Metagame:
         return asdict(self)
 
 
+#: the largest meta share taken: any scale is fine, but shares near float's limit add up to
+#: infinity and every fraction becomes 0
+MAX_META_SHARE = 1e9
+
+
 def meta_shares_normalised(shares: Sequence[float] | None, decks: int) -> list[float]:
     """``shares`` (any scale, one per deck) as fractions summing to 1; equal shares when None.
-    Raises ``MetagameError`` for a wrong count, a negative or non-finite share, or all zero."""
+    Raises ``MetagameError`` for a wrong count, a negative, non-finite or too large share
+    (over ``MAX_META_SHARE``), or all zero."""
     if decks < 1:
         raise MetagameError("A metagame needs decks.")
     if shares is None or len(shares) == 0:
@@ -91,8 +97,11 @@ def meta_shares_normalised(shares: Sequence[float] | None, decks: int) -> list[f
     if len(shares) != decks:
         raise MetagameError(f"Give one meta share per deck: {decks} decks, {len(shares)} shares.")
     values = [float(share) for share in shares]
-    if any(not math.isfinite(value) or value < 0 for value in values):
-        raise MetagameError("Meta shares are numbers of 0 or more.")
+    if any(not math.isfinite(value) or not 0 <= value <= MAX_META_SHARE for value in values):
+        raise MetagameError(
+            f"Meta shares are numbers from 0 to {MAX_META_SHARE:,.0f} (any scale: 30, 50, 20 "
+            "or 0.3, 0.5, 0.2)."
+        )
     total = sum(values)
     if total <= 0:
         raise MetagameError("At least one meta share must be more than 0.")

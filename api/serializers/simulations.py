@@ -8,7 +8,7 @@ from rest_framework import serializers
 from common.inputs import MAX_ID, MAX_INT32
 from rules.lab.jobs import CREATABLE_KINDS
 from rules.lab.selectors import simulation_job_games_played, simulation_job_pairing_count
-from rules.metagame import MAX_DECKS
+from rules.metagame import MAX_DECKS, MAX_META_SHARE
 from rules.models import SimulationJob
 
 
@@ -130,7 +130,7 @@ class SimulationCreateSerializer(serializers.Serializer):
         help_text="doctor: only these cards of the deck are tried as the card taken out.",
     )
     meta_shares = serializers.ListField(
-        child=serializers.FloatField(min_value=0, max_value=1e9),
+        child=serializers.FloatField(min_value=0, max_value=MAX_META_SHARE),
         required=False,
         max_length=MAX_DECKS,
         help_text="metagame: each deck's share of the field, in the order of decks; gauntlet: "

@@ -116,8 +116,19 @@ def test_the_exports_carry_the_matrix_and_the_field_rates():
 
 @pytest.mark.parametrize(
     ("shares", "reason"),
-    [([1, 2], "one meta share per deck"), ([1, -1, 1], "0 or more"), ([0, 0, 0], "more than 0")],
+    [
+        ([1, 2], "one meta share per deck"),
+        ([1, -1, 1], "from 0 to 1,000,000,000"),
+        ([0, 0, 0], "more than 0"),
+        # each finite, but their sum is infinity: every fraction came out 0 until 2026-12-07
+        ([1e308, 1e308, 1], "from 0 to 1,000,000,000"),
+        ([float("nan"), 1, 1], "from 0 to"),
+    ],
 )
 def test_bad_meta_shares_are_refused_with_a_reason(shares, reason):
     with pytest.raises(MetagameError, match=reason):
         meta_shares_normalised(shares, 3)
+
+
+def test_the_largest_meta_shares_still_weigh_the_field():
+    assert meta_shares_normalised([1e9, 1e9, 0], 3) == [0.5, 0.5, 0.0]

@@ -66,6 +66,7 @@ def test_a_metagame_starts_and_the_browser_goes_to_its_page(alice, decks):
         ({"agent": "alphabeta"}, "agent", "does not play Reign Absolute"),
         ({"meta_shares": "1, 2"}, "meta_shares", "one meta share per deck"),
         ({"meta_shares": "a lot"}, "meta_shares", "numbers separated by commas"),
+        ({"meta_shares": "1e308, 1e308, 1"}, "meta_shares", "from 0 to 1,000,000,000"),
         ({"seed": "-1"}, "seed", "greater than or equal to 0"),
     ],
 )
