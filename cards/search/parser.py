@@ -30,6 +30,8 @@ TOKEN_DESCRIPTIONS = {
     "_LPAR": "(",
     "_RPAR": ")",
     "_OR": "OR",
+    "_AND": "AND",
+    "NOT": "NOT",
     "$END": "the end of the query",
 }
 _OPERATOR = re.compile(r"(!=|<=|>=|:|=|<|>)$")
@@ -152,7 +154,9 @@ class _ToAst(Transformer):
 
     def negation(self, items: list[Token | Node]) -> Node:
         neg, item = items
-        assert isinstance(neg, Token) and isinstance(item, Node)  # the grammar: "-" expression
+        assert isinstance(neg, Token) and isinstance(
+            item, Node
+        )  # the grammar: "-" or NOT, then one
         return Not(position=_at(neg), item=item)
 
     def word(self, items: list[Token]) -> Node:

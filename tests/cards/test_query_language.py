@@ -41,6 +41,26 @@ def test_lower_case_or_is_an_operator_between_terms_but_a_word_alone():
     assert parse_query("orange") == Text(position=0, text="orange")
 
 
+def test_and_between_terms_is_the_implicit_and_and_upper_case_not_is_minus():
+    # both were words to match until 2026-12-07: "t:attack AND b:eagle" looked for "AND" too,
+    # and "NOT t:attack" for cards holding "NOT"
+    explicit = parse_query("t:attack AND b:eagle")
+    assert isinstance(explicit, And)
+    assert [(c.field, c.value) for c in explicit.items] == [("t", "attack"), ("b", "eagle")]
+    tree = parse_query("a and b OR c")
+    assert isinstance(tree, Or) and [item.text for item in tree.items[0].items] == ["a", "b"]
+    assert parse_query("NOT t:attack") == Not(position=0, item=parse_query("    t:attack"))
+    assert isinstance(parse_query("NOT (a OR b)").item, Or)
+    # alone, or in lower case for NOT, they stay words
+    assert parse_query("and") == Text(position=0, text="and")
+    assert parse_query("not") == Text(position=0, text="not")
+    assert parse_query("Notable android") == And(
+        position=0, items=(Text(position=0, text="Notable"), Text(position=8, text="android"))
+    )
+    with pytest.raises(QuerySyntaxError, match="ended early"):
+        parse_query("t:attack AND")
+
+
 def test_negation_parentheses_phrases_and_exact_names():
     tree = parse_query('-(b:eagle OR b:bison) "draw a card" !"Stamp Act"')
     first, phrase, exact = tree.items
@@ -101,7 +121,10 @@ def test_overlong_and_overdeep_queries_are_refused_with_a_position():
 
 
 QUERY_ALPHABET = st.sampled_from(
-    [*list('abt:ipr<=>!-()" OR'), "t:", "ip<=", "OR", " ", "-", '"', "!", "(", ")", "x:y", "é"]
+    [
+        *list('abt:ipr<=>!-()" OR'),
+        *("t:", "ip<=", "OR", " ", "-", '"', "!", "(", ")", "x:y", "é", "AND", "and", "NOT"),
+    ]
 )
 
 
@@ -211,6 +234,9 @@ def names(query, game):
         ('!"fire storm"', ["Fire Storm"]),
         ("!FIRE-STORM", ["Fire Storm"]),
         ("t:attack OR st:petition", ["Fire Storm", "Humble Plea", "Ice Storm"]),
+        ("t:attack AND b:red", ["Fire Storm"]),
+        ("NOT t:attack", ["Humble Plea", "Stone Wall"]),
+        ("storm and NOT b:red", ["Ice Storm"]),
         ("(b:red OR r:uncommon) t:attack", ["Fire Storm", "Ice Storm"]),
         ("g:QG t:defense -st:petition", ["Stone Wall"]),
         ("", ["Fire Storm", "Humble Plea", "Ice Storm", "Stone Wall"]),
