@@ -94,12 +94,26 @@ def decklist_settings(decklist: Decklist, game_slug: str) -> DecklistSettings:
     )
 
 
+# a JSON decklist: an object, or the bare list of cards (a text list's "[Section]" header never
+# opens with "{" or closes at once)
+_JSON_START = re.compile(r"\s*(\{|\[\s*(\{|\]))")
+# a CSV header naming a card column and another: "quantity,name", "Name,Quantity,Zone" ...
+_CSV_HEADER = re.compile(r'(?i)\s*"?(quantity|name|zone)"?\s*,.*\bname\b|\s*"?name"?\s*,')
+
+
 def guess_kind(filename: str, text: str) -> DecklistFormat:
-    """The format a file most likely holds, from its name and first character."""
+    """The format a file most likely holds, from its name, else its first line past any
+    ``#`` metadata: JSON's bracket or a CSV header row (``quantity,name``)."""
     lowered = filename.lower()
-    if lowered.endswith(".json") or text.lstrip().startswith("{"):
+    if lowered.endswith(".json") or _JSON_START.match(text):
         return "json"
     if lowered.endswith(".csv"):
+        return "csv"
+    first = next(
+        (line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")),
+        "",
+    )
+    if _CSV_HEADER.match(first):
         return "csv"
     return "text"
 
@@ -304,7 +318,7 @@ def decklist_export(
     if kind == "json":
         return format_json(meta, [(row[5], row[4], row[6]) for row in rows])
     if kind == "csv":
-        return format_csv([(row[5], row[4], row[6]) for row in rows])
+        return format_csv([(row[5], row[4], row[6]) for row in rows], meta)
     rules = rules_for(game_slug)
     sections: list[tuple[str, list[tuple[int, str]]]] = []
     for row in rows:

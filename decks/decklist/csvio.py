@@ -1,4 +1,8 @@
-"""CSV decklists: a header row with ``quantity`` and ``name`` (``zone`` optional), one card a row."""
+"""CSV decklists: a header row with ``quantity`` and ``name`` (``zone`` optional), one card a row.
+
+Lines before the header that start with ``#`` are the list's ``# key: value`` metadata, as in a
+text list (``game``, ``variant``, ``as_of`` ...), so an exported deck reads back in its variant.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from decks.decklist.model import (
 )
 
 COLUMNS = ("quantity", "name", "zone")
+_METADATA = re.compile(r"^#\s*([A-Za-z][\w-]*)\s*:(.*)$")
 _NEGATIVE = re.compile(r"^[-\u2212]\s*\d+$")
 _FRACTION = re.compile(r"^\d*[.,]\d+$")
 
@@ -36,8 +41,18 @@ def parse_csv(text: str | bytes) -> Decklist:
     text = text.removeprefix("\ufeff")
     if "\x00" in text:
         raise DecklistParseError([ParseProblem(0, "the CSV file contains NUL characters")])
-    reader = csv.reader(io.StringIO(text, newline=""))
     decklist = Decklist()
+    lines = text.splitlines(keepends=True)
+    skipped = 0  # the metadata lines before the header, and blank ones among them
+    for line in lines:
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            break
+        match = _METADATA.match(stripped)
+        if match:
+            decklist.metadata[match.group(1).lower().replace("-", "_")] = match.group(2).strip()
+        skipped += 1
+    reader = csv.reader(io.StringIO("".join(lines[skipped:]), newline=""))
     problems: list[ParseProblem] = []
     try:
         header = next(reader, None)
@@ -46,13 +61,18 @@ def parse_csv(text: str | bytes) -> Decklist:
         columns = [column.strip().lower() for column in header]
         if "name" not in columns:
             raise DecklistParseError(
-                [ParseProblem(1, "the header row needs a 'name' column (and usually 'quantity')")]
+                [
+                    ParseProblem(
+                        skipped + 1,
+                        "the header row needs a 'name' column (and usually 'quantity')",
+                    )
+                ]
             )
         name_at = columns.index("name")
         quantity_at = columns.index("quantity") if "quantity" in columns else None
         zone_at = columns.index("zone") if "zone" in columns else None
         for row in reader:
-            line = reader.line_num
+            line = reader.line_num + skipped
             if not any(cell.strip() for cell in row):
                 continue
             name = csv_cell_restore(row[name_at].strip()) if name_at < len(row) else ""
@@ -94,16 +114,20 @@ def parse_csv(text: str | bytes) -> Decklist:
                 continue
             decklist.entries.append(DecklistEntry(name, quantity, zone, line, zone))
     except csv.Error as exc:
-        problems.append(ParseProblem(reader.line_num, f"not valid CSV: {exc}"))
+        problems.append(ParseProblem(reader.line_num + skipped, f"not valid CSV: {exc}"))
     if problems:
         raise DecklistParseError(problems)
     return decklist
 
 
-def format_csv(entries: list[tuple[int, str, str]]) -> str:
+def format_csv(entries: list[tuple[int, str, str]], metadata: dict[str, str] | None = None) -> str:
     """Write ``(quantity, name, zone)`` entries as CSV with a header row (formula-like names
-    neutralised: ``common.csvcells``; ``parse_csv`` takes the quote off again)."""
+    neutralised: ``common.csvcells``; ``parse_csv`` takes the quote off again), after the
+    ``metadata`` as ``# key: value`` lines."""
     out = io.StringIO()
+    for key, value in (metadata or {}).items():
+        if value not in (None, ""):
+            out.write(f"# {key}: {' '.join(str(value).split())}\n")
     writer = csv_writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for quantity, name, zone in entries:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
@@ -16,6 +17,7 @@ from decks.decklist import (
     decklist_export,
     decklist_read,
     decklist_settings,
+    guess_kind,
 )
 from decks.validation import card_index, rules_for, validate
 from rules.engines.core import registered_games
@@ -227,8 +229,49 @@ def test_parse_of_export_is_the_same_deck(pools, game, kind, data):
     again = decklist_entries(game, decklist_read(exported, kind))
 
     assert deck_counts(again) == deck
-    if kind != "csv":
-        assert decklist_read(exported, kind).metadata["name"] == "Round trip"
+    assert decklist_read(exported, kind).metadata["name"] == "Round trip"
+    assert guess_kind("", exported) == kind  # a pasted export is read as what it is
+
+
+@pytest.mark.django_db
+def test_a_csv_export_keeps_the_variant_and_day_it_is_judged_in():
+    # until 2026-12-07 a CSV export lost them: a draft deck read back was judged standard
+    entries = [("Anvil", 2, ""), ("=SUM(A1)", 1, "")]
+    meta = {"name": "Draft, second pick", "variant": "draft", "as_of": "2026-10-01"}
+    exported = decklist_export("regality-vs-religion", entries, meta, "csv")
+    assert exported.splitlines()[:4] == [
+        "# game: regality-vs-religion",
+        "# name: Draft, second pick",
+        "# variant: draft",
+        "# as_of: 2026-10-01",
+    ]
+    again = decklist_read(exported, "csv")
+    assert decklist_settings(again, "regality-vs-religion") == DecklistSettings(
+        None, "draft", dt.date(2026, 10, 1)
+    )
+    assert [(e.name, e.quantity) for e in again.entries] == [("=SUM(A1)", 1), ("Anvil", 2)]
+    with pytest.raises(DecklistParseError) as caught:
+        decklist_read("# variant: draft\n\nquantity,name\nx,Anvil\n", "csv")
+    assert [(p.line, p.message) for p in caught.value.problems] == [
+        (4, "quantity 'x' is not a number")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ('[{"name": "Stamp Act", "quantity": 2}]', "json"),
+        ("  [ ]", "json"),
+        ('{"cards": []}', "json"),
+        ("[Attack]\n2 Eagle Dive\n", "text"),
+        ("# game: revolt-n-reign\nquantity,name\n2,Stamp Act\n", "csv"),
+        ("Name,Quantity,Zone\nStamp Act,2,\n", "csv"),
+        ("2 Stamp Act\n1 Name, the Bold\n", "text"),
+        ("# name: quantity, name\n2 Stamp Act\n", "text"),
+    ],
+)
+def test_detect_reads_a_pasted_list_by_its_first_line(text, kind):
+    assert guess_kind("", text) == kind
 
 
 def test_json_decklists_read_metadata_and_cards():
