@@ -44,8 +44,8 @@ def parse_csv(text: str | bytes) -> Decklist:
     decklist = Decklist()
     lines = text.splitlines(keepends=True)
     skipped = 0  # the metadata lines before the header, and blank ones among them
-    for line in lines:
-        stripped = line.strip()
+    for raw in lines:
+        stripped = raw.strip()
         if stripped and not stripped.startswith("#"):
             break
         match = _METADATA.match(stripped)
