@@ -477,6 +477,13 @@ class DeckPasteForm(DecklistInputMixin, DeckVersionMixin):
         data = self.cleaned_data
         if not self.errors and not (data.get("decklist") or "").strip() and not data.get("file"):
             raise forms.ValidationError("Paste a decklist or choose a file.")
+        if data.get("mode") == "replace" and data.get("version") is None and not self.errors:
+            # as the API's 428: a whole-list replacement names the version it replaces, so
+            # changes made since (another tab, a co-owner) are never overwritten unseen
+            raise forms.ValidationError(
+                "Replacing the deck needs the version the page showed, and this request had "
+                "none: reload the deck and paste again. Nothing was changed."
+            )
         return data
 
 

@@ -406,14 +406,22 @@ def test_paste_adds_or_replaces(alice, user):
     )
     assert response.status_code == 200
     assert sum(deck.cards.values_list("quantity", flat=True)) == 61
-    alice.post(url, {"decklist": "2 Eagle Dive", "mode": "replace", "kind": "text"})
+    # a replacement names the version the page showed; without one nothing is changed
+    refused = alice.post(url, {"decklist": "2 Eagle Dive", "mode": "replace", "kind": "text"})
+    assert "needs the version the page showed" in refused.content.decode()
+    assert sum(deck.cards.values_list("quantity", flat=True)) == 61
+    deck.refresh_from_db()
+    alice.post(
+        url,
+        {"decklist": "2 Eagle Dive", "mode": "replace", "kind": "text", "version": deck.version},
+    )
     assert list(deck.cards.values_list("card__name", "quantity")) == [("Eagle Dive", 2)]
 
 
 def test_paste_a_malformed_list_shows_every_line_and_changes_nothing(alice, legal_deck):
     response = alice.post(
         reverse("deck-paste", args=[legal_deck.pk]),
-        {"decklist": "0 Stamp Act\n[Broken\n", "mode": "replace", "kind": "text"},
+        {"decklist": "0 Stamp Act\n[Broken\n", "mode": "replace", "kind": "text", "version": 1},
     )
     assert response.status_code == 422
     body = response.content.decode()
@@ -930,7 +938,7 @@ def test_import_a_csv_file_into_a_deck(alice, legal_deck):
     )
     response = alice.post(
         reverse("deck-paste", args=[legal_deck.pk]),
-        {"file": upload, "mode": "replace", "kind": "auto"},
+        {"file": upload, "mode": "replace", "kind": "auto", "version": legal_deck.version},
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 200
@@ -943,7 +951,7 @@ def test_import_a_file_that_is_not_utf8_is_refused(alice, legal_deck):
     upload = SimpleUploadedFile("list.txt", b"\xff\xfe\x00bad", content_type="text/plain")
     response = alice.post(
         reverse("deck-paste", args=[legal_deck.pk]),
-        {"file": upload, "mode": "replace", "kind": "auto"},
+        {"file": upload, "mode": "replace", "kind": "auto", "version": legal_deck.version},
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 422
@@ -972,7 +980,7 @@ def test_a_nested_json_upload_is_a_decklist_error(alice, legal_deck):
     upload = SimpleUploadedFile("list.json", b"[" * 4096, content_type="application/json")
     response = alice.post(
         reverse("deck-paste", args=[legal_deck.pk]),
-        {"file": upload, "mode": "replace", "kind": "auto"},
+        {"file": upload, "mode": "replace", "kind": "auto", "version": legal_deck.version},
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 422
