@@ -56,6 +56,8 @@ def bounded_int(value: Any, name: str, lo: int = 0, hi: int = MAX_INT32) -> int:
     Raises ``ParameterError`` naming the parameter; the API answers it as a 400 problem, a page
     as a 400 page.
     """
+    if value is None or not str(value).strip():
+        raise ParameterError(name, f"{name} is missing: give a whole number from {lo} to {hi}.")
     text = str(value).strip()
     digits = text.removeprefix("-").removeprefix("+")
     if not digits.isascii() or not digits.isdigit() or len(digits) > MAX_DIGITS:

@@ -192,6 +192,8 @@ def play_start(
     plugin = find_plugin(deck.game.slug)
     if plugin is None:
         raise PlayRefused(f"{deck.game.name} has no engine to play it.")
+    if not agent:
+        raise PlayRefused(f"Pick the AI that plays {plugin.name} against you.", field="agent")
     if agent not in plugin.matchup_agents and agent not in plugin.difficulty_levels:
         raise PlayRefused(f"{agent_label(agent)} does not play {plugin.name}.", field="agent")
     decks = [table_deck for table_deck in (deck, opponent) if table_deck is not None]
@@ -271,7 +273,10 @@ def play_move(*, owner: User, pk: int, index: int, version: int) -> PlayedGame:
             raise PlayRefused("It is not your turn to act.")
         legal = state.legal_actions()
         if not 0 <= index < len(legal):
-            raise PlayRefused(f"There is no action {index + 1} here: pick one of the buttons.")
+            raise PlayRefused(
+                f"Action {index} is not one of the {len(legal)} open to you here (0 to "
+                f"{len(legal) - 1}): pick one of the buttons."
+            )
         state.apply(legal[index])
         game.actions.append(str(legal[index]))
         _agent_reply(game, state)

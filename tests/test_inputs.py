@@ -31,7 +31,9 @@ def test_bounded_int_reads_whole_numbers_in_range():
         ("abc", "step must be a whole number from 1 to 10, not 'abc'"),
         ("1.5", "step must be a whole number"),
         ("1e3", "step must be a whole number"),
-        ("", "step must be a whole number"),
+        ("", "step is missing: give a whole number from 1 to 10"),
+        ("  ", "step is missing"),
+        (None, "step is missing"),  # a form field left out: it said "not 'None'"
         ("\u0663", "step must be a whole number"),  # a digit to str.isdigit(), not to us
         ("9" * 5000, "step must be a whole number"),  # before int() could choke on it
         ("0", "step must be from 1 to 10, not '0'"),

@@ -80,7 +80,7 @@ class ReignAbsolute(GameRules):
         if liege is not None and isinstance(size, int) and deck.card_count != size:
             report.add(
                 "faction-size",
-                f"Faction deck: {deck.card_count} cards, {liege.name} states {size} for the "
+                f"Faction deck: {deck.card_count} card{'' if deck.card_count == 1 else 's'}, {liege.name} states {size} for the "
                 f"{_title(faction)} faction deck (Setup)",
                 "Setup",
                 count=deck.card_count,

@@ -130,7 +130,7 @@ class RevoltNReign(GameRules):
         if total != DECK_SIZE:
             report.add(
                 "deck-size",
-                f"Deck size: {total} cards, the rulebook requires exactly {DECK_SIZE} "
+                f"Deck size: {total} card{'' if total == 1 else 's'}, the rulebook requires exactly {DECK_SIZE} "
                 f"including the {UA_COUNT} Unconstitutional Acts (Components)",
                 "Components",
                 count=total,

@@ -30,7 +30,7 @@ class RivalRealms(GameRules):
         if deck.card_count != DECK_SIZE:
             report.add(
                 "deck-size",
-                f"Deck size: {deck.card_count} cards, the rulebook requires exactly {DECK_SIZE} "
+                f"Deck size: {deck.card_count} card{'' if deck.card_count == 1 else 's'}, the rulebook requires exactly {DECK_SIZE} "
                 "(Setup)",
                 "Setup",
                 count=deck.card_count,

@@ -87,9 +87,11 @@ def test_stale_out_of_range_and_foreign_moves_are_refused_and_change_nothing(
     # an index past the last legal action
     out = move(alice, played, index=999)
     assert out.status_code == 400
-    assert "no action 1000" in out.content.decode()
-    # not a number
+    assert "Action 999 is not one of the" in out.content.decode()
+    # not a number, or none at all
     assert alice.post(reverse("play-move", args=[played.pk]), {"action": "x"}).status_code == 400
+    missing = alice.post(reverse("play-move", args=[played.pk]), {"version": played.version})
+    assert missing.status_code == 400 and "action is missing" in missing.content.decode()
     # another user's game
     client.force_login(other_user)
     assert move(client, played).status_code == 404
@@ -102,6 +104,9 @@ def test_an_agent_the_game_does_not_offer_is_refused(alice, user):
     a, b = two_decks(user, "reign-absolute")
     page = alice.post(reverse("play-new"), {"deck": a.pk, "opponent": b.pk, "agent": "plan"})
     assert page.status_code == 400
+    empty = alice.post(reverse("play-new"), {"deck": a.pk, "opponent": b.pk, "agent": ""})
+    assert empty.status_code == 400
+    assert "Pick the AI that plays Reign Absolute" in empty.content.decode()
     assert not PlayedGame.objects.exists()
 
 
