@@ -324,6 +324,10 @@ def organiser_list() -> QuerySet[Any]:
     return users.distinct().order_by(user_model.USERNAME_FIELD)
 
 
+#: the most decks one format check judges (the API's and the tournament page's)
+MAX_BATCH_DECKS = 100
+
+
 def format_check(
     fmt: Format,
     decks: list[BatchDeck],

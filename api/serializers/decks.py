@@ -12,6 +12,7 @@ from cards.models import Game
 from cards.vocabulary import game_by_slug, unknown_game_words
 from common.inputs import MAX_INT32
 from decks.models import Deck, Format, Visibility
+from decks.selectors import MAX_BATCH_DECKS
 from decks.services import CARD_CHANGE_OPS
 
 KINDS = ["text", "json", "csv"]
@@ -290,7 +291,7 @@ class FormatCheckRequestSerializer(serializers.Serializer):
         help_text="The variant every deck is judged in; without it, each deck's own "
         "`# variant:` line, else the game's standard rules.",
     )
-    decks = DeckInputSerializer(many=True, min_length=1, max_length=100)  # type: ignore[call-arg]  # stubs: many=True hands it to the ListSerializer
+    decks = DeckInputSerializer(many=True, min_length=1, max_length=MAX_BATCH_DECKS)  # type: ignore[call-arg]  # stubs: many=True hands it to the ListSerializer
 
 
 class FormatCheckResultSerializer(serializers.Serializer):

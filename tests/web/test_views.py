@@ -639,6 +639,22 @@ def test_a_list_dated_before_a_ban_is_marked_judged_on_its_own_date_in_page_and_
     assert 'data-testid="judged-on"' not in on_the_day.content.decode()
 
 
+def test_a_tournament_check_takes_at_most_the_apis_number_of_decks(client, monkeypatch):
+    from api.serializers.decks import FormatCheckRequestSerializer
+    from web.views import events
+
+    assert FormatCheckRequestSerializer().fields["decks"].max_length == events.MAX_BATCH_DECKS
+    monkeypatch.setattr(events, "MAX_BATCH_DECKS", 3)  # 100 decks to check are slow to build
+    fmt = format_default(RNR).pk
+    four = "\n---\n".join(["1 Stamp Act"] * 4)
+    response = client.post(reverse("tournament-check"), {"format": fmt, "decklists": four})
+    assert response.status_code == 400 and response.context["check"] is None
+    assert "at most 3 decks, and these are 4" in response.content.decode()
+    three = "\n---\n".join(["1 Stamp Act"] * 3)
+    done = client.post(reverse("tournament-check"), {"format": fmt, "decklists": three})
+    assert done.context["check"]["summary"]["decks"] == 3
+
+
 @pytest.mark.parametrize("pasted", ["", "---\n---", "  -----  \n"])
 def test_tournament_check_needs_decklists(client, pasted):
     fmt = format_default(RNR)

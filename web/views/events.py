@@ -48,6 +48,7 @@ from decks.events.services import (
 )
 from decks.models import Event, Registration
 from decks.selectors import (
+    MAX_BATCH_DECKS,
     batch_read,
     deck_export,
     deck_list_owned,
@@ -82,6 +83,14 @@ def tournament_check(request: HttpRequest) -> HttpResponse:
             pasted=form.cleaned_data.get("decklists") or "",
             files=form.cleaned_data["file_texts"],
         )
+        if len(decks) > MAX_BATCH_DECKS:  # as the API's format check
+            form.add_error(
+                None,
+                f"A check takes at most {MAX_BATCH_DECKS} decks, and these are {len(decks)}: "
+                "split them into several checks.",
+            )
+    if request.method == "POST" and form.is_valid():
+        fmt = form.cleaned_data["format"]
         check = format_check(fmt, decks, as_of=form.cleaned_data.get("as_of"))
         token = secrets.token_urlsafe(12)
         reports = request.session.get(SESSION_REPORTS, {})
