@@ -10,7 +10,7 @@
 
 A form body Django refuses to read (too large, too many fields) is answered here too, with the
 same words. The API gets problem details (``validation-error``, ``body-too-large``), the pages a
-message page.
+message page; so does a page's bodiless 405 (``require_POST``: a GET of a form's target).
 
 ``ContentSecurityPolicyMiddleware`` gives every response a Content-Security-Policy that allows no
 inline script without the request's nonce.
@@ -42,7 +42,26 @@ class RefuseUnusableInputMiddleware:
         refused = _refusal(request)
         if refused is not None:
             return _answer(request, *refused)
-        return self.get_response(request)
+        response = self.get_response(request)
+        if response.status_code == 405 and not response.content:
+            return _method_page(request, response)
+        return response
+
+
+def _method_page(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A page for Django's bodiless 405 (``require_POST`` and the like): what the address takes,
+    and where to go instead. The API's 405s are problem documents already; HEAD gets no body."""
+    if request.path.startswith("/api/") or request.method == "HEAD":
+        return response
+    allowed = response.get("Allow", "")
+    text = (
+        f"This address does not answer {request.method}; it takes {allowed or 'other methods'}. "
+        "It is the target of a button or form on the site: go back and use it there."
+    )
+    page = render(request, "web/message.html", {"title": "Not here", "text": text}, status=405)
+    if allowed:
+        page["Allow"] = allowed
+    return page
 
 
 def _form(request: HttpRequest) -> QueryDict:

@@ -48,3 +48,12 @@ def test_the_versions_page_ignores_a_parameter_that_is_no_comparison(alice, user
     # a comparison asked for with a bad box is still refused, saying so
     bad = alice.get(page, {"a": "x", "b": "1"})
     assert bad.status_code == 400 and bad.context["form"].errors["a"]
+
+
+def test_a_get_of_a_forms_target_is_a_405_page_saying_what_it_takes(alice, user):
+    # Django's require_POST answers an empty 405: a blank page for a followed link
+    url = reverse("deck-paste", args=[make_deck(user).pk])
+    page = alice.get(url)
+    assert page.status_code == 405 and page["Allow"] == "POST"
+    assert "does not answer GET; it takes POST" in page.content.decode()
+    assert alice.head(url).content == b""
