@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from typing import Any
 
 from django.utils.encoding import smart_str
@@ -229,6 +231,26 @@ class DeckInputSerializer(DecklistInputMixin):
         return attrs
 
 
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+class CalendarDateField(serializers.DateField):
+    """A day written ``YYYY-MM-DD``. DRF calls a well-written day the calendar lacks
+    (``2026-02-30``) a wrong format; this says the day does not exist."""
+
+    def to_internal_value(self, value: Any) -> dt.date:
+        if isinstance(value, str) and _ISO_DAY.fullmatch(value.strip()):
+            try:
+                dt.date.fromisoformat(value.strip())
+            except ValueError as error:
+                raise serializers.ValidationError(
+                    f"{value.strip()} is written as a date but is no day of the calendar "
+                    f"({error}).",
+                    code="invalid",
+                ) from None
+        return super().to_internal_value(value)
+
+
 class GameSlugField(serializers.SlugRelatedField):
     """A game by its slug, looked up in the games every process keeps in memory
     (``cards.vocabulary``, rebuilt when the catalogue's generation moves): no query. Answers
@@ -255,13 +277,13 @@ class GameQuerySerializer(serializers.Serializer):
 class ValidateRequestSerializer(DeckInputSerializer):
     game = GameSlugField()
     format = serializers.SlugField(required=False, allow_null=True)
-    as_of = serializers.DateField(required=False, allow_null=True)
+    as_of = CalendarDateField(required=False, allow_null=True)
     variant = serializers.CharField(required=False, allow_blank=True, max_length=40)
 
 
 class ValidateQuerySerializer(serializers.Serializer):
     format = serializers.SlugField(required=False)
-    as_of = serializers.DateField(required=False)
+    as_of = CalendarDateField(required=False)
 
 
 class FormatSerializer(serializers.Serializer):
@@ -279,7 +301,7 @@ class FormatCheckRequestSerializer(serializers.Serializer):
         required=False,
         help_text="Needed only when several games have a format with this slug.",
     )
-    as_of = serializers.DateField(
+    as_of = CalendarDateField(
         required=False,
         allow_null=True,
         help_text="The day every deck is judged on; without it, each deck's own `# as_of:` "

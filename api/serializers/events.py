@@ -11,6 +11,7 @@ from rest_framework import serializers
 from api.serializers.decks import (
     KINDS,
     MAX_DECKLIST,
+    CalendarDateField,
     CardCountSerializer,
     ValidationReportSerializer,
     format_for,
@@ -64,7 +65,7 @@ class EventWriteSerializer(serializers.Serializer):
     game = serializers.SlugField(help_text="Game slug, e.g. revolt-n-reign.")
     format = serializers.SlugField(help_text="One of the game's format slugs, e.g. standard.")
     name = serializers.CharField(max_length=160)
-    date = serializers.DateField(help_text="The event day, in its time zone.")
+    date = CalendarDateField(help_text="The event day, in its time zone.")
     decklist_deadline = WallClockDateTimeField(
         help_text="After this moment decklists are locked. ISO 8601: with an offset (`Z`, "
         "`+01:00`) it is that moment; without one it is a wall-clock time in `time_zone`. It must "

@@ -223,3 +223,19 @@ def test_a_number_of_thousands_of_digits_is_a_400_saying_where(api_client):
     body = in_the_body.json()
     assert body["code"] == "parse-error" and (body["line"], body["column"]) == (1, 10)
     assert "set_int_max_str_digits" not in body["detail"]
+
+
+@pytest.mark.parametrize("day", ["2026-02-30", "2026-13-01", "2025-02-29"])
+def test_a_well_written_day_the_calendar_lacks_is_named_so(api_client, day):
+    # DRF called it a wrong format ("Use one of these formats instead: YYYY-MM-DD")
+    body = {"game": "revolt-n-reign", "as_of": day, "decklist": "1 Stamp Act"}
+    response = api_client.post("/api/v1/validate/", body, format="json")
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["field"] == "as_of" and error["code"] == "invalid"
+    assert f"{day} is written as a date but is no day of the calendar" in error["detail"]
+    other = {**body, "as_of": "30/02/2026"}
+    worded = api_client.post("/api/v1/validate/", other, format="json").json()["errors"][0]
+    assert "wrong format" in worded["detail"]  # a day written otherwise: DRF's words stay
+    leap = {**body, "as_of": "2024-02-29"}
+    assert api_client.post("/api/v1/validate/", leap, format="json").status_code == 200
