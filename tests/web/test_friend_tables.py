@@ -221,6 +221,13 @@ def test_a_table_is_opened_joined_by_the_invite_link_and_refuses_an_illegal_deck
     # then it is refused with the validation's reasons and the chair stays free
     assert refused.status_code == 400
     assert "is not a legal deck:" in refused.content.decode()
+    # and a deck of another game is named as such (it was "Pick a deck you can see.")
+    roots = reggae_deck(other_user)
+    other_game = bob_client.post(join, {"deck": roots.pk})
+    assert other_game.status_code == 400
+    assert "Roots is a Reggae Revolution deck, and this table plays Regality" in (
+        other_game.content.decode()
+    )
     table.refresh_from_db()
     assert table.status == FriendTable.Status.WAITING
     # and a stranger without the link sees no table; a wrong token opens none

@@ -61,6 +61,7 @@ from web.table import replay_table
 from web.views import message_page
 
 if TYPE_CHECKING:
+    from cards.models import Game
     from rules.engines.core import State
 
 
@@ -73,17 +74,21 @@ def _no_table(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _posted_deck(request: HttpRequest, game_slug: str | None = None) -> Deck:
-    """The deck of the form's ``deck`` field, one the user can see (of ``game_slug`` when
-    given); ``TableRefused`` otherwise."""
+def _posted_deck(request: HttpRequest, game: Game | None = None) -> Deck:
+    """The deck of the form's ``deck`` field, one the user can see (of ``game`` when given);
+    ``TableRefused`` otherwise, saying which."""
     try:
         pk = bounded_int(request.POST.get("deck"), name="deck")
     except ParameterError as error:
         raise TableRefused(str(error)) from error
-    decks = deck_list_visible_to(request.user, games=[game_slug] if game_slug else None)
-    deck = decks.filter(pk=pk).select_related("game").first()
+    deck = deck_list_visible_to(request.user).filter(pk=pk).select_related("game").first()
     if deck is None:
         raise TableRefused("Pick a deck you can see.")
+    if game is not None and deck.game_id != game.pk:
+        raise TableRefused(
+            f"{deck.name} is a {deck.game.name} deck, and this table plays {game.name}: pick a "
+            f"{game.name} deck."
+        )
     return deck
 
 
@@ -311,7 +316,7 @@ def friend_ai(request: HttpRequest, pk: int) -> HttpResponse:
         friend_table_fill_with_ai(
             table_pk=pk,
             owner=signed_in(request.user),
-            deck=_posted_deck(request, table.game.slug),
+            deck=_posted_deck(request, table.game),
             every=request.POST.get("every") == "1",
         )
     except TableRefused as error:
@@ -338,7 +343,7 @@ def friend_join(request: HttpRequest, token: str) -> HttpResponse:
                 table_pk=table.pk,
                 token=token,
                 user=signed_in(request.user),
-                deck=_posted_deck(request, table.game.slug),
+                deck=_posted_deck(request, table.game),
             )
         except TableRefused as error_:
             error, status = str(error_), 400
