@@ -318,7 +318,8 @@ def decklist_export(
     if kind == "json":
         return format_json(meta, [(row[5], row[4], row[6]) for row in rows])
     if kind == "csv":
-        return format_csv([(row[5], row[4], row[6]) for row in rows], meta)
+        # cards only, the header first: programs read the export with a plain CSV reader
+        return format_csv([(row[5], row[4], row[6]) for row in rows])
     rules = rules_for(game_slug)
     sections: list[tuple[str, list[tuple[int, str]]]] = []
     for row in rows:

@@ -1,7 +1,8 @@
 """CSV decklists: a header row with ``quantity`` and ``name`` (``zone`` optional), one card a row.
 
-Lines before the header that start with ``#`` are the list's ``# key: value`` metadata, as in a
-text list (``game``, ``variant``, ``as_of`` ...), so an exported deck reads back in its variant.
+Lines before the header that start with ``#`` are read as the list's ``# key: value`` metadata,
+as in a text list (``game``, ``variant``, ``as_of`` ...). The export writes none: it is the cards
+alone, header first, for programs that read it with a plain CSV reader.
 """
 
 from __future__ import annotations
@@ -120,14 +121,10 @@ def parse_csv(text: str | bytes) -> Decklist:
     return decklist
 
 
-def format_csv(entries: list[tuple[int, str, str]], metadata: dict[str, str] | None = None) -> str:
+def format_csv(entries: list[tuple[int, str, str]]) -> str:
     """Write ``(quantity, name, zone)`` entries as CSV with a header row (formula-like names
-    neutralised: ``common.csvcells``; ``parse_csv`` takes the quote off again), after the
-    ``metadata`` as ``# key: value`` lines."""
+    neutralised: ``common.csvcells``; ``parse_csv`` takes the quote off again)."""
     out = io.StringIO()
-    for key, value in (metadata or {}).items():
-        if value not in (None, ""):
-            out.write(f"# {key}: {' '.join(str(value).split())}\n")
     writer = csv_writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for quantity, name, zone in entries:

@@ -456,6 +456,15 @@ def test_export_in_three_formats(alice, legal_deck):
     data = json.loads(alice.get(reverse("deck-export", args=[legal_deck.pk, "json"])).content)
     assert sum(card["quantity"] for card in data["cards"]) == 60
     assert alice.get(f"/decks/{legal_deck.pk}/export.xml").status_code == 404
+    # a deck of a variant is told that CSV holds the cards alone
+    page = alice.get(reverse("deck-detail", args=[legal_deck.pk])).content.decode()
+    assert 'data-testid="csv-variant-note"' not in page
+    draft = make_deck(
+        legal_deck.owner, game="regality-vs-religion", sample_name="legal-regality-draft"
+    )
+    assert draft.variant == "draft"
+    page = alice.get(reverse("deck-detail", args=[draft.pk])).content.decode()
+    assert "CSV holds the cards alone" in page
 
 
 def test_clone_a_public_deck(client, other_user, user):
