@@ -20,12 +20,12 @@ from decks.decklist.model import (
     DecklistParseError,
     ParseProblem,
     is_sideboard,
+    metadata_line,
     quantity_message,
     sideboard_message,
 )
 
 COLUMNS = ("quantity", "name", "zone")
-_METADATA = re.compile(r"^#\s*([A-Za-z][\w-]*)\s*:(.*)$")
 _NEGATIVE = re.compile(r"^[-\u2212]\s*\d+$")
 _FRACTION = re.compile(r"^\d*[.,]\d+$")
 
@@ -49,9 +49,9 @@ def parse_csv(text: str | bytes) -> Decklist:
         stripped = raw.strip()
         if stripped and not stripped.startswith("#"):
             break
-        match = _METADATA.match(stripped)
-        if match:
-            decklist.metadata[match.group(1).lower().replace("-", "_")] = match.group(2).strip()
+        pair = metadata_line(stripped)
+        if pair:
+            decklist.metadata[pair[0]] = pair[1]
         skipped += 1
     reader = csv.reader(io.StringIO("".join(lines[skipped:]), newline=""))
     problems: list[ParseProblem] = []

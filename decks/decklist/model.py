@@ -11,6 +11,17 @@ MAX_QUANTITY = 999
 MAX_NAME_LENGTH = 120
 MAX_LINES = 5000
 METADATA_KEYS = ("game", "name", "format", "variant", "as_of", "description", "author", "event")
+# "# key: value", the metadata line of a text list and of a CSV list above its header
+_METADATA_LINE = re.compile(r"^#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*)$")
+
+
+def metadata_line(line: str) -> tuple[str, str] | None:
+    """``(key, value)`` of a ``# key: value`` line (the key lower case, ``-`` read as ``_``:
+    ``# As-Of:`` is ``as_of``), or None for another line."""
+    match = _METADATA_LINE.match(line.strip())
+    if match is None:
+        return None
+    return match.group(1).lower().replace("-", "_"), match.group(2).strip()
 
 
 # "Side deck" is left out: in Regality vs Religion "Side" is a zone (a player's own tiles)

@@ -24,13 +24,13 @@ from decks.decklist.model import (
     DecklistParseError,
     ParseProblem,
     is_sideboard,
+    metadata_line,
     quantity_message,
     sideboard_message,
 )
 
 _QUANTITY = re.compile(r"^(\d+)[xX\u00d7]?\s+(\S.*)$")
 _BARE_QUANTITY = re.compile(r"^\d+\s*[xX\u00d7]?$")
-_METADATA = re.compile(r"^#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*)$")
 _BRACKET_SECTION = re.compile(r"^\[(.*)\]$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # "-2 Stamp Act", "\u22122x Stamp Act", "2.5 Sugar Act": quantities no deck can hold
@@ -90,10 +90,9 @@ def parse_text(text: str | bytes) -> Decklist:
             problems.append(ParseProblem(number, "contains control characters"))
             continue
         if line.startswith("#"):
-            match = _METADATA.match(line)
-            if in_header and match:
-                key = match.group(1).lower().replace("-", "_")
-                decklist.metadata[key] = match.group(2).strip()
+            pair = metadata_line(line)
+            if in_header and pair:
+                decklist.metadata[pair[0]] = pair[1]
             continue
         in_header = False
         header = _section_header(line)
