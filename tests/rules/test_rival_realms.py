@@ -1018,6 +1018,32 @@ def test_the_policy_attacks_with_every_unit_and_buys_what_it_can() -> None:
     assert sorted(keys(state, state.attackers)) == ["militia", "spearmen"]
 
 
+def test_a_lethal_attack_is_declared_not_put_off_by_an_ability_that_can_repeat() -> None:
+    """§`Resolve`: the War Hounds' 3 unblocked damage is lethal as declared. Mage Tower's draw
+    (any phase, pay 2 supply) changes nothing about that, so the policy ends the Attack step
+    rather than draw; it once drew again and again, a supply card a draw, and never ended."""
+    from rules.engines.rival_realms.policy import play_action
+
+    state = realms(
+        {
+            "hand": ["Royal Coffers"] * 4,
+            "field": ["Mage Tower", "War Hounds"],
+            "draw": ["Royal Coffers"] * 20,
+        },
+        {"draw": ["Grain Tithe"] * 8},
+    )
+    state.life[1] = 3
+    state.apply(END)
+    state.apply(Action("attack", ("war-hounds", slot(state, 0, "war-hounds"))))
+    assert play_action(state) == END
+    for _ in range(20):  # the rival has no unit to block with: the combat ends the game
+        if state.is_terminal():
+            break
+        state.apply(play_action(state))
+    assert state.is_terminal() and state.winner() == 0 and state.end_reason() == LIFE_REASON
+    assert len(state.hand[0]) == 4  # nothing drawn
+
+
 def test_the_policy_buys_two_cheap_units_rather_than_one_dear_one() -> None:
     """§`Redraw`: a hand only refills to seven, so each card bought frees a slot; with 4 supply
     the policy deploys both Spearmen (4 attack, two cards out of hand) over one Lancer Squadron."""

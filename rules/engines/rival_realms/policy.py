@@ -148,6 +148,13 @@ def _decides(
         return any(_decides(trial, player, a, forecast, choices - 1) for a in trial.legal_actions())
     if not forecast or trial.tasks:
         return False
+    return _lethal_once_declared(trial, player)
+
+
+def _lethal_once_declared(state: RealmsState, player: int) -> bool:
+    """Is ``player``'s combat lethal once ``_attack`` has declared the attackers it would still
+    add in the Attack step (``state`` itself is left as it is)?"""
+    trial = state.clone().quiet() if state.phase == "attack" else state
     while trial.phase == "attack" and trial.current_player() == player:
         more = _attack(trial, player, trial.legal_actions())
         if more == END:
@@ -167,6 +174,10 @@ def winning_action(state: RealmsState, forecast: bool = True) -> Action | None:
     actions = state.legal_actions()
     if state.tasks:
         return next((a for a in actions if _decides(state, player, a, forecast)), None)
+    if forecast and _lethal_once_declared(state, player):
+        # The combat wins as it stands: every play or ability would "decide" it, and one that
+        # can be paid for again and again (Mage Tower's draw) would be chosen for ever.
+        return _attack(state, player, actions) if state.phase == "attack" else None
     for action in actions:
         if action.kind in WINNING_KINDS and _decides(state, player, action, forecast):
             return action
