@@ -28,7 +28,14 @@ from rules.engines.rival_realms import (
     fixture_records,
 )
 from rules.engines.rival_realms.cards import CardDataError, card_specs
-from rules.engines.rival_realms.decklists import deck_problems, parse_decklist
+from rules.engines.rival_realms.decklists import (
+    COST_SHARE,
+    MAX_PREREQUISITES,
+    MAX_REINFORCE,
+    SUPPLY_CARDS,
+    deck_problems,
+    parse_decklist,
+)
 from rules.engines.rival_realms.state import (
     CARD_REASON,
     DRAW_REASON,
@@ -128,13 +135,35 @@ def test_sample_decklists_parse_without_django_and_are_legal() -> None:
     assert parse_decklist("# x\n[Unit]\n2 Militia\n1 Militia\n") == {"Militia": 3}
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_built_decks_are_legal_and_carry_their_prerequisites(seed: int) -> None:
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_built_decks_are_legal_and_can_pay_their_way(seed: int) -> None:
+    """A built deck (the third sample setup's, and any game's fallback) can play its cards: a
+    prerequisite of each is in the deck (§`Playing a card's cost`), and so is a card a cost
+    takes from the field (an archer for Volley Captain's); its supply cards bring more supply
+    than its other cards cost; and few of its cards can leave a hand only in a combat."""
     deck = build_deck(GAME.specs, seed)
+    assert deck == build_deck(GAME.specs, seed)  # reproducible by its seed
     assert deck_problems(deck, GAME.specs) == []
-    for name in deck:
-        for prerequisite in GAME.by_name[name].prerequisites:
-            assert prerequisite in deck
+    specs = {name: GAME.by_name[name] for name in deck}
+    supply = sum(spec.supply * deck[name] for name, spec in specs.items() if spec.type == "supply")
+    costs = sum(spec.cost * deck[name] for name, spec in specs.items() if spec.type != "supply")
+    assert costs <= supply * COST_SHARE
+    assert sum(deck[name] for name, spec in specs.items() if spec.type == "supply") >= SUPPLY_CARDS
+    reinforce = sum(deck[name] for name, spec in specs.items() if spec.type == "reinforce")
+    assert reinforce <= MAX_REINFORCE
+    realms = {prerequisite for spec in specs.values() for prerequisite in spec.prerequisites}
+    assert realms <= set(deck) and len(realms) <= MAX_PREREQUISITES
+    for name, spec in specs.items():
+        for paid in spec.additional_costs:
+            if paid["pay"] in ("discard_from_field", "lose_from_field"):
+                assert any(
+                    other != name
+                    and other_spec.type == paid.get("card_type", other_spec.type)
+                    and paid.get("subtype", "") in ("", *other_spec.subtypes)
+                    and paid.get("name", other) == other
+                    for other, other_spec in specs.items()
+                ), (name, paid)
 
 
 def test_setup_shuffles_deals_seven_and_starts_at_twenty_life() -> None:
