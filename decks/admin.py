@@ -78,6 +78,27 @@ class DeckCardInline(admin.TabularInline):
     raw_id_fields = ("card",)
 
 
+class DeckAdminForm(forms.ModelForm):
+    """A deck as the admin edits it, with the site's check of its format and variant
+    (``format_and_variant_problems``): a variant typed in must be one of the game's."""
+
+    class Meta:
+        model = Deck
+        fields = ("owner", "game", "format", "name", "description", "variant", "visibility")
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        game = data.get("game")
+        if game is not None:
+            problems = format_and_variant_problems(
+                game, data.get("format"), data.get("variant") or ""
+            )
+            for field, text in problems.items():
+                self.add_error(field, f"{text}.")
+        return data
+
+
 @admin.register(Deck)
 class DeckAdmin(admin.ModelAdmin):
     list_display = ("name", "owner", "game", "format", "visibility", "version", "updated_at")
@@ -88,6 +109,7 @@ class DeckAdmin(admin.ModelAdmin):
     raw_id_fields = ("owner",)
     inlines = (DeckCardInline,)
     readonly_fields = ("version",)
+    form = DeckAdminForm
 
 
 @admin.register(DeckVersion)

@@ -185,13 +185,32 @@ def deck_validate(
     """Validate a deck against its game and its own format (or the one given). ``entries``: the
     deck's :func:`deck_entries` where the caller read them already."""
     chosen = format or deck.format
-    return validate(
-        deck.game.slug,
-        deck_entries(deck) if entries is None else entries,
-        format=chosen.pk if chosen else None,
-        as_of=as_of,
-        variant=deck.variant or None,
-    )
+    listed = deck_entries(deck) if entries is None else entries
+    slug = deck.game.slug
+    try:
+        return validate(
+            slug,
+            listed,
+            format=chosen.pk if chosen else None,
+            as_of=as_of,
+            variant=deck.variant or None,
+        )
+    except UnknownVariantError as error:
+        # A variant stored before its game dropped it (or typed in past the forms): the deck
+        # is judged as the game's default and told why it is not legal, rather than fail.
+        report = validate(slug, listed, format=chosen.pk if chosen else None, as_of=as_of)
+        rules = rules_for(slug)
+        known = ", ".join(error.known) or "none"
+        report.add(
+            "unknown-variant",
+            f"Unknown variant: this deck is stored with the variant {deck.variant!r}, which "
+            f"{deck.game.name} does not have (its variants: {known}); it was checked as "
+            f"{rules.default_variant or 'the game without a variant'}. Edit the deck to pick one.",
+            rules.variants_rule or rules.pool_rule,
+            variant=deck.variant,
+            variants=list(error.known),
+        )
+        return report
 
 
 def deck_export(deck: Deck, kind: str = "text") -> str:

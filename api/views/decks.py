@@ -573,10 +573,7 @@ class DeckViewSet(viewsets.GenericViewSet):
         deck = self.get_object()
         wanted = format_param(request, params.validated_data.get("format"))
         fmt = s.format_for(wanted, deck.game)
-        try:
-            report = deck_validate(deck, format=fmt, as_of=params.validated_data.get("as_of"))
-        except UnknownVariantError as exc:
-            raise ValidationError({"variant": [str(exc)]}) from None
+        report = deck_validate(deck, format=fmt, as_of=params.validated_data.get("as_of"))
         return Response(report.to_dict())
 
 

@@ -30,6 +30,9 @@ class GameRules:
     zone_labels: ClassVar[dict[str, str]] = {}
     variants: ClassVar[tuple[str, ...]] = ()
     default_variant: ClassVar[str | None] = None
+    variants_rule: ClassVar[str] = ""
+    """The rulebook heading that names the game's variants (cited for a variant it lacks);
+    empty where the game has none, and ``pool_rule`` is cited instead."""
     codes: ClassVar[dict[str, str]] = {}
     """Violation codes this game reports, with one line on when."""
     pool_rule: ClassVar[str] = "Card list"

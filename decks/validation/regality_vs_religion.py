@@ -46,6 +46,7 @@ class RegalityVsReligion(GameRules):
     zone_labels: ClassVar[dict[str, str]] = {SIDE: "Side", NEUTRAL_ZONE: "Neutral"}
     variants = tuple(NEUTRAL_TILES)
     default_variant = "standard"
+    variants_rule = "Game system options"
     hand_size = None
     draws_per_turn = None
     codes: ClassVar[dict[str, str]] = {

@@ -788,3 +788,41 @@ def test_lists_refuse_a_game_that_does_not_exist_and_filter_by_one_that_does(api
     assert event.pk in [e["id"] for e in own]
     other = api_client.get("/api/v1/events/?game=rival-realms").json()["results"]
     assert event.pk not in [e["id"] for e in other]
+
+
+def test_a_deck_stored_with_a_variant_its_game_lacks_is_judged_not_refused(alice, client):
+    """A variant the game no longer has (stored before it was dropped): the deck's report says
+    so, names the game's variants and checks the list as the default variant; the deck page
+    shows the same instead of failing, and the stored deck is left as it was."""
+    from decks.models import Deck
+
+    body = {
+        "game": "regality-vs-religion",
+        "name": "Regality",
+        "decklist": (
+            Path(settings.FIXTURES_DIR) / "decks/regality-vs-religion/legal-regality-standard.txt"
+        ).read_text(encoding="utf-8"),
+    }
+    deck = alice.post("/api/v1/decks/", body, format="json").json()
+    Deck.objects.filter(pk=deck["id"]).update(variant="seven-a-side")
+
+    response = alice.get(f"/api/v1/decks/{deck['id']}/validate/")
+
+    assert response.status_code == 200
+    report = response.json()
+    assert report["legal"] is False and [v["code"] for v in report["violations"]] == [
+        "unknown-variant"
+    ]
+    [violation] = report["violations"]
+    assert violation["rule"] == "Game system options"
+    assert (
+        "'seven-a-side'" in violation["message"] and "checked as standard" in violation["message"]
+    )
+    assert "secret-random" in violation["details"]["variants"]
+
+    client.force_login(Deck.objects.get(pk=deck["id"]).owner)
+    page = client.get(f"/decks/{deck['id']}/")
+
+    assert page.status_code == 200
+    assert "Unknown variant" in page.content.decode()
+    assert Deck.objects.get(pk=deck["id"]).variant == "seven-a-side"

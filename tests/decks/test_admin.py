@@ -189,3 +189,39 @@ def test_the_ban_list_filter_by_format_asks_no_more_queries_for_more_formats(adm
         r'<li class="selected">\s*<a href="\?format__id__exact=(\d+)"', filtered.content.decode()
     )
     assert selected is not None and int(selected.group(1)) == chosen.pk
+
+
+def _deck_form(deck, **extra: str) -> dict[str, str]:
+    form = {
+        "owner": str(deck.owner_id),
+        "game": str(deck.game_id),
+        "format": str(deck.format_id or ""),
+        "name": deck.name,
+        "description": "",
+        "variant": deck.variant,
+        "visibility": deck.visibility,
+        "cards-TOTAL_FORMS": "0",
+        "cards-INITIAL_FORMS": "0",
+        "cards-MIN_NUM_FORMS": "0",
+        "cards-MAX_NUM_FORMS": "1000",
+    }
+    return {**form, **extra}
+
+
+def test_a_deck_variant_typed_in_the_admin_must_be_one_of_its_games(admin_client, admin_user):
+    deck = make_deck(admin_user, game="regality-vs-religion", sample_name="legal-regality-standard")
+    url = f"/admin/decks/deck/{deck.pk}/change/"
+
+    stored = deck.variant
+    refused = admin_client.post(url, _deck_form(deck, variant="seven-a-side"))
+    deck.refresh_from_db()
+
+    assert refused.status_code == 200  # the form again, with the error
+    assert b"has no variant &#x27;seven-a-side&#x27;" in refused.content
+    assert deck.variant == stored
+
+    accepted = admin_client.post(url, _deck_form(deck, variant="draft"))
+
+    assert accepted.status_code == 302
+    deck.refresh_from_db()
+    assert deck.variant == "draft"
