@@ -103,6 +103,17 @@ class SignupForm(UserCreationForm):
         fields = ("username", "email")
 
 
+def _variant_choices() -> list[Any]:
+    """The variants of every game that has some, grouped by game, after "the game's default"
+    (the event services refuse a variant of another game than the format's)."""
+    choices: list[Any] = [("", "None: the game's default")]
+    for game in Game.objects.order_by("sort_order", "name"):
+        variants = rules_for(game.slug).variants
+        if variants:
+            choices.append((game.name, [(v, variant_label(v)) for v in variants]))
+    return choices
+
+
 def _format_choices(empty: str | None) -> list[Any]:
     choices: list[Any] = [("", empty)] if empty is not None else []
     grouped: dict[str, list[tuple[int, str]]] = {}
@@ -674,7 +685,12 @@ class EventForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
     )
-    variant = forms.CharField(required=False, max_length=40)
+    variant = forms.ChoiceField(
+        choices=(),
+        required=False,
+        help_text="How the game is set up, where its rulebook has variants: one of the "
+        "format's game.",
+    )
 
     def __init__(
         self,
@@ -701,6 +717,7 @@ class EventForm(forms.Form):
             )
         super().__init__(*args, **kwargs)
         _choice_field(self, "format").choices = _format_choices(None)
+        _choice_field(self, "variant").choices = _variant_choices()
         _choice_field(self, "time_zone").choices = [(name, name) for name in time_zone_names()]
         for name, field in self.fields.items():
             if changeable is not None and name not in changeable:

@@ -84,6 +84,33 @@ def test_the_new_event_form_names_the_zone_beside_the_deadline_box(host):
     assert page.index('name="time_zone"') < page.index('name="decklist_deadline"')
 
 
+def test_the_variant_is_picked_from_the_games_that_have_some(host):
+    """The variant box lists each game's rulebook variants under the game's name, so an
+    organiser picks one rather than typing a name; a variant of another game than the format's
+    is refused on the field, and nothing is stored."""
+    page = host.get(reverse("event-new")).content.decode()
+
+    assert "<select" in field_tag(page, "variant")
+    assert '<optgroup label="Regality vs Religion: Revolution">' in page
+    assert '<option value="secret-random">Secret random</option>' in page
+    assert '<option value="" selected>None: the game&#x27;s default</option>' in page
+
+    typed = host.post(reverse("event-new"), event_form(variant="chaos"))
+    other_game = host.post(reverse("event-new"), event_form(variant="draft"))
+    rvr = host.post(
+        reverse("event-new"),
+        event_form(
+            name="Tile Cup", format=default_format("regality-vs-religion").pk, variant="draft"
+        ),
+    )
+
+    assert typed.status_code == 400 and "Select a valid choice" in typed.content.decode()
+    assert other_game.status_code == 400
+    assert "has no variant &#x27;draft&#x27;" in other_game.content.decode()
+    assert not Event.objects.filter(name="Autumn Cup").exists()
+    assert rvr.status_code == 302 and Event.objects.get(name="Tile Cup").variant == "draft"
+
+
 def test_the_deadline_is_read_in_the_chosen_zone_and_shown_in_it(host):
     response = host.post(reverse("event-new"), event_form())
 
