@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -220,3 +221,14 @@ def _check_text(data: Any) -> None:
                     f"{_shown(item)}: it is not a character and cannot be stored.",
                     "invalid-text",
                 ) from None
+
+
+def one_line_problem(text: str, what: str) -> str | None:
+    """Why ``text`` cannot be ``what`` (a name shown on one line and written into decklist
+    headers such as ``# name: ...``), or None: a line break or another control character would
+    start a new line of an exported list, or hide in a page."""
+    for index, char in enumerate(text):
+        if unicodedata.category(char) == "Cc" and char != "\t":
+            shown = "a line break" if char in "\r\n" else f"a control character (U+{ord(char):04X})"
+            return f"{what} is one line: it holds {shown} at character {index + 1}"
+    return None

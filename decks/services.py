@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from cards.models import Card, CardSet, Game
 from cards.naming import name_key
+from common.inputs import one_line_problem
 from decks.decklist import (
     Decklist,
     DecklistEntry,
@@ -361,6 +362,8 @@ def deck_create(
     variant = variant or own.variant or ""
     if not name.strip():
         problems.append("a deck needs a name")
+    elif (broken := one_line_problem(name.strip(), "a deck name")) is not None:
+        problems.append(broken)
     setup = format_and_variant_problems(game, format, variant)
     if "format" in setup:
         problems.append(setup["format"])
@@ -671,6 +674,8 @@ def deck_update(
     problems = []
     if name is not None and not name.strip():
         problems.append("a deck needs a name")
+    elif name is not None and (broken := one_line_problem(name.strip(), "a deck name")):
+        problems.append(broken)
     if visibility is not None and visibility not in Visibility.values:
         problems.append(f"visibility must be one of {', '.join(Visibility.values)}")
     problems.extend(format_and_variant_problems(deck.game, format, variant or "").values())

@@ -826,3 +826,24 @@ def test_a_deck_stored_with_a_variant_its_game_lacks_is_judged_not_refused(alice
     assert page.status_code == 200
     assert "Unknown variant" in page.content.decode()
     assert Deck.objects.get(pk=deck["id"]).variant == "seven-a-side"
+
+
+@pytest.mark.parametrize("name", ["Bison\nPressure", "Bison\r\nPressure", "Bison\x1bPressure"])
+def test_a_deck_name_is_one_line(alice, name):
+    """A name is written into the export's ``# name:`` line: a line break in it would start a
+    line of its own there (a ``# format:`` of the name's choosing, say). It is refused, saying
+    where, on creation and on a change, and nothing is stored."""
+    refused = alice.post(
+        "/api/v1/decks/",
+        {"game": GAME, "name": name, "decklist": sample("legal-bison-pressure")},
+        format="json",
+    )
+    deck = create(alice)
+    changed = alice.patch(f"/api/v1/decks/{deck['id']}/", {"name": name}, format="json")
+
+    assert refused.status_code == 400 and changed.status_code == 400
+    for response in (refused, changed):
+        assert "a deck name is one line" in json.dumps(response.json())
+        assert "at character 6" in json.dumps(response.json())
+    assert alice.get("/api/v1/decks/?mine=true").json()["count"] == 1
+    assert alice.get(f"/api/v1/decks/{deck['id']}/").json()["name"] == "Bison Pressure"

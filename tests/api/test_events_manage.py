@@ -9,6 +9,7 @@ passed is made by moving it in the database, as time would.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import zoneinfo
 from pathlib import Path
 
@@ -354,3 +355,11 @@ def test_the_schema_documents_changing_and_deleting() -> None:
     for method in ("put", "patch", "delete"):
         assert {"403", "409"} <= set(operations[method]["responses"])
     assert "changeable" in operations["patch"]["description"]
+
+
+def test_an_event_name_is_one_line(host) -> None:
+    response = host.post("/api/v1/events/", event_body(name="Winter\nCup"), format="json")
+
+    assert response.status_code == 400
+    assert "an event name is one line: it holds a line break" in json.dumps(response.json())
+    assert host.get("/api/v1/events/").json()["count"] == 0
