@@ -421,3 +421,31 @@ def test_loading_the_table_page_acts_on_a_passed_deadline(
     table.refresh_from_db()
     assert len(table.actions) > actions
     assert FriendSeat.objects.get(pk=away.pk).stand_in
+
+
+def test_a_refused_table_shows_the_play_form_again_with_every_choice_kept(alice, user):
+    """A setting refused (an increment without a clock) is said beside the friend settings on
+    the /play/ form, which keeps the deck and every setting posted, rather than a separate page
+    that loses them."""
+    deck = rvr_deck(user, "Court", sample(RVR, "legal-regality-standard"))
+    posted = {
+        "deck": deck.pk,
+        "takeover_after": "300",
+        "clock_minutes": "",
+        "clock_increment": "7",
+        "spectators": "public",
+        "spectator_delay": "180",
+    }
+
+    refused = alice.post(reverse("friend-new"), posted)
+
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert 'data-testid="friend-error"' in page and "An increment needs a clock" in page
+    assert 'aria-describedby="friend-error"' in page
+    assert f'<option value="{deck.pk}" data-faces' in page and "selected>Court" in page
+    assert '<option value="300" selected>5 minutes</option>' in page
+    assert '<option value="public" selected>Anyone</option>' in page
+    assert '<option value="180" selected>3 minutes behind</option>' in page
+    assert 'name="clock_increment" type="number" min="0" max="60" step="1" value="7"' in page
+    assert not FriendTable.objects.exists()

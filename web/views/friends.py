@@ -59,6 +59,7 @@ from web.limits import heavy_page
 from web.narration import narrated_log
 from web.table import replay_table
 from web.views import message_page
+from web.views.play import FRIEND_DEFAULTS, home_page
 
 if TYPE_CHECKING:
     from cards.models import Game
@@ -72,6 +73,15 @@ def _no_table(request: HttpRequest) -> HttpResponse:
         "There is no table here that you sit at. To join a friend's table, open their invite link.",
         status=404,
     )
+
+
+def _visible_deck(request: HttpRequest, value: str) -> Deck | None:
+    """The deck of id ``value`` if the user can see it, else None."""
+    try:
+        pk = bounded_int(value, name="deck")
+    except ParameterError:
+        return None
+    return deck_list_visible_to(request.user).filter(pk=pk).select_related("game").first()
 
 
 def _posted_deck(request: HttpRequest, game: Game | None = None) -> Deck:
@@ -126,7 +136,16 @@ def friend_new(request: HttpRequest) -> HttpResponse:
             settings=settings_,
         )
     except TableRefused as error:
-        return message_page(request, "The table was not opened", str(error), status=400)
+        # the /play/ form again, every choice kept, the reason beside the friend settings
+        posted = {key: request.POST.get(key, "") for key in ("deck", *FRIEND_DEFAULTS)}
+        deck = _visible_deck(request, posted["deck"])
+        return home_page(
+            request,
+            deck.game.slug if deck is not None else "",
+            posted=posted,
+            errors={"friend": [str(error)]} if deck is not None else {"form": [str(error)]},
+            status=400,
+        )
     spectator_settings_set(table, spectators=who, delay=delay)
     return redirect("friend-table", pk=table.pk)
 

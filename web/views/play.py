@@ -41,6 +41,7 @@ from rules.play import (
     result_words,
     seat_names,
 )
+from tables.clocks import TAKEOVER_CHOICES
 from tables.selectors import (
     friend_result_words,
     friend_seat_of,
@@ -48,6 +49,7 @@ from tables.selectors import (
     friend_tables_of,
 )
 from tables.services import friend_table_chairs
+from tables.spectators import DELAYS
 from web.limits import heavy_page
 from web.matchups import matchup_plugins
 from web.narration import card_pages, narrated_log
@@ -67,14 +69,40 @@ def play_home(request: HttpRequest) -> HttpResponse:
     """Your games (resume or replay) and the form that starts a new one (``deck``: the deck of
     yours it picks first)."""
     picked = {"deck": request.GET["deck"]} if request.GET.get("deck") else None
-    return _home_page(request, request.GET.get("game", ""), posted=picked)
+    return home_page(request, request.GET.get("game", ""), posted=picked)
 
 
 #: the form's field of each part of a refusal (``PlayRefused.field``)
 FORM_FIELDS = {"deck_a": "deck", "deck_b": "opponent", "agent": "agent"}
 
 
-def _home_page(
+#: the friend-table settings of the /play/ form, with what it offers first
+FRIEND_DEFAULTS = {
+    "chairs": "2",
+    "takeover_after": "120",
+    "clock_minutes": "",
+    "clock_increment": "0",
+    "spectators": "none",
+    "spectator_delay": "0",
+}
+
+
+#: the choices of the friend-table settings, (value, words), from what the tables accept
+TAKEOVER_OFFERED = tuple(
+    ("never" if seconds is None else str(seconds), words) for seconds, words in TAKEOVER_CHOICES
+)
+SPECTATORS_OFFERED = (
+    ("none", "Nobody"),
+    ("link", "Who has the spectator link"),
+    ("public", "Anyone"),
+)
+DELAYS_OFFERED = tuple(
+    (str(seconds), "as it is played" if not seconds else f"{words} behind")
+    for seconds, words in DELAYS.items()
+)
+
+
+def home_page(
     request: HttpRequest,
     slug: str,
     *,
@@ -82,8 +110,9 @@ def _home_page(
     errors: dict[str, list[str]] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    """The /play/ page for game ``slug``: the form keeps what was ``posted`` and says each of
-    ``errors`` beside its field (key ``form`` for the whole form)."""
+    """The /play/ page for game ``slug``: the form keeps what was ``posted`` (the friend-table
+    settings of ``FRIEND_DEFAULTS`` too) and says each of ``errors`` beside its field (key
+    ``form`` for the whole form, ``friend`` for the friend-table settings)."""
     user = signed_in(request.user)
     plugins = matchup_plugins()
     plugin = find_plugin(slug) if slug else None
@@ -100,6 +129,10 @@ def _home_page(
             for table in friend_tables_of(user)
         ],
         "errors": errors or {},
+        "friend": {key: (posted or {}).get(key, value) for key, value in FRIEND_DEFAULTS.items()},
+        "takeover_choices": TAKEOVER_OFFERED,
+        "spectator_choices": SPECTATORS_OFFERED,
+        "delay_choices": DELAYS_OFFERED,
     }
     if plugin is not None:
         decks = list(deck_list_visible_to(request.user, games=[plugin.slug]).order_by("name"))
@@ -158,14 +191,14 @@ def play_new(request: HttpRequest) -> HttpResponse:
     try:
         deck_id = bounded_int(posted["deck"], name="deck")
     except ParameterError as error:
-        return _home_page(request, "", errors={"deck": [str(error)]}, status=400)
+        return home_page(request, "", errors={"deck": [str(error)]}, status=400)
     deck = visible.filter(pk=deck_id).select_related("game").first()
     if deck is None:
-        return _home_page(request, "", errors={"deck": ["Pick a deck you can see."]}, status=400)
+        return home_page(request, "", errors={"deck": ["Pick a deck you can see."]}, status=400)
     slug = deck.game.slug
 
     def refused(field: str, text: str) -> HttpResponse:
-        return _home_page(request, slug, posted=posted, errors={field: [text]}, status=400)
+        return home_page(request, slug, posted=posted, errors={field: [text]}, status=400)
 
     opponent = None
     if posted["opponent"]:
