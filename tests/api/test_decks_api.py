@@ -51,6 +51,23 @@ def create(client: APIClient, **fields) -> dict:
     return response.json()
 
 
+def regality_body(**fields) -> dict:
+    """A request creating a Regality vs Religion deck of the standard sample side."""
+    path = Path(settings.FIXTURES_DIR) / "decks/regality-vs-religion/legal-regality-standard.txt"
+    body = {
+        "game": "regality-vs-religion",
+        "name": "Regality",
+        "decklist": path.read_text(encoding="utf-8"),
+    }
+    return {**body, **fields}
+
+
+def create_regality(client: APIClient) -> dict:
+    response = client.post("/api/v1/decks/", regality_body(), format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
 def test_create_from_decklist_text_returns_cards_and_version(alice):
     deck = create(alice, format="standard")
     assert deck["card_count"] == 60
@@ -155,14 +172,7 @@ def test_patch_with_decklist_makes_a_version_and_diff_shows_it(alice):
 
 
 def test_patch_changes_the_variant_and_refuses_one_the_game_lacks(alice):
-    body = {
-        "game": "regality-vs-religion",
-        "name": "Regality",
-        "decklist": (
-            Path(settings.FIXTURES_DIR) / "decks/regality-vs-religion/legal-regality-standard.txt"
-        ).read_text(encoding="utf-8"),
-    }
-    deck = alice.post("/api/v1/decks/", body, format="json").json()
+    deck = create_regality(alice)
     url = f"/api/v1/decks/{deck['id']}/"
     changed = alice.patch(url, {"variant": "old-style"}, format="json")
     assert changed.status_code == 200
@@ -180,15 +190,7 @@ def test_patch_changes_the_variant_and_refuses_one_the_game_lacks(alice):
 
 
 def test_create_refuses_a_variant_the_game_lacks_on_the_variant_field(alice):
-    body = {
-        "game": "regality-vs-religion",
-        "name": "Regality",
-        "variant": "xx",
-        "decklist": (
-            Path(settings.FIXTURES_DIR) / "decks/regality-vs-religion/legal-regality-standard.txt"
-        ).read_text(encoding="utf-8"),
-    }
-    refused = alice.post("/api/v1/decks/", body, format="json")
+    refused = alice.post("/api/v1/decks/", regality_body(variant="xx"), format="json")
     assert refused.status_code == 400
     [error] = refused.json()["errors"]
     assert error["field"] == "variant" and "has no variant 'xx'" in error["detail"]
@@ -796,14 +798,7 @@ def test_a_deck_stored_with_a_variant_its_game_lacks_is_judged_not_refused(alice
     shows the same instead of failing, and the stored deck is left as it was."""
     from decks.models import Deck
 
-    body = {
-        "game": "regality-vs-religion",
-        "name": "Regality",
-        "decklist": (
-            Path(settings.FIXTURES_DIR) / "decks/regality-vs-religion/legal-regality-standard.txt"
-        ).read_text(encoding="utf-8"),
-    }
-    deck = alice.post("/api/v1/decks/", body, format="json").json()
+    deck = create_regality(alice)
     Deck.objects.filter(pk=deck["id"]).update(variant="seven-a-side")
 
     response = alice.get(f"/api/v1/decks/{deck['id']}/validate/")
