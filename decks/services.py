@@ -29,6 +29,7 @@ from decks.decklist import (
     decklist_read,
     decklist_settings,
 )
+from decks.decklist.model import MAX_QUANTITY
 from decks.errors import DeckBusyError, DeckError, DeckPermissionError, DeckVersionConflict
 from decks.models import (
     Deck,
@@ -105,6 +106,7 @@ def _cards_for(game: Game, entries: list[DecklistEntry]) -> dict[tuple[int, str]
     index = card_index(game.slug)
     rules = rules_for(game.slug)
     wanted: dict[tuple[int, str], int] = {}
+    names: dict[tuple[int, str], str] = {}
     problems = []
     for entry in entries:
         card = index.lookup(entry.name)
@@ -119,6 +121,14 @@ def _cards_for(game: Game, entries: list[DecklistEntry]) -> dict[tuple[int, str]
             continue
         key = (card.id, entry.zone if rules.zones else "")
         wanted[key] = wanted.get(key, 0) + entry.quantity
+        names[key] = card.name
+    # The lines of one card add up (a list may name it twice): the sum is what a deck holds,
+    # and a deck holds what its export can say again (``MAX_COPIES``, the readers' bound).
+    problems.extend(
+        f"a deck holds at most {MAX_COPIES} copies of {names[key]}: the list gives {count}"
+        for key, count in wanted.items()
+        if count > MAX_COPIES
+    )
     if problems:
         raise DeckError(problems)
     return wanted
@@ -174,7 +184,9 @@ def deck_hash(entries: Iterable[Any] | Mapping[str, int]) -> str:
 # its ``DeckVersion`` snapshot). The unique (deck, number) constraint on versions is the last
 # guard: two writes can never both record the same version.
 
-MAX_COPIES = 999
+#: the copies of one card a deck holds at most: what a decklist line may say, so that every
+#: stored deck reads back from its own export
+MAX_COPIES = MAX_QUANTITY
 
 
 def _write(func: Callable[..., T]) -> Callable[..., T]:

@@ -842,3 +842,31 @@ def test_a_deck_name_is_one_line(alice, name):
         assert "at character 6" in json.dumps(response.json())
     assert alice.get("/api/v1/decks/?mine=true").json()["count"] == 1
     assert alice.get(f"/api/v1/decks/{deck['id']}/").json()["name"] == "Bison Pressure"
+
+
+def test_a_list_naming_a_card_twice_holds_no_more_copies_than_a_deck_may(alice):
+    """The lines of one card add up, and a deck holds at most 999 copies of a card, as a line
+    may say: two lines of 999 Stamp Act are refused on creation and on a replacement, so every
+    stored deck reads back from its own export."""
+    twice = "999 Stamp Act\n999 Stamp Act\n"
+    refused = alice.post(
+        "/api/v1/decks/", {"game": GAME, "name": "Big", "decklist": twice}, format="json"
+    )
+    deck = create(alice)
+    replaced = alice.patch(
+        f"/api/v1/decks/{deck['id']}/",
+        {"decklist": twice},
+        format="json",
+        HTTP_IF_MATCH=f'"deck-{deck["id"]}-v{deck["version"]}"',
+    )
+
+    for response in (refused, replaced):
+        assert response.status_code == 400
+        assert "at most 999 copies of Stamp Act: the list gives 1998" in json.dumps(response.json())
+    assert alice.get("/api/v1/decks/?mine=true").json()["count"] == 1
+    assert alice.get(f"/api/v1/decks/{deck['id']}/").json()["version"] == deck["version"]
+    # 999 in all, over two lines, is a deck the export says again
+    fine = create(alice, name="Many", decklist="500 Stamp Act\n499 Stamp Act\n")
+    text = alice.get(f"/api/v1/decks/{fine['id']}/export/?kind=text").content.decode()
+    again = create(alice, name="Again", decklist=text)
+    assert [(c["name"], c["quantity"]) for c in again["cards"]] == [("Stamp Act", 999)]
