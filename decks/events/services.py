@@ -24,6 +24,7 @@ from decks.decklist import (
     ParseProblem,
     decklist_entries,
     decklist_read,
+    decklist_settings,
 )
 from decks.events.errors import (
     EventConflictError,
@@ -406,8 +407,9 @@ def registration_submit(
     """Submit (or resubmit before the deadline) a decklist for an event; judge it on the event date.
 
     After the deadline the registration is locked: ``RegistrationLockedError``. An unreadable
-    decklist raises ``DecklistParseError``, and so does one without a single card (empty, or
-    only comments and blank lines): the previous registration, if any, stays as it was. A
+    decklist raises ``DecklistParseError``, and so does one that says it is for another game
+    or holds not a single card (empty, or only comments and blank lines): the previous
+    registration, if any, stays as it was. A
     readable but illegal one (unknown cards included) is stored with its verdict: ``legal`` and
     the violations, which the player is shown.
     """
@@ -418,6 +420,9 @@ def registration_submit(
             [f"the decklist deadline ({event.decklist_deadline.isoformat()}) has passed"]
         )
     parsed = decklist_read(decklist, kind)  # type: ignore[arg-type]
+    # A list that says it is for another game is refused before anything else, as everywhere
+    # (the event's own format and day judge it, whatever else the list says of itself).
+    decklist_settings(parsed, event.game.slug)
     if not parsed.entries:
         raise DecklistParseError([ParseProblem(0, EMPTY_REGISTRATION)])
     entries = decklist_entries(event.game.slug, parsed)

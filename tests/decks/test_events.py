@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cards.models import Card
+from decks.decklist import DecklistParseError
 from decks.events.errors import (
     EventConflictError,
     EventError,
@@ -128,6 +129,30 @@ def test_garbage_is_registered_as_illegal_saying_why(event, other_player):
     assert {"unknown-card", "deck-size", "ua-count"} <= codes
     unknown = next(v for v in registration.verdict["violations"] if v["code"] == "unknown-card")
     assert "Flux Capacitor" in unknown["message"]
+
+
+@pytest.mark.parametrize(
+    ("decklist", "kind"),
+    [
+        ("# game: rival-realms\n1 Grain Tithe\n", "text"),
+        ('{"game": "rival-realms", "cards": [{"name": "Grain Tithe", "quantity": 1}]}', "json"),
+    ],
+)
+def test_a_list_for_another_game_is_refused_and_the_registration_kept(
+    event, other_player, decklist, kind
+):
+    """A list that says it is another game's is refused as it is everywhere else (the
+    validator, a new deck): it would only be judged a pile of unknown cards, and a player who
+    pasted the wrong list would lose the legal one they had registered."""
+    kept = register(event, other_player)
+
+    with pytest.raises(DecklistParseError, match="this decklist is for rival-realms"):
+        registration_submit(
+            event=event, player=other_player, decklist=decklist, kind=kind, now=BEFORE
+        )
+
+    registration = Registration.objects.get(event=event, player=other_player)
+    assert registration.legal and registration.decklist == kept.decklist
 
 
 def test_resubmitting_before_the_deadline_replaces_the_list(event, other_player):
