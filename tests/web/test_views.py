@@ -418,6 +418,20 @@ def test_paste_adds_or_replaces(alice, user):
     assert list(deck.cards.values_list("card__name", "quantity")) == [("Eagle Dive", 2)]
 
 
+def test_replacing_with_a_list_of_comments_alone_is_refused_and_empties_nothing(alice, user):
+    """A pasted list without a card (comments and blank lines) is refused as an empty box is:
+    replacing the deck with it would leave the deck empty, a step no one means by a paste."""
+    deck = make_deck(user, name="Paste", sample_name="legal-eagle-control")
+    posted = {"decklist": "# my notes\n\n", "mode": "replace", "kind": "text"}
+
+    refused = alice.post(reverse("deck-paste", args=[deck.pk]), {**posted, "version": deck.version})
+
+    assert refused.status_code == 422
+    assert "The list holds no card, only comments or blank lines" in refused.content.decode()
+    deck.refresh_from_db()
+    assert sum(deck.cards.values_list("quantity", flat=True)) == 60 and deck.version == 1
+
+
 def test_paste_a_malformed_list_shows_every_line_and_changes_nothing(alice, legal_deck):
     response = alice.post(
         reverse("deck-paste", args=[legal_deck.pk]),

@@ -411,6 +411,13 @@ def deck_card_set_view(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     return _workspace_response(request, deck, notice=notice)
 
 
+#: why a replacement by a list without a card is refused (it would empty the deck)
+EMPTY_REPLACEMENT = (
+    "The list holds no card, only comments or blank lines: replacing the deck with it would "
+    "empty it. Paste the cards, or remove cards one by one to empty the deck."
+)
+
+
 @login_required
 @require_POST
 def deck_paste(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
@@ -425,6 +432,9 @@ def deck_paste(request: HtmxHttpRequest, pk: int) -> HttpResponseBase:
     opened = form.cleaned_data.get("version")
     replace = form.cleaned_data["mode"] == "replace"
     try:
+        if replace and not decklist_read(text, kind).entries:  # type: ignore[arg-type]
+            # only comments or blank lines: as an empty box, it is no list to replace with
+            return _workspace_response(request, deck, errors=[EMPTY_REPLACEMENT], paste_form=form)
         if replace:
             deck = deck_cards_replace(
                 deck=deck,
