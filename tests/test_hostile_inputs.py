@@ -98,6 +98,7 @@ HOSTILE_TEXT = [
     "x" * 5000,
     "9" * 5000,  # more digits than int() reads (Python's int_max_str_digits)
     "\u0663",  # ARABIC-INDIC DIGIT THREE: str.isdigit() says yes, and int() reads it
+    "\u00b2",  # SUPERSCRIPT TWO: str.isdigit() says yes, and int() refuses it
     "a\r\nX-Injected: 1",  # a value copied into a header (Django refuses newlines there: a 500)
 ]
 # The admin's forms and filters get fewer (the admin's code is Django's; what is left still reaches
@@ -107,7 +108,7 @@ HOSTILE_TEXT = [
 ADMIN_LEFT_OUT = {"0", str(-(2**63) - 1), "1e3", "1.5", "\u202eevil\u202c", "😀", "9" * 5000}
 ADMIN_TEXT = [value for value in HOSTILE_TEXT if value not in ADMIN_LEFT_OUT]
 # The values also sent in each parameter alone (the rest at once, in every parameter together).
-ALONE_TEXT = [str(2**63), "-1", "abc", "a\x00b"]
+ALONE_TEXT = [str(2**63), "-1", "abc", "a\x00b", "\u00b2"]
 # Raw query strings that text values cannot express (undecodable bytes, repeated keys).
 RAW_QUERY_SUFFIXES = ["=%ED%A0%80", "=%FF%FE", "=1&{key}=2", "[]=1", "=%00"]
 NESTED_LIST = "[" * DEEP + "]" * DEEP

@@ -115,7 +115,11 @@ _filters: GenerationMemo[_FiltersKey, SafeString] = GenerationMemo(
 
 def _chosen(value: Any) -> str | None:
     # only an id can match an option (``row.pk|stringformat:"s"``): anything else selects none
-    return value if isinstance(value, str) and value.isdigit() and len(value) <= 10 else None
+    return (
+        value
+        if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 10
+        else None
+    )
 
 
 def card_filters_html(

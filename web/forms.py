@@ -225,7 +225,8 @@ class CardBrowserForm(forms.Form):
         known = vocabularies()
         for name, kind in self.GAME_FILTERS.items():
             value = str(data.get(name) or "")
-            row = known.by_id[kind].get(int(value)) if value.isdigit() and len(value) < 10 else None
+            digits = value.isascii() and value.isdigit() and len(value) < 10
+            row = known.by_id[kind].get(int(value)) if digits else None
             if row is not None and row.game_id != game.pk:
                 del data[name]
         return data

@@ -107,7 +107,7 @@ def table_for(
 def parse_viewer(raw: str, players: int) -> int | None:
     """A ``view`` parameter as a seat (``"1"`` is seat 0) or None for the open view; anything
     else (or a seat the game does not have) is the open view."""
-    if raw.isdigit() and 1 <= int(raw) <= players:
+    if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= players:
         return int(raw) - 1
     return None
 

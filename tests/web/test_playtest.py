@@ -172,8 +172,11 @@ def test_cards_are_turned_only_in_play_and_only_where_the_game_turns_them(alice,
 
 def test_bad_counter_changes_are_refused(alice, user):
     _, url, _ = _open(alice, user, "rival-realms")
-    for data in ({"counter": 9, "delta": 1}, {"counter": 0, "delta": "x"}):
-        assert alice.post(url, {"op": "counter", **data}).status_code == 400
+    # "\u00b2" (a superscript two) is a digit to str.isdigit() that int() refuses: once a 500
+    for data in ({"counter": 9, "delta": 1}, {"counter": 0, "delta": "x"}, {"counter": "\u00b2"}):
+        assert alice.post(url, {"op": "counter", "delta": 1, **data}).status_code == 400
+    moved = alice.post(url, {"op": "move", "source": "hand", "index": "\u00b2", "target": "draw"})
+    assert moved.status_code == 400
     assert _counters(alice.get(url)) == {"Life": STARTING_LIFE, "Supply": 0}
 
 

@@ -62,7 +62,12 @@ class Action(NamedTuple):
     def parse(cls, text: str) -> Action:
         """Read an action back from its ``str()`` (integer-looking arguments become ints)."""
         kind, *args = text.split()
-        return cls(kind, tuple(int(a) if a.lstrip("-").isdigit() else a for a in args))
+        return cls(
+            kind,
+            tuple(
+                int(a) if a.lstrip("-").isascii() and a.lstrip("-").isdigit() else a for a in args
+            ),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -196,7 +196,7 @@ def _card(layout: dict[str, Any], data: Mapping[str, Any], key: str = "source") 
     if zone_id not in layout["zones"]:
         raise PlaytestError("There is no such zone.")
     raw = str(data.get("index", ""))
-    if not raw.isdigit() or int(raw) >= len(layout["zones"][zone_id]):
+    if not (raw.isascii() and raw.isdigit()) or int(raw) >= len(layout["zones"][zone_id]):
         raise PlaytestError("That card is no longer there: the layout below is the current one.")
     return zone_id, int(raw)
 
@@ -226,7 +226,7 @@ def _tap(rules: Playtest, layout: dict[str, Any], data: Mapping[str, Any]) -> No
 
 def _counter(rules: Playtest, layout: dict[str, Any], data: Mapping[str, Any]) -> None:
     raw, delta = str(data.get("counter", "")), str(data.get("delta", ""))
-    if not raw.isdigit() or int(raw) >= len(rules.counters):
+    if not (raw.isascii() and raw.isdigit()) or int(raw) >= len(rules.counters):
         raise PlaytestError("There is no such counter.")
     try:
         step = int(delta)

@@ -30,7 +30,7 @@ def parse_decklist(text: str) -> dict[str, int]:
         if not line or line.startswith(("#", "[")):
             continue
         count, _, name = line.partition(" ")
-        if not count.isdigit() or not name.strip():
+        if not (count.isascii() and count.isdigit()) or not name.strip():
             raise ValueError(f"not a decklist line: {line!r}")
         deck[name.strip()] = deck.get(name.strip(), 0) + int(count)
     return deck
