@@ -3,15 +3,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 
 class DeckError(ValueError):
-    """A deck change that cannot be made; ``problems`` says why, one line each."""
+    """A deck change that cannot be made; ``problems`` says why, one line each, and ``fields``
+    which input a problem is about (``name``, ``zone``, ``quantity``, ...) where it is one
+    field's, so a form or an API answer says it beside that field."""
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], fields: Mapping[str, str] | None = None):
         self.problems = problems
+        self.fields = dict(fields or {})
         super().__init__("; ".join(problems))
+
+    @classmethod
+    def about(cls, field: str, problem: str) -> DeckError:
+        """One problem with one field."""
+        return cls([problem], {problem: field})
 
 
 class DeckPermissionError(PermissionError):

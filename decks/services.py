@@ -302,9 +302,17 @@ def _bump(
     return deck
 
 
+def _name_problems(name: str) -> list[str]:
+    """What is wrong with a deck's name (none when it is a name)."""
+    if not name.strip():
+        return ["a deck needs a name"]
+    broken = one_line_problem(name.strip(), "a deck name")
+    return [broken] if broken is not None else []
+
+
 def _whole(value: Any, low: int, high: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise DeckError([f"{what} must be a whole number from {low} to {high}"])
+        raise DeckError.about(what, f"{what} must be a whole number from {low} to {high}")
     return value
 
 
@@ -330,16 +338,15 @@ def _zone_of(deck: Deck, zone: str) -> str:
     rules = rules_for(deck.game.slug)
     if not rules.zones:
         if zone:
-            raise DeckError(
-                [
-                    f"{deck.game.name} decks have no zones, so zone {zone!r} means nothing: "
-                    "leave the zone empty"
-                ]
+            raise DeckError.about(
+                "zone",
+                f"{deck.game.name} decks have no zones, so zone {zone!r} means nothing: "
+                "leave the zone empty",
             )
         return ""
     zone = zone or rules.zones[0]
     if zone not in rules.zones:
-        raise DeckError([f"{deck.game.name} has no zone {zone!r}"])
+        raise DeckError.about("zone", f"{deck.game.name} has no zone {zone!r}")
     return zone
 
 
@@ -366,25 +373,23 @@ def deck_create(
     game = _game(game)
     parsed = _read(decklist, kind)
     own = decklist_settings(parsed, game.slug)
-    problems = []
+    problems: dict[str, str] = {}  # each problem, and the field it is about
     if format is None and own.format:
         format = Format.objects.filter(game=game, slug=own.format).first()
         if format is None:
-            problems.append(f"the decklist's format {own.format!r} is not a format of {game.name}")
+            wrong = f"the decklist's format {own.format!r} is not a format of {game.name}"
+            problems[wrong] = "decklist"
     variant = variant or own.variant or ""
-    if not name.strip():
-        problems.append("a deck needs a name")
-    elif (broken := one_line_problem(name.strip(), "a deck name")) is not None:
-        problems.append(broken)
+    problems.update(dict.fromkeys(_name_problems(name), "name"))
     setup = format_and_variant_problems(game, format, variant)
     if "format" in setup:
-        problems.append(setup["format"])
+        problems[setup["format"]] = "format"
     if visibility not in Visibility.values:
-        problems.append(f"visibility must be one of {', '.join(Visibility.values)}")
+        problems[f"visibility must be one of {', '.join(Visibility.values)}"] = "visibility"
     if "variant" in setup:
-        problems.append(setup["variant"])
+        problems[setup["variant"]] = "variant"
     if problems:
-        raise DeckError(problems)
+        raise DeckError(list(problems), problems)
     wanted = _cards_for(game, decklist_entries(game.slug, parsed))
     deck = Deck.objects.create(
         owner=owner,
@@ -683,18 +688,17 @@ def deck_update(
     and the deck has moved on since.
     """
     deck = _locked_for_write(deck, actor, expected_version)
-    problems = []
-    if name is not None and not name.strip():
-        problems.append("a deck needs a name")
-    elif name is not None and (broken := one_line_problem(name.strip(), "a deck name")):
-        problems.append(broken)
+    problems: dict[str, str] = {}  # each problem, and the field it is about
+    if name is not None:
+        problems.update(dict.fromkeys(_name_problems(name), "name"))
     if visibility is not None and visibility not in Visibility.values:
-        problems.append(f"visibility must be one of {', '.join(Visibility.values)}")
-    problems.extend(format_and_variant_problems(deck.game, format, variant or "").values())
+        problems[f"visibility must be one of {', '.join(Visibility.values)}"] = "visibility"
+    setup = format_and_variant_problems(deck.game, format, variant or "")
+    problems.update({text: field for field, text in setup.items()})
     if decklist is not None and card_changes is not None:
-        problems.append("give either a decklist or card changes, not both")
+        problems["give either a decklist or card changes, not both"] = "decklist"
     if problems:
-        raise DeckError(problems)
+        raise DeckError(list(problems), problems)
     wanted = None
     if decklist is not None:
         wanted = _cards_for(deck.game, decklist_entries(deck.game.slug, _read(decklist, kind)))

@@ -133,7 +133,10 @@ def _deck_problem(exc: Exception, field: str = "decklist") -> ValidationError:
     if isinstance(exc, DecklistParseError):
         return ValidationError({field: [str(problem) for problem in exc.problems]})
     if isinstance(exc, DeckError):
-        return ValidationError({field: list(exc.problems)})
+        by_field: dict[str, list[str]] = {}
+        for problem in exc.problems:  # beside the field a problem is about, where it is one's
+            by_field.setdefault(exc.fields.get(problem, field), []).append(problem)
+        return ValidationError(by_field)
     return ValidationError({field: [str(exc)]})
 
 

@@ -838,8 +838,9 @@ def test_a_deck_name_is_one_line(alice, name):
 
     assert refused.status_code == 400 and changed.status_code == 400
     for response in (refused, changed):
-        assert "a deck name is one line" in json.dumps(response.json())
-        assert "at character 6" in json.dumps(response.json())
+        [error] = response.json()["errors"]
+        assert error["field"] == "name"  # beside the field it is about, not the decklist
+        assert "a deck name is one line" in error["detail"] and "at character 6" in error["detail"]
     assert alice.get("/api/v1/decks/?mine=true").json()["count"] == 1
     assert alice.get(f"/api/v1/decks/{deck['id']}/").json()["name"] == "Bison Pressure"
 
@@ -870,3 +871,15 @@ def test_a_list_naming_a_card_twice_holds_no_more_copies_than_a_deck_may(alice):
     text = alice.get(f"/api/v1/decks/{fine['id']}/export/?kind=text").content.decode()
     again = create(alice, name="Again", decklist=text)
     assert [(c["name"], c["quantity"]) for c in again["cards"]] == [("Stamp Act", 999)]
+
+
+def test_a_card_added_to_a_zone_its_game_lacks_is_refused_on_the_zone_field(alice):
+    deck = create(alice)
+
+    refused = alice.post(
+        f"/api/v1/decks/{deck['id']}/cards/", {"name": "Eagle Dive", "zone": "main"}, format="json"
+    )
+
+    assert refused.status_code == 400
+    [error] = refused.json()["errors"]
+    assert error["field"] == "zone" and "decks have no zones" in error["detail"]
