@@ -7,13 +7,13 @@ from collections.abc import Iterable, Mapping
 
 
 class DeckError(ValueError):
-    """A deck change that cannot be made; ``problems`` says why, one line each, and ``fields``
+    """A deck change that cannot be made; ``problems`` says why, one line each, and ``field_of``
     which input a problem is about (``name``, ``zone``, ``quantity``, ...) where it is one
     field's, so a form or an API answer says it beside that field."""
 
-    def __init__(self, problems: list[str], fields: Mapping[str, str] | None = None):
+    def __init__(self, problems: list[str], field_of: Mapping[str, str] | None = None):
         self.problems = problems
-        self.fields = dict(fields or {})
+        self.field_of = dict(field_of or {})
         super().__init__("; ".join(problems))
 
     @classmethod

@@ -135,7 +135,7 @@ def _deck_problem(exc: Exception, field: str = "decklist") -> ValidationError:
     if isinstance(exc, DeckError):
         by_field: dict[str, list[str]] = {}
         for problem in exc.problems:  # beside the field a problem is about, where it is one's
-            by_field.setdefault(exc.fields.get(problem, field), []).append(problem)
+            by_field.setdefault(exc.field_of.get(problem, field), []).append(problem)
         return ValidationError(by_field)
     return ValidationError({field: [str(exc)]})
 

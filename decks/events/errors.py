@@ -17,8 +17,8 @@ class EventError(DeckError):
     """An event change that cannot be made as asked (400): ``fields`` maps each field to why."""
 
     def __init__(self, fields: dict[str, str]):
+        super().__init__(list(fields.values()), {text: field for field, text in fields.items()})
         self.fields = dict(fields)
-        super().__init__(list(self.fields.values()))
 
 
 class EventConflictError(EventError):
