@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -249,6 +249,18 @@ class DecklistInputMixin(forms.Form):
         label="File format",
         help_text="How the decklist or file is written (not the game format).",
     )
+
+    def add_decklist_problems(
+        self, problems: Iterable[str], fields: Mapping[str, str] | None = None, source: str = ""
+    ) -> None:
+        """Say each problem of a refused list beside its field (so the box is marked invalid
+        and names the problems): the field ``fields`` names for it where this form has that
+        field, else the one the list came from (``source``, by default the file where one was
+        uploaded, else the text box)."""
+        source = source or ("file" if self.cleaned_data.get("file") else "decklist")
+        for problem in problems:
+            field = (fields or {}).get(problem, source)
+            self.add_error(field if field in self.fields else source, problem)
 
     def decklist_text(self) -> tuple[str, str]:
         """``(text, kind)`` of the decklist given, the upload winning over the text box."""

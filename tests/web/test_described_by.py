@@ -50,3 +50,32 @@ def test_table_cards_name_notes_only_where_a_card_has_them(alice, user):
     html = alice.get(reverse("deck-test-hands", args=[deck.pk]), {"seed": 3}).content.decode()
     assert 'class="tcard' in html
     assert _dangling(html) == []
+
+
+def _tag(html: str, name: str) -> str:
+    at = html.index(f'name="{name}"')
+    return html[html.rindex("<", 0, at) : html.index(">", at) + 1]
+
+
+def test_a_refused_decklist_is_said_beside_its_box_which_is_marked_invalid(alice):
+    """A list that cannot be read, or names cards the game lacks, is told beside the text box
+    (marked invalid, and described by the problems), as a bad name or date is beside theirs,
+    and not only in an alert at the top of the page."""
+    response = alice.post(
+        reverse("deck-new"),
+        {
+            "name": "Odd",
+            "game": "revolt-n-reign",
+            "visibility": "private",
+            "decklist": "0 Stamp Act",
+            "kind": "text",
+        },
+    )
+
+    assert response.status_code == 400
+    html = response.content.decode()
+    box = _tag(html, "decklist")
+    assert 'aria-invalid="true"' in box and "id_decklist_error" in box
+    error = html[html.index('id="id_decklist_error"') :]
+    assert "line 1: quantity 0 is not between 1 and 999" in error[: error.index("</div>")]
+    assert _dangling(html) == []

@@ -303,9 +303,10 @@ def deck_new(request: HtmxHttpRequest) -> HttpResponse:
                 visibility=form.cleaned_data["visibility"],
                 variant=variant,
             )
-        except (DecklistParseError, DeckError, DeckBusyError) as error:
-            errors = _problems(error)
-            status = BUSY if isinstance(error, DeckBusyError) else 400
+        except DeckBusyError as error:
+            errors, status = [str(error)], BUSY
+        except (DecklistParseError, DeckError) as error:
+            form.add_decklist_problems(_problems(error), getattr(error, "field_of", None))
         else:
             return redirect("deck-detail", pk=deck.pk)
     return render(

@@ -367,7 +367,8 @@ def event_register(request: HttpRequest, pk: int) -> HttpResponseBase:
         return _event_page(request, event, form=form, status=400)
     text, kind = form.decklist_text()
     chosen = form.cleaned_data.get("deck")
-    if not text.strip() and chosen:
+    text_given = bool(text.strip())
+    if not text_given and chosen:
         deck = next((d for d in decks if d.pk == chosen), None)
         if deck is None:
             return _event_page(
@@ -381,8 +382,10 @@ def event_register(request: HttpRequest, pk: int) -> HttpResponseBase:
     except RegistrationLockedError as error:
         return _event_page(request, event, form=form, errors=list(error.problems), status=409)
     except DecklistParseError as error:
-        problems = [str(p) for p in error.problems]
-        return _event_page(request, event, form=form, errors=problems, status=400)
+        form.add_decklist_problems(
+            [str(p) for p in error.problems], source="" if text_given else "deck"
+        )
+        return _event_page(request, event, form=form, status=400)
     _verdict_message(request, registration)
     return redirect("event-detail", pk=event.pk)
 
