@@ -180,8 +180,10 @@ def test_revert_to_an_old_version_from_the_versions_page(alice, legal_deck):
     page = alice.get(reverse("deck-versions", args=[legal_deck.pk])).content.decode()
     assert 'aria-label="Revert to version 1"' in page
     assert f'aria-label="Revert to version {legal_deck.version}"' not in page  # the current one
+    assert '<input type="hidden" name="version" value="3">' in page  # the version shown
 
-    response = alice.post(reverse("deck-revert", args=[legal_deck.pk, 1]), follow=True)
+    url = reverse("deck-revert", args=[legal_deck.pk, 1])
+    response = alice.post(url, {"version": "3"}, follow=True)
     assert "Reverted to version 1: saved as version 4." in response.content.decode()
     legal_deck.refresh_from_db()
     assert legal_deck.version == 4
@@ -189,11 +191,34 @@ def test_revert_to_an_old_version_from_the_versions_page(alice, legal_deck):
         (r.card.name, r.zone): r.quantity for r in legal_deck.cards.select_related("card")
     } == original
     assert legal_deck.versions.get(number=4).note == "reverted to version 1"
-    again = alice.post(reverse("deck-revert", args=[legal_deck.pk, 1]), follow=True)
+    again = alice.post(url, {"version": "4"}, follow=True)
     assert "already holds the cards of version 1" in again.content.decode()
-    missing = alice.post(reverse("deck-revert", args=[legal_deck.pk, 99]))
+    missing = alice.post(reverse("deck-revert", args=[legal_deck.pk, 99]), {"version": "4"})
     assert missing.status_code == 400
     assert "has no version 99" in missing.content.decode()
+
+
+def test_a_revert_from_a_history_page_the_deck_has_moved_on_from_changes_nothing(alice, legal_deck):
+    """A revert replaces the whole list: one asked from a page shown before a later change
+    (another tab) is refused, saying so, and the later change stays; one without the version
+    the page showed is refused too."""
+    set_url = reverse("deck-card-set", args=[legal_deck.pk])
+    alice.post(set_url, {"card": "Eagle Dive", "quantity": "0"}, **HX)  # version 2, then
+    alice.post(set_url, {"card": "Talon Strike", "quantity": "4"}, **HX)  # 3, from another tab
+    url = reverse("deck-revert", args=[legal_deck.pk, 1])
+
+    stale = alice.post(url, {"version": "2"}, follow=True)
+    bare = alice.post(url)
+
+    assert "Nothing was reverted: the deck changed after this page was shown" in (
+        stale.content.decode()
+    )
+    assert bare.status_code == 400 and "needs the version the history page showed" in (
+        bare.content.decode()
+    )
+    legal_deck.refresh_from_db()
+    assert legal_deck.version == 3
+    assert legal_deck.cards.get(card__name="Talon Strike").quantity == 4
 
 
 def test_only_the_owner_may_revert(client, other_user, legal_deck):

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from accounts.users import signed_in
 from cards.selectors import card_autocomplete
+from common.inputs import ParameterError, bounded_int
 from decks.decklist import EXPORT_TYPES, DecklistParseError, decklist_read, decklist_settings
 from decks.models import Deck, DeckVersion
 from decks.selectors import (
@@ -560,12 +561,34 @@ def deck_versions_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def deck_revert_view(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponseBase:
-    """Make the deck's cards those of an earlier version again, as a new version."""
+    """Make the deck's cards those of an earlier version again, as a new version. The form
+    names the version the history page showed: a revert replaces the whole list, so one made
+    from a page the deck has moved on from since is refused rather than undo changes unseen."""
     deck = _owned_deck(request, pk)
     try:
-        reverted = deck_revert(deck=deck, number=number, actor=request.user)
+        shown = bounded_int(request.POST.get("version"), name="version", lo=1)
+    except ParameterError:
+        return render(
+            request,
+            "web/message.html",
+            {
+                "title": "Cannot revert",
+                "text": "A revert needs the version the history page showed, and this request "
+                "had none: open the history again and revert from there. Nothing was changed.",
+            },
+            status=400,
+        )
+    try:
+        reverted = deck_revert(deck=deck, number=number, actor=request.user, expected_version=shown)
     except DeckBusyError as error:
         messages.error(request, str(error))
+        return redirect("deck-versions", pk=pk)
+    except DeckVersionConflict as error:
+        messages.error(
+            request,
+            f"Nothing was reverted: the deck changed after this page was shown (it is now at "
+            f"version {error.current}). Look at its history as it is now, then revert.",
+        )
         return redirect("deck-versions", pk=pk)
     except DeckError as error:
         return render(
