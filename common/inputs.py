@@ -228,7 +228,11 @@ def one_line_problem(text: str, what: str) -> str | None:
     headers such as ``# name: ...``), or None: a line break or another control character would
     start a new line of an exported list, or hide in a page."""
     for index, char in enumerate(text):
-        if unicodedata.category(char) == "Cc" and char != "\t":
-            shown = "a line break" if char in "\r\n" else f"a control character (U+{ord(char):04X})"
+        kind = unicodedata.category(char)
+        if kind in ("Zl", "Zp") or char in "\r\n":  # U+2028 and U+2029 end a line too
+            shown = f"a line break (U+{ord(char):04X})" if kind in ("Zl", "Zp") else "a line break"
+            return f"{what} is one line: it holds {shown} at character {index + 1}"
+        if kind == "Cc" and char != "\t":
+            shown = f"a control character (U+{ord(char):04X})"
             return f"{what} is one line: it holds {shown} at character {index + 1}"
     return None

@@ -823,7 +823,9 @@ def test_a_deck_stored_with_a_variant_its_game_lacks_is_judged_not_refused(alice
     assert Deck.objects.get(pk=deck["id"]).variant == "seven-a-side"
 
 
-@pytest.mark.parametrize("name", ["Bison\nPressure", "Bison\r\nPressure", "Bison\x1bPressure"])
+@pytest.mark.parametrize(
+    "name", ["Bison\nPressure", "Bison\r\nPressure", "Bison\x1bPressure", "Bison\u2028Pressure"]
+)
 def test_a_deck_name_is_one_line(alice, name):
     """A name is written into the export's ``# name:`` line: a line break in it would start a
     line of its own there (a ``# format:`` of the name's choosing, say). It is refused, saying
