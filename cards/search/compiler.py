@@ -8,6 +8,7 @@ no game knows raises ``QueryError`` pointing at it. Name fragments go through th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,8 @@ from cards.vocabulary import vocabularies
 
 EQUALITY = {":", "="}
 ORDERING = {"<", "<=", ">", ">="}
+#: a number a query compares with: ASCII digits, a minus sign at most
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 _LOOKUPS = {":": "exact", "=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 
 
@@ -256,6 +259,8 @@ class _Compiler:
 
     def _parse_int(self, node: Comparison) -> int:
         try:
+            if not WHOLE_NUMBER.fullmatch(node.value.strip()):
+                raise ValueError(node.value)  # int() also reads "1_0" and "+5"
             value = int(node.value.strip())
         except ValueError:
             raise self.ctx.error(

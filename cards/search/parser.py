@@ -143,6 +143,10 @@ def _at(token: Token) -> int:
 
 
 class _ToAst(Transformer):
+    def __init__(self, query: str) -> None:
+        super().__init__()
+        self.query = query
+
     def start(self, items: list[Node]) -> Node:
         return items[0] if items else MatchAll(position=0)
 
@@ -161,6 +165,17 @@ class _ToAst(Transformer):
 
     def word(self, items: list[Token]) -> Node:
         (token,) = items
+        if str(token).lower() in ("and", "or"):
+            # the lexer reads AND and OR as words only where no operator fits: first, after
+            # "(", after another operator or NOT; there they join nothing (a dangling operator)
+            raise QuerySyntaxError(
+                f"{str(token).upper()} at column {_at(token) + 1} joins two terms, and there "
+                f'is none before it: put one there, or quote it ("{token}") to search the word.',
+                query=self.query,
+                position=_at(token),
+                length=len(token),
+                expected=["a search term"],
+            )
         return Text(position=_at(token), text=str(token))
 
     def phrase(self, items: list[Token]) -> Node:
@@ -261,11 +276,20 @@ def parse_query(query: str) -> Node:
                 )
         elif char == ")" and not in_phrase:
             depth = max(0, depth - 1)
+    # Any Unicode space (a no-break space pasted from a page) separates terms as a space does;
+    # one character for one, so every position said in an error is the query's own.
+    spaced = "".join(" " if char.isspace() else char for char in query)
     try:
-        return _ToAst().transform(_parser().parse(query))
+        return _ToAst(query).transform(_parser().parse(spaced))
     except UnexpectedInput as exc:
         raise _syntax_error(query, exc) from None
-    except (RecursionError, VisitError):
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, QuerySyntaxError):
+            raise exc.orig_exc from None
+        raise QuerySyntaxError(
+            "The query nests too deeply.", query=query, position=0, length=len(query)
+        ) from None
+    except RecursionError:
         raise QuerySyntaxError(
             "The query nests too deeply.", query=query, position=0, length=len(query)
         ) from None

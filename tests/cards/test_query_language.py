@@ -35,10 +35,32 @@ def test_implicit_and_binds_tighter_than_or():
     assert tree.items[1] == Text(position=7, text="c")
 
 
-def test_lower_case_or_is_an_operator_between_terms_but_a_word_alone():
+def test_lower_case_or_is_an_operator_between_terms_and_a_word_when_quoted():
     assert isinstance(parse_query("a or b"), Or)
-    assert parse_query("or") == Text(position=0, text="or")
+    assert parse_query('"or"') == Text(position=0, text="or", quoted=True)
     assert parse_query("orange") == Text(position=0, text="orange")
+
+
+@pytest.mark.parametrize(
+    ("query", "column"),
+    [
+        ("or", 1),
+        ("AND t:attack", 1),
+        ("t:attack AND AND b:eagle", 14),
+        ("a OR OR b", 6),
+        ("(or b)", 2),
+        ("NOT and", 5),
+        ("a OR and b", 6),
+    ],
+)
+def test_and_or_joining_nothing_is_a_syntax_error_not_a_word(query, column):
+    """AND and OR join two terms; first, after "(", after another operator or after NOT they
+    join nothing. They were searched as the words "and" and "or" there, so "AND t:attack"
+    found 6 cards where "t:attack" finds 40; now the error says where, and how to search the
+    word."""
+    with pytest.raises(QuerySyntaxError, match=f"at column {column} joins two terms") as caught:
+        parse_query(query)
+    assert caught.value.column == column and "quote it" in caught.value.message
 
 
 def test_and_between_terms_is_the_implicit_and_and_upper_case_not_is_minus():
@@ -51,14 +73,21 @@ def test_and_between_terms_is_the_implicit_and_and_upper_case_not_is_minus():
     assert isinstance(tree, Or) and [item.text for item in tree.items[0].items] == ["a", "b"]
     assert parse_query("NOT t:attack") == Not(position=0, item=parse_query("    t:attack"))
     assert isinstance(parse_query("NOT (a OR b)").item, Or)
-    # alone, or in lower case for NOT, they stay words
-    assert parse_query("and") == Text(position=0, text="and")
+    # in lower case NOT stays a word (AND and OR joining nothing are errors: below)
     assert parse_query("not") == Text(position=0, text="not")
     assert parse_query("Notable android") == And(
         position=0, items=(Text(position=0, text="Notable"), Text(position=8, text="android"))
     )
     with pytest.raises(QuerySyntaxError, match="ended early"):
         parse_query("t:attack AND")
+
+
+def test_any_unicode_space_separates_terms_and_positions_stay_the_querys():
+    """A no-break space pasted from a page is a space (it was "Unexpected character '\\xa0'")."""
+    assert parse_query("t:attack\u00a0b:eagle") == parse_query("t:attack b:eagle")
+    with pytest.raises(QuerySyntaxError) as caught:
+        parse_query("a\u2003OR\u00a0OR b")
+    assert caught.value.column == 6 and caught.value.query == "a\u2003OR\u00a0OR b"
 
 
 def test_negation_parentheses_phrases_and_exact_names():
@@ -269,6 +298,8 @@ def test_alias_of_one_game_does_not_select_cards_of_another(mini):
         ("colr:red", 0, 4, "Unknown field 'colr'"),
         ("t:atack", 2, 5, "Did you mean 'attack'"),
         ("ip<=three", 4, 5, "needs a whole number"),
+        ("ip>=1_0", 4, 3, "needs a whole number"),  # int() reads it as 10
+        ("ip>=+5", 4, 2, "needs a whole number"),
         ("fire b:purple", 7, 6, "No branch is called 'purple'"),
         ("t>attack", 1, 1, "cannot be compared"),
         ("o>=x", 1, 2, "compares text"),
