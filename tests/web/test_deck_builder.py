@@ -249,6 +249,10 @@ def test_per_card_odds_and_the_custom_calculator(alice, legal_deck):
     # without htmx, the whole page with the answer
     page = alice.get(odds_url, query)
     assert page.status_code == 200 and 'data-testid="odds-answer"' in page.content.decode()
+    # the address alone (a bookmark, a shared link) opens the page with the calculator to fill
+    bare = alice.get(odds_url)
+    assert bare.status_code == 200 and "This field is required" not in bare.content.decode()
+    assert 'data-testid="odds-answer"' not in bare.content.decode()
     refused = alice.get(
         odds_url, {"cards": ["Not A Card"], "at_least": "1", "by": "turn", "turn": "1"}, **HX
     )
