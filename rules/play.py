@@ -250,9 +250,14 @@ def _advance(
             .get(pk=pk, owner_id=owner.pk)
         )
         if game.version != version:
+            when = (
+                "on an older position of the game (sent twice, or played in another tab)"
+                if version < game.version
+                else f"for position {version}, which the game has not reached"
+            )
             raise PlayConflict(
-                "This was chosen on an older position of the game (sent twice, or played in "
-                "another tab): nothing was changed. The page now shows the game as it stands."
+                f"This was chosen {when}: nothing was changed. The page now shows the game as "
+                "it stands."
             )
         if game.status != PlayedGame.Status.ACTIVE:
             raise PlayRefused("This game is over: no more moves can be made.")

@@ -292,9 +292,14 @@ def friend_table_move(
         if table.status == FriendTable.Status.FINISHED:
             raise TableRefused("This game is over: no more moves can be made.")
         if type(seen) is not int or seen != len(table.actions):
+            when = (
+                f"for position {seen}, which the game has not reached"
+                if type(seen) is int and seen > len(table.actions)
+                else "on an older position of the game"
+            )
             raise StaleMove(
-                "This move was chosen on an older position of the game: nothing was changed. "
-                "The table now shows the game as it stands."
+                f"This move was chosen {when}: nothing was changed. The table now shows the "
+                "game as it stands."
             )
         state = play_position(table)
         if state.current_player() != mine.engine_seat:

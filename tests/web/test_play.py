@@ -84,6 +84,12 @@ def test_stale_out_of_range_and_foreign_moves_are_refused_and_change_nothing(
     stale = move(alice, played, version=0)
     assert stale.status_code == 409
     assert "older position" in stale.content.decode()
+    # a version the game has not reached (a crafted form) is said as such
+    ahead = move(alice, played, version=played.version + 5)
+    assert ahead.status_code == 409
+    assert f"position {played.version + 5}, which the game has not reached" in (
+        ahead.content.decode()
+    )
     # an index past the last legal action
     out = move(alice, played, index=999)
     assert out.status_code == 400
@@ -321,3 +327,15 @@ def test_the_card_names_of_logs_and_choices_are_read_once_until_a_card_changes()
     assert old_key not in new_links.names
     with pytest.raises(TypeError):  # one process's copy for every request: nobody changes it
         renamed["x"] = card
+
+
+def test_a_game_the_site_does_not_have_is_said_above_the_picker(alice):
+    """A mistyped or old link (?game=nope) says so, rather than show the game picker alone."""
+    response = alice.get(reverse("play-home"), {"game": "nope"})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'data-testid="play-errors"' in page
+    assert "There is no game &#x27;nope&#x27; to play here" in page
+    assert 'name="game"' in page  # the picker is there to choose again
+    assert alice.get(reverse("play-home"), {"game": "rival-realms"}).status_code == 200

@@ -69,7 +69,12 @@ def play_home(request: HttpRequest) -> HttpResponse:
     """Your games (resume or replay) and the form that starts a new one (``deck``: the deck of
     yours it picks first)."""
     picked = {"deck": request.GET["deck"]} if request.GET.get("deck") else None
-    return home_page(request, request.GET.get("game", ""), posted=picked)
+    slug = request.GET.get("game", "")
+    if slug and slug not in {plugin.slug for plugin in matchup_plugins()}:
+        # a mistyped or old link: say so above the game picker rather than show it silently
+        text = f"There is no game {slug[:40]!r} to play here: pick one of these."
+        return home_page(request, "", errors={"game": [text]}, status=400)
+    return home_page(request, slug, posted=picked)
 
 
 #: the form's field of each part of a refusal (``PlayRefused.field``)
