@@ -78,8 +78,24 @@ class DecklistInputMixin(serializers.Serializer):
     kind = serializers.ChoiceField(choices=KINDS, default="text")
 
 
+class GameSlugField(serializers.SlugRelatedField):
+    """A game by its slug, looked up in the games every process keeps in memory
+    (``cards.vocabulary``, rebuilt when the catalogue's generation moves): no query. Answers
+    and an unknown slug is refused naming the games there are."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(slug_field="slug", queryset=Game.objects.all(), **kwargs)
+
+    def to_internal_value(self, data: Any) -> Game:
+        # the database compared the value's text with the slug column, whatever its type
+        game = game_by_slug(smart_str(data))
+        if game is None:
+            raise serializers.ValidationError(unknown_game_words(smart_str(data)))
+        return game
+
+
 class DeckCreateSerializer(DecklistInputMixin):
-    game = serializers.SlugRelatedField(slug_field="slug", queryset=Game.objects.all())
+    game = GameSlugField()
     name = serializers.CharField(max_length=120)
     format = serializers.SlugField(required=False, allow_null=True, help_text="Format slug.")
     description = serializers.CharField(required=False, allow_blank=True, default="")
@@ -249,22 +265,6 @@ class CalendarDateField(serializers.DateField):
                     code="invalid",
                 ) from None
         return super().to_internal_value(value)
-
-
-class GameSlugField(serializers.SlugRelatedField):
-    """A game by its slug, looked up in the games every process keeps in memory
-    (``cards.vocabulary``, rebuilt when the catalogue's generation moves): no query. Answers
-    and an unknown slug is refused naming the games there are."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(slug_field="slug", queryset=Game.objects.all(), **kwargs)
-
-    def to_internal_value(self, data: Any) -> Game:
-        # the database compared the value's text with the slug column, whatever its type
-        game = game_by_slug(smart_str(data))
-        if game is None:
-            raise serializers.ValidationError(unknown_game_words(smart_str(data)))
-        return game
 
 
 class GameQuerySerializer(serializers.Serializer):

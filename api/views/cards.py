@@ -36,6 +36,7 @@ from api.serializers.cards import (
     card_list_base_url,
     card_row_json,
 )
+from api.serializers.decks import GameSlugField
 from cards.models import Branch, Card, CardType, Game, Rarity, Subtype
 from cards.selectors import (
     card_autocomplete,
@@ -105,9 +106,7 @@ class CardSetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 class NamedQuerySerializer(serializers.Serializer):
     exact = serializers.CharField(required=False, max_length=200)
     fuzzy = serializers.CharField(required=False, max_length=200)
-    game = serializers.SlugRelatedField(
-        slug_field="slug", queryset=Game.objects.all(), required=False
-    )
+    game = GameSlugField(required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if bool(attrs.get("exact")) == bool(attrs.get("fuzzy")):
@@ -117,9 +116,7 @@ class NamedQuerySerializer(serializers.Serializer):
 
 class AutocompleteQuerySerializer(serializers.Serializer):
     q = serializers.CharField(max_length=200)
-    game = serializers.SlugRelatedField(
-        slug_field="slug", queryset=Game.objects.all(), required=False
-    )
+    game = GameSlugField(required=False)
     limit = serializers.IntegerField(min_value=1, max_value=50, default=20)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 
@@ -418,3 +419,18 @@ def test_a_bad_number_filter_names_the_parameter_it_is_in(api_client, parameter)
     [error] = response.json()["errors"]
     assert error["detail"] == f"{parameter}: Enter a whole number."
     assert error["field"] == parameter.rsplit("_", 1)[0] and error["code"] == "invalid"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/cards/autocomplete/?q=sta&game=nope",
+        "/api/v1/cards/named/?exact=Stamp+Act&game=nope",
+    ],
+)
+def test_an_unknown_game_is_named_with_the_games_there_are(api_client, url):
+    response = api_client.get(url)
+
+    assert response.status_code == 400
+    text = json.dumps(response.json())
+    assert "There is no game 'nope': the games are" in text and "revolt-n-reign" in text
