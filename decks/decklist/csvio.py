@@ -53,8 +53,11 @@ def parse_csv(text: str | bytes) -> Decklist:
         if pair:
             decklist.metadata[pair[0]] = pair[1]
         skipped += 1
-    reader = csv.reader(io.StringIO("".join(lines[skipped:]), newline=""))
+    # strict: a quote left open, or a stray one after a quoted cell, is an error, not the rest
+    # of the file read into one cell
+    reader = csv.reader(io.StringIO("".join(lines[skipped:]), newline=""), strict=True)
     problems: list[ParseProblem] = []
+    next_start = 1
     try:
         header = next(reader, None)
         if header is None:
@@ -69,12 +72,32 @@ def parse_csv(text: str | bytes) -> Decklist:
                     )
                 ]
             )
+        twice = sorted({c for c in columns if c in COLUMNS and columns.count(c) > 1})
+        if twice:
+            where = ", ".join(
+                f"'{c}' (columns {', '.join(str(i + 1) for i, x in enumerate(columns) if x == c)})"
+                for c in twice
+            )
+            raise DecklistParseError(
+                [ParseProblem(skipped + 1, f"the header row names {where} more than once")]
+            )
         name_at = columns.index("name")
         quantity_at = columns.index("quantity") if "quantity" in columns else None
         zone_at = columns.index("zone") if "zone" in columns else None
+        next_start = reader.line_num + 1  # where the next row begins (a quote left open)
         for row in reader:
             line = reader.line_num + skipped
+            next_start = reader.line_num + 1
             if not any(cell.strip() for cell in row):
+                continue
+            if any(cell.strip() for cell in row[len(columns) :]):
+                problems.append(
+                    ParseProblem(
+                        line,
+                        f"the row has {len(row)} cells, and the header names {len(columns)} "
+                        "columns: a cell is out of place (a comma in a name needs quotes)",
+                    )
+                )
                 continue
             name = csv_cell_restore(row[name_at].strip()) if name_at < len(row) else ""
             raw_quantity = (
@@ -115,7 +138,12 @@ def parse_csv(text: str | bytes) -> Decklist:
                 continue
             decklist.entries.append(DecklistEntry(name, quantity, zone, line, zone))
     except csv.Error as exc:
-        problems.append(ParseProblem(reader.line_num + skipped, f"not valid CSV: {exc}"))
+        said = (
+            "a quoted cell is never closed: a closing '\"' is missing"
+            if "unexpected end of data" in str(exc)
+            else str(exc)
+        )
+        problems.append(ParseProblem(next_start + skipped, f"not valid CSV: {said}"))
     if problems:
         raise DecklistParseError(problems)
     return decklist

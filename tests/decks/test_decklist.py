@@ -322,6 +322,26 @@ def test_csv_decklists_and_their_errors():
         decklist_read("qty,card\n1,Stamp Act\n", "csv")
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "said"),
+    [
+        ("quantity,name,name\n2,Stamp Act,Tea Act\n", 1, "names 'name' (columns 2, 3) more"),
+        ('quantity,name\n2,"Tea Act\n1,Stamp Act\n', 2, "a quoted cell is never closed"),
+        ("quantity,name\n2,Tea Act,extra\n", 2, "the row has 3 cells, and the header names 2"),
+    ],
+)
+def test_a_csv_list_that_would_lose_a_card_or_a_cell_is_refused(text, line, said):
+    """A second name column, a quote left open (the rest of the file read into one name) and a
+    row with a cell past the header's columns each dropped a card or a cell without a word."""
+    with pytest.raises(DecklistParseError) as caught:
+        decklist_read(text, "csv")
+    [problem] = caught.value.problems
+    assert problem.line == line and said in problem.message
+    # cells under columns the reader does not use, and empty trailing cells, stay fine
+    kept = decklist_read("quantity,name,set\n2,Tea Act,RNR\n1,Stamp Act,,\n", "csv")
+    assert [(e.name, e.quantity) for e in kept.entries] == [("Tea Act", 2), ("Stamp Act", 1)]
+
+
 @settings(max_examples=50, deadline=None)
 @given(
     day=st.dates(),
