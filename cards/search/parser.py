@@ -180,7 +180,20 @@ class _ToAst(Transformer):
 
     def phrase(self, items: list[Token]) -> Node:
         (token,) = items
+        self._not_empty(token)
         return Text(position=_at(token), text=_unquote(str(token)), quoted=True)
+
+    def _not_empty(self, token: Token) -> None:
+        """Refuse ``""`` (as a phrase it matched every card, as a value none)."""
+        if not _unquote(str(token)).strip():
+            raise QuerySyntaxError(
+                f"The quotes at column {_at(token) + 1} hold no words: put some between them, "
+                "or remove them.",
+                query=self.query,
+                position=_at(token),
+                length=len(token),
+                expected=["words between the quotes"],
+            )
 
     def exact(self, items: list[Token]) -> Node:
         (token,) = items
@@ -188,6 +201,8 @@ class _ToAst(Transformer):
 
     def comparison(self, items: list[Token]) -> Node:
         field_op, value = items
+        if value.type == "PHRASE":
+            self._not_empty(value)
         text = str(field_op)
         match = _OPERATOR.search(text)
         assert match is not None  # the FIELD_OP terminal always ends with an operator

@@ -82,6 +82,14 @@ def test_and_between_terms_is_the_implicit_and_and_upper_case_not_is_minus():
         parse_query("t:attack AND")
 
 
+@pytest.mark.parametrize(("query", "column"), [('""', 1), ('t:attack n:""', 12), ('"  "', 1)])
+def test_quotes_holding_no_words_are_an_error(query, column):
+    """An empty phrase matched every card and an empty quoted value none: both say so now."""
+    with pytest.raises(QuerySyntaxError, match="hold no words") as caught:
+        parse_query(query)
+    assert caught.value.column == column
+
+
 def test_any_unicode_space_separates_terms_and_positions_stay_the_querys():
     """A no-break space pasted from a page is a space (it was "Unexpected character '\\xa0'")."""
     assert parse_query("t:attack\u00a0b:eagle") == parse_query("t:attack b:eagle")
