@@ -281,3 +281,17 @@ def test_the_builder_reads_the_decks_cards_once_for_the_verdict_the_statistics_a
     card_reads = [q["sql"] for q in queries if 'FROM "decks_deckcard"' in q["sql"]]
     assert len(card_reads) == 1, card_reads
     assert len(_rows(response.content.decode())) == legal_deck.cards.count()
+
+
+def test_a_refused_card_change_names_the_field_in_words(alice, legal_deck):
+    """The deck page says "Quantity: ...", the words of the box, not the field's name in code."""
+    answer = alice.post(
+        reverse("deck-card-add", args=[legal_deck.pk]),
+        {"name": "Eagle Dive", "quantity": "1000"},
+        **HX,
+    )
+
+    assert answer.status_code == 422
+    page = answer.content.decode()
+    assert "Quantity: Ensure this value is less than or equal to 999." in page
+    assert "quantity: " not in page

@@ -362,7 +362,17 @@ def deck_card_suggest(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _form_errors(form: Any) -> list[str]:
-    return [f"{field}: {message}" for field, ms in form.errors.items() for message in ms]
+    """Each error of ``form`` after the words of its field (its label, "Quantity"), not the
+    field's name in code; an error of the whole form alone."""
+
+    def words(field: str) -> str:
+        return str(form[field].label) if field in form.fields else ""
+
+    return [
+        f"{words(field)}: {message}" if words(field) else str(message)
+        for field, messages in form.errors.items()
+        for message in messages
+    ]
 
 
 @login_required
