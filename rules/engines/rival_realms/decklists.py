@@ -115,7 +115,7 @@ def build_deck(specs: Sequence[CardSpec], seed: int) -> dict[str, int]:
                 for other in specs
                 if other.name != name
                 and other.type == cost.get("card_type", other.type)
-                and cost.get("subtype", "") in ("", *other.subtypes)
+                and (not cost.get("subtype") or cost.get("subtype") in other.subtypes)
                 and cost.get("name", other.name) == other.name
             ]
             if any(other in deck or other in seen for other in wanted):
