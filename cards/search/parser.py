@@ -180,11 +180,11 @@ class _ToAst(Transformer):
 
     def phrase(self, items: list[Token]) -> Node:
         (token,) = items
-        self._not_empty(token)
         return Text(position=_at(token), text=_unquote(str(token)), quoted=True)
 
     def _not_empty(self, token: Token) -> None:
-        """Refuse ``""`` (as a phrase it matched every card, as a value none)."""
+        """Refuse a field's value of ``""``: it matched no card (a bare ``""`` phrase is in
+        every card's text, so it narrows nothing, as an empty query)."""
         if not _unquote(str(token)).strip():
             raise QuerySyntaxError(
                 f"The quotes at column {_at(token) + 1} hold no words: put some between them, "

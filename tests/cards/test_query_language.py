@@ -82,9 +82,10 @@ def test_and_between_terms_is_the_implicit_and_and_upper_case_not_is_minus():
         parse_query("t:attack AND")
 
 
-@pytest.mark.parametrize(("query", "column"), [('""', 1), ('t:attack n:""', 12), ('"  "', 1)])
-def test_quotes_holding_no_words_are_an_error(query, column):
-    """An empty phrase matched every card and an empty quoted value none: both say so now."""
+@pytest.mark.parametrize(("query", "column"), [('t:attack n:""', 12), ('o:"  "', 3)])
+def test_a_field_given_quotes_holding_no_words_is_an_error(query, column):
+    """A field's empty quoted value matched no card without a word; now it says where. (A bare
+    ``""`` is in every card's text and narrows nothing: tests/api/test_card_queries_rnr.py.)"""
     with pytest.raises(QuerySyntaxError, match="hold no words") as caught:
         parse_query(query)
     assert caught.value.column == column
