@@ -223,16 +223,21 @@ def _check_text(data: Any) -> None:
                 ) from None
 
 
-def one_line_problem(text: str, what: str) -> str | None:
-    """Why ``text`` cannot be ``what`` (a name shown on one line and written into decklist
-    headers such as ``# name: ...``), or None: a line break or another control character would
-    start a new line of an exported list, or hide in a page."""
+def name_problem(name: str, thing: str) -> str | None:
+    """Why ``name`` cannot name ``thing`` ("a deck", "an event"), or None: it is empty, or it is
+    not one line. A name is shown on one line and written into decklist headers such as
+    ``# name: ...``, so a line break or another control character would start a new line of an
+    exported list, or hide in a page."""
+    text = name.strip()
+    if not text:
+        return f"{thing} needs a name"
     for index, char in enumerate(text):
         kind = unicodedata.category(char)
         if kind in ("Zl", "Zp") or char in "\r\n":  # U+2028 and U+2029 end a line too
             shown = f"a line break (U+{ord(char):04X})" if kind in ("Zl", "Zp") else "a line break"
-            return f"{what} is one line: it holds {shown} at character {index + 1}"
-        if kind == "Cc" and char != "\t":
+        elif kind == "Cc" and char != "\t":
             shown = f"a control character (U+{ord(char):04X})"
-            return f"{what} is one line: it holds {shown} at character {index + 1}"
+        else:
+            continue
+        return f"{thing} name is one line: it holds {shown} at character {index + 1}"
     return None

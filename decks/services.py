@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from cards.models import Card, CardSet, Game
 from cards.naming import name_key
-from common.inputs import one_line_problem
+from common.inputs import name_problem
 from decks.decklist import (
     Decklist,
     DecklistEntry,
@@ -302,14 +302,6 @@ def _bump(
     return deck
 
 
-def _name_problems(name: str) -> list[str]:
-    """What is wrong with a deck's name (none when it is a name)."""
-    if not name.strip():
-        return ["a deck needs a name"]
-    broken = one_line_problem(name.strip(), "a deck name")
-    return [broken] if broken is not None else []
-
-
 def _whole(value: Any, low: int, high: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise DeckError.about(what, f"{what} must be a whole number from {low} to {high}")
@@ -380,7 +372,8 @@ def deck_create(
             wrong = f"the decklist's format {own.format!r} is not a format of {game.name}"
             problems[wrong] = "decklist"
     variant = variant or own.variant or ""
-    problems.update(dict.fromkeys(_name_problems(name), "name"))
+    if (unnamed := name_problem(name, "a deck")) is not None:
+        problems[unnamed] = "name"
     setup = format_and_variant_problems(game, format, variant)
     if "format" in setup:
         problems[setup["format"]] = "format"
@@ -689,8 +682,8 @@ def deck_update(
     """
     deck = _locked_for_write(deck, actor, expected_version)
     problems: dict[str, str] = {}  # each problem, and the field it is about
-    if name is not None:
-        problems.update(dict.fromkeys(_name_problems(name), "name"))
+    if name is not None and (unnamed := name_problem(name, "a deck")) is not None:
+        problems[unnamed] = "name"
     if visibility is not None and visibility not in Visibility.values:
         problems[f"visibility must be one of {', '.join(Visibility.values)}"] = "visibility"
     setup = format_and_variant_problems(deck.game, format, variant or "")

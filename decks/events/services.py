@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cards.models import Game
-from common.inputs import one_line_problem
+from common.inputs import name_problem
 from decks.decklist import (
     DecklistEntry,
     DecklistParseError,
@@ -167,10 +167,8 @@ def event_dates_problems(
 
 
 def _name_problems(name: str) -> dict[str, str]:
-    if not name.strip():
-        return {"name": "an event needs a name"}
-    broken = one_line_problem(name.strip(), "an event name")
-    return {"name": broken} if broken is not None else {}
+    problem = name_problem(name, "an event")
+    return {"name": problem} if problem is not None else {}
 
 
 @transaction.atomic

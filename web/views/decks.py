@@ -334,16 +334,12 @@ def deck_workspace_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "web/_deck_workspace.html", context, status=status)
 
 
-#: the calculator's fields (``DeckOddsForm``): a request naming none of them asks nothing yet
-ODDS_FIELDS = ("cards", "at_least", "by", "turn", "draws")
-
-
 @require_safe
 def deck_odds_view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The calculator: the chance of at least k of the chosen cards by a turn or in the first N
     cards; the answer alone for htmx, else the deck page with it."""
     deck = deck_for_viewer(request.user, pk)
-    asked = any(key in request.GET for key in ODDS_FIELDS)
+    asked = any(key in request.GET for key in DeckOddsForm.base_fields)  # else nothing asked yet
     if not request.htmx:
         # without a question (a bookmark, a shared link) the page with the calculator to fill
         return _deck_page(request, deck, odds_data=request.GET if asked else None)

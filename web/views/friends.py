@@ -75,15 +75,6 @@ def _no_table(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _visible_deck(request: HttpRequest, value: str) -> Deck | None:
-    """The deck of id ``value`` if the user can see it, else None."""
-    try:
-        pk = bounded_int(value, name="deck")
-    except ParameterError:
-        return None
-    return deck_list_visible_to(request.user).filter(pk=pk).select_related("game").first()
-
-
 def _posted_deck(request: HttpRequest, game: Game | None = None) -> Deck:
     """The deck of the form's ``deck`` field, one the user can see (of ``game`` when given);
     ``TableRefused`` otherwise, saying which."""
@@ -138,7 +129,10 @@ def friend_new(request: HttpRequest) -> HttpResponse:
     except TableRefused as error:
         # the /play/ form again, every choice kept, the reason beside the friend settings
         posted = {key: request.POST.get(key, "") for key in ("deck", *FRIEND_DEFAULTS)}
-        deck = _visible_deck(request, posted["deck"])
+        try:
+            deck: Deck | None = _posted_deck(request)
+        except TableRefused:
+            deck = None
         return home_page(
             request,
             deck.game.slug if deck is not None else "",
