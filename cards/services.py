@@ -225,6 +225,20 @@ def _game_upsert(slug: str, data: GameData, report: LoadReport) -> Game:
     values["card_schema"] = data.card_schema
     values.setdefault("short_name", "")
     values.setdefault("description", "")
+    short = str(values["short_name"]).strip()
+    if short:
+        # a query names a game by its short name too (g:RNR): two games may not share one
+        clash = (
+            Game.objects.filter(short_name__iexact=short).exclude(slug=slug).first()
+            or Game.objects.filter(slug__iexact=short).exclude(slug=slug).first()
+        )
+        if clash is not None:
+            raise GameDataError(
+                [
+                    f"{slug}/game.yaml: short_name {short!r} is already the game "
+                    f"{clash.slug!r}'s; a query could not tell the two apart"
+                ]
+            )
     return _upsert(Game, {"slug": slug}, values, report.count("games"))
 
 

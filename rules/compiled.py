@@ -96,6 +96,12 @@ def fresh_build() -> bool:
     return bool(built_modules()) and _stamp().get("source") == source_digest()
 
 
+def build_failed() -> bool:
+    """Whether the last build tried of this very source failed (the engines then run as Python)."""
+    stamp = _stamp()
+    return bool(stamp.get("failed")) and stamp.get("source") == source_digest()
+
+
 def _stamp() -> dict[str, object]:
     try:
         loaded = json.loads(STAMP.read_text())

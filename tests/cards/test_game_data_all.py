@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from cards.gamedata import available_games
 from cards.models import Card, Game
+from cards.search import card_search
 from cards.services import game_data_load
 from rules.engines.core import plugins
 
@@ -25,6 +26,17 @@ GAMES = {plugin.slug: plugin.name for plugin in plugins()}
 def test_every_registered_game_ships_data() -> None:
     assert set(available_games(Path(settings.FIXTURES_DIR))) == set(GAMES)
     assert dict(Game.objects.values_list("slug", "name")) == GAMES
+
+
+def test_every_game_has_its_own_short_name_for_queries_to_name_it() -> None:
+    """``g:RR`` once found both Rival Realms and Reggae Revolution: a short name is one game's."""
+    shorts = [game.short_name.lower() for game in Game.objects.all()]
+    assert len(shorts) == len(GAMES) and all(shorts)
+    assert len(set(shorts)) == len(shorts), shorts
+    rr = card_search("g:RR")
+    assert rr.exists() and set(rr.values_list("game__slug", flat=True)) == {"rival-realms"}
+    reggae = card_search("g:RgR")
+    assert set(reggae.values_list("game__slug", flat=True)) == {"reggae-revolution"}
 
 
 def test_reloading_the_shipped_data_changes_nothing() -> None:

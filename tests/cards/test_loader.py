@@ -276,3 +276,15 @@ def test_a_game_yaml_repeating_what_the_engine_says_is_refused(
     with pytest.raises(GameDataError, match=r"name, max_players come from the game's engine"):
         game_data_load(slug="mini", fixtures_dir=write_game(tmp_path, game=repeated))
     assert not Game.objects.filter(slug="mini").exists()
+
+
+@pytest.mark.django_db
+def test_a_short_name_another_game_has_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    Game.objects.create(slug="other", name="Other Game", short_name="MG")
+    clashing = GAME_YAML.replace("  name: Mini Game", "  name: Mini Game\n  short_name: mg")
+    with pytest.raises(GameDataError, match="short_name 'mg' is already the game 'other'"):
+        game_data_load(slug="mini", fixtures_dir=write_game(tmp_path, game=clashing))
+    assert not Game.objects.filter(slug="mini").exists()
+    fine = GAME_YAML.replace("  name: Mini Game", "  name: Mini Game\n  short_name: MNG")
+    game_data_load(slug="mini", fixtures_dir=write_game(tmp_path, game=fine))
+    assert Game.objects.get(slug="mini").short_name == "MNG"

@@ -6,6 +6,7 @@ where a C compiler is); without one it is skipped and says so. The other tests h
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -108,3 +109,23 @@ def test_the_build_falls_back_to_python_without_a_compiler(
     monkeypatch.setattr(compiled, "clean", lambda: pytest.fail("nothing may be removed"))
     assert compiled.build(force=True) == 0
     assert "no C compiler found; the engines run as pure Python" in capsys.readouterr().out
+
+
+def test_ci_can_refuse_a_failed_build_that_fell_back_to_python(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``manage.py engines --strict`` (CI) fails on a failed build of this very source, and only
+    then: a build of other source, or none tried, is not this source's failure."""
+    from django.core.management import CommandError, call_command
+
+    stamp = tmp_path / "stamp.json"
+    monkeypatch.setattr(compiled, "STAMP", stamp)
+    digest = compiled.source_digest()
+    stamp.write_text(json.dumps({"source": digest, "failed": True}))
+    with pytest.raises(CommandError, match="compiled build of this source failed"):
+        call_command("engines", "--info", "--strict", stdout=io.StringIO())
+    call_command("engines", "--info", stdout=io.StringIO())  # without --strict it only reports
+    stamp.write_text(json.dumps({"source": "0" * 64, "failed": True}))
+    call_command("engines", "--info", "--strict", stdout=io.StringIO())
+    stamp.unlink()
+    call_command("engines", "--info", "--strict", stdout=io.StringIO())

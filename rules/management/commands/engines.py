@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rules import compiled
 
@@ -21,6 +21,12 @@ class Command(BaseCommand):
         what.add_argument("--info", action="store_true", help="say which build runs (default)")
         what.add_argument("--build", action="store_true", help="compile the engines now")
         what.add_argument("--clean", action="store_true", help="remove the compiled build")
+        parser.add_argument(
+            "--strict",
+            action="store_true",
+            help="exit with an error when the last build of this source failed (CI: a build "
+            "that falls back to pure Python is otherwise silent)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["build"]:
@@ -43,4 +49,9 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"  built {details['built_at']} with mypyc {details['built_with']} "
                 f"in {details['build_seconds']} s"
+            )
+        if options["strict"] and compiled.build_failed():
+            raise CommandError(
+                f"the compiled build of this source failed (log: {compiled.LOG}); the engines "
+                "run as pure Python"
             )
