@@ -66,7 +66,7 @@ BASELINES = {
     "regality-vs-religion": (
         "alphabeta(reach=0, weights=bench/baselines/regality-vs-religion.json)"
     ),
-    "rival-realms": "team(weights=bench/baselines/rival-realms.json)",
+    "rival-realms": "team(policy=plain, lookahead=0, weights=bench/baselines/rival-realms.json)",
     "reign-absolute": "greedy(replies=0, weights=bench/baselines/reign-absolute.json)",
     "reggae-revolution": "team(policy=plain, weights=bench/baselines/reggae-revolution.json)",
 }

@@ -159,17 +159,25 @@ class GreedyAgent:
         return best
 
     def _turn_value(self, state: State, player: int, budget: list[int], depth: int) -> float:
-        budget[0] -= 1
-        if (
-            state.is_terminal()
-            or state.current_player() != player
-            or budget[0] <= 0
-            or depth >= MAX_DEPTH
-        ):
-            return state.evaluate(player)
-        best = float("-inf")
-        for action in state.legal_actions():
-            child = state.clone()
-            child.apply_unchecked(action)
-            best = max(best, self._turn_value(child, player, budget, depth + 1))
-        return best
+        return turn_value(state, player, budget, depth)
+
+
+def turn_value(state: State, player: int, budget: list[int], depth: int = 1) -> float:
+    """The best ``State.evaluate`` for ``player`` that the rest of its turn can reach from
+    ``state``, searched depth-first while ``budget[0]`` (positions, spent in place) lasts and
+    at most ``MAX_DEPTH`` decisions deep; a position where another player is to act is scored
+    as it stands."""
+    budget[0] -= 1
+    if (
+        state.is_terminal()
+        or state.current_player() != player
+        or budget[0] <= 0
+        or depth >= MAX_DEPTH
+    ):
+        return state.evaluate(player)
+    best = float("-inf")
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_unchecked(action)
+        best = max(best, turn_value(child, player, budget, depth + 1))
+    return best

@@ -48,17 +48,23 @@ def test_a_decision_never_depends_on_cards_the_seat_cannot_see(
     assert chosen == again
 
 
-@pytest.mark.parametrize("policy", ["", "dig"], ids=["team", "team-dig"])
+@pytest.mark.parametrize(
+    ("policy", "lookahead"),
+    [("", 100), ("", 0), ("plain", 0)],
+    ids=["team-default", "team-no-lookahead", "team-plain"],
+)
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), actions=st.integers(0, 150), resample=st.integers(0, 99))
 def test_rival_realms_policies_decide_from_their_seat_alone(
-    policy: str, seed: int, actions: int, resample: int
+    policy: str, lookahead: int, seed: int, actions: int, resample: int
 ) -> None:
-    """The game's own policy and its candidates (``team``, ``team(policy=dig)``) too."""
+    """The game's own policy, with the default's look-ahead before an attack and without, and
+    the plain policy the baseline plays (``team(policy=plain)``) too."""
     state = random_position("rival-realms", 0, seed, actions)
     seat = state.current_player()
     if seat in (TERMINAL, CHANCE):
         return
     redealt = state.determinise(seat, Rng(resample))
-    agent = make_agent("team", seed=5, policy=policy)
-    assert agent.act(state.clone()) == make_agent("team", seed=5, policy=policy).act(redealt)
+    options = {"policy": policy, "lookahead": lookahead}
+    chosen = make_agent("team", seed=5, **options).act(state.clone())
+    assert chosen == make_agent("team", seed=5, **options).act(redealt)

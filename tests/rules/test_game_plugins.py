@@ -93,6 +93,7 @@ def test_each_game_offers_the_agents_that_make_sense_for_it():
     assert plugin_for("revolt-n-reign").policy() is None
     # a game's other policies by name: ``team(policy=NAME)``; an unknown name is refused
     assert plugin_for("rival-realms").policy("dig") is not None
+    assert plugin_for("rival-realms").policy("plain") is not None
     assert plugin_for("rival-realms").policy("nonesuch") is None
     with pytest.raises(ValueError, match="no team policy 'nonesuch'"):
         game_policy("rival-realms", "nonesuch")

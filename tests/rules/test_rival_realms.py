@@ -1010,23 +1010,33 @@ def test_the_evaluation_counts_a_combat_under_way_as_it_is_likely_to_end() -> No
 
 # --- the game's own policy (the ``team`` agent of matchups) ----------------------------------
 def test_the_policy_plays_legal_actions_and_its_games_end_by_the_rulebook() -> None:
-    from rules.agents import TeamAgent
+    """The default (``team`` at its web budget: the policy, its look-ahead choosing attackers)
+    plays the policy's action everywhere but where the engine hands a choice to the look-ahead."""
+    from rules.agents import TeamAgent, web_options
     from rules.engines.core import plugin_for
-    from rules.engines.rival_realms.policy import play_action
+    from rules.engines.rival_realms.policy import dig_action
 
-    assert plugin_for("rival-realms").matchup_agents[0] == "team"
+    plugin = plugin_for("rival-realms")
+    assert plugin.matchup_agents[0] == "team"
+    assert web_options("team", plugin) == {"lookahead": 100}
+    looked = 0
     for seed in range(6):
         state = GAME.new_initial_state(seed, GAME.example_setups()[seed % 3])
-        agents: list[Agent] = (
-            [TeamAgent(seed), RandomAgent(seed)] if seed % 2 else [TeamAgent(seed)] * 2
-        )
+        default = TeamAgent(seed, lookahead=100)
+        agents: list[Agent] = [default, RandomAgent(seed)] if seed % 2 else [default] * 2
         while not state.is_terminal():
             action = agents[state.current_player()].act(state)
             assert action in state.legal_actions()
-            if isinstance(agents[state.current_player()], TeamAgent):
-                assert action == play_action(state)
+            if agents[state.current_player()] is default:
+                choices = state.lookahead_actions()
+                if choices is None:
+                    assert action == dig_action(state)
+                else:
+                    assert action in choices
+                    looked += action != dig_action(state)
             state.apply(action)
         assert state.end_reason() in (CARD_REASON, DRAW_REASON, LIFE_REASON, STALEMATE_REASON)
+    assert looked > 0  # the look-ahead does overrule "every unit attacks" somewhere
 
 
 def test_the_policy_attacks_with_every_unit_and_buys_what_it_can() -> None:
@@ -1106,9 +1116,9 @@ def test_the_policy_cycles_a_supply_card_when_its_hand_can_pay_for_nothing() -> 
 
 
 def test_the_digging_policy_trades_all_but_two_supply_cards_when_nothing_can_be_paid_for() -> None:
-    """The candidate ``team(policy=dig)`` (issue 28, not the default): with nothing in hand its
+    """The game's policy (``team``, the default since 2026-12-07): with nothing in hand its
     supply could pay for, it plays its smallest supply cards in Redraw down to two of them, one
-    at a time; the default trades one a turn."""
+    at a time; the plain policy (``team(policy=plain)``, the baseline) trades one a turn."""
     from rules.agents import TeamAgent
     from rules.engines.rival_realms.policy import DIG_KEEP, dig_action, play_action
 
@@ -1117,7 +1127,8 @@ def test_the_digging_policy_trades_all_but_two_supply_cards_when_nothing_can_be_
     played = []
     while (action := dig_action(state)).kind == "supply":
         played.append(action.args[0])
-        assert TeamAgent(0, policy="dig").act(state) == action
+        assert TeamAgent(0).act(state) == action
+        assert TeamAgent(0, policy="dig", lookahead=100).act(state) == action
         state.apply(action)
     assert played == ["grain-tithe", "timber-levy"]
     assert DIG_KEEP == 2 and action == END
@@ -1175,3 +1186,47 @@ def test_setup_search_does_not_know_the_rivals_list_unless_decklists_are_open() 
     assert words.house_rules_in({"open_decklists": True}) == [
         "Open decklists (house rule): search agents know the rival's 40-card list"
     ]
+
+
+def test_the_attack_step_leaves_which_units_attack_to_the_look_ahead() -> None:
+    """``RealmsState.lookahead_actions``: in the Attack step the default's look-ahead weighs
+    sending in each unit or ending the step; a unit whose leaving the field would crown the
+    rival (Siege Camp, counting lost cards) is never among them, and outside the Attack step,
+    after turn ``LOOKAHEAD_TURNS`` or with a lethal attack on offer, the policy decides alone."""
+    from rules.agents import TeamAgent
+    from rules.engines.rival_realms.policy import LOOKAHEAD_TURNS
+
+    state = realms(
+        {"field": ["Militia", "Spearmen"], "hand": ["Grain Tithe"]},
+        {"field": ["Dire Bear"]},
+        phase="attack",
+    )
+    state.life = [20, 20]
+    choices = state.lookahead_actions()
+    assert choices is not None and choices[-1] == END
+    assert sorted(str(a.args[0]) for a in choices[:-1]) == ["militia", "spearmen"]
+    assert all(a.kind == "attack" for a in choices[:-1])
+    for seed in range(6):
+        assert TeamAgent(seed, lookahead=100).act(state.clone()) in choices
+    assert realms({"field": ["Militia"]}, {}, phase="deploy").lookahead_actions() is None
+    # with 14 cards lost, a unit the Dire Bear kills would make the rival's Siege Camp's 15:
+    # neither unit is offered, and ending the step alone is no choice
+    for lost, offered in ((0, 3), (14, 0)):
+        camp = realms(
+            {"field": ["War Hounds", "Militia"], "lost": ["Tower Guard"] * lost},
+            {"field": ["Siege Camp", "Dire Bear"]},
+            phase="attack",
+        )
+        camp.life = [20, 20]
+        assert len(camp.lookahead_actions() or []) == offered
+    # late in a game every unit attacks again: two look-aheads keeping their units home would
+    # otherwise stand off until the turn limit
+    late = state.clone()
+    late.turn = LOOKAHEAD_TURNS + 1
+    assert late.lookahead_actions() is None
+    assert TeamAgent(0, lookahead=100).act(late).kind == "attack"
+    lethal = realms({"field": ["Militia", "Spearmen"]}, {}, phase="attack")
+    lethal.life = [20, 1]
+    assert lethal.lookahead_actions() is None
+    for seed in range(6):  # the win is taken as the policy takes it, never weighed away
+        assert TeamAgent(seed, lookahead=100).act(lethal.clone()).kind == "attack"

@@ -239,7 +239,7 @@ def test_the_form_offers_each_game_its_own_agents(alice, user):
     assert 'data-game="reggae-revolution"' in body
     listed = {item["plugin"].slug: item["agents"] for item in page.context["matchup_games"]}
     assert listed["reggae-revolution"][0].startswith("Team policy (scores missing pairs")
-    assert listed["rival-realms"][0].startswith("Rival Realms policy (builds, attacks")
+    assert listed["rival-realms"][0].startswith("Rival Realms policy (builds, digs")
     assert listed["regality-vs-religion"][0].startswith("Alpha-beta (4 placements deep")
 
 

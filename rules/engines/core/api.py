@@ -219,6 +219,12 @@ class State:
         """Return one prior value per search action at the root, or None for none."""
         return None
 
+    def lookahead_actions(self) -> list[Action] | None:
+        """Return the actions among which a policy agent with a look-ahead (``team`` with
+        ``lookahead``) lets a one-turn search choose at this decision, or None: the policy
+        decides alone (the default everywhere)."""
+        return None
+
     def pass_action(self) -> Action | None:
         """Return the action that ends the turn now, or None when there is no such action."""
         return None

@@ -42,26 +42,33 @@ class RivalRealmsPlugin(GamePlugin):
     #: the rulebook has no draw: a stalemate (the book's own endless game, detected) is counted
     #: with the turn limit as an ending the rulebook does not name
     cutoff_reasons: ClassVar[frozenset[str]] = frozenset({LIMIT_REASON, STALEMATE_REASON})
-    #: the game's own policy first (``policy.play_action``): see docs/rules/rival-realms.md,
-    #: "Measured", for how its games end against itself, random and greedy
-    team_policy = "rules.engines.rival_realms.policy:play_action"
-    #: a candidate policy (``team(policy=dig)``), measured against the default (docs/agents.md)
+    #: the game's own policy (``policy.dig_action``: the rulebook's turn by rules of thumb,
+    #: trading surplus supply cards in the Redraw); ``plain`` is the policy as it was until
+    #: 2026-12-07 (``policy.play_action``, trading one a turn), which the baseline plays and
+    #: search playouts follow (docs/agents.md, *Rival Realms: a look before the attack*)
+    team_policy = "rules.engines.rival_realms.policy:dig_action"
     team_policies: ClassVar[Mapping[str, str]] = {
+        "plain": "rules.engines.rival_realms.policy:play_action",
         "dig": "rules.engines.rival_realms.policy:dig_action",
     }
     matchup_agents: ClassVar[tuple[str, ...]] = ("team", "random", "greedy", "mcts")
     evaluation_weights = "rules.engines.rival_realms.state:WEIGHTS"
     #: greedy takes a win on offer the policy sees (``RealmsState.advice``) without searching:
     #: its 100 positions a move, spent depth-first, can run out before the line that wins
-    agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {"greedy": {"advice": True}}
+    #: the default (``team``) hands the Attack step's choice of attackers to a one-turn search
+    #: of 100 positions a choice (``RealmsState.lookahead_actions``)
+    agent_budgets: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "greedy": {"advice": True},
+        "team": {"lookahead": 100},
+    }
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
         "easy": Difficulty("mcts", "MCTS, 40 playouts a move"),
         "normal": Difficulty("greedy", "greedy, one step ahead"),
-        "hard": Difficulty("team", "the Rival Realms policy"),
+        "hard": Difficulty("team", "the Rival Realms policy, looking a turn ahead to attack"),
     }
     agent_labels: ClassVar[Mapping[str, str]] = {
-        "team": "Rival Realms policy (builds, attacks every turn, blocks what hurts; "
-        "a fraction of a second a game)",
+        "team": "Rival Realms policy (builds, digs for cards, looks a turn ahead to choose its "
+        "attackers, blocks what hurts; a fraction of a second a game)",
     }
     words: ClassVar[PageWords] = PageWords(
         sightings=SightingWords(

@@ -2,7 +2,9 @@
 
 ``play_action`` picks one legal action for whichever player is to act, looking only at what that
 player sees (their hand, the open fields and piles; never the rival's hand or a draw deck). It
-is the game's own agent (the ``team`` agent of matchups, ``RivalRealmsPlugin.team_policy``).
+is the plain policy (``team(policy=plain)``, the baseline, and every search's playouts);
+``dig_action`` below, the game's own agent (``team``, ``RivalRealmsPlugin.team_policy``), plays
+it but for the Redraw, and the default's look-ahead chooses its attackers (``attack_choices``).
 
 Before its plan, in every window and every choice of its own, it takes a win on offer
 (``winning_action``, §`Winning`): a play or ability (paid for with the supply cards in hand) or
@@ -43,6 +45,10 @@ from rules.engines.rival_realms.state import END, PASS, POLICY, RealmsState
 WINNING_KINDS = ("play", "use", "attack")
 #: the supply cards ``dig_action`` keeps in hand while it digs (a rule of thumb, not tuned)
 DIG_KEEP = 2
+#: the last turn on which the default's look-ahead chooses attackers; from the next on every
+#: unit attacks, as in the plain policy, so two players who both keep their units home cannot
+#: stand off until the turn limit (a rule of thumb, measured in docs/agents.md)
+LOOKAHEAD_TURNS = 40
 #: what a card in hand is worth keeping, by type (units add their attack and defense)
 TYPE_WORTH = {"supply": 2.0, "realm": 3.0, "unit": 1.0, "reinforce": 1.5}
 
@@ -366,9 +372,12 @@ def _deploy(state: RealmsState, player: int, actions: list[Action]) -> Action:
     return supply if supply is not None else END
 
 
-def _attack(state: RealmsState, player: int, actions: list[Action]) -> Action:
+def _safe_attacks(state: RealmsState, player: int, actions: list[Action]) -> list[Action]:
+    """The attack declarations of ``actions`` whose unit may leave the field without meeting a
+    victory condition of the rival's."""
     rival = 1 - player
     striking = sum(state.attack_of(c) for c in state.field[rival] if state.table[c].type == "unit")
+    safe = []
     for action in actions:
         if action.kind != "attack":
             continue
@@ -377,8 +386,28 @@ def _attack(state: RealmsState, player: int, actions: list[Action]) -> Action:
         # blockers together deal more than its defense
         lost = striking > state.defense_of(unit)
         if not _leaving_crowns_rival(state, player, unit, lost):
-            return action
-    return END
+            safe.append(action)
+    return safe
+
+
+def _attack(state: RealmsState, player: int, actions: list[Action]) -> Action:
+    safe = _safe_attacks(state, player, actions)
+    return safe[0] if safe else END
+
+
+def attack_choices(state: RealmsState) -> list[Action] | None:
+    """The Attack step's choices a look-ahead may weigh (``RealmsState.lookahead_actions``):
+    ending the step, or sending in one more unit whose leaving the field crowns no rival. None
+    outside the Attack step, while a choice is pending, while a win is on offer (the policy takes
+    it) and where there is nothing to choose: the policy decides those alone."""
+    if state.phase != "attack" or state.tasks or state.turn > LOOKAHEAD_TURNS:
+        return None
+    player = state.current_player()
+    actions = state.legal_actions()
+    if END not in actions or winning_action(state) is not None:
+        return None
+    choices = [*_safe_attacks(state, player, actions), END]
+    return choices if len(choices) > 1 else None
 
 
 def _defend(state: RealmsState, player: int, actions: list[Action]) -> Action:
@@ -466,10 +495,12 @@ def _digging_redraw(state: RealmsState, player: int, actions: list[Action]) -> A
 
 
 def dig_action(state: RealmsState) -> Action:
-    """The policy, digging faster (a candidate measured against it for issue 28, not the
-    default): in Redraw, when the supply cards in hand could buy nothing in hand, it plays all
-    but ``DIG_KEEP`` of them so the redraw brings that many new cards, where ``play_action``
-    trades one a turn. It wins sooner and locks its hand more often (docs/agents.md)."""
+    """The game's own policy (the ``team`` agent, the default since 2026-12-07): as
+    ``play_action``, but in Redraw, when the supply cards in hand could buy nothing in hand, it
+    plays all but ``DIG_KEEP`` of them so the redraw brings that many new cards, where
+    ``play_action`` (``team(policy=plain)``, the baseline) trades one a turn. Decks with supply
+    to spare (the built decks) reach their units and realms sooner; measured in docs/agents.md,
+    *Rival Realms: a look before the attack*."""
     if state.phase == "redraw" and not state.tasks and winning_action(state) is None:
         player = state.current_player()
         actions = state.legal_actions()
@@ -505,4 +536,4 @@ def play_action(state: RealmsState) -> Action:
     return END if END in actions else actions[-1]
 
 
-POLICY.update(play=play_action, win=winning_action)
+POLICY.update(play=play_action, win=winning_action, attack_choices=attack_choices)

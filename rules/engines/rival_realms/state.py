@@ -27,7 +27,8 @@ from rules.engines.core.weights import weights_beside
 from rules.engines.rival_realms.cards import CardSpec
 
 #: the game's own policy, which playouts follow and whose wins are taken without search:
-#: "play" (``policy.play_action``) and "win" (``policy.winning_action``). The policy reads this
+#: "play" (``policy.play_action``), "win" (``policy.winning_action``) and "attack_choices" (the
+#: choices a look-ahead weighs, ``policy.attack_choices``). The policy reads this
 #: module, so it fills these in as it loads (the package loads it) instead of being imported here
 POLICY: dict[str, Callable[[RealmsState], Any]] = {}
 
@@ -406,7 +407,7 @@ class RealmsState(State):
     has_rollout_policy = True
 
     def rollout_action(self, rng: Rng) -> Action:
-        """A playout move: the game's own policy's (``policy.play_action``, the ``team`` agent).
+        """A playout move: the plain policy's (``policy.play_action``, ``team(policy=plain)``).
 
         Uniform random play ends windows and spends supply at random, so its playouts lose
         from nearly any position at low life and cannot tell a payment that loses at once from
@@ -448,6 +449,14 @@ class RealmsState(State):
             ):
                 return [a for a in actions if a != END]
         return actions
+
+    def lookahead_actions(self) -> list[Action] | None:
+        """In the Attack step, which units attack is left to a look-ahead (the default agent,
+        ``team`` with ``lookahead``): ending the step or sending in one more unit
+        (``policy.attack_choices``). The policy's rule, every unit attacks, is blind to the
+        field: a unit kept home blocks the rival's attack next turn (§`Defend`)."""
+        choices: list[Action] | None = POLICY["attack_choices"](self)
+        return choices
 
     # --- hidden information -------------------------------------------------------------------
     def observation(self, player: int) -> dict[str, Any]:
