@@ -229,8 +229,9 @@ def _game_upsert(slug: str, data: GameData, report: LoadReport) -> Game:
     if short:
         # a query names a game by its short name too (g:RNR): two games may not share one
         clash = (
-            Game.objects.filter(short_name__iexact=short).exclude(slug=slug).first()
-            or Game.objects.filter(slug__iexact=short).exclude(slug=slug).first()
+            Game.objects.filter(models.Q(short_name__iexact=short) | models.Q(slug__iexact=short))
+            .exclude(slug=slug)
+            .first()
         )
         if clash is not None:
             raise GameDataError(

@@ -234,6 +234,15 @@ def play_start(
     return game
 
 
+def stale_position_words(seen: object, reached: int, how: str = "") -> str:
+    """When a move was chosen, said to its player: "on an older position of the game" (``how``
+    it may have happened, in brackets) or, for a position number past ``reached``, that the
+    game has not reached it."""
+    if type(seen) is int and seen > reached:
+        return f"for position {seen}, which the game has not reached"
+    return "on an older position of the game" + (f" ({how})" if how else "")
+
+
 def _advance(
     owner: User,
     pk: int,
@@ -250,10 +259,8 @@ def _advance(
             .get(pk=pk, owner_id=owner.pk)
         )
         if game.version != version:
-            when = (
-                "on an older position of the game (sent twice, or played in another tab)"
-                if version < game.version
-                else f"for position {version}, which the game has not reached"
+            when = stale_position_words(
+                version, game.version, "sent twice, or played in another tab"
             )
             raise PlayConflict(
                 f"This was chosen {when}: nothing was changed. The page now shows the game as "

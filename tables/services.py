@@ -15,7 +15,7 @@ from django.db import transaction
 from decks.selectors import deck_validate
 from rules.engines.core import CHANCE, GamePlugin, SetupError, State, find_plugin
 from rules.matchups import PlayRefused, deck_cards, play_setup_check, seat_plan
-from rules.play import MAX_REPLY_ACTIONS, play_position
+from rules.play import MAX_REPLY_ACTIONS, play_position, stale_position_words
 from tables import clocks
 from tables.clocks import TableSettings
 from tables.errors import StaleMove, TableRefused
@@ -292,11 +292,7 @@ def friend_table_move(
         if table.status == FriendTable.Status.FINISHED:
             raise TableRefused("This game is over: no more moves can be made.")
         if type(seen) is not int or seen != len(table.actions):
-            when = (
-                f"for position {seen}, which the game has not reached"
-                if type(seen) is int and seen > len(table.actions)
-                else "on an older position of the game"
-            )
+            when = stale_position_words(seen, len(table.actions))
             raise StaleMove(
                 f"This move was chosen {when}: nothing was changed. The table now shows the "
                 "game as it stands."

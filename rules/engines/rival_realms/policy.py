@@ -35,7 +35,7 @@ Its plan follows the rulebook's turn (§`Turn Sequence`):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
 
 from rules.engines.core import Action
@@ -372,12 +372,11 @@ def _deploy(state: RealmsState, player: int, actions: list[Action]) -> Action:
     return supply if supply is not None else END
 
 
-def _safe_attacks(state: RealmsState, player: int, actions: list[Action]) -> list[Action]:
+def _safe_attacks(state: RealmsState, player: int, actions: list[Action]) -> Iterator[Action]:
     """The attack declarations of ``actions`` whose unit may leave the field without meeting a
-    victory condition of the rival's."""
+    victory condition of the rival's, one at a time (the policy takes the first)."""
     rival = 1 - player
     striking = sum(state.attack_of(c) for c in state.field[rival] if state.table[c].type == "unit")
-    safe = []
     for action in actions:
         if action.kind != "attack":
             continue
@@ -386,13 +385,11 @@ def _safe_attacks(state: RealmsState, player: int, actions: list[Action]) -> lis
         # blockers together deal more than its defense
         lost = striking > state.defense_of(unit)
         if not _leaving_crowns_rival(state, player, unit, lost):
-            safe.append(action)
-    return safe
+            yield action
 
 
 def _attack(state: RealmsState, player: int, actions: list[Action]) -> Action:
-    safe = _safe_attacks(state, player, actions)
-    return safe[0] if safe else END
+    return next(_safe_attacks(state, player, actions), END)
 
 
 def attack_choices(state: RealmsState) -> list[Action] | None:
