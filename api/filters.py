@@ -20,7 +20,7 @@ from cards.models import Card, CardSet, Game
 from cards.schema import PRINTED_NUMBERS
 from cards.search import QueryError, compile_query
 from cards.search.compiler import field_q
-from cards.vocabulary import game_by_slug, unknown_game_words
+from cards.vocabulary import game_named, unknown_game_words
 
 ORDERINGS: dict[str, tuple[str, ...]] = {
     "name": ("name_key",),
@@ -110,14 +110,15 @@ def ordering(order: str, direction: str) -> list[OrderBy]:
 
 
 class GameSlugField(forms.CharField):
-    """A game's slug, resolved to the game from memory (``cards.vocabulary``: no query)."""
+    """A game's slug (or short name, or name, as ``g:`` reads them), resolved to the game from
+    memory (``cards.vocabulary``: no query)."""
 
     # its cleaned value is the game, not the text (CharField's stubs say str)
     def to_python(self, value: Any) -> Game | None:  # type: ignore[override]
         slug = super().to_python(value)
         if not slug:
             return None
-        game = game_by_slug(slug)
+        game = game_named(slug)
         if game is None:
             raise forms.ValidationError(unknown_game_words(slug), code="invalid_choice")
         return game
@@ -160,7 +161,7 @@ class _SharedFields(dict[str, forms.Field]):
 
 
 class _GameScopedFilterSet(django_filters.FilterSet):
-    game = GameFilter(help_text="A game slug.")
+    game = GameFilter(help_text="A game: its slug, short name or name (revolt-n-reign, RNR).")
 
     _cached_form_class: ClassVar[type[forms.Form]]
 

@@ -19,6 +19,7 @@ from django.db.models import Model
 
 from cards.caching import GenerationMemo
 from cards.models import Branch, CardSet, CardType, Game, Rarity, Subtype
+from cards.naming import name_key
 
 GENERATION_KEY = "cards-vocabulary-generation"
 
@@ -72,9 +73,36 @@ def game_by_slug(slug: str) -> Game | None:
     return vocabularies().by_slug.get(slug)
 
 
+def game_matches(game: Game, value: str) -> bool:
+    """Whether ``value`` names ``game``: its slug, its short name (``RNR``) or its name, in any
+    case (as ``g:`` of the query language reads it). Short names are unique and never another
+    game's slug (``cards.services``), so a value names one game at most."""
+    wanted = value.strip().lower()
+    return bool(wanted) and (
+        game.slug == wanted
+        or (bool(game.short_name) and game.short_name.lower() == wanted)
+        or name_key(game.name) == name_key(value)
+    )
+
+
+def game_named(value: str) -> Game | None:
+    """The game ``value`` names (``game_matches``: slug, short name or name), or None."""
+    found = game_by_slug(value)
+    if found is not None:
+        return found
+    return next((game for game in vocabularies().games if game_matches(game, value)), None)
+
+
 def unknown_game_words(slug: str) -> str:
-    """What to tell someone who named no game: the value and the games there are."""
-    known = ", ".join(game.slug for game in vocabularies().games) or "none yet"
+    """What to tell someone who named no game: the value and the games there are (each slug
+    with its short name)."""
+    known = (
+        ", ".join(
+            f"{game.slug} ({game.short_name})" if game.short_name else game.slug
+            for game in vocabularies().games
+        )
+        or "none yet"
+    )
     return f"There is no game {slug!r}: the games are {known}."
 
 

@@ -11,7 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from cards.models import Game
-from cards.vocabulary import game_by_slug, unknown_game_words
+from cards.vocabulary import game_named, unknown_game_words
 from common.inputs import MAX_INT32
 from decks.models import Deck, Format, Visibility
 from decks.selectors import MAX_BATCH_DECKS
@@ -79,7 +79,8 @@ class DecklistInputMixin(serializers.Serializer):
 
 
 class GameSlugField(serializers.SlugRelatedField):
-    """A game by its slug, looked up in the games every process keeps in memory
+    """A game by its slug (or short name, or name, as ``g:`` reads them), looked up in the games
+    every process keeps in memory
     (``cards.vocabulary``, rebuilt when the catalogue's generation moves): no query. Answers
     and an unknown slug is refused naming the games there are."""
 
@@ -88,7 +89,7 @@ class GameSlugField(serializers.SlugRelatedField):
 
     def to_internal_value(self, data: Any) -> Game:
         # the database compared the value's text with the slug column, whatever its type
-        game = game_by_slug(smart_str(data))
+        game = game_named(smart_str(data))
         if game is None:
             raise serializers.ValidationError(unknown_game_words(smart_str(data)))
         return game
@@ -268,8 +269,8 @@ class CalendarDateField(serializers.DateField):
 
 
 class GameQuerySerializer(serializers.Serializer):
-    """A list's ``?game=``: one of the games' slugs; any other value is a 400 naming it (the
-    card, deck, format and event lists alike)."""
+    """A list's ``?game=``: a game's slug, short name or name; any other value is a 400 naming
+    it (the card, deck, format and event lists alike)."""
 
     game = GameSlugField(required=False)
 

@@ -13,10 +13,10 @@ from api.serializers.decks import (
     MAX_DECKLIST,
     CalendarDateField,
     CardCountSerializer,
+    GameSlugField,
     ValidationReportSerializer,
     format_for,
 )
-from cards.models import Game
 from decks.events.selectors import event_changeable_fields, event_is_locked
 from decks.models import Event, Registration
 
@@ -62,7 +62,7 @@ class EventWriteSerializer(serializers.Serializer):
     """The body of POST (all but ``variant`` and ``time_zone`` required), PUT (the same) and PATCH
     (any subset). ``context["event"]`` is the event being changed, for a format named alone."""
 
-    game = serializers.SlugField(help_text="Game slug, e.g. revolt-n-reign.")
+    game = GameSlugField(help_text="The game: its slug, short name or name (revolt-n-reign, RNR).")
     format = serializers.SlugField(help_text="One of the game's format slugs, e.g. standard.")
     name = serializers.CharField(max_length=160)
     date = CalendarDateField(help_text="The event day, in its time zone.")
@@ -82,13 +82,7 @@ class EventWriteSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         event: Event | None = self.context.get("event")
         if "game" in attrs:
-            game = Game.objects.filter(slug=attrs["game"]).first()
-            if game is None:
-                known = ", ".join(Game.objects.values_list("slug", flat=True))
-                raise serializers.ValidationError(
-                    {"game": [f"No game {attrs['game']!r} (games: {known})."]}
-                )
-            attrs["game"] = game
+            game = attrs["game"]
             if "format" not in attrs and (event is None or game.pk != event.game_id):
                 raise serializers.ValidationError(
                     {"format": [f"Name one of {game.name}'s formats too."]}

@@ -31,7 +31,7 @@ from cards.search.parser import (
     Text,
     parse_query,
 )
-from cards.vocabulary import vocabularies
+from cards.vocabulary import game_matches, vocabularies
 
 EQUALITY = {":", "="}
 ORDERING = {"<", "<=", ">", ">="}
@@ -144,11 +144,7 @@ def _matches(kind: str, entry: Any, value: str) -> bool:
     if kind == "set":
         return entry.code.lower() == value.lower() or name_key(entry.name) == wanted_key
     if kind == "game":
-        return (
-            entry.slug == value.lower()
-            or (entry.short_name and entry.short_name.lower() == value.lower())
-            or name_key(entry.name) == wanted_key
-        )
+        return game_matches(entry, value)
     return (
         entry.slug == value.lower()
         or entry.slug == slugify_name(value)

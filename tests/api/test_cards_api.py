@@ -66,6 +66,26 @@ def test_sets_per_game_and_unknown_game_filter_is_a_400(api_client, mini_game):
         assert "mini" in error["detail"]
 
 
+def test_a_list_takes_the_games_short_name_or_name_as_the_query_language_does(
+    api_client, mini_game
+):
+    """``?game=MG`` (the short name, any case) and ``?game=Mini Game`` list what ``?game=mini``
+    and ``g:MG`` do, on every list with a game filter."""
+    for listing in ("/api/v1/sets/", "/api/v1/card-types/", "/api/v1/cards/"):
+        by_slug = api_client.get(listing, {"game": "mini"}).json()["results"]
+        assert by_slug, listing
+        for value in ("MG", "mg", "Mini Game", "mini game"):
+            response = api_client.get(listing, {"game": value})
+            assert response.status_code == 200, (listing, value)
+            assert response.json()["results"] == by_slug, (listing, value)
+    queried = api_client.get("/api/v1/cards/", {"q": "g:MG"}).json()["results"]
+    assert names_of(queried) == names_of(api_client.get("/api/v1/cards/?game=MG").json()["results"])
+
+
+def names_of(results: list[dict]) -> list[str]:
+    return [card["name"] for card in results]
+
+
 def test_card_list_filters_combine(api_client, mini_game):
     response = api_client.get("/api/v1/cards/?game=mini&type=defense&cost_max=0")
     assert names(response) == ["Humble Plea"]

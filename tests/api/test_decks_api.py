@@ -77,6 +77,17 @@ def test_create_from_decklist_text_returns_cards_and_version(alice):
     assert boston["quantity"] == 1
 
 
+def test_create_and_validate_take_the_games_short_name(alice):
+    """``"game": "RNR"`` (the short name ``g:RNR`` reads) makes the same deck as the slug; the
+    answer names the game by its slug."""
+    deck = create(alice, game="rnr", format="standard")
+    assert deck["game"] == GAME and deck["card_count"] == 60
+    body = {"game": "RNR", "decklist": sample("legal-bison-pressure"), "format": "standard"}
+    report = alice.post("/api/v1/validate/", body, format="json")
+    assert report.status_code == 200, report.json()
+    assert report.json()["game"] == GAME and report.json()["legal"] is True
+
+
 def test_create_with_unknown_card_is_a_400_naming_it(alice):
     response = alice.post(
         "/api/v1/decks/",

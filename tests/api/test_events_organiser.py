@@ -92,7 +92,7 @@ def test_creating_an_event_needs_sign_in(api_client) -> None:
     ("fields", "field", "words"),
     [
         ({"format": "modern"}, "format", "has no format 'modern'"),
-        ({"game": "chess"}, "game", "No game 'chess'"),
+        ({"game": "chess"}, "game", "There is no game 'chess'"),
         ({"variant": "secret-draft"}, "variant", "no variant"),
         ({"date": "tomorrow"}, "date", ""),
     ],

@@ -10,11 +10,15 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.urls import reverse
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from cards.gamedata import available_games
 from cards.models import Card, Game
 from cards.search import card_search
 from cards.services import game_data_load
+from cards.vocabulary import game_matches, game_named
 from rules.engines.core import plugins
 
 pytestmark = pytest.mark.django_db
@@ -37,6 +41,29 @@ def test_every_game_has_its_own_short_name_for_queries_to_name_it() -> None:
     assert rr.exists() and set(rr.values_list("game__slug", flat=True)) == {"rival-realms"}
     reggae = card_search("g:RgR")
     assert set(reggae.values_list("game__slug", flat=True)) == {"reggae-revolution"}
+
+
+@given(
+    case=st.lists(st.booleans(), min_size=40, max_size=40),
+    which=st.sampled_from(["slug", "short_name", "name"]),
+)
+@hypothesis_settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_a_game_is_named_alike_by_the_api_and_the_query_language(case, which) -> None:
+    """Each game's slug, short name or name, in any mix of case, names that game and no other,
+    for ``?game=`` (``game_named``) and for ``g:`` (``game_matches``) alike."""
+    for game in Game.objects.all():
+        text = getattr(game, which)
+        value = "".join(
+            c.upper() if up else c.lower()
+            for c, up in zip(text, case + [False] * len(text), strict=False)
+        )
+        assert game_named(value) == game, value
+        assert [other.slug for other in Game.objects.all() if game_matches(other, value)] == [
+            game.slug
+        ]
+    assert game_named("") is None and game_named("chess") is None
 
 
 def test_reloading_the_shipped_data_changes_nothing() -> None:
