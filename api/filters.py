@@ -63,8 +63,13 @@ class IntegerRangeField(RangeField):
             except forms.ValidationError as error:
                 problems += [
                     forms.ValidationError(
-                        f"{self.parameter}_{suffix}: {' '.join(each.messages)}",
+                        "%(parameter)s_%(end)s: %(words)s",
                         code=each.code or "invalid",
+                        params={
+                            "parameter": self.parameter,
+                            "end": suffix,
+                            "words": " ".join(each.messages),
+                        },
                     )
                     for each in error.error_list
                 ]
@@ -120,7 +125,11 @@ class GameSlugField(forms.CharField):
             return None
         game = game_named(slug)
         if game is None:
-            raise forms.ValidationError(unknown_game_words(slug), code="invalid_choice")
+            # the value goes in as a parameter: DRF formats every form error's message with
+            # its parameters (``message % params``), so a "%" typed into ?game= must not be in it
+            raise forms.ValidationError(
+                "%(words)s", code="invalid_choice", params={"words": unknown_game_words(slug)}
+            )
         return game
 
 

@@ -66,6 +66,20 @@ def test_sets_per_game_and_unknown_game_filter_is_a_400(api_client, mini_game):
         assert "mini" in error["detail"]
 
 
+@pytest.mark.parametrize("value", ["%", "100%", "%s", "%(x)s", "50% off"])
+def test_a_percent_sign_in_an_unknown_game_is_a_400_quoting_it(api_client, mini_game, value):
+    """Form errors are formatted with their parameters on the way out: a "%" typed into
+    ``?game=`` (or into a range) once made that a 500."""
+    for listing in ("/api/v1/sets/", "/api/v1/cards/", "/api/v1/decks/", "/api/v1/events/"):
+        response = api_client.get(listing, {"game": value})
+        assert response.status_code == 400, (listing, value)
+        [error] = response.json()["errors"]
+        assert error["detail"].startswith(f"There is no game {value!r}: the games are "), error
+    response = api_client.get("/api/v1/cards/", {"cost_min": value})
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["detail"].startswith("cost_min: ")
+
+
 def test_a_list_takes_the_games_short_name_or_name_as_the_query_language_does(
     api_client, mini_game
 ):
