@@ -100,6 +100,7 @@ HOSTILE_TEXT = [
     "\u0663",  # ARABIC-INDIC DIGIT THREE: str.isdigit() says yes, and int() reads it
     "\u00b2",  # SUPERSCRIPT TWO: str.isdigit() says yes, and int() refuses it
     "a\r\nX-Injected: 1",  # a value copied into a header (Django refuses newlines there: a 500)
+    "5% %s %(x)s",  # a value copied into a message formatted with % (django-filter's: a 500)
 ]
 # The admin's forms and filters get fewer (the admin's code is Django's; what is left still reaches
 # what Deckwright adds there, its forms' checks and list filters: an overflow of each integer
