@@ -78,8 +78,14 @@ def _years_after(day: dt.date, years: int) -> dt.date:
         return day.replace(year=year, day=28)
 
 
+def _wall_clock(moment: dt.datetime) -> str:
+    """``moment`` as a wall-clock date and time, ``YYYY-MM-DD HH:MM`` (the year always in four
+    digits: ``%Y`` writes the year 1 as "1" on Linux), whatever its time zone."""
+    return moment.replace(tzinfo=None).isoformat(sep=" ", timespec="minutes")
+
+
 def _shown(moment: dt.datetime, zone: zoneinfo.ZoneInfo) -> str:
-    return f"{moment.astimezone(zone):%Y-%m-%d %H:%M} {zone.key}"
+    return f"{_wall_clock(moment.astimezone(zone))} {zone.key}"
 
 
 def event_deadline_utc(value: dt.datetime, time_zone: str) -> dt.datetime:
@@ -95,7 +101,7 @@ def event_deadline_utc(value: dt.datetime, time_zone: str) -> dt.datetime:
             if aware.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None) != value:
                 raise EventError(
                     {
-                        "decklist_deadline": f"{value:%Y-%m-%d %H:%M} does not exist in "
+                        "decklist_deadline": f"{_wall_clock(value)} does not exist in "
                         f"{time_zone} (the clocks skip it); choose another time"
                     }
                 )

@@ -214,6 +214,12 @@ def test_an_aware_deadline_keeps_its_moment(organiser):
         ({"date": dt.date(9999, 12, 31)}, "date", f"more than {MAX_YEARS_AHEAD} years ahead"),
         ({"date": dt.date(2036, 9, 2)}, "date", "at the latest 2036-09-01"),
         ({"decklist_deadline": dt.datetime(1, 1, 1, 0, 0)}, "decklist_deadline", "out of range"),
+        # the year in four digits (strftime's %Y wrote "2-01-01")
+        (
+            {"decklist_deadline": dt.datetime(2, 1, 1, 12, 0)},
+            "decklist_deadline",
+            "deadline 0002-01-01 12:00 Europe/Paris is in the past",
+        ),
         ({"decklist_deadline": dt.datetime(9999, 12, 31, 23, 59)}, "decklist_deadline", ""),
         (
             {"decklist_deadline": dt.datetime(2027, 3, 28, 2, 30), "date": dt.date(2027, 3, 28)},
