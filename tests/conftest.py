@@ -70,10 +70,10 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 def _end_other_sessions() -> None:
-    """On PostgreSQL, end every other session on the test database. Threads that served
-    requests keep their connections open (``CONN_MAX_AGE``) after their server stops: daphne's
-    worker threads in the friend-table browser tests left 36, and dropping the database then
-    failed with "is being accessed by other users" (a warning at every CI run's end)."""
+    """On PostgreSQL, end every other session on the test database, so that it can be dropped
+    ("is being accessed by other users" otherwise): a thread of a server a test started may still
+    hold one (daphne's threads left 36 while connections were kept for ``CONN_MAX_AGE``; they
+    now last one request, ``pytest_configure``)."""
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
@@ -113,6 +113,14 @@ def pytest_configure(config: pytest.Config) -> None:
     # other's files (cards/images/storage.py removes a card's images of other digests).
     global _RUN_MEDIA_ROOT
     _RUN_MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="deckwright-test-media-"))
+    # A connection lasts one request here (CONN_MAX_AGE 0), not the minute a server thread keeps
+    # it for the next request. Under ASGI each request runs in a thread of its own that ends
+    # with it, so a connection kept for later is never reused: it stays open until the garbage
+    # collector finds the dead thread's wrapper. The friend-table browser tests (daphne) left
+    # 50 such connections on PostgreSQL, and 89 were open at once in a run of the whole suite,
+    # where PostgreSQL allows 100; CI's PostgreSQL pass once failed "too many clients already".
+    # Every thread reads this dict (``connections`` copies none of it), so it holds for them all.
+    settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
     override_settings(
         LIMITS_STORE="cache",
         CACHES={**settings.CACHES, settings.LIMITS_CACHE: memory},

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import OperationalError
+from django.db import OperationalError, connections
 
 from rules import services
 from rules.lab import jobs
@@ -58,6 +58,8 @@ def from_many_threads(hand_over) -> None:
             hand_over()
         except BaseException as error:  # a thread's exception would only be a warning
             errors.append(error)
+        finally:
+            connections.close_all()  # this thread's connection: nothing else closes it
 
     with readers_not_blocked():
         threads = [threading.Thread(target=each) for _ in range(HANDOVERS)]

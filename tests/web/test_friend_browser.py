@@ -17,13 +17,16 @@ allowed-hosts origin check. Twisted's reactor runs once per process: one module 
 
 from __future__ import annotations
 
+import gc
 import random
 import re
 import threading
 import time
 from collections.abc import Iterator
+from urllib.request import urlopen
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from tables.clocks import clock_words
@@ -246,6 +249,35 @@ def _game_over_and_replayable(tabs, shot_name: str) -> None:
             "Seen from your seat: not every player chose to show their cards"
         )
     _closed(tabs)
+
+
+def test_pages_served_over_asgi_leave_no_database_connection_open(asgi_url, db):
+    """Under ASGI each request runs in a thread that ends with it, so its connection has to
+    close with it (``CONN_MAX_AGE`` 0 in tests/conftest.py): kept for a next request that
+    never comes, 12 page loads left 12 sessions open, as many as the garbage collector had not
+    yet reaped, and a run of the suite once had PostgreSQL refuse clients."""
+    if connection.vendor != "postgresql":
+        pytest.skip("counts PostgreSQL's sessions; SQLite has none to leave open")
+
+    def other_sessions() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            return int(cursor.fetchone()[0])
+
+    gc.collect()
+    gc.disable()  # only closing can end a session here, not the collector
+    try:
+        before = other_sessions()
+        for _ in range(12):
+            with urlopen(f"{asgi_url}/cards/", timeout=30) as response:
+                assert response.status == 200 and b"card" in response.read()
+        left = other_sessions() - before
+    finally:
+        gc.enable()
+    assert left <= 1, f"{left} database sessions left open by 12 page loads"
 
 
 def test_two_browsers_play_a_whole_game_by_clicking_the_table(
