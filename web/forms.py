@@ -21,7 +21,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from cards.models import Branch, CardSet, CardType, Game, Rarity
-from cards.vocabulary import game_by_slug, vocabularies
+from cards.vocabulary import game_named, vocabularies
 from common.inputs import MAX_ID, MAX_INT32
 from decks.decklist import guess_kind
 from decks.events.services import DEFAULT_TIME_ZONE, time_zone_names
@@ -149,7 +149,7 @@ class VocabularyChoiceField(forms.ModelChoiceField):
     def _find(self, value: Any) -> Any:
         known = vocabularies()
         if self.kind == "game":
-            return known.by_slug.get(str(value))
+            return game_named(str(value))
         try:
             pk = int(str(value))
         except ValueError:
@@ -206,7 +206,7 @@ class CardBrowserForm(forms.Form):
     GAME_FILTERS = {"type": "type", "branch": "branch", "rarity": "rarity", "set": "set"}
 
     def __init__(self, data: QueryDict | None = None, **kwargs: Any) -> None:
-        self.chosen_game = game_by_slug(str(data.get("game") or "")) if data is not None else None
+        self.chosen_game = game_named(str(data.get("game") or "")) if data is not None else None
         if data is not None and self.chosen_game is not None:
             data = self._without_other_games_choices(data, self.chosen_game)
         super().__init__(data, **kwargs)
@@ -220,8 +220,11 @@ class CardBrowserForm(forms.Form):
 
     def _without_other_games_choices(self, data: QueryDict, game: Game) -> QueryDict:
         """``data`` less the filters chosen for another game (left from before the game changed):
-        they are cleared, not refused, so choosing a game never answers with an error."""
+        they are cleared, not refused, so choosing a game never answers with an error. A game
+        named by its short name or name (``?game=RNR``, as ``g:`` reads it) becomes its slug,
+        the value of its choice."""
         data = data.copy()
+        data["game"] = game.slug
         known = vocabularies()
         for name, kind in self.GAME_FILTERS.items():
             value = str(data.get(name) or "")

@@ -85,6 +85,16 @@ def test_changing_the_game_clears_a_filter_of_the_old_game_instead_of_failing(cl
     assert "Eagle" not in options(body, "branch")
 
 
+@pytest.mark.parametrize("named", ["RgR", "rgr", "Reggae Revolution"])
+def test_a_link_may_name_the_game_as_the_query_language_does(client, named):
+    """``/cards/?game=RgR`` (a short name, as in ``g:RgR``) shows what ``?game=reggae-revolution``
+    shows, that game chosen in the form."""
+    body = browse(client, game=named)
+    assert 'data-testid="result-count">79 cards' in body
+    assert '<option value="reggae-revolution" selected>' in body
+    assert options(body, "branch") == options(browse(client, game="reggae-revolution"), "branch")
+
+
 def test_a_value_no_game_has_is_still_refused(client):
     response = client.get(reverse("card-browser"), {"game": "reggae-revolution", "type": "99999"})
     assert response.status_code == 400
