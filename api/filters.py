@@ -13,6 +13,7 @@ import django_filters
 from django import forms
 from django.db.models import F, OrderBy, QuerySet
 from django_filters.fields import RangeField
+from drf_spectacular.utils import extend_schema_field
 from rest_framework.exceptions import ValidationError
 
 from api.errors import InvalidQuery
@@ -133,6 +134,12 @@ class GameSlugField(forms.CharField):
         return game
 
 
+#: what every ``?game=`` (and a body's ``game``) takes, as the schema describes it
+GAME_PARAMETER_WORDS = "A game: its slug, short name or name, in any case (revolt-n-reign, RNR)."
+
+
+# a string (the schema would say the integer of the foreign key), described as the others are
+@extend_schema_field({"type": "string", "description": GAME_PARAMETER_WORDS})
 class GameFilter(django_filters.Filter):
     field_class = GameSlugField
 
@@ -170,7 +177,7 @@ class _SharedFields(dict[str, forms.Field]):
 
 
 class _GameScopedFilterSet(django_filters.FilterSet):
-    game = GameFilter(help_text="A game: its slug, short name or name (revolt-n-reign, RNR).")
+    game = GameFilter(help_text=GAME_PARAMETER_WORDS)
 
     _cached_form_class: ClassVar[type[forms.Form]]
 

@@ -10,6 +10,7 @@ from django.utils.encoding import smart_str
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.filters import GAME_PARAMETER_WORDS
 from cards.models import Game
 from cards.vocabulary import game_named, unknown_game_words
 from common.inputs import MAX_INT32
@@ -85,6 +86,7 @@ class GameSlugField(serializers.SlugRelatedField):
     and an unknown slug is refused naming the games there are."""
 
     def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", GAME_PARAMETER_WORDS)
         super().__init__(slug_field="slug", queryset=Game.objects.all(), **kwargs)
 
     def to_internal_value(self, data: Any) -> Game:

@@ -62,7 +62,7 @@ class EventWriteSerializer(serializers.Serializer):
     """The body of POST (all but ``variant`` and ``time_zone`` required), PUT (the same) and PATCH
     (any subset). ``context["event"]`` is the event being changed, for a format named alone."""
 
-    game = GameSlugField(help_text="The game: its slug, short name or name (revolt-n-reign, RNR).")
+    game = GameSlugField()
     format = serializers.SlugField(help_text="One of the game's format slugs, e.g. standard.")
     name = serializers.CharField(max_length=160)
     date = CalendarDateField(help_text="The event day, in its time zone.")

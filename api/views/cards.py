@@ -21,7 +21,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from api.filters import CardFilterSet, CardSetFilterSet, vocabulary_filterset
+from api.filters import GAME_PARAMETER_WORDS, CardFilterSet, CardSetFilterSet, vocabulary_filterset
 from api.pagination import CardPagination
 from api.selectors import card_named
 from api.serializers.cards import (
@@ -191,7 +191,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
                 description="Part or a misspelling.",
                 examples=[OpenApiExample("Misspelt", value="stmp act")],
             ),
-            OpenApiParameter("game", OpenApiTypes.STR, description="Game slug."),
+            OpenApiParameter("game", OpenApiTypes.STR, description=GAME_PARAMETER_WORDS),
         ],
         responses=CardDetailSerializer,
     )
@@ -216,7 +216,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
                 description="Typed so far.",
                 examples=[OpenApiExample("Prefix", value="sto")],
             ),
-            OpenApiParameter("game", OpenApiTypes.STR, description="Game slug."),
+            OpenApiParameter("game", OpenApiTypes.STR, description=GAME_PARAMETER_WORDS),
             OpenApiParameter("limit", OpenApiTypes.INT, description="At most 50 (default 20)."),
         ],
         responses=AutocompleteSerializer,

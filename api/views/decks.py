@@ -32,6 +32,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.errors import PreconditionFailed, PreconditionRequired
+from api.filters import GAME_PARAMETER_WORDS
 from api.negotiation import format_param
 from api.serializers import decks as s
 from cards.models import Game
@@ -311,7 +312,7 @@ class DeckViewSet(viewsets.GenericViewSet):
     @extend_schema(
         summary="Decks you can see",
         parameters=[
-            OpenApiParameter("game", OpenApiTypes.STR, description="Game slug."),
+            OpenApiParameter("game", OpenApiTypes.STR, description=GAME_PARAMETER_WORDS),
             OpenApiParameter("mine", OpenApiTypes.BOOL, description="Only your own decks."),
         ],
     )
@@ -618,7 +619,7 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return format_list(game_slug=self.request.query_params.get("game"))
 
     @extend_schema(
-        parameters=[OpenApiParameter("game", OpenApiTypes.STR, description="Game slug.")]
+        parameters=[OpenApiParameter("game", OpenApiTypes.STR, description=GAME_PARAMETER_WORDS)]
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         s.GameQuerySerializer(data=request.query_params).is_valid(raise_exception=True)

@@ -25,6 +25,7 @@ from rest_framework.response import Response
 
 from accounts.users import signed_in
 from api.errors import Conflict
+from api.filters import GAME_PARAMETER_WORDS
 from api.schema import PROBLEM_MEDIA_TYPE, ProblemAutoSchema, problem_example
 from api.serializers import events as s
 from api.serializers.decks import GameQuerySerializer
@@ -118,7 +119,7 @@ CHANGE_RULES = (
 @extend_schema_view(
     list=extend_schema(
         summary="Every event, the newest date first",
-        parameters=[OpenApiParameter("game", OpenApiTypes.STR, description="Game slug.")],
+        parameters=[OpenApiParameter("game", OpenApiTypes.STR, description=GAME_PARAMETER_WORDS)],
     ),
     retrieve=extend_schema(summary="One event: its format, date, deadline and organiser"),
 )

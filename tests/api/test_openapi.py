@@ -54,6 +54,22 @@ def test_card_list_documents_its_filters(openapi):
     assert {"dir", "page", "page_size"} <= names
 
 
+def test_every_game_parameter_is_documented_as_text_naming_a_game_as_g_does(openapi):
+    """A client generated from the schema sends ``?game=RNR`` as text: the card and set lists
+    once documented it as an integer (the foreign key's), where the API reads a game's name."""
+    games = [
+        (path, parameter)
+        for path, operations in openapi["paths"].items()
+        for operation in operations.values()
+        for parameter in operation.get("parameters", [])
+        if parameter["name"] == "game" and parameter["in"] == "query"
+    ]
+    assert len(games) >= 8, games
+    for path, parameter in games:
+        assert parameter["schema"]["type"] == "string", path
+        assert "short name" in parameter["description"], path
+
+
 def test_schema_endpoint_serves_json(api_client):
     response = api_client.get("/api/v1/schema/?format=json")
     assert response.status_code == 200
