@@ -251,35 +251,6 @@ def _game_over_and_replayable(tabs, shot_name: str) -> None:
     _closed(tabs)
 
 
-def test_pages_served_over_asgi_leave_no_database_connection_open(asgi_url, db):
-    """Under ASGI each request runs in a thread that ends with it, so its connection has to
-    close with it (``CONN_MAX_AGE`` 0 in tests/conftest.py): kept for a next request that
-    never comes, 12 page loads left 12 sessions open, as many as the garbage collector had not
-    yet reaped, and a run of the suite once had PostgreSQL refuse clients."""
-    if connection.vendor != "postgresql":
-        pytest.skip("counts PostgreSQL's sessions; SQLite has none to leave open")
-
-    def other_sessions() -> int:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            return int(cursor.fetchone()[0])
-
-    gc.collect()
-    gc.disable()  # only closing can end a session here, not the collector
-    try:
-        before = other_sessions()
-        for _ in range(12):
-            with urlopen(f"{asgi_url}/cards/", timeout=30) as response:
-                assert response.status == 200 and b"card" in response.read()
-        left = other_sessions() - before
-    finally:
-        gc.enable()
-    assert left <= 1, f"{left} database sessions left open by 12 page loads"
-
-
 def test_two_browsers_play_a_whole_game_by_clicking_the_table(
     browser, asgi_url, live_server, user, other_user, password
 ):
@@ -551,3 +522,33 @@ def test_clocks_count_down_on_the_page_and_the_mover_gets_the_increment(
     expect(other.get_by_test_id("play-status")).to_have_text("Your move.")
     expect(other.locator("[data-clock][data-running]")).to_contain_text("You:")
     _closed(tabs)
+
+
+def test_pages_served_over_asgi_leave_no_database_connection_open(browser, asgi_url, live_server):
+    """Under ASGI each request runs in a thread that ends with it, so its connection has to
+    close with it (``CONN_MAX_AGE`` 0 in tests/conftest.py): kept for a next request that
+    never comes, 12 page loads left 12 sessions open, as many as the garbage collector had not
+    yet reaped, and a run of the suite once had PostgreSQL refuse clients. Last in the module,
+    with its neighbours' fixtures: the module's daphne (Twisted's reactor) starts once."""
+    if connection.vendor != "postgresql":
+        pytest.skip("counts PostgreSQL's sessions; SQLite has none to leave open")
+
+    def other_sessions() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            return int(cursor.fetchone()[0])
+
+    gc.collect()
+    gc.disable()  # only closing can end a session here, not the collector
+    try:
+        before = other_sessions()
+        for _ in range(12):
+            with urlopen(f"{asgi_url}/cards/", timeout=30) as response:
+                assert response.status == 200 and b"card" in response.read()
+        left = other_sessions() - before
+    finally:
+        gc.enable()
+    assert left <= 1, f"{left} database sessions left open by 12 page loads"
