@@ -12,8 +12,11 @@ from typing import Any
 
 from rest_framework import exceptions
 
-# DRF has parsers.get_encoding; its stubs leave it out
-from rest_framework.parsers import JSONParser, get_encoding  # type: ignore[attr-defined]
+# DRF has parsers.get_encoding; its stubs left it out before 3.18.2 (either is installed)
+from rest_framework.parsers import (  # type: ignore[attr-defined, unused-ignore]
+    JSONParser,
+    get_encoding,
+)
 
 from common.inputs import JSONInputError, json_loads_bounded, json_max_bytes, json_max_depth
 

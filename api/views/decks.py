@@ -664,7 +664,8 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
                 entries, settings = _entries(fmt.game, deck)
                 decks.append(BatchDeck(name, entries, [], settings))
             except ValidationError as exc:
-                detail = exc.detail if isinstance(exc.detail, dict) else {}
+                # the stubs type a dict of details by str or int keys; these are field names
+                detail: dict[Any, Any] = exc.detail if isinstance(exc.detail, dict) else {}
                 errors = detail.get("decklist", []) or detail.get("cards", [])
                 decks.append(BatchDeck(name, None, [str(e) for e in errors]))
         return Response(format_check(fmt, decks, as_of=data.get("as_of"), variant=variant))
