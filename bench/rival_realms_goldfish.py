@@ -52,8 +52,9 @@ def main(argv: list[str] | None = None) -> None:
     engine = plugin.game()
     assert isinstance(engine, RivalRealmsGame)
     policy = game_policy(SLUG, options.policy)
-    setups = list(enumerate(two_seat_setups(plugin), 1))
-    if options.decklist is not None:
+    if options.decklist is None:
+        setups = list(enumerate(two_seat_setups(plugin), 1))
+    else:
         deck = parse_decklist(options.decklist.read_text(encoding="utf-8"))
         problems = deck_problems(deck, engine.specs)
         if problems:
