@@ -405,7 +405,9 @@ class DeckCreateForm(DecklistInputMixin):
         assert games is not None  # declared with one
         if self.is_bound:
             slug = self.data.get(self.add_prefix("game")) or slug
-        found = games.filter(slug=slug).first() if slug else None
+        # ``?game=`` names a game as the API and the query language do: slug, short name or name
+        named = game_named(slug) if slug else None
+        found = games.filter(slug=named.slug).first() if named is not None else None
         return found or games.first()
 
     def _offer_default_format(self, game: Game) -> None:

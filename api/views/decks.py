@@ -616,13 +616,18 @@ class FormatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     lookup_value_regex = "[-a-z0-9_]+"
 
     def get_queryset(self) -> QuerySet[Format]:
-        return format_list(game_slug=self.request.query_params.get("game"))
+        if self.action != "list":
+            return format_list()
+        # ``?game=`` by slug, short name or name alike, refused (400) when it names no game
+        params = s.GameQuerySerializer(data=self.request.query_params)
+        params.is_valid(raise_exception=True)
+        game = params.validated_data.get("game")
+        return format_list(game_slug=game.slug if game is not None else None)
 
     @extend_schema(
         parameters=[OpenApiParameter("game", OpenApiTypes.STR, description=GAME_PARAMETER_WORDS)]
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        s.GameQuerySerializer(data=request.query_params).is_valid(raise_exception=True)
         return super().list(request, *args, **kwargs)
 
     @extend_schema(

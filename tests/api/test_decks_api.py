@@ -88,6 +88,20 @@ def test_create_and_validate_take_the_games_short_name(alice):
     assert report.json()["game"] == GAME and report.json()["legal"] is True
 
 
+def test_the_format_list_takes_the_games_short_name_and_name(alice):
+    """``/formats/?game=RNR`` (or the game's name) lists the formats ``?game=<slug>`` lists, all
+    of that game; a value naming no game is a 400 that says so."""
+    by_slug = alice.get("/api/v1/formats/", {"game": GAME}).json()["results"]
+    assert by_slug and {row["game"] for row in by_slug} == {GAME}
+    for value in ("RNR", "rnr", "Revolt N Reign"):
+        response = alice.get("/api/v1/formats/", {"game": value})
+        assert response.status_code == 200, (value, response.json())
+        assert response.json()["results"] == by_slug, value
+    refused = alice.get("/api/v1/formats/", {"game": "no-such-game"})
+    assert refused.status_code == 400
+    assert "no-such-game" in refused.json()["errors"][0]["detail"]
+
+
 def test_create_with_unknown_card_is_a_400_naming_it(alice):
     response = alice.post(
         "/api/v1/decks/",

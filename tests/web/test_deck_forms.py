@@ -209,3 +209,13 @@ def test_settings_refuse_a_variant_the_game_lacks(alice, user):
 def test_settings_of_a_game_without_variants_offer_none(alice, legal_deck):
     body = alice.get(reverse("deck-detail", args=[legal_deck.pk])).content.decode()
     assert 'name="variant"' not in body
+
+
+@pytest.mark.parametrize("asked", ["RvR", "rvr", "Regality vs Religion: Revolution"])
+def test_new_deck_form_takes_the_games_short_name_or_name(alice, asked):
+    """``?game=`` names the game as the API and ``g:`` do: the short name or the name opens the
+    form on that game, with its formats and variants, as its slug does."""
+    body = alice.get(reverse("deck-new"), {"game": asked}).content.decode()
+    assert [value for value, _, selected in select_options(body, "game") if selected] == [RVR]
+    assert {value for value, _, _ in select_options(body, "format") if value} == format_ids(RVR)
+    assert [v for v, _, _ in select_options(body, "variant")] == list(rules_for(RVR).variants)

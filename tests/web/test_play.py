@@ -339,3 +339,13 @@ def test_a_game_the_site_does_not_have_is_said_above_the_picker(alice):
     assert "There is no game &#x27;nope&#x27; to play here" in page
     assert 'name="game"' in page  # the picker is there to choose again
     assert alice.get(reverse("play-home"), {"game": "rival-realms"}).status_code == 200
+
+
+@pytest.mark.parametrize("asked", ["RR", "rr", "Rival Realms"])
+def test_a_game_named_by_its_short_name_or_name_opens_the_picker_on_it(alice, asked):
+    """``/play/?game=RR`` is Rival Realms, as the API and ``g:`` read it, not a game missing."""
+    response = alice.get(reverse("play-home"), {"game": asked})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "There is no game" not in page
+    assert re.search(r'<option value="rival-realms"[^>]*selected', page), asked

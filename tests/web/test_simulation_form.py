@@ -4,6 +4,8 @@ refusals too); the visitor's recent jobs under the form."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -204,3 +206,11 @@ def test_a_cooperative_metagame_starts_from_the_form_as_a_field_of_teams(alice, 
     page = alice.get(reverse("simulation-detail", args=[job.pk])).content.decode()
     assert 'data-testid="team-field-rows"' in page
     assert "Reggae Revolution is co-operative" in page
+
+
+@pytest.mark.parametrize("asked", ["RR", "rr", "Rival Realms", "rival-realms"])
+def test_the_form_opens_on_the_game_named_by_its_short_name_or_slug(alice, decks, asked):
+    """``?game=RR`` opens the form on Rival Realms, as ``?game=rival-realms`` does (the visitor's
+    latest deck, of Reign Absolute, would pick that game otherwise)."""
+    page = alice.get(URL, {"game": asked}).content.decode()
+    assert re.search(r'<option value="rival-realms"[^>]*selected', page), asked
