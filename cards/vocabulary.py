@@ -93,6 +93,13 @@ def game_named(value: str) -> Game | None:
     return next((game for game in vocabularies().games if game_matches(game, value)), None)
 
 
+def game_slug_named(value: str) -> str:
+    """The slug of the game ``value`` names (``game_named``), or ``value`` as given where it
+    names none, for a page to refuse or pass over in its own words."""
+    game = game_named(value)
+    return game.slug if game is not None else value
+
+
 def unknown_game_words(slug: str) -> str:
     """What to tell someone who named no game: the value and the games there are (each slug
     with its short name)."""

@@ -406,8 +406,8 @@ class DeckCreateForm(DecklistInputMixin):
         if self.is_bound:
             slug = self.data.get(self.add_prefix("game")) or slug
         # ``?game=`` names a game as the API and the query language do: slug, short name or name
-        named = game_named(slug) if slug else None
-        found = games.filter(slug=named.slug).first() if named is not None else None
+        named = game_named(slug)
+        found = games.filter(pk=named.pk).first() if named is not None else None
         return found or games.first()
 
     def _offer_default_format(self, game: Game) -> None:

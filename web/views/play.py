@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.users import signed_in
-from cards.vocabulary import game_named
+from cards.vocabulary import game_slug_named
 from common.inputs import ParameterError, bounded_int
 from decks.selectors import deck_list_visible_to
 from rules.engines.core import find_plugin
@@ -70,9 +70,8 @@ def play_home(request: HttpRequest) -> HttpResponse:
     """Your games (resume or replay) and the form that starts a new one (``deck``: the deck of
     yours it picks first)."""
     picked = {"deck": request.GET["deck"]} if request.GET.get("deck") else None
-    asked = request.GET.get("game", "")
-    named = game_named(asked) if asked else None  # slug, short name or name, as the API reads it
-    slug = named.slug if named is not None else asked
+    # slug, short name or name, as the API reads it
+    slug = game_slug_named(request.GET.get("game", ""))
     if slug and slug not in {plugin.slug for plugin in matchup_plugins()}:
         # a mistyped or old link: say so above the game picker rather than show it silently
         text = f"There is no game {slug[:40]!r} to play here: pick one of these."

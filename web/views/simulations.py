@@ -22,7 +22,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.users import signed_in
-from cards.vocabulary import game_named
+from cards.vocabulary import game_slug_named
 from common.clientip import client_ip
 from decks.errors import DeckBusyError, DeckError, DeckPermissionError
 from decks.models import Deck
@@ -129,9 +129,8 @@ def simulation_new(request: HtmxHttpRequest) -> HttpResponse:
     games = metagame_games()
     decks = deck_list_visible_to(request.user, games=[slug for slug, _ in games])
     initial: dict[str, Any] = {}
-    asked = request.GET.get("game", "")
-    named = game_named(asked) if asked else None  # slug, short name or name, as the API reads it
-    wanted = named.slug if named is not None else asked
+    # slug, short name or name, as the API reads it
+    wanted = game_slug_named(request.GET.get("game", ""))
     if wanted in {slug for slug, _ in games}:
         initial["game"] = wanted
     elif request.user.is_authenticated:  # start from the game of the visitor's latest deck
