@@ -96,7 +96,7 @@ def game_named(value: str) -> Game | None:
 def game_slug_named(value: str) -> str:
     """The slug of the game ``value`` names (``game_named``), or ``value`` as given where it
     names none, for a page to refuse or pass over in its own words."""
-    game = game_named(value)
+    game = game_named(value) if value else None  # no value: no vocabulary to load
     return game.slug if game is not None else value
 
 
