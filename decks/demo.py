@@ -10,7 +10,10 @@
 
 It is idempotent and never overwrites anything: a demo deck or event that exists (by its name,
 owned or organised by the demo user) is left as it is, whatever was changed in it since; a second
-run creates nothing. Other users' decks, including copies of demo decks, are never touched. A user
+run creates nothing. Asked to (``refresh=True``, ``manage.py load_demo --refresh``), it brings the
+demo decks that exist up to their shipped lists instead: a deck whose cards differ gets the
+sample's cards as a new version (its earlier versions stay, to compare or revert to); its name,
+format, variant and description are left alone. Other users' decks, including copies of demo decks, are never touched. A user
 who signed up under the demo user's name (one with a usable password) stops the load with
 ``DemoError``: that account is theirs, and the demo does not take it over.
 """
@@ -32,7 +35,7 @@ from decks.decklist import decklist_entries, decklist_read
 from decks.events.services import event_create
 from decks.models import Deck, Event, Visibility
 from decks.selectors import format_default
-from decks.services import deck_create, organiser_grant
+from decks.services import deck_cards_replace, deck_create, organiser_grant
 from decks.validation import validate
 
 DEMO_USERNAME = "demo"
@@ -51,6 +54,8 @@ class DemoReport:
     """What one ``demo_load`` did."""
 
     decks_created: list[str] = field(default_factory=list)
+    decks_refreshed: list[str] = field(default_factory=list)
+    """Demo decks that existed and were given their sample's cards (``refresh``)."""
     decks_kept: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     """Samples left out, with the reason (not legal in the default format, unreadable ...)."""
@@ -63,9 +68,15 @@ class DemoReport:
 
     def summary(self) -> str:
         event = "1 created" if self.event_created else "kept"
+        decks = len(self.decks_created) + len(self.decks_refreshed) + len(self.decks_kept)
+        refreshed = (
+            f"{len(self.decks_refreshed)} refreshed ({', '.join(self.decks_refreshed)}), "
+            if self.decks_refreshed
+            else ""
+        )
         text = (
-            f"demo: decks {len(self.decks_created) + len(self.decks_kept)} "
-            f"({len(self.decks_created)} created, {len(self.decks_kept)} kept as they were); "
+            f"demo: decks {decks} ({len(self.decks_created)} created, {refreshed}"
+            f"{len(self.decks_kept)} kept as they were); "
             f"event {event}; user {DEMO_USERNAME!r} "
             f"({'created' if self.user_created else 'kept'}, cannot log in)"
         )
@@ -106,9 +117,10 @@ def _demo_user_get_or_create(report: DemoReport) -> Any:
     return user
 
 
-def _load_decks(owner: Any, samples_dir: Path, report: DemoReport) -> None:
-    existing = set(Deck.objects.filter(owner=owner).values_list("name", flat=True))
+def _load_decks(owner: Any, samples_dir: Path, report: DemoReport, *, refresh: bool) -> None:
+    existing = {deck.name: deck for deck in Deck.objects.filter(owner=owner)}
     games = {game.slug: game for game in Game.objects.all()}
+    handled: set[str] = set()  # names this run created or refreshed: a later same name is kept
     for path in sorted(samples_dir.glob(f"*/{SAMPLE_PATTERN}")):
         game = games.get(path.parent.name)
         if game is None:
@@ -117,7 +129,8 @@ def _load_decks(owner: Any, samples_dir: Path, report: DemoReport) -> None:
         text = path.read_text(encoding="utf-8")
         decklist = decklist_read(text)
         name = decklist.metadata.get("name") or path.stem.removeprefix("legal-")
-        if name in existing:
+        deck = existing.get(name)
+        if deck is not None and (not refresh or deck.game_id != game.pk or name in handled):
             report.decks_kept.append(name)
             continue
         fmt = format_default(game)
@@ -130,8 +143,19 @@ def _load_decks(owner: Any, samples_dir: Path, report: DemoReport) -> None:
         )
         if not verdict.legal:
             report.skipped.append(f"{where} (not legal: {', '.join(verdict.codes)})")
+            if deck is not None:
+                report.decks_kept.append(name)
             continue
-        deck_create(
+        if deck is not None:
+            version = deck.version
+            deck = deck_cards_replace(deck=deck, decklist=decklist, actor=owner)
+            if deck.version != version:
+                report.decks_refreshed.append(name)
+                handled.add(name)
+            else:
+                report.decks_kept.append(name)
+            continue
+        existing[name] = deck_create(
             owner=owner,
             game=game,
             name=name,
@@ -144,8 +168,8 @@ def _load_decks(owner: Any, samples_dir: Path, report: DemoReport) -> None:
                 "Clone it to make your own copy and change it."
             ),
         )
-        existing.add(name)
         report.decks_created.append(name)
+        handled.add(name)
 
 
 def _load_event(organiser: Any, today: dt.date, report: DemoReport) -> None:
@@ -170,11 +194,14 @@ def _load_event(organiser: Any, today: dt.date, report: DemoReport) -> None:
 
 
 @transaction.atomic
-def demo_load(*, samples_dir: Path, today: dt.date | None = None) -> DemoReport:
+def demo_load(
+    *, samples_dir: Path, today: dt.date | None = None, refresh: bool = False
+) -> DemoReport:
     """Load the demo set (see the module docstring); safe to run again, it creates only what is
-    missing. Raises ``DemoError`` when the demo user's name belongs to a real account."""
+    missing, and with ``refresh`` gives the demo decks that exist their sample's cards. Raises
+    ``DemoError`` when the demo user's name belongs to a real account."""
     report = DemoReport()
     user = _demo_user_get_or_create(report)
-    _load_decks(user, samples_dir, report)
+    _load_decks(user, samples_dir, report, refresh=refresh)
     _load_event(user, today or timezone.localdate(), report)
     return report

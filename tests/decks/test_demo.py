@@ -69,6 +69,59 @@ def test_loading_twice_creates_nothing_and_keeps_changes_made_to_a_demo_deck() -
     assert not deck.cards.filter(card=line.card).exists()
 
 
+def test_refresh_gives_an_existing_demo_deck_its_shipped_list_as_a_new_version() -> None:
+    """A sample list changed since an install loaded it (or a demo deck changed by hand) reaches
+    the demo deck only when asked, as one new version: the old cards stay in its history."""
+    _load()
+    deck = Deck.objects.get(owner__username=DEMO_USERNAME, name="Bison Pressure")
+    shipped = sorted(deck.cards.values_list("card__name", "zone", "quantity"))
+    line = deck.cards.select_related("card").first()
+    assert line is not None
+    deck_card_set(deck=deck, card=line.card, quantity=0)
+    deck.refresh_from_db()
+    changed_version = deck.version
+    others = {d.pk: d.version for d in Deck.objects.exclude(pk=deck.pk)}
+
+    out = io.StringIO()
+    call_command("load_demo", "--refresh", stdout=out)
+
+    deck.refresh_from_db()
+    assert sorted(deck.cards.values_list("card__name", "zone", "quantity")) == shipped
+    assert deck.version == changed_version + 1
+    assert deck.versions.filter(number=changed_version).exists()  # the changed list is kept
+    assert {d.pk: d.version for d in Deck.objects.exclude(pk=deck.pk)} == others
+    assert "1 refreshed (Bison Pressure)" in out.getvalue()
+    assert "0 created" in out.getvalue()
+
+    again = demo_load(samples_dir=SAMPLES_DIR, refresh=True)
+    assert again.decks_refreshed == [] and again.created == 0
+    deck.refresh_from_db()
+    assert deck.version == changed_version + 1
+
+
+def test_refresh_never_touches_a_deck_with_a_demo_name_in_another_game(tmp_path) -> None:
+    _load()
+    deck = Deck.objects.get(owner__username=DEMO_USERNAME, name="Bison Pressure")
+    other_game = Game.objects.exclude(pk=deck.game_id).order_by("slug").first()
+    assert other_game is not None
+    sample = next(SAMPLES_DIR.glob(f"{other_game.slug}/legal-*.txt"))
+    folder = tmp_path / other_game.slug
+    folder.mkdir()
+    text = sample.read_text(encoding="utf-8")
+    renamed = [
+        "# name: Bison Pressure" if line.startswith("# name:") else line
+        for line in text.splitlines()
+    ]
+    (folder / "legal-clash.txt").write_text("\n".join(renamed) + "\n", encoding="utf-8")
+    version = deck.version
+
+    report = demo_load(samples_dir=tmp_path, refresh=True)
+
+    deck.refresh_from_db()
+    assert deck.version == version and deck.game_id != other_game.pk
+    assert report.decks_kept == ["Bison Pressure"] and report.decks_refreshed == []
+
+
 def test_other_users_decks_of_the_same_name_are_not_demo_decks(django_user_model) -> None:
     player = django_user_model.objects.create_user(username="ada", password="pw-not-secret")
     Deck.objects.create(

@@ -19,7 +19,7 @@ class Command(BaseCommand):
     help = (
         "Load the demo set: public sample decks of every game under a demo user who cannot log "
         "in, and an example event. Safe to run again: it creates only what is missing and never "
-        "changes what exists. Off when DECKWRIGHT_DEMO=0."
+        "changes what exists, unless --refresh. Off when DECKWRIGHT_DEMO=0."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -29,6 +29,14 @@ class Command(BaseCommand):
             default=None,
             help="Folder of sample decklists, <game>/legal-*.txt (default: fixtures/decks/).",
         )
+        parser.add_argument(
+            "--refresh",
+            action="store_true",
+            help=(
+                "Give the demo decks that exist their sample's cards (a new version of each deck "
+                "whose cards differ; earlier versions are kept). Without it they are left alone."
+            ),
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEMO_DATA:
@@ -36,7 +44,7 @@ class Command(BaseCommand):
             return
         samples = options["samples"] or Path(settings.FIXTURES_DIR) / "decks"
         try:
-            report = demo_load(samples_dir=samples)
+            report = demo_load(samples_dir=samples, refresh=options["refresh"])
         except DemoError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(report.summary())
