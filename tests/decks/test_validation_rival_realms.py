@@ -43,7 +43,7 @@ def test_deck_size_is_exactly_forty(size):
 def test_copies_in_set_limits_each_card():
     deck = legal()
     deck["Stone Keep"] = 3  # the set holds 2
-    deck["Spearmen"] -= 1
+    deck["Scout Rider"] -= 1
     deck["Grain Tithe"] -= 1
     deck = {n: q for n, q in deck.items() if q}
 

@@ -954,16 +954,23 @@ def test_every_redraw_discard_moves_one_card_from_hand_to_the_open_discard_pile(
 
 
 def test_redraw_random_games_by_the_book_end_in_a_stalemate_not_the_turn_limit() -> None:
-    """Seeded random games by the rulebook lock their hands (ruling 21) and are detected as
-    stalemates long before the turn limit; with the house rule they are not."""
+    """Seeded random games by the rulebook end before the turn limit: most lock both hands
+    (ruling 21) and are detected as stalemates long before it, the rest are won on life; with
+    the house rule no game is a stalemate."""
     setup = GAME.example_setups()[0]
+    ends: dict[bool, list[tuple[str, int]]] = {False: [], True: []}
     for seed in range(10):
         for on in (False, True):
-            state = GAME.new_initial_state(seed, {**setup, "turn_limit": 60, "redraw_discard": on})
+            state = GAME.new_initial_state(seed, {**setup, "redraw_discard": on})
             agent = RandomAgent(seed)
             while not state.is_terminal():
                 state.apply(agent.act(state))
-            assert (state.end_reason() == STALEMATE_REASON) is not on
+            ends[on].append((state.end_reason(), state.turn))
+    by_the_book = [reason for reason, _ in ends[False]]
+    assert set(by_the_book) <= {STALEMATE_REASON, LIFE_REASON}
+    assert by_the_book.count(STALEMATE_REASON) >= 5
+    assert all(turn < 60 for reason, turn in ends[False] if reason == STALEMATE_REASON)
+    assert STALEMATE_REASON not in {reason for reason, _ in ends[True]}
 
 
 def test_greedy_discards_cards_it_can_never_pay_for_and_keeps_a_playable_hand() -> None:
