@@ -13,9 +13,10 @@ owned or organised by the demo user) is left as it is, whatever was changed in i
 run creates nothing. Asked to (``refresh=True``, ``manage.py load_demo --refresh``), it brings the
 demo decks that exist up to their shipped lists instead: a deck whose cards differ gets the
 sample's cards as a new version (its earlier versions stay, to compare or revert to); its name,
-format, variant and description are left alone. Other users' decks, including copies of demo decks, are never touched. A user
-who signed up under the demo user's name (one with a usable password) stops the load with
-``DemoError``: that account is theirs, and the demo does not take it over.
+format, variant and description are left alone. Other users' decks, including copies of demo
+decks, are never touched. A user who signed up under the demo user's name (one with a usable
+password) stops the load with ``DemoError``: that account is theirs, and the demo does not take
+it over.
 """
 
 from __future__ import annotations
@@ -120,7 +121,6 @@ def _demo_user_get_or_create(report: DemoReport) -> Any:
 def _load_decks(owner: Any, samples_dir: Path, report: DemoReport, *, refresh: bool) -> None:
     existing = {deck.name: deck for deck in Deck.objects.filter(owner=owner)}
     games = {game.slug: game for game in Game.objects.all()}
-    handled: set[str] = set()  # names this run created or refreshed: a later same name is kept
     for path in sorted(samples_dir.glob(f"*/{SAMPLE_PATTERN}")):
         game = games.get(path.parent.name)
         if game is None:
@@ -130,7 +130,9 @@ def _load_decks(owner: Any, samples_dir: Path, report: DemoReport, *, refresh: b
         decklist = decklist_read(text)
         name = decklist.metadata.get("name") or path.stem.removeprefix("legal-")
         deck = existing.get(name)
-        if deck is not None and (not refresh or deck.game_id != game.pk or name in handled):
+        # a name this run already created or refreshed is kept as that sample made it
+        handled = name in report.decks_created or name in report.decks_refreshed
+        if deck is not None and (not refresh or deck.game_id != game.pk or handled):
             report.decks_kept.append(name)
             continue
         fmt = format_default(game)
@@ -151,7 +153,6 @@ def _load_decks(owner: Any, samples_dir: Path, report: DemoReport, *, refresh: b
             deck = deck_cards_replace(deck=deck, decklist=decklist, actor=owner)
             if deck.version != version:
                 report.decks_refreshed.append(name)
-                handled.add(name)
             else:
                 report.decks_kept.append(name)
             continue
@@ -169,7 +170,6 @@ def _load_decks(owner: Any, samples_dir: Path, report: DemoReport, *, refresh: b
             ),
         )
         report.decks_created.append(name)
-        handled.add(name)
 
 
 def _load_event(organiser: Any, today: dt.date, report: DemoReport) -> None:
