@@ -37,12 +37,15 @@ from rules.engines.rival_realms.decklists import (
     parse_decklist,
 )
 from rules.engines.rival_realms.state import (
+    ALL_OUT_TURN,
     CARD_REASON,
     DRAW_REASON,
+    FORECAST_WIN,
     LIFE_REASON,
     LIMIT_REASON,
     STALEMATE_REASON,
 )
+from rules.services import agent_spec
 
 GAME = RivalRealmsGame()
 END = Action("end")
@@ -1002,6 +1005,93 @@ def test_greedy_searches_a_turn_that_could_go_on_for_ever_without_crashing() -> 
     assert GreedyAgent(1, max_nodes=3000).act(state) in state.legal_actions()
 
 
+def spent_hand_with_a_unit_home(turn: int) -> RealmsState:
+    """The Attack step of a seat that spent its whole hand on the turn's plays, leads 29 to 8
+    and has a Wolf Pack home against an empty field (a game traced on 2026-12-08)."""
+    state = realms(
+        {"field": ["Wolf Pack"], "draw": ["Grain Tithe"] * 10},
+        {"hand": ["Grain Tithe"] * 7, "draw": ["Grain Tithe"] * 10},
+        phase="attack",
+    )
+    state.turn = turn
+    state.life[:] = [29, 8]
+    return state
+
+
+def test_the_evaluation_counts_the_hand_the_redraw_will_refill() -> None:
+    """§`Redraw`: the player to act refills to seven at the end of the turn, so an attack (the
+    rival to act next) and the end of the step (the Redraw next) are scored on the same hand."""
+    state = spent_hand_with_a_unit_home(turn=10)
+    assert state.after_redraw(0) == (7, 7.0)  # seven Grain Tithe to come, supply, all playable
+    assert state.after_redraw(1) == (7, 7.0)  # the rival's hand as it is
+    ended = state.clone()
+    ended.apply(END)
+    attacked = state.clone()
+    attacked.apply(Action("attack", ("wolf-pack", slot(state, 0, "wolf-pack"))))
+    attacked.apply(END)  # the attack declared: the rival's Defend window
+    assert (ended.phase, attacked.phase, attacked.current_player()) == ("redraw", "defend", 1)
+    assert ended.after_redraw(0) == attacked.after_redraw(0) == (7, 7.0)
+    # cards still to come count as playable at the share of supply cards they come from
+    mixed = realms(
+        {"hand": ["Stone Keep"] * 3, "draw": ["Grain Tithe", "Stone Keep"] * 2}, {}, phase="attack"
+    )
+    assert mixed.live_in_hand(0) == 0
+    assert mixed.after_redraw(0) == (7, 2.0)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), table=st.integers(0, 2))
+def test_after_redraw_foretells_the_hand_the_redraw_deals(seed: int, table: int) -> None:
+    """Over random games: at the end of every Redraw the hand dealt has as many cards as
+    ``after_redraw`` said, its playable cards within what the drawn cards could add, and the
+    other seat's hand is taken as it is."""
+    state = GAME.new_initial_state(seed, GAME.example_setups()[table])
+    agent = RandomAgent(seed)
+    checked = 0
+    while not state.is_terminal() and len(state.history) < 600:
+        mover = state.current_player()
+        action = agent.act(state)
+        rival = 1 - state.active
+        assert state.after_redraw(rival) == (len(state.hand[rival]), state.live_in_hand(rival))
+        if state.phase == "redraw" and not state.tasks and action == END:
+            held, playable = state.after_redraw(mover)
+            live = state.live_in_hand(mover)
+            drawn = held - len(state.hand[mover])
+            assert drawn >= 0 and live <= playable <= live + drawn
+            state.apply(action)
+            assert len(state.hand[mover]) == held
+            checked += 1
+            continue
+        state.apply(action)
+    assert checked or state.is_terminal()
+
+
+def test_greedy_sends_its_units_in_once_they_no_longer_count() -> None:
+    """From turn ``ALL_OUT_TURN + 1`` a unit on the field is worth only the damage it deals
+    (``RealmsState.evaluate``), so the web's greedy agent attacks with its last unit into an
+    empty field. It used to keep it home for ever once it led, the game drawn at the turn limit."""
+    state = spent_hand_with_a_unit_home(turn=ALL_OUT_TURN + 3)
+    greedy = agent_spec("greedy", "rival-realms")(1)
+    assert greedy.act(state) == Action("attack", ("wolf-pack", slot(state, 0, "wolf-pack")))
+
+
+def test_the_evaluation_foresees_an_attacker_lost_to_the_rivals_siege_camp() -> None:
+    """§`Unit Cards`, §`Winning`: the rival's Siege Camp wins at 15 lost cards and this seat has
+    lost 14. Declared into the Pike Square (2 attack), the Berserker (1 defense) would be the
+    fifteenth, so the attack is scored as the rival's win before any block; the Dire Bear (3
+    defense) would only be discarded."""
+    seat = {"field": ["Dire Bear", "Berserker"], "lost": ["Militia"] * 14, "draw": ["Grain Tithe"]}
+    rival = {"field": ["Siege Camp", "Pike Square"], "draw": ["Grain Tithe"]}
+    risky = realms(seat, rival)
+    to_combat(risky, "berserker")
+    assert risky.attack_crowns_defender()
+    assert (risky.evaluate(0), risky.evaluate(1)) == (-FORECAST_WIN, FORECAST_WIN)
+    safe = realms(seat, rival)
+    to_combat(safe, "dire-bear")
+    assert not safe.attack_crowns_defender()
+    assert abs(safe.evaluate(0)) < FORECAST_WIN
+
+
 def test_the_evaluation_counts_a_combat_under_way_as_it_is_likely_to_end() -> None:
     state = realms({"field": ["Dire Bear", "Militia"]}, {"field": ["Tower Guard"]})
     calm = state.evaluate(0)
@@ -1199,9 +1289,8 @@ def test_the_attack_step_leaves_which_units_attack_to_the_look_ahead() -> None:
     """``RealmsState.lookahead_actions``: in the Attack step the default's look-ahead weighs
     sending in each unit or ending the step; a unit whose leaving the field would crown the
     rival (Siege Camp, counting lost cards) is never among them, and outside the Attack step,
-    after turn ``LOOKAHEAD_TURNS`` or with a lethal attack on offer, the policy decides alone."""
+    after turn ``ALL_OUT_TURN`` or with a lethal attack on offer, the policy decides alone."""
     from rules.agents import TeamAgent
-    from rules.engines.rival_realms.policy import LOOKAHEAD_TURNS
 
     state = realms(
         {"field": ["Militia", "Spearmen"], "hand": ["Grain Tithe"]},
@@ -1229,7 +1318,7 @@ def test_the_attack_step_leaves_which_units_attack_to_the_look_ahead() -> None:
     # late in a game every unit attacks again: two look-aheads keeping their units home would
     # otherwise stand off until the turn limit
     late = state.clone()
-    late.turn = LOOKAHEAD_TURNS + 1
+    late.turn = ALL_OUT_TURN + 1
     assert late.lookahead_actions() is None
     assert TeamAgent(0, lookahead=100).act(late).kind == "attack"
     lethal = realms({"field": ["Militia", "Spearmen"]}, {}, phase="attack")

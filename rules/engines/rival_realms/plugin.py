@@ -64,8 +64,8 @@ class RivalRealmsPlugin(GamePlugin):
     difficulty_levels: ClassVar[Mapping[str, Difficulty]] = {
         # picked from the ladder, weakest first: greedy and MCTS are within each other's
         # intervals there (docs/agents.md, *The ladders*)
-        "easy": Difficulty("greedy", "greedy, one step ahead"),
-        "normal": Difficulty("mcts", "MCTS, 40 playouts a move"),
+        "easy": Difficulty("mcts", "MCTS, 40 playouts a move"),
+        "normal": Difficulty("greedy", "greedy, one step ahead"),
         "hard": Difficulty("team", "the Rival Realms policy, looking a turn ahead to attack"),
     }
     agent_labels: ClassVar[Mapping[str, str]] = {

@@ -39,16 +39,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
 
 from rules.engines.core import Action
-from rules.engines.rival_realms.state import END, PASS, POLICY, RealmsState
+from rules.engines.rival_realms.state import ALL_OUT_TURN, END, PASS, POLICY, RealmsState
 
 #: the window actions that can win at once or declare a lethal attack (``winning_action``)
 WINNING_KINDS = ("play", "use", "attack")
 #: the supply cards ``dig_action`` keeps in hand while it digs (a rule of thumb, not tuned)
 DIG_KEEP = 2
-#: the last turn on which the default's look-ahead chooses attackers; from the next on every
-#: unit attacks, as in the plain policy, so two players who both keep their units home cannot
-#: stand off until the turn limit (a rule of thumb, measured in docs/agents.md)
-LOOKAHEAD_TURNS = 40
 #: what a card in hand is worth keeping, by type (units add their attack and defense)
 TYPE_WORTH = {"supply": 2.0, "realm": 3.0, "unit": 1.0, "reinforce": 1.5}
 
@@ -204,12 +200,7 @@ def winning_action(state: RealmsState, forecast: bool = True) -> Action | None:
 def _leaving_crowns_rival(state: RealmsState, player: int, card: int, lost: bool) -> bool:
     """Would ``card`` leaving ``player``'s field (to the lost deck when ``lost``, else the
     discard pile) meet a victory condition of the rival's, such as Siege Camp's lost cards?"""
-    rival = 1 - player
-    if not any(state.table[c].of_kind("victory") for c in state.field[rival]):
-        return False
-    trial = state.clone().quiet()
-    trial._leave_field(card, trial.lost if lost else trial.discard)
-    return trial.meets_victory(rival)
+    return state.leaving_crowns(1 - player, [card], lost)
 
 
 def _play_worth(state: RealmsState, card: int) -> float:
@@ -397,7 +388,7 @@ def attack_choices(state: RealmsState) -> list[Action] | None:
     ending the step, or sending in one more unit whose leaving the field crowns no rival. None
     outside the Attack step, while a choice is pending, while a win is on offer (the policy takes
     it) and where there is nothing to choose: the policy decides those alone."""
-    if state.phase != "attack" or state.tasks or state.turn > LOOKAHEAD_TURNS:
+    if state.phase != "attack" or state.tasks or state.turn > ALL_OUT_TURN:
         return None
     player = state.current_player()
     actions = state.legal_actions()

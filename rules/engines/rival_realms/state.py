@@ -42,6 +42,12 @@ STARTING_LIFE = 20
 FORECAST_WIN = 0.99
 #: changes of the player to act an MCTS playout makes (a combat turn makes about seven)
 ROLLOUT_TURNS = 16
+#: the last turn on which a unit on the field counts for its side in ``evaluate`` and on which
+#: the default's look-ahead chooses attackers (``policy.attack_choices``). From the next on a unit
+#: is worth only the damage it deals by attacking, so every agent sends it in: a unit attacks
+#: once (it leaves the field after §`Resolve`), and a one-turn search that counted it on the
+#: field kept it home for ever once its side led, to the turn limit (measured in docs/agents.md)
+ALL_OUT_TURN = 40
 
 LIFE_REASON = "life"
 CARD_REASON = "card-victory"
@@ -301,8 +307,10 @@ class RealmsState(State):
         )
 
     def evaluate(self, player: int) -> float:
-        """Return a heuristic in [-1, 1]: life, fighting strength on the field and playable cards
-        in hand, with a combat under way counted as it is likely to end."""
+        """Return a heuristic in [-1, 1]: life, fighting strength on the field (a unit counts
+        through turn ``ALL_OUT_TURN`` only) and playable cards in the hands as the Redraw will
+        leave them (``after_redraw``), with a combat under way counted as it is likely to end,
+        an attack that would feed a rival's card victory included (``attack_crowns_defender``)."""
         if self.scores is not None:
             return self.scores[player]
         rival = 1 - player
@@ -318,10 +326,14 @@ class RealmsState(State):
         if life[player] <= 0 < life[rival]:
             return -FORECAST_WIN
         ended = self._combat_card_victory()
+        if ended is None and self.attack_crowns_defender():
+            ended = [-1.0, -1.0]
+            ended[1 - self.active] = 1.0
         if ended is not None:
             return FORECAST_WIN * ended[player]
 
         w = WEIGHTS
+        units_count = self.turn <= ALL_OUT_TURN
 
         def might(p: int) -> float:
             total = 0.0
@@ -330,7 +342,8 @@ class RealmsState(State):
                 if card in leaving:
                     continue
                 if spec.type == "unit":
-                    total += self.attack_of(card) + self.defense_of(card)
+                    if units_count:
+                        total += self.attack_of(card) + self.defense_of(card)
                 else:
                     total += w["permanent"]
             return total
@@ -339,10 +352,17 @@ class RealmsState(State):
         lead = math.tanh((life[player] - life[rival]) / STARTING_LIFE)
         mine, theirs = might(player), might(rival)
         field = (mine - theirs) / (mine + theirs + 1.0)
-        hand = (len(self.hand[player]) - len(self.hand[rival])) / (2 * HAND_SIZE)
+        # Hands as the Redraw will leave them: the player to act refills to seven at the end of
+        # the turn (§`Redraw`), so a line that hands the move to the rival mid-turn (an attack:
+        # the rival blocks) is not scored a hand short of one that ends the turn.
+        (held, playable), (rival_held, rival_playable) = (
+            self.after_redraw(player),
+            self.after_redraw(rival),
+        )
+        hand = (held - rival_held) / (2 * HAND_SIZE)
         # A hand is worth what it can play: cards it can never pay for are what the Redraw
         # discard (ruling 23) swaps for new ones, and what locks a hand without it (ruling 21).
-        live = (self.live_in_hand(player) - self.live_in_hand(rival)) / HAND_SIZE
+        live = (playable - rival_playable) / HAND_SIZE
         value = w["lead"] * lead + w["field"] * field + w["hand"] * hand + w["live"] * live
         return max(-1.0, min(1.0, value))
 
@@ -362,6 +382,32 @@ class RealmsState(State):
             else:
                 trial.apply_unchecked(PASS if trial.phase == "reinforce" else END)
         return trial.scores
+
+    def attack_crowns_defender(self) -> bool:
+        """Before blocks: would the declared attackers that the defender's units could kill,
+        lost together (§`Unit Cards`: a unit dealt more than its defense goes to the lost deck),
+        meet a victory condition of the defender's (Siege Camp's lost cards, §`Winning`)? The
+        defender's units strike together, as ``policy`` reckons an attack's risk."""
+        if not self.attackers or self.phase not in ("attack", "defend") or self.blocks:
+            return False
+        defender = 1 - self.active
+        striking = sum(
+            self.attack_of(c) for c in self.field[defender] if self.table[c].type == "unit"
+        )
+        at_risk = [
+            c for c in self.attackers if striking > self.defense_of(c) - self.damage.get(c, 0)
+        ]
+        return bool(at_risk) and self.leaving_crowns(defender, at_risk, lost=True)
+
+    def leaving_crowns(self, rival: int, cards: list[int], lost: bool) -> bool:
+        """Would ``cards`` leaving the field (to their owners' lost decks when ``lost``, else
+        their discard piles) meet a victory condition on ``rival``'s field?"""
+        if not any(self.table[c].of_kind("victory") for c in self.field[rival]):
+            return False
+        trial = self.clone().quiet()
+        for card in cards:
+            trial._leave_field(card, trial.lost if lost else trial.discard)
+        return trial.meets_victory(rival)
 
     def combat_outlook(self) -> tuple[int, set[int]]:
         """Return the damage a combat under way is likely to deal the defender and the units it
@@ -385,6 +431,25 @@ class RealmsState(State):
             return sum(attacks[:through]), leaving
         unblocked = sum(self.attack_of(a) for a in self.attackers if a not in self.blocked)
         return unblocked, leaving
+
+    def after_redraw(self, player: int) -> tuple[int, float]:
+        """Return the cards ``player``'s hand will hold once this turn's Redraw has refilled it
+        (``player`` to act; anyone else's hand as it is) and how many of them it could play
+        (``live_in_hand``), a card still to be drawn counted at the share of supply cards, always
+        playable, among the cards it will come from (the draw deck, then the discard pile, ruling
+        19). Searches read it on a guess at the hidden cards (``determinise``)."""
+        held, playable = len(self.hand[player]), float(self.live_in_hand(player))
+        if player != self.active or self.scores is not None:
+            return held, playable
+        source = self.draw[player]
+        missing = HAND_SIZE - held
+        if len(source) < missing:
+            source = source + self.discard[player]
+        drawn = min(missing, len(source))
+        if drawn <= 0:
+            return held, playable
+        supply = sum(1 for card in source if self.table[card].type == "supply")
+        return held + drawn, playable + drawn * supply / len(source)
 
     def live_in_hand(self, player: int) -> int:
         """Return the cards in ``player``'s hand that it could play: its supply cards, and cards
