@@ -367,7 +367,7 @@ def _safe_attacks(state: RealmsState, player: int, actions: list[Action]) -> Ite
     """The attack declarations of ``actions`` whose unit may leave the field without meeting a
     victory condition of the rival's, one at a time (the policy takes the first)."""
     rival = 1 - player
-    striking = sum(state.attack_of(c) for c in state.field[rival] if state.table[c].type == "unit")
+    striking = state.striking(rival)
     for action in actions:
         if action.kind != "attack":
             continue

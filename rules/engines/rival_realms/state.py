@@ -327,8 +327,7 @@ class RealmsState(State):
             return -FORECAST_WIN
         ended = self._combat_card_victory()
         if ended is None and self.attack_crowns_defender():
-            ended = [-1.0, -1.0]
-            ended[1 - self.active] = 1.0
+            return -FORECAST_WIN if player == self.active else FORECAST_WIN
         if ended is not None:
             return FORECAST_WIN * ended[player]
 
@@ -391,13 +390,15 @@ class RealmsState(State):
         if not self.attackers or self.phase not in ("attack", "defend") or self.blocks:
             return False
         defender = 1 - self.active
-        striking = sum(
-            self.attack_of(c) for c in self.field[defender] if self.table[c].type == "unit"
-        )
+        striking = self.striking(defender)
         at_risk = [
             c for c in self.attackers if striking > self.defense_of(c) - self.damage.get(c, 0)
         ]
         return bool(at_risk) and self.leaving_crowns(defender, at_risk, lost=True)
+
+    def striking(self, player: int) -> int:
+        """The attack of all ``player``'s units together: what they deal if all block at once."""
+        return sum(self.attack_of(c) for c in self.field[player] if self.table[c].type == "unit")
 
     def leaving_crowns(self, rival: int, cards: list[int], lost: bool) -> bool:
         """Would ``cards`` leaving the field (to their owners' lost decks when ``lost``, else
